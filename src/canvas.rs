@@ -1,0 +1,412 @@
+//! A small vector canvas in millimetres. Games draw on it; only `book/` turns it into PDF.
+//!
+//! Coordinates: origin at the top-left corner of the page's trim box, x to the right,
+//! y DOWN (the way people lay out pages). Text sizes are in points; text is measured
+//! with the real glyph widths of the bundled DejaVu Sans faces, so centring is exact.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+/// Millimetres per typographic point.
+pub const MM_PER_PT: f32 = 25.4 / 72.0;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub x: f32,
+    pub y: f32,
+}
+
+pub fn pt(x: f32, y: f32) -> Point {
+    Point { x, y }
+}
+
+/// An axis-aligned box on the page (top-left corner, width, height), in mm.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rect {
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
+impl Rect {
+    pub fn new(x: f32, y: f32, w: f32, h: f32) -> Self {
+        Rect { x, y, w, h }
+    }
+    pub fn right(&self) -> f32 {
+        self.x + self.w
+    }
+    pub fn bottom(&self) -> f32 {
+        self.y + self.h
+    }
+    pub fn center(&self) -> Point {
+        pt(self.x + self.w / 2.0, self.y + self.h / 2.0)
+    }
+    /// The box shrunk by `d` on every side.
+    pub fn inset(&self, d: f32) -> Rect {
+        Rect::new(
+            self.x + d,
+            self.y + d,
+            (self.w - 2.0 * d).max(0.0),
+            (self.h - 2.0 * d).max(0.0),
+        )
+    }
+    /// The largest centred square inside the box.
+    pub fn square(&self) -> Rect {
+        let s = self.w.min(self.h);
+        Rect::new(
+            self.x + (self.w - s) / 2.0,
+            self.y + (self.h - s) / 2.0,
+            s,
+            s,
+        )
+    }
+    /// Split off the top `h` mm: (top part, rest).
+    pub fn take_top(&self, h: f32) -> (Rect, Rect) {
+        let h = h.min(self.h);
+        (
+            Rect::new(self.x, self.y, self.w, h),
+            Rect::new(self.x, self.y + h, self.w, self.h - h),
+        )
+    }
+    /// Split off the bottom `h` mm: (rest, bottom part).
+    pub fn take_bottom(&self, h: f32) -> (Rect, Rect) {
+        let h = h.min(self.h);
+        (
+            Rect::new(self.x, self.y, self.w, self.h - h),
+            Rect::new(self.x, self.bottom() - h, self.w, h),
+        )
+    }
+    /// Cell (row, col) of a `rows` x `cols` grid laid over the box.
+    pub fn grid_cell(&self, rows: usize, cols: usize, row: usize, col: usize) -> Rect {
+        let w = self.w / cols as f32;
+        let h = self.h / rows as f32;
+        Rect::new(self.x + col as f32 * w, self.y + row as f32 * h, w, h)
+    }
+}
+
+/// An sRGB colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Color {
+    pub r: u8,
+    pub g: u8,
+    pub b: u8,
+}
+
+impl Color {
+    pub const BLACK: Color = Color::rgb(0, 0, 0);
+    pub const WHITE: Color = Color::rgb(255, 255, 255);
+    pub const fn rgb(r: u8, g: u8, b: u8) -> Self {
+        Color { r, g, b }
+    }
+    pub const fn grey(v: u8) -> Self {
+        Color { r: v, g: v, b: v }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stroke {
+    pub color: Color,
+    /// Line width in mm.
+    pub width: f32,
+}
+
+impl Stroke {
+    pub fn new(color: Color, width: f32) -> Self {
+        Stroke { color, width }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Face {
+    Regular,
+    Bold,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Center,
+    Right,
+}
+
+/// One drawing operation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    Path {
+        points: Vec<Point>,
+        closed: bool,
+        fill: Option<Color>,
+        stroke: Option<Stroke>,
+    },
+    Circle {
+        center: Point,
+        radius: f32,
+        fill: Option<Color>,
+        stroke: Option<Stroke>,
+    },
+    /// Text whose baseline starts at `origin` (already aligned: `origin.x` is the left end).
+    Text {
+        origin: Point,
+        size: f32,
+        face: Face,
+        color: Color,
+        text: String,
+    },
+}
+
+/// The drawing of one page.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Canvas {
+    pub shapes: Vec<Shape>,
+}
+
+impl Canvas {
+    pub fn new() -> Self {
+        Canvas::default()
+    }
+
+    pub fn line(&mut self, a: Point, b: Point, stroke: Stroke) {
+        self.polyline(vec![a, b], stroke);
+    }
+
+    pub fn polyline(&mut self, points: Vec<Point>, stroke: Stroke) {
+        self.shapes.push(Shape::Path {
+            points,
+            closed: false,
+            fill: None,
+            stroke: Some(stroke),
+        });
+    }
+
+    pub fn polygon(&mut self, points: Vec<Point>, fill: Option<Color>, stroke: Option<Stroke>) {
+        self.shapes.push(Shape::Path {
+            points,
+            closed: true,
+            fill,
+            stroke,
+        });
+    }
+
+    pub fn rect(&mut self, r: Rect, fill: Option<Color>, stroke: Option<Stroke>) {
+        let pts = vec![
+            pt(r.x, r.y),
+            pt(r.right(), r.y),
+            pt(r.right(), r.bottom()),
+            pt(r.x, r.bottom()),
+        ];
+        self.polygon(pts, fill, stroke);
+    }
+
+    pub fn circle(
+        &mut self,
+        center: Point,
+        radius: f32,
+        fill: Option<Color>,
+        stroke: Option<Stroke>,
+    ) {
+        self.shapes.push(Shape::Circle {
+            center,
+            radius,
+            fill,
+            stroke,
+        });
+    }
+
+    /// Text with its baseline at `y`, anchored at `x` by `align`.
+    pub fn text(&mut self, x: f32, y: f32, size: f32, face: Face, align: Align, text: &str) {
+        self.text_colored(x, y, size, face, align, Color::BLACK, text);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn text_colored(
+        &mut self,
+        x: f32,
+        y: f32,
+        size: f32,
+        face: Face,
+        align: Align,
+        color: Color,
+        text: &str,
+    ) {
+        if text.is_empty() {
+            return;
+        }
+        let w = text_width(text, size, face);
+        let left = match align {
+            Align::Left => x,
+            Align::Center => x - w / 2.0,
+            Align::Right => x - w,
+        };
+        self.shapes.push(Shape::Text {
+            origin: pt(left, y),
+            size,
+            face,
+            color,
+            text: text.to_string(),
+        });
+    }
+
+    /// Text centred horizontally and vertically (by its cap height) on a point.
+    pub fn text_centered(&mut self, c: Point, size: f32, face: Face, text: &str) {
+        self.text(
+            c.x,
+            c.y + cap_height(size) / 2.0,
+            size,
+            face,
+            Align::Center,
+            text,
+        );
+    }
+
+    /// Wrap `text` to `width` mm and draw it from the top of `area`; returns the height used.
+    pub fn paragraph(&mut self, area: Rect, size: f32, face: Face, text: &str) -> f32 {
+        let leading = size * MM_PER_PT * 1.35;
+        let mut y = area.y + size * MM_PER_PT;
+        for line in wrap(text, size, face, area.w) {
+            if y > area.bottom() {
+                break;
+            }
+            self.text(area.x, y, size, face, Align::Left, &line);
+            y += leading;
+        }
+        y - area.y - size * MM_PER_PT + leading * 0.35
+    }
+
+    /// Every character drawn on the canvas (for font subsetting).
+    pub fn collect_chars(&self, into: &mut BTreeSet<(Face, char)>) {
+        for s in &self.shapes {
+            if let Shape::Text { face, text, .. } = s {
+                into.extend(text.chars().map(|c| (*face, c)));
+            }
+        }
+    }
+}
+
+/// Break text into lines no wider than `width` mm (on spaces; a long word stays whole).
+pub fn wrap(text: &str, size: f32, face: Face, width: f32) -> Vec<String> {
+    let mut lines = Vec::new();
+    for para in text.split('\n') {
+        let mut line = String::new();
+        for word in para.split_whitespace() {
+            let candidate = if line.is_empty() {
+                word.to_string()
+            } else {
+                format!("{line} {word}")
+            };
+            if !line.is_empty() && text_width(&candidate, size, face) > width {
+                lines.push(std::mem::replace(&mut line, word.to_string()));
+            } else {
+                line = candidate;
+            }
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// Glyph metrics of one face, read from the bundled font.
+pub struct Metrics {
+    units_per_em: f32,
+    advance: std::collections::HashMap<char, u16>,
+    fallback: u16,
+}
+
+impl Metrics {
+    fn load(bytes: &[u8]) -> Metrics {
+        let mut warnings = Vec::new();
+        let font =
+            printpdf::ParsedFont::from_bytes(bytes, 0, &mut warnings).expect("bundled font parses");
+        let advance = font
+            .codepoint_to_glyph
+            .iter()
+            .filter_map(|(&cp, gid)| Some((char::from_u32(cp)?, *font.glyph_widths.get(gid)?)))
+            .collect();
+        Metrics {
+            units_per_em: f32::from(font.units_per_em),
+            advance,
+            fallback: font.glyph_widths.get(&0).copied().unwrap_or(0),
+        }
+    }
+
+    fn width_em(&self, text: &str) -> f32 {
+        let units: u32 = text
+            .chars()
+            .map(|c| u32::from(*self.advance.get(&c).unwrap_or(&self.fallback)))
+            .sum();
+        units as f32 / self.units_per_em
+    }
+}
+
+/// The raw bytes of a face (DejaVu Sans, from the `dejavu` crate; licence in the README).
+pub fn font_bytes(face: Face) -> &'static [u8] {
+    match face {
+        Face::Regular => dejavu::sans::regular(),
+        Face::Bold => dejavu::sans::bold(),
+    }
+}
+
+fn metrics(face: Face) -> &'static Metrics {
+    static REGULAR: OnceLock<Metrics> = OnceLock::new();
+    static BOLD: OnceLock<Metrics> = OnceLock::new();
+    let cell = match face {
+        Face::Regular => &REGULAR,
+        Face::Bold => &BOLD,
+    };
+    cell.get_or_init(|| Metrics::load(font_bytes(face)))
+}
+
+/// Width of `text` in mm at `size` points.
+pub fn text_width(text: &str, size: f32, face: Face) -> f32 {
+    metrics(face).width_em(text) * size * MM_PER_PT
+}
+
+/// Height of capital letters in mm at `size` points (DejaVu Sans: 0.729 em).
+pub fn cap_height(size: f32) -> f32 {
+    0.729 * size * MM_PER_PT
+}
+
+/// The largest font size (pt) at which `text` fits in `w` x `h` mm, capped at `max`.
+pub fn fit_size(text: &str, face: Face, w: f32, h: f32, max: f32) -> f32 {
+    let per_pt_w = text_width(text, 1.0, face).max(1e-6);
+    let by_w = w / per_pt_w;
+    let by_h = h / (MM_PER_PT * 1.0);
+    by_w.min(by_h).min(max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_come_from_the_font() {
+        let w1 = text_width("i", 10.0, Face::Regular);
+        let wm = text_width("M", 10.0, Face::Regular);
+        assert!(wm > 2.0 * w1, "M {wm} vs i {w1}");
+        assert!(text_width("MM", 10.0, Face::Bold) > text_width("MM", 10.0, Face::Regular));
+        assert!(
+            (text_width("ab", 20.0, Face::Regular) - 2.0 * text_width("ab", 10.0, Face::Regular))
+                .abs()
+                < 1e-4
+        );
+    }
+
+    #[test]
+    fn centred_text_is_centred() {
+        let mut c = Canvas::new();
+        c.text(50.0, 10.0, 12.0, Face::Regular, Align::Center, "Hello");
+        let Shape::Text { origin, .. } = &c.shapes[0] else {
+            panic!()
+        };
+        let w = text_width("Hello", 12.0, Face::Regular);
+        assert!((origin.x + w / 2.0 - 50.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn wrapping_respects_width() {
+        let text = "the quick brown fox jumps over the lazy dog ".repeat(5);
+        for line in wrap(&text, 10.0, Face::Regular, 60.0) {
+            assert!(text_width(&line, 10.0, Face::Regular) <= 60.0 || !line.contains(' '));
+        }
+    }
+}

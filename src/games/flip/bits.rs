@@ -1,0 +1,127 @@
+//! A fixed-length bit vector over GF(2): boards, move masks and matrix rows.
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Bits {
+    len: usize,
+    words: Vec<u64>,
+}
+
+impl Bits {
+    pub fn zeros(len: usize) -> Self {
+        Bits {
+            len,
+            words: vec![0; len.div_ceil(64)],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    pub fn get(&self, i: usize) -> bool {
+        self.words[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    #[inline]
+    pub fn set(&mut self, i: usize, v: bool) {
+        let m = 1u64 << (i % 64);
+        if v {
+            self.words[i / 64] |= m;
+        } else {
+            self.words[i / 64] &= !m;
+        }
+    }
+
+    #[inline]
+    pub fn toggle(&mut self, i: usize) {
+        self.words[i / 64] ^= 1u64 << (i % 64);
+    }
+
+    #[inline]
+    pub fn xor_assign(&mut self, other: &Bits) {
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a ^= b;
+        }
+    }
+
+    pub fn count_ones(&self) -> u32 {
+        self.words.iter().map(|w| w.count_ones()).sum()
+    }
+
+    pub fn is_zero(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// Parity of the bitwise AND (the GF(2) dot product).
+    pub fn dot(&self, other: &Bits) -> bool {
+        self.words
+            .iter()
+            .zip(&other.words)
+            .fold(0u32, |acc, (a, b)| acc ^ (a & b).count_ones())
+            & 1
+            == 1
+    }
+
+    /// Indices of the set bits, ascending.
+    pub fn ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(wi, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let b = w.trailing_zeros() as usize;
+                w &= w - 1;
+                Some(wi * 64 + b)
+            })
+        })
+    }
+
+    /// The first set bit at or after `from`.
+    pub fn first_one_from(&self, from: usize) -> Option<usize> {
+        if from >= self.len {
+            return None;
+        }
+        let mut wi = from / 64;
+        let mut w = self.words[wi] & (!0u64 << (from % 64));
+        loop {
+            if w != 0 {
+                let i = wi * 64 + w.trailing_zeros() as usize;
+                return (i < self.len).then_some(i);
+            }
+            wi += 1;
+            if wi == self.words.len() {
+                return None;
+            }
+            w = self.words[wi];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn basic_operations() {
+        let mut a = Bits::zeros(130);
+        a.set(0, true);
+        a.set(64, true);
+        a.toggle(129);
+        assert_eq!(a.ones().collect::<Vec<_>>(), vec![0, 64, 129]);
+        assert_eq!(a.first_one_from(1), Some(64));
+        assert_eq!(a.first_one_from(65), Some(129));
+        let mut b = a.clone();
+        b.set(64, false);
+        assert!(!a.dot(&Bits::zeros(130)));
+        assert!(a.dot(&b) == (2 % 2 == 1));
+        b.xor_assign(&a);
+        assert_eq!(b.ones().collect::<Vec<_>>(), vec![64]);
+        assert_eq!(a.count_ones(), 3);
+    }
+}

@@ -1,0 +1,349 @@
+//! Flip ("One Dot"): flip 3x3 blocks until one dot is left in the middle.
+//! See `shared/specs/flip.md`. Boards are GF(2) bit vectors; a solution is a SET of moves.
+
+mod bits;
+mod draw;
+pub mod gf2;
+pub mod model;
+pub mod solve;
+
+pub use bits::Bits;
+pub use model::{Layout, Shape};
+pub use solve::{analyze, Analysis, Solution, Solver};
+
+use crate::canvas::{Canvas, Rect};
+use crate::games::{Game, Outcome};
+use crate::seed::Rng;
+use crate::{Error, Result};
+use rand::Rng as _;
+use serde::{Deserialize, Serialize};
+
+/// Board size: `5` (5x5 move centres) or `"4x6"` (4 rows, 6 columns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Size {
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl Default for Size {
+    fn default() -> Self {
+        Size { rows: 5, cols: 5 }
+    }
+}
+
+impl std::str::FromStr for Size {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let num = |t: &str| {
+            t.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("size '{s}' is not a number or RxC (like 5 or 4x6)"))
+        };
+        match s.split_once(['x', 'X']) {
+            Some((r, c)) => Ok(Size {
+                rows: num(r)?,
+                cols: num(c)?,
+            }),
+            None => {
+                let n = num(s)?;
+                Ok(Size { rows: n, cols: n })
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Size {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.rows == self.cols {
+            write!(f, "{}", self.rows)
+        } else {
+            write!(f, "{}x{}", self.rows, self.cols)
+        }
+    }
+}
+
+impl Serialize for Size {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.rows == self.cols {
+            s.serialize_u64(self.rows as u64)
+        } else {
+            s.serialize_str(&self.to_string())
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Size {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Size;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a size such as 5 or \"4x6\"")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Size, E> {
+                let n = usize::try_from(v).map_err(E::custom)?;
+                Ok(Size { rows: n, cols: n })
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Size, E> {
+                u64::try_from(v)
+                    .map_err(|_| E::custom(format!("size {v} is negative")))
+                    .and_then(|v| self.visit_u64(v))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Size, E> {
+                v.parse().map_err(E::custom)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Start boards made like the original Haskell game's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Compat {
+    OneDot,
+}
+
+impl std::str::FromStr for Compat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "one-dot" => Ok(Compat::OneDot),
+            _ => Err(format!(
+                "unknown compatibility mode '{s}': the only one is one-dot"
+            )),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FlipParams {
+    /// Move centres per side (`i`), or `"RxC"`.
+    pub size: Size,
+    /// `block` (3x3, the game) or `plus` (Lights Out).
+    pub shape: Shape,
+    /// `one-dot`: the original program's start board (the same board for every item).
+    pub compat: Option<Compat>,
+    /// Boards that need fewer moves are thrown away and drawn again.
+    pub min_moves: usize,
+}
+
+impl Default for FlipParams {
+    fn default() -> Self {
+        FlipParams {
+            size: Size::default(),
+            shape: Shape::Block,
+            compat: None,
+            min_moves: 1,
+        }
+    }
+}
+
+/// A generated board with its proven minimum solution.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FlipPuzzle {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rows: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cols: Option<usize>,
+    #[serde(skip_serializing_if = "is_block")]
+    pub shape: Shape,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compat: Option<Compat>,
+    pub start: Vec<String>,
+    pub min_moves: usize,
+    pub solution: Vec<String>,
+    #[serde(skip)]
+    pub board: Bits,
+    #[serde(skip)]
+    pub moves: Vec<usize>,
+}
+
+fn is_block(s: &Shape) -> bool {
+    *s == Shape::Block
+}
+
+/// The original game's start board: x0 = 1, x(k+1) = 2469 x(k) mod 65521; block k
+/// (row-major over the i*i centres) is flipped exactly when 2 x(k) > 65521.
+pub fn one_dot_scramble(moves: usize) -> Vec<usize> {
+    let mut x: u64 = 1;
+    let mut out = Vec::new();
+    for k in 0..moves {
+        if 2 * x > 65521 {
+            out.push(k);
+        }
+        x = (2469 * x) % 65521;
+    }
+    out
+}
+
+/// A configured Flip game.
+pub struct Flip {
+    params: FlipParams,
+    solver: Solver,
+}
+
+impl Flip {
+    pub fn layout(&self) -> &Layout {
+        self.solver.layout()
+    }
+
+    pub fn solver(&self) -> &Solver {
+        &self.solver
+    }
+
+    /// The puzzle for a given start board, solved; None if it cannot be solved.
+    pub fn puzzle_from_board(&self, board: Bits) -> Result<Result<FlipPuzzle, String>> {
+        let moves = match self.solver.solve(&board).map_err(Error::Check)? {
+            Solution::Solved(m) => m,
+            Solution::Unsolvable(why) => return Ok(Err(why)),
+        };
+        let l = self.layout();
+        let square = l.rows == l.cols;
+        Ok(Ok(FlipPuzzle {
+            size: square.then_some(l.rows),
+            rows: (!square).then_some(l.rows),
+            cols: (!square).then_some(l.cols),
+            shape: l.shape,
+            compat: self.params.compat,
+            start: l.rows_text(&board),
+            min_moves: moves.len(),
+            solution: moves.iter().map(|&m| l.move_name(m)).collect(),
+            board,
+            moves,
+        }))
+    }
+}
+
+impl Game for Flip {
+    const NAME: &'static str = "flip";
+    const TITLE: &'static str = "Flip";
+    type Params = FlipParams;
+    type Puzzle = FlipPuzzle;
+
+    fn new(params: FlipParams) -> Result<Self> {
+        let layout = Layout::new(params.shape, params.size.rows, params.size.cols)
+            .map_err(Error::Invalid)?;
+        if params.compat.is_some() && (params.shape != Shape::Block || layout.rows != layout.cols) {
+            return Err(Error::invalid(
+                "the one-dot compatibility mode needs square boards of block moves (drop --shape or use --size I)",
+            ));
+        }
+        if params.min_moves > layout.moves() {
+            return Err(Error::invalid(format!(
+                "min_moves {} is more than the {} possible moves of a {} board",
+                params.min_moves,
+                layout.moves(),
+                params.size
+            )));
+        }
+        let solver = Solver::new(layout);
+        // Solving plus boards searches the null space; refuse sizes where that explodes.
+        if solver.nullity() > gf2::MAX_NULLITY {
+            return Err(Error::invalid(format!(
+                "plus moves on a {} board have a null space of dimension {}: too large to prove minimum solutions; choose another size",
+                params.size,
+                solver.nullity()
+            )));
+        }
+        Ok(Flip { solver, params })
+    }
+
+    fn generate(&self, rng: &mut Rng) -> Outcome<FlipPuzzle> {
+        let l = *self.layout();
+        let scramble: Vec<usize> = match self.params.compat {
+            Some(Compat::OneDot) => one_dot_scramble(l.moves()),
+            None => (0..l.moves()).filter(|_| rng.random::<bool>()).collect(),
+        };
+        let mut board = l.target();
+        self.solver.apply(&mut board, &scramble);
+        match self.puzzle_from_board(board) {
+            Ok(Ok(p)) if p.min_moves >= self.params.min_moves => Outcome::Accepted(p),
+            Ok(Ok(_)) => Outcome::Rejected("fewer moves than min_moves"),
+            // A scramble of moves is always solvable; reaching here would be a bug,
+            // which verify() in the pipeline would also catch.
+            _ => Outcome::Rejected("unsolvable scramble"),
+        }
+    }
+
+    fn verify(&self, p: &FlipPuzzle) -> Result<(), String> {
+        let l = self.layout();
+        // Replay the moves cell by cell from their names, without the solver's masks.
+        let (layout, mut board) = Layout::parse(l.shape, &p.start.join("\n"))?;
+        if layout != *l {
+            return Err("start board has the wrong size".into());
+        }
+        for name in &p.solution {
+            let m = l.parse_move(name)?;
+            for (r, c) in l.move_cells(m) {
+                board.toggle(l.cell(r, c));
+            }
+        }
+        if board != l.target() {
+            return Err("the solution does not reach the target".into());
+        }
+        if p.solution.len() != p.min_moves {
+            return Err(format!(
+                "min_moves is {} but the solution has {} moves",
+                p.min_moves,
+                p.solution.len()
+            ));
+        }
+        let mut seen = std::collections::HashSet::new();
+        if !p.solution.iter().all(|m| seen.insert(m)) {
+            return Err("the solution repeats a move (two equal moves cancel)".into());
+        }
+        Ok(())
+    }
+
+    fn draw(&self, p: &FlipPuzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
+        draw::board(
+            canvas,
+            area,
+            self.layout(),
+            &p.board,
+            with_solution.then_some(&p.moves[..]),
+        );
+    }
+
+    fn aspect(&self) -> f32 {
+        let l = self.layout();
+        (l.board_cols() + 1) as f32 / (l.board_rows() + 1) as f32
+    }
+
+    fn text(&self, p: &FlipPuzzle) -> String {
+        self.layout().render(&p.board)
+    }
+
+    fn caption(&self, p: &FlipPuzzle) -> String {
+        let n = p.min_moves;
+        format!("Solve in {n} move{}", if n == 1 { "" } else { "s" })
+    }
+
+    fn answer(&self, p: &FlipPuzzle) -> String {
+        if p.solution.len() <= 12 {
+            format!("{} moves: {}", p.min_moves, p.solution.join(" "))
+        } else {
+            format!("{} moves, circled", p.min_moves)
+        }
+    }
+
+    fn how_to_play(&self) -> String {
+        match self.layout().shape {
+            Shape::Block => "Each move flips a 3x3 block of nine cells: every dot becomes a dash and every dash a dot. \
+                A block is named by its centre, which must be one of the lettered and numbered inner cells. \
+                Make the board show a single dot in the very middle. The order of your moves does not matter, \
+                and the number under each board is the fewest moves that do it."
+                .into(),
+            Shape::Plus => "Each move flips a cell and its four neighbours (up, down, left and right). \
+                Make the board show a single dot in the middle, in the fewest moves given under the board."
+                .into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,78 @@
+//! The contract every game meets, and the registry of games.
+//!
+//! A game is a folder under `src/games/` with one type implementing [`Game`]. The
+//! pipeline (`batch`), the book and the statistics only ever see this trait, so a new
+//! game drops in by adding one line to [`visit`]. Game folders never import each other.
+
+use crate::canvas::{Canvas, Rect};
+use crate::seed::Rng;
+use crate::Result;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+pub mod flip;
+
+/// The result of one seeded generation attempt.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome<T> {
+    /// The attempt produced something worth keeping.
+    Accepted(T),
+    /// The attempt was thrown away; the reason is counted in the run's statistics.
+    Rejected(&'static str),
+}
+
+/// A configured game: parameters are validated once in [`Game::new`] (where expensive
+/// set-up such as a solver's precomputation happens), then every item is one call of
+/// [`Game::generate`] with that item's own random stream.
+pub trait Game: Sized + Sync + Send {
+    /// The name used on the command line, in templates and in records ("flip").
+    const NAME: &'static str;
+    /// The name printed in books ("Flip").
+    const TITLE: &'static str;
+    /// Parameters as they appear in a template section or on the command line.
+    /// Implementations reject unknown keys (`#[serde(deny_unknown_fields)]`).
+    type Params: DeserializeOwned + Serialize + Clone + Default + Send + Sync + std::fmt::Debug;
+    /// One generated item, with its solution. Serialised into the item's record.
+    type Puzzle: Serialize + Send + Sync;
+
+    /// Validate the parameters and prepare whatever generation needs.
+    fn new(params: Self::Params) -> Result<Self>;
+    /// One seeded attempt.
+    fn generate(&self, rng: &mut Rng) -> Outcome<Self::Puzzle>;
+    /// An independent check of a puzzle and its solution (not the generator's own word).
+    fn verify(&self, puzzle: &Self::Puzzle) -> Result<(), String>;
+    /// Draw the puzzle (or its solution) into `area` of a page.
+    fn draw(&self, puzzle: &Self::Puzzle, canvas: &mut Canvas, area: Rect, with_solution: bool);
+    /// Width / height of a drawing, so page layouts can size their boxes.
+    fn aspect(&self) -> f32 {
+        1.0
+    }
+    /// A plain-text rendering for the terminal.
+    fn text(&self, puzzle: &Self::Puzzle) -> String;
+    /// One short line printed with the puzzle in a book ("Solve in 11 moves").
+    fn caption(&self, puzzle: &Self::Puzzle) -> String;
+    /// One short line printed with the solution in the answer key.
+    fn answer(&self, puzzle: &Self::Puzzle) -> String;
+    /// How to play, in plain words for players (used when a section gives no intro).
+    fn how_to_play(&self) -> String;
+}
+
+/// Something to do with a game chosen by name at run time (the registry's visitor).
+pub trait GameVisitor {
+    type Output;
+    fn visit<G: Game>(self) -> Self::Output;
+}
+
+/// Every game's name, in the order books and help list them.
+pub const NAMES: &[&str] = &[flip::Flip::NAME];
+
+/// Run `visitor` with the game called `name`.
+pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output> {
+    match name {
+        flip::Flip::NAME => Ok(visitor.visit::<flip::Flip>()),
+        _ => Err(crate::Error::invalid(format!(
+            "unknown game '{name}': choose one of {}",
+            NAMES.join(", ")
+        ))),
+    }
+}
