@@ -1,1 +1,258 @@
-pub fn placeholder() {}
+//! The pipeline: fan items out over a rayon pool, each from its own seeded stream,
+//! and hand them back in index order, with a progress bar and a tally of rejections.
+//!
+//! Work is cut into chunks of indices: a chunk is generated in parallel, then its
+//! items are passed to the sink in order before the next chunk starts, so memory stays
+//! bounded however many items a run makes.
+
+use crate::games::{Game, Outcome};
+use crate::seed::item_rng;
+use crate::stats::Tally;
+use crate::{Error, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// Items generated in parallel before they are handed on in order.
+const CHUNK: usize = 4096;
+
+/// Part `index` of `count`: the items whose index i has i mod count == index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Default for Shard {
+    fn default() -> Self {
+        Shard { index: 0, count: 1 }
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("shard '{s}' should be K/N with 0 <= K < N, like 0/4");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count): (u64, u64) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// The indices of this shard among `first .. first + count`.
+    pub fn indices(&self, first: u64, count: u64) -> impl Iterator<Item = u64> {
+        let end = first.saturating_add(count);
+        let start = first + (self.index + self.count - first % self.count) % self.count;
+        (start..end).step_by(self.count as usize)
+    }
+}
+
+/// How to run a batch.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    pub seed: u64,
+    /// Worker threads; 0 means one per core.
+    pub jobs: usize,
+    pub progress: bool,
+    /// Attempts per item before the run gives up with an error.
+    pub max_attempts: u64,
+    pub shard: Shard,
+    /// The first item index (to regenerate one item of a larger run).
+    pub first: u64,
+    /// A label for the progress bar.
+    pub label: String,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            seed: crate::seed::DEFAULT_SEED,
+            jobs: 0,
+            progress: false,
+            max_attempts: 100_000,
+            shard: Shard::default(),
+            first: 0,
+            label: String::new(),
+        }
+    }
+}
+
+/// One generated item.
+#[derive(Debug, Clone)]
+pub struct Item<P> {
+    pub index: u64,
+    /// Attempts it took (1 = the first was accepted).
+    pub attempts: u64,
+    pub puzzle: P,
+}
+
+/// The JSON Lines record of an item: game, index and seed, then the game's fields.
+#[derive(Serialize)]
+pub struct Record<'a, P: Serialize> {
+    pub game: &'static str,
+    pub index: u64,
+    pub seed: u64,
+    #[serde(flatten)]
+    pub puzzle: &'a P,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default)]
+pub struct RunSummary {
+    pub items: u64,
+    pub attempts: u64,
+    pub rejections: Tally,
+    pub elapsed: Duration,
+}
+
+impl RunSummary {
+    pub fn per_second(&self) -> f64 {
+        self.items as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Generate item `index`: attempts from its own stream until one is accepted, then
+/// check it with the game's independent verifier.
+pub fn generate_item<G: Game>(
+    game: &G,
+    seed: u64,
+    index: u64,
+    max_attempts: u64,
+) -> Result<(Item<G::Puzzle>, Tally)> {
+    let mut rng = item_rng(seed, G::NAME, index);
+    let mut rejections = Tally::default();
+    for attempt in 1..=max_attempts {
+        match game.generate(&mut rng) {
+            Outcome::Accepted(puzzle) => {
+                game.verify(&puzzle).map_err(|why| {
+                    Error::Check(format!(
+                        "{} item {index} (seed {seed}) failed its independent check: {why}; this is a bug, please report it",
+                        G::NAME
+                    ))
+                })?;
+                let item = Item {
+                    index,
+                    attempts: attempt,
+                    puzzle,
+                };
+                return Ok((item, rejections));
+            }
+            Outcome::Rejected(why) => rejections.add(why, 1),
+        }
+    }
+    Err(Error::Generation(format!(
+        "{} item {index}: every one of {max_attempts} attempts was rejected ({rejections}); relax the parameters",
+        G::NAME
+    )))
+}
+
+fn progress_bar(opts: &RunOptions, total: u64) -> ProgressBar {
+    if !opts.progress {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{prefix} [{bar:32}] {pos}/{len} {per_sec} eta {eta}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_prefix(opts.label.clone());
+    bar
+}
+
+/// Build the thread pool for `jobs` threads (0: one per core).
+pub fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| Error::invalid(format!("cannot start {jobs} worker threads: {e}")))
+}
+
+/// Generate items `first .. first + count` of this shard, passing each to `sink` in
+/// index order.
+pub fn run<G, F>(game: &G, opts: &RunOptions, count: u64, mut sink: F) -> Result<RunSummary>
+where
+    G: Game,
+    F: FnMut(Item<G::Puzzle>) -> Result<()>,
+{
+    let started = Instant::now();
+    let pool = thread_pool(opts.jobs)?;
+    let indices: Vec<u64> = opts.shard.indices(opts.first, count).collect();
+    let bar = progress_bar(opts, indices.len() as u64);
+    let mut summary = RunSummary::default();
+    for chunk in indices.chunks(CHUNK) {
+        let results: Vec<Result<(Item<G::Puzzle>, Tally)>> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|&i| {
+                    let r = generate_item(game, opts.seed, i, opts.max_attempts);
+                    bar.inc(1);
+                    r
+                })
+                .collect()
+        });
+        for r in results {
+            let (item, rejections) = r?;
+            summary.items += 1;
+            summary.attempts += item.attempts;
+            summary.rejections.merge(&rejections);
+            sink(item)?;
+        }
+    }
+    bar.finish_and_clear();
+    summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
+/// Generate and keep every item (for books and tests).
+pub fn collect<G: Game>(
+    game: &G,
+    opts: &RunOptions,
+    count: u64,
+) -> Result<(Vec<Item<G::Puzzle>>, RunSummary)> {
+    let mut items = Vec::with_capacity(count.min(1 << 20) as usize);
+    let summary = run(game, opts, count, |item| {
+        items.push(item);
+        Ok(())
+    })?;
+    Ok((items, summary))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_partition_the_indices() {
+        for n in 1..=7u64 {
+            let mut all: Vec<u64> = (0..n)
+                .flat_map(|k| {
+                    Shard { index: k, count: n }
+                        .indices(5, 40)
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            all.sort_unstable();
+            assert_eq!(all, (5..45).collect::<Vec<_>>());
+            for k in 0..n {
+                assert!(Shard { index: k, count: n }
+                    .indices(5, 40)
+                    .all(|i| i % n == k));
+            }
+        }
+        assert!("3/2".parse::<Shard>().is_err());
+        assert!("0/0".parse::<Shard>().is_err());
+        assert_eq!(
+            "1/3".parse::<Shard>().unwrap(),
+            Shard { index: 1, count: 3 }
+        );
+    }
+}

@@ -309,6 +309,7 @@ pub fn wrap(text: &str, size: f32, face: Face, width: f32) -> Vec<String> {
 pub struct Metrics {
     units_per_em: f32,
     advance: std::collections::HashMap<char, u16>,
+    glyph: std::collections::HashMap<char, u16>,
     fallback: u16,
 }
 
@@ -322,9 +323,15 @@ impl Metrics {
             .iter()
             .filter_map(|(&cp, gid)| Some((char::from_u32(cp)?, *font.glyph_widths.get(gid)?)))
             .collect();
+        let glyph = font
+            .codepoint_to_glyph
+            .iter()
+            .filter_map(|(&cp, &gid)| Some((char::from_u32(cp)?, gid)))
+            .collect();
         Metrics {
             units_per_em: f32::from(font.units_per_em),
             advance,
+            glyph,
             fallback: font.glyph_widths.get(&0).copied().unwrap_or(0),
         }
     }
@@ -354,6 +361,11 @@ fn metrics(face: Face) -> &'static Metrics {
         Face::Bold => &BOLD,
     };
     cell.get_or_init(|| Metrics::load(font_bytes(face)))
+}
+
+/// The glyph id of `c` in the bundled face (0, the missing-glyph box, if it has none).
+pub fn glyph_id(face: Face, c: char) -> u16 {
+    metrics(face).glyph.get(&c).copied().unwrap_or(0)
 }
 
 /// Width of `text` in mm at `size` points.

@@ -1,1 +1,446 @@
-fn main() {}
+//! The command line: parse, call the library, print, map errors to exit codes
+//! (0 success, 1 invalid input or a failed check, 2 usage errors from clap).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use puzzlebook::batch::{self, Record, RunOptions, Shard};
+use puzzlebook::book::{self, BookOptions};
+use puzzlebook::games::flip::{self, Compat, Flip, FlipParams, Layout, Shape, Size, Solution};
+use puzzlebook::games::Game;
+use puzzlebook::output::{write_atomic, AtomicFile};
+use puzzlebook::{Error, Result};
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "puzzlebook",
+    version,
+    about = "Seeded, parallel generation of printable puzzle books and board statistics"
+)]
+struct Cli {
+    /// Worker threads (default: one per core)
+    #[arg(
+        short = 'j',
+        long = "jobs",
+        global = true,
+        default_value_t = 0,
+        hide_default_value = true
+    )]
+    jobs: usize,
+    /// No progress bar (it is also off when stderr is not a terminal)
+    #[arg(short = 'q', long = "quiet", global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Make a PDF puzzle book from a template
+    #[command(
+        after_help = "Example:\n  puzzlebook book --template templates/default.toml --seed 7 --out output/book.pdf"
+    )]
+    Book(BookArgs),
+    /// Flip ("One Dot"): flip 3x3 blocks down to a single dot
+    #[command(subcommand)]
+    Flip(FlipCommand),
+}
+
+#[derive(Args)]
+struct BookArgs {
+    /// Book template (TOML); default templates/default.toml
+    #[arg(long)]
+    template: Option<PathBuf>,
+    /// Master seed (overrides the template's)
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Output PDF
+    #[arg(long, default_value = "output/book.pdf")]
+    out: PathBuf,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum GenFormat {
+    Jsonl,
+    Text,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SolveFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// How many items
+    #[arg(long, default_value_t = 1)]
+    count: u64,
+    /// Master seed
+    #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
+    seed: u64,
+    /// Index of the first item (to regenerate one item of a larger run)
+    #[arg(long, default_value_t = 0)]
+    first: u64,
+    /// Make only the items with index mod N == K
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Write here instead of standard output
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum FlipCommand {
+    /// Generate boards with their proven minimum solutions
+    #[command(
+        after_help = "Example:\n  puzzlebook flip generate --size 5 --count 3 --seed 1 --format text"
+    )]
+    Generate {
+        /// Move centres per side (I, for an (I+2)x(I+2) board) or RxC
+        #[arg(long)]
+        size: Size,
+        /// Reproduce the original game's start boards
+        #[arg(long, value_name = "one-dot")]
+        compat: Option<Compat>,
+        /// Move shape: block (3x3) or plus (Lights Out cross)
+        #[arg(long, default_value = "block")]
+        shape: Shape,
+        /// Throw away boards that need fewer moves
+        #[arg(long, default_value_t = 1)]
+        min_moves: usize,
+        #[arg(long, value_enum, default_value = "jsonl")]
+        format: GenFormat,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Solve boards in the text format (several may be separated by blank lines)
+    #[command(
+        after_help = "Example:\n  printf -- '-----\\n-ooo- 1\\n-o-o- 2\\n-ooo- 3\\n-----\\n abc\\n' | puzzlebook flip solve"
+    )]
+    Solve {
+        /// Board file, or - for standard input
+        #[arg(default_value = "-")]
+        file: String,
+        #[arg(long, default_value = "block")]
+        shape: Shape,
+        #[arg(long, value_enum, default_value = "text")]
+        format: SolveFormat,
+    },
+    /// Show the rank of the move map and which single-dot boards are reachable
+    #[command(after_help = "Example:\n  puzzlebook flip analyze --size 5")]
+    Analyze {
+        #[arg(long)]
+        size: Size,
+        #[arg(long, default_value = "block")]
+        shape: Shape,
+        #[arg(long, value_enum, default_value = "text")]
+        format: SolveFormat,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &Error) -> bool {
+    matches!(e, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+fn progress(quiet: bool) -> bool {
+    !quiet && std::io::stderr().is_terminal()
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    let show_progress = progress(cli.quiet);
+    match cli.command {
+        Command::Book(args) => book_cmd(args, cli.jobs, show_progress),
+        Command::Flip(FlipCommand::Generate {
+            size,
+            compat,
+            shape,
+            min_moves,
+            format,
+            run,
+        }) => {
+            let game = Flip::new(FlipParams {
+                size,
+                shape,
+                compat,
+                min_moves,
+            })?;
+            generate(&game, &run, cli.jobs, show_progress, format)
+        }
+        Command::Flip(FlipCommand::Solve {
+            file,
+            shape,
+            format,
+        }) => flip_solve(&file, shape, format),
+        Command::Flip(FlipCommand::Analyze {
+            size,
+            shape,
+            format,
+        }) => {
+            let layout = Layout::new(shape, size.rows, size.cols).map_err(Error::Invalid)?;
+            let a = flip::analyze(layout);
+            match format {
+                SolveFormat::Json => {
+                    println!("{}", serde_json::to_string(&a).expect("serialisable"))
+                }
+                SolveFormat::Text => print!("{}", analysis_text(&a)),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
+    let started = std::time::Instant::now();
+    let template = book::load_template(args.template.as_deref())?;
+    let default_out = args.out == Path::new("output/book.pdf");
+    if default_out && !Path::new("output").exists() {
+        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
+    }
+    let built = book::build(
+        &template,
+        &BookOptions {
+            seed: args.seed,
+            jobs,
+            progress: show_progress,
+        },
+    )?;
+    write_atomic(&args.out, &built.pdf)?;
+    eprintln!(
+        "wrote {}: {} pages, {} puzzles, seed {}, {} KB in {:.2} s",
+        args.out.display(),
+        built.pages,
+        built.puzzles,
+        built.seed,
+        built.pdf.len() / 1024,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Run a generation and write JSON Lines or text, to stdout or (atomically) a file.
+fn generate<G: Game>(
+    game: &G,
+    run: &RunArgs,
+    jobs: usize,
+    show_progress: bool,
+    format: GenFormat,
+) -> Result<ExitCode> {
+    if run.count == 0 {
+        return Err(Error::invalid("--count is 0: ask for at least 1 item"));
+    }
+    let opts = RunOptions {
+        seed: run.seed,
+        jobs,
+        progress: show_progress,
+        shard: run.shard.unwrap_or_default(),
+        first: run.first,
+        label: G::NAME.to_string(),
+        ..RunOptions::default()
+    };
+    let mut sink = Sink::open(run.out.as_deref())?;
+    let summary = batch::run(game, &opts, run.count, |item| {
+        let text = match format {
+            GenFormat::Jsonl => {
+                let record = Record {
+                    game: G::NAME,
+                    index: item.index,
+                    seed: run.seed,
+                    puzzle: &item.puzzle,
+                };
+                serde_json::to_string(&record).expect("records serialise") + "\n"
+            }
+            GenFormat::Text => format!(
+                "# {} item {} (seed {}): {}\n{}\n",
+                G::NAME,
+                item.index,
+                run.seed,
+                game.answer(&item.puzzle),
+                game.text(&item.puzzle)
+            ),
+        };
+        sink.write(text.as_bytes())
+    })?;
+    sink.finish()?;
+    if show_progress || run.out.is_some() {
+        eprintln!(
+            "{} items in {:.2} s ({:.0}/s), {} attempts{}",
+            summary.items,
+            summary.elapsed.as_secs_f64(),
+            summary.per_second(),
+            summary.attempts,
+            if summary.rejections.is_empty() {
+                String::new()
+            } else {
+                format!(" (rejected: {})", summary.rejections)
+            }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Where generated records go: standard output, or a file that gets its real name
+/// only when the run completes.
+enum Sink {
+    Stdout(std::io::BufWriter<std::io::StdoutLock<'static>>),
+    File(AtomicFile, PathBuf),
+}
+
+impl Sink {
+    fn open(out: Option<&Path>) -> Result<Sink> {
+        Ok(match out {
+            Some(path) => Sink::File(AtomicFile::create(path)?, path.to_path_buf()),
+            None => Sink::Stdout(std::io::BufWriter::new(std::io::stdout().lock())),
+        })
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        match self {
+            Sink::Stdout(w) => w
+                .write_all(bytes)
+                .map_err(|e| Error::io("cannot write to", "standard output", e)),
+            Sink::File(f, path) => f
+                .write_all(bytes)
+                .map_err(|e| Error::io("cannot write to", path.clone(), e)),
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        match self {
+            Sink::Stdout(mut w) => w
+                .flush()
+                .map_err(|e| Error::io("cannot write to", "standard output", e)),
+            Sink::File(f, _) => f.commit(),
+        }
+    }
+}
+
+fn read_input(file: &str) -> Result<String> {
+    if file == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| Error::io("cannot read", "standard input", e))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(file).map_err(|e| Error::io("cannot read", file, e))
+    }
+}
+
+/// Boards separated by blank lines.
+fn split_blocks(text: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut cur = String::new();
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            if !cur.is_empty() {
+                blocks.push(std::mem::take(&mut cur));
+            }
+        } else {
+            cur.push_str(line);
+            cur.push('\n');
+        }
+    }
+    if !cur.is_empty() {
+        blocks.push(cur);
+    }
+    blocks
+}
+
+fn flip_solve(file: &str, shape: Shape, format: SolveFormat) -> Result<ExitCode> {
+    let text = read_input(file)?;
+    let name = if file == "-" { "standard input" } else { file };
+    let blocks = split_blocks(&text);
+    if blocks.is_empty() {
+        return Err(Error::invalid(format!(
+            "{name}: no board found; give one line of 'o' and '-' per row"
+        )));
+    }
+    // Parse everything first, so a malformed board prints nothing but its error.
+    let mut boards = Vec::new();
+    for (k, block) in blocks.iter().enumerate() {
+        let (layout, board) = Layout::parse(shape, block)
+            .map_err(|e| Error::invalid(format!("{name}: board {}: {e}", k + 1)))?;
+        boards.push((layout, board));
+    }
+    let mut unsolvable = 0;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (layout, board) in boards {
+        let solver = flip::Solver::new(layout);
+        let line = match solver.solve(&board).map_err(Error::Invalid)? {
+            Solution::Solved(moves) => {
+                let names: Vec<String> = moves.iter().map(|&m| layout.move_name(m)).collect();
+                match format {
+                    SolveFormat::Text => format!("{} move{}: {}", names.len(), if names.len() == 1 { "" } else { "s" }, names.join(" ")),
+                    SolveFormat::Json => serde_json::json!({"solvable": true, "min_moves": names.len(), "solution": names}).to_string(),
+                }
+            }
+            Solution::Unsolvable(why) => {
+                unsolvable += 1;
+                match format {
+                    SolveFormat::Text => format!("cannot be solved: {why}"),
+                    SolveFormat::Json => {
+                        serde_json::json!({"solvable": false, "reason": why}).to_string()
+                    }
+                }
+            }
+        };
+        writeln!(out, "{line}").map_err(|e| Error::io("cannot write to", "standard output", e))?;
+    }
+    out.flush()
+        .map_err(|e| Error::io("cannot write to", "standard output", e))?;
+    if unsolvable > 0 {
+        return Err(Error::Check(format!(
+            "{unsolvable} of {} board{} cannot be solved",
+            blocks.len(),
+            if blocks.len() == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn analysis_text(a: &flip::Analysis) -> String {
+    let injective = a.rank == a.moves;
+    let mut s = format!(
+        "Flip analysis: {} x {} move centres, {} moves, board {} x {}\n",
+        a.rows, a.cols, a.shape, a.board_rows, a.board_cols
+    );
+    s += &format!("unknowns (moves):             {}\n", a.moves);
+    s += &format!("equations (board cells):      {}\n", a.cells);
+    s += &format!("rank of the move map:         {}\n", a.rank);
+    s += &format!("null space dimension:         {}\n", a.nullity);
+    s += &format!(
+        "independent invariants:       {} (= {} - {})\n",
+        a.invariants, a.cells, a.rank
+    );
+    s += &format!(
+        "single-dot boards reachable from the target: {} of {}: {}\n",
+        a.single_dot_reachable,
+        a.single_dot_boards,
+        a.reachable_cells.join(" ")
+    );
+    if injective {
+        s += "The move map is injective: every board comes from at most one set of moves, so the set \
+              that scrambled a board is its only solution and its size is the minimum.\n";
+    } else {
+        s += &format!(
+            "The move map is not injective: each solvable board has 2^{} solving sets; the minimum is \
+             found by searching the null space.\n",
+            a.nullity
+        );
+    }
+    s
+}

@@ -24,7 +24,7 @@ pub enum Outcome<T> {
 /// A configured game: parameters are validated once in [`Game::new`] (where expensive
 /// set-up such as a solver's precomputation happens), then every item is one call of
 /// [`Game::generate`] with that item's own random stream.
-pub trait Game: Sized + Sync + Send {
+pub trait Game: Sized + Sync + Send + 'static {
     /// The name used on the command line, in templates and in records ("flip").
     const NAME: &'static str;
     /// The name printed in books ("Flip").

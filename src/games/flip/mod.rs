@@ -324,7 +324,11 @@ impl Game for Flip {
     }
 
     fn answer(&self, p: &FlipPuzzle) -> String {
-        if p.solution.len() <= 12 {
+        if p.solution.is_empty() {
+            "0 moves: already solved".into()
+        } else if p.solution.len() == 1 {
+            format!("1 move: {}", p.solution[0])
+        } else if p.solution.len() <= 12 {
             format!("{} moves: {}", p.min_moves, p.solution.join(" "))
         } else {
             format!("{} moves, circled", p.min_moves)

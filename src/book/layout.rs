@@ -1,0 +1,141 @@
+//! Page geometry: trim sizes, bleed, mirrored margins with the gutter chosen by page
+//! count (print-on-demand rules), and grids of equal boxes for puzzles.
+
+use super::template::{Margins, PageSize};
+use crate::canvas::Rect;
+
+pub const MM_PER_IN: f32 = 25.4;
+/// Bleed added to the outside, top and bottom edges.
+pub const BLEED_MM: f32 = 0.125 * MM_PER_IN;
+/// The most pages a print-on-demand book may have.
+pub const MAX_PAGES: usize = 828;
+
+/// The inside (gutter) margin for a book of `pages` pages, in mm.
+pub fn gutter_mm(pages: usize) -> f32 {
+    let inches = match pages {
+        0..=150 => 0.375,
+        151..=300 => 0.5,
+        301..=500 => 0.625,
+        501..=700 => 0.75,
+        _ => 0.875,
+    };
+    inches * MM_PER_IN
+}
+
+/// Where things go on the pages of one book.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Geometry {
+    pub trim_w: f32,
+    pub trim_h: f32,
+    pub bleed: f32,
+    pub top: f32,
+    pub bottom: f32,
+    pub outside: f32,
+    pub inside: f32,
+}
+
+impl Geometry {
+    pub fn new(size: PageSize, bleed: bool, margins: &Margins, pages: usize) -> Geometry {
+        let (trim_w, trim_h) = size.mm();
+        Geometry {
+            trim_w,
+            trim_h,
+            bleed: if bleed { BLEED_MM } else { 0.0 },
+            top: margins.top,
+            bottom: margins.bottom,
+            outside: margins.outside,
+            inside: gutter_mm(pages).max(margins.inside),
+        }
+    }
+
+    /// Odd pages (1, 3, ...) are right-hand pages: their inside edge is on the left.
+    pub fn is_recto(page: usize) -> bool {
+        page % 2 == 1
+    }
+
+    /// The live area of page `page` (1-based), in trim coordinates (mm from the top-left
+    /// corner of the trimmed page).
+    pub fn live(&self, page: usize) -> Rect {
+        let (left, right) = if Geometry::is_recto(page) {
+            (self.inside, self.outside)
+        } else {
+            (self.outside, self.inside)
+        };
+        Rect::new(
+            left,
+            self.top,
+            self.trim_w - left - right,
+            self.trim_h - self.top - self.bottom,
+        )
+    }
+
+    /// Media size including bleed (outside, top and bottom edges only).
+    pub fn media(&self) -> (f32, f32) {
+        (self.trim_w + self.bleed, self.trim_h + 2.0 * self.bleed)
+    }
+
+    /// Offset of the trim box inside the media box: (from the left, from the top).
+    pub fn trim_offset(&self, page: usize) -> (f32, f32) {
+        let x = if Geometry::is_recto(page) {
+            0.0
+        } else {
+            self.bleed
+        };
+        (x, self.bleed)
+    }
+}
+
+/// Choose rows x columns for `n` boxes of a given aspect (width / height) in `area`,
+/// making each drawing as large as possible; `extra_h` is the height each box needs
+/// besides its drawing (label and caption).
+pub fn best_grid(n: usize, area: Rect, aspect: f32, extra_h: f32) -> (usize, usize) {
+    let mut best = (n, 1, -1.0f32);
+    for cols in 1..=n {
+        let rows = n.div_ceil(cols);
+        let bw = area.w / cols as f32;
+        let bh = area.h / rows as f32 - extra_h;
+        if bh <= 0.0 {
+            continue;
+        }
+        // Drawing size: the largest box of this aspect that fits.
+        let w = bw.min(bh * aspect);
+        if w > best.2 + 1e-3 {
+            best = (rows, cols, w);
+        }
+    }
+    (best.0, best.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gutter_follows_the_print_on_demand_table() {
+        assert_eq!(gutter_mm(24), 0.375 * 25.4);
+        assert_eq!(gutter_mm(150), 0.375 * 25.4);
+        assert_eq!(gutter_mm(151), 0.5 * 25.4);
+        assert_eq!(gutter_mm(500), 0.625 * 25.4);
+        assert_eq!(gutter_mm(701), 0.875 * 25.4);
+    }
+
+    #[test]
+    fn margins_mirror() {
+        // 100 pages: gutter 0.375 in, outside 0.5 in.
+        let g = Geometry::new(PageSize::Trade6x9, false, &Margins::default(), 100);
+        let odd = g.live(1);
+        let even = g.live(2);
+        assert!((odd.x - 9.525).abs() < 1e-4, "recto inside is on the left");
+        assert!((even.x - 12.7).abs() < 1e-4 && (even.right() - (152.4 - 9.525)).abs() < 1e-4);
+        assert!((odd.w - even.w).abs() < 1e-4);
+    }
+
+    #[test]
+    fn grids_fill_the_page() {
+        let a = Rect::new(0.0, 0.0, 180.0, 250.0);
+        assert_eq!(best_grid(1, a, 1.0, 10.0), (1, 1));
+        assert_eq!(best_grid(2, a, 1.0, 10.0), (2, 1));
+        assert_eq!(best_grid(4, a, 1.0, 10.0), (2, 2));
+        assert_eq!(best_grid(6, a, 1.0, 10.0), (3, 2));
+    }
+}

@@ -1,0 +1,327 @@
+//! Canvas pages -> PDF bytes with printpdf. Fonts are subset here (only the glyphs the
+//! book uses) and embedded; ids are named, and the trailer /ID is a hash of the
+//! content, so the same book always gives the same bytes, even within one process.
+
+use super::layout::Geometry;
+use crate::canvas::{font_bytes, glyph_id, Canvas, Color, Face, Point, Shape, Stroke};
+use crate::{Error, Result};
+use printpdf::{
+    Color as PdfColor, FontId, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument,
+    PdfFontHandle, PdfPage, PdfSaveOptions, Polygon, PolygonRing, Pt, Rgb, TextItem, WindingOrder,
+};
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::Hasher;
+
+/// Bezier handle length for a quarter circle.
+const KAPPA: f32 = 0.552_284_8;
+const PT_PER_MM: f32 = 72.0 / 25.4;
+
+/// FNV-1a, for a content hash that does not depend on the process.
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+fn face_name(face: Face) -> &'static str {
+    match face {
+        Face::Regular => "DejaVuSans",
+        Face::Bold => "DejaVuSans-Bold",
+    }
+}
+
+/// Subset a bundled face to the characters used; returns the font program.
+fn subset_face(face: Face, chars: &BTreeSet<char>) -> Result<Vec<u8>> {
+    use allsorts::binary::read::ReadScope;
+    use allsorts::font_data::FontData;
+    use allsorts::subset::{subset, CmapTarget, SubsetProfile};
+    let fail = |e: String| Error::Check(format!("cannot subset the {} font: {e}", face_name(face)));
+    let bytes = font_bytes(face);
+    let font = ReadScope::new(bytes)
+        .read::<FontData<'_>>()
+        .map_err(|e| fail(e.to_string()))?;
+    let provider = font.table_provider(0).map_err(|e| fail(e.to_string()))?;
+    let glyphs: BTreeSet<u16> = chars
+        .iter()
+        .map(|&c| glyph_id(face, c))
+        .filter(|&g| g != 0)
+        .collect();
+    // .notdef first, as subsetting requires.
+    let ids: Vec<u16> = std::iter::once(0).chain(glyphs).collect();
+    subset(&provider, &ids, &SubsetProfile::Pdf, CmapTarget::Unicode)
+        .map_err(|e| fail(e.to_string()))
+}
+
+/// A six-letter subset tag derived from the glyph set (ISO 32000-1, 9.6.4).
+fn subset_tag(face: Face, chars: &BTreeSet<char>) -> String {
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    h.write(face_name(face).as_bytes());
+    for c in chars {
+        h.write_u32(*c as u32);
+    }
+    let mut v = h.finish();
+    (0..6)
+        .map(|_| {
+            let ch = (b'A' + (v % 26) as u8) as char;
+            v /= 26;
+            ch
+        })
+        .collect()
+}
+
+fn rgb(c: Color) -> PdfColor {
+    PdfColor::Rgb(Rgb {
+        r: f32::from(c.r) / 255.0,
+        g: f32::from(c.g) / 255.0,
+        b: f32::from(c.b) / 255.0,
+        icc_profile: None,
+    })
+}
+
+/// Converts canvas coordinates (mm, y down, trim origin) to PDF points on one page.
+struct Mapper {
+    dx: f32,
+    dy: f32,
+    media_h: f32,
+}
+
+impl Mapper {
+    fn point(&self, p: Point) -> printpdf::Point {
+        printpdf::Point {
+            x: Pt((p.x + self.dx) * PT_PER_MM),
+            y: Pt((self.media_h - (p.y + self.dy)) * PT_PER_MM),
+        }
+    }
+    fn lp(&self, p: Point, bezier: bool) -> LinePoint {
+        LinePoint {
+            p: self.point(p),
+            bezier,
+        }
+    }
+}
+
+fn set_paint(ops: &mut Vec<Op>, fill: Option<Color>, stroke: Option<Stroke>) -> Option<PaintMode> {
+    if let Some(c) = fill {
+        ops.push(Op::SetFillColor { col: rgb(c) });
+    }
+    if let Some(s) = stroke {
+        ops.push(Op::SetOutlineColor { col: rgb(s.color) });
+        ops.push(Op::SetOutlineThickness {
+            pt: Pt(s.width * PT_PER_MM),
+        });
+    }
+    match (fill.is_some(), stroke.is_some()) {
+        (true, true) => Some(PaintMode::FillStroke),
+        (true, false) => Some(PaintMode::Fill),
+        (false, true) => Some(PaintMode::Stroke),
+        (false, false) => None,
+    }
+}
+
+fn page_ops(
+    canvas: &Canvas,
+    m: &Mapper,
+    fonts: &BTreeMap<Face, FontId>,
+    hash: &mut Fnv,
+) -> Vec<Op> {
+    let mut ops = Vec::with_capacity(canvas.shapes.len() * 4);
+    for shape in &canvas.shapes {
+        match shape {
+            Shape::Path {
+                points,
+                closed,
+                fill,
+                stroke,
+            } => {
+                for p in points {
+                    hash.write_u32(p.x.to_bits());
+                    hash.write_u32(p.y.to_bits());
+                }
+                let Some(mode) = set_paint(&mut ops, *fill, *stroke) else {
+                    continue;
+                };
+                if *closed {
+                    ops.push(Op::DrawPolygon {
+                        polygon: Polygon {
+                            rings: vec![PolygonRing {
+                                points: points.iter().map(|&p| m.lp(p, false)).collect(),
+                            }],
+                            mode,
+                            winding_order: WindingOrder::NonZero,
+                        },
+                    });
+                } else {
+                    ops.push(Op::DrawLine {
+                        line: Line {
+                            points: points.iter().map(|&p| m.lp(p, false)).collect(),
+                            is_closed: false,
+                        },
+                    });
+                }
+            }
+            Shape::Circle {
+                center: c,
+                radius: r,
+                fill,
+                stroke,
+            } => {
+                hash.write_u32(c.x.to_bits());
+                hash.write_u32(c.y.to_bits());
+                hash.write_u32(r.to_bits());
+                let Some(mode) = set_paint(&mut ops, *fill, *stroke) else {
+                    continue;
+                };
+                let k = r * KAPPA;
+                let p = |x: f32, y: f32, b: bool| {
+                    m.lp(
+                        Point {
+                            x: c.x + x,
+                            y: c.y + y,
+                        },
+                        b,
+                    )
+                };
+                let points = vec![
+                    p(*r, 0.0, false),
+                    p(*r, k, true),
+                    p(k, *r, true),
+                    p(0.0, *r, false),
+                    p(-k, *r, true),
+                    p(-r, k, true),
+                    p(-r, 0.0, false),
+                    p(-r, -k, true),
+                    p(-k, -r, true),
+                    p(0.0, -r, false),
+                    p(k, -r, true),
+                    p(*r, -k, true),
+                    p(*r, 0.0, false),
+                ];
+                ops.push(Op::DrawPolygon {
+                    polygon: Polygon {
+                        rings: vec![PolygonRing { points }],
+                        mode,
+                        winding_order: WindingOrder::NonZero,
+                    },
+                });
+            }
+            Shape::Text {
+                origin,
+                size,
+                face,
+                color,
+                text,
+            } => {
+                hash.write(text.as_bytes());
+                hash.write_u32(origin.x.to_bits());
+                hash.write_u32(origin.y.to_bits());
+                ops.push(Op::StartTextSection);
+                ops.push(Op::SetFont {
+                    font: PdfFontHandle::External(fonts[face].clone()),
+                    size: Pt(*size),
+                });
+                ops.push(Op::SetFillColor { col: rgb(*color) });
+                ops.push(Op::SetTextCursor {
+                    pos: m.point(*origin),
+                });
+                ops.push(Op::ShowText {
+                    items: vec![TextItem::Text(text.clone())],
+                });
+                ops.push(Op::EndTextSection);
+            }
+        }
+    }
+    ops
+}
+
+/// Render pages (page 1 first) into PDF bytes.
+pub fn render(title: &str, author: &str, geometry: &Geometry, pages: &[Canvas]) -> Result<Vec<u8>> {
+    let mut used = BTreeSet::new();
+    for p in pages {
+        p.collect_chars(&mut used);
+    }
+    let mut doc = PdfDocument::new(title);
+    doc.metadata.info.author = author.to_string();
+    doc.metadata.info.creator = "puzzlebook".into();
+    doc.metadata.info.producer = format!("puzzlebook {} (printpdf)", env!("CARGO_PKG_VERSION"));
+
+    let mut fonts = BTreeMap::new();
+    for face in [Face::Regular, Face::Bold] {
+        let chars: BTreeSet<char> = used
+            .iter()
+            .filter(|(f, _)| *f == face)
+            .map(|&(_, c)| c)
+            .collect();
+        if chars.is_empty() {
+            continue;
+        }
+        let program = subset_face(face, &chars)?;
+        let mut warnings = Vec::new();
+        let mut font = ParsedFont::from_bytes(&program, 0, &mut warnings).ok_or_else(|| {
+            Error::Check(format!(
+                "the subset {} font does not parse",
+                face_name(face)
+            ))
+        })?;
+        font.font_name = Some(format!("{}+{}", subset_tag(face, &chars), face_name(face)));
+        let id = FontId(format!("F{}", fonts.len() + 1));
+        doc.resources
+            .fonts
+            .map
+            .insert(id.clone(), printpdf::PdfFont::new(font));
+        fonts.insert(face, id);
+    }
+
+    let (media_w, media_h) = geometry.media();
+    let mut hash = Fnv(0xcbf2_9ce4_8422_2325);
+    hash.write(title.as_bytes());
+    let mut pdf_pages = Vec::with_capacity(pages.len());
+    for (i, canvas) in pages.iter().enumerate() {
+        let (dx, dy) = geometry.trim_offset(i + 1);
+        let mapper = Mapper { dx, dy, media_h };
+        let ops = page_ops(canvas, &mapper, &fonts, &mut hash);
+        let mut page = PdfPage::new(Mm(media_w), Mm(media_h), ops);
+        page.trim_box = printpdf::Rect {
+            x: Pt(dx * PT_PER_MM),
+            y: Pt(geometry.bleed * PT_PER_MM),
+            width: Pt(geometry.trim_w * PT_PER_MM),
+            height: Pt(geometry.trim_h * PT_PER_MM),
+            mode: None,
+            winding_order: None,
+        };
+        pdf_pages.push(page);
+    }
+    doc.with_pages(pdf_pages);
+
+    let opts = PdfSaveOptions {
+        optimize: true,
+        subset_fonts: false,
+        secure: true,
+        image_optimization: None,
+    };
+    let mut warnings = Vec::new();
+    let mut lo = doc.to_lopdf_document(&opts, &mut warnings);
+    let id = format!("{:016x}{:016x}", hash.finish(), mix(hash.finish()));
+    lo.trailer.set(
+        "ID",
+        lopdf::Object::Array(vec![
+            lopdf::Object::string_literal(id.clone()),
+            lopdf::Object::string_literal(id),
+        ]),
+    );
+    lo.compress();
+    let mut out = Vec::new();
+    lo.save_to(&mut out)
+        .map_err(|e| Error::Check(format!("cannot serialise the PDF: {e}")))?;
+    Ok(out)
+}
+
+fn mix(x: u64) -> u64 {
+    crate::seed::mix64(x)
+}
