@@ -384,6 +384,7 @@ fn flip_solve(file: &str, shape: Shape, format: SolveFormat) -> Result<ExitCode>
             Solution::Solved(moves) => {
                 let names: Vec<String> = moves.iter().map(|&m| layout.move_name(m)).collect();
                 match format {
+                    SolveFormat::Text if names.is_empty() => "0 moves: already solved".to_string(),
                     SolveFormat::Text => format!("{} move{}: {}", names.len(), if names.len() == 1 { "" } else { "s" }, names.join(" ")),
                     SolveFormat::Json => serde_json::json!({"solvable": true, "min_moves": names.len(), "solution": names}).to_string(),
                 }
