@@ -1,1 +1,77 @@
-fn main() {}
+//! Benchmarks of the hot paths (run with `cargo bench`; figures in README.md).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use puzzlebook::batch::{self, RunOptions};
+use puzzlebook::book::{self, BookOptions, Template};
+use puzzlebook::games::flip::{Flip, FlipParams, Shape, Size};
+use puzzlebook::games::{Game, Outcome};
+use puzzlebook::seed::item_rng;
+use std::hint::black_box;
+
+fn flip_game(size: usize, shape: Shape) -> Flip {
+    Flip::new(FlipParams {
+        size: Size { rows: size, cols: size },
+        shape,
+        ..FlipParams::default()
+    })
+    .unwrap()
+}
+
+/// One item: draw a random scramble, build the board, prove its minimum.
+fn flip_generate_solve(c: &mut Criterion) {
+    let mut g = c.benchmark_group("flip_generate_solve");
+    g.throughput(Throughput::Elements(1));
+    for (size, shape) in [(9, Shape::Block), (32, Shape::Block), (9, Shape::Plus), (32, Shape::Plus)] {
+        let game = flip_game(size, shape);
+        let mut i = 0u64;
+        g.bench_function(BenchmarkId::new(shape.name(), size), |b| {
+            b.iter(|| {
+                i += 1;
+                let out = game.generate(&mut item_rng(1, "flip", i));
+                black_box(matches!(out, Outcome::Accepted(_)))
+            })
+        });
+    }
+    g.finish();
+}
+
+/// The pipeline end to end: 10,000 9x9 items with verification, in index order, on all cores.
+fn flip_pipeline(c: &mut Criterion) {
+    let mut g = c.benchmark_group("flip_pipeline");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(10_000));
+    let game = flip_game(9, Shape::Block);
+    g.bench_function("9x9_10000_items", |b| {
+        b.iter(|| {
+            let mut n = 0u64;
+            batch::run(&game, &RunOptions::default(), 10_000, |item| {
+                n += item.puzzle.min_moves as u64;
+                Ok(())
+            })
+            .unwrap();
+            black_box(n)
+        })
+    });
+    g.finish();
+}
+
+/// A 200-page book: title, contents, 169 one-per-page 9x9 boards, 29 answer pages.
+fn pdf_writer(c: &mut Criterion) {
+    let template = Template::parse(
+        "title = \"Benchmark\"\n[[section]]\ngame = \"flip\"\ncount = 169\nper_page = 1\nparams = { size = 9 }\n",
+    )
+    .unwrap();
+    let composed = book::compose(&template, &BookOptions::default()).unwrap();
+    assert_eq!(composed.pages.len(), 200);
+    let mut g = c.benchmark_group("book_200_pages");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(200));
+    g.bench_function("pdf_write", |b| b.iter(|| black_box(composed.render().unwrap().pdf.len())));
+    g.bench_function("generate_layout_write", |b| {
+        b.iter(|| black_box(book::build(&template, &BookOptions::default()).unwrap().pdf.len()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, flip_generate_solve, flip_pipeline, pdf_writer);
+criterion_main!(benches);

@@ -30,6 +30,29 @@ pub struct BookOptions {
     pub progress: bool,
 }
 
+/// A book laid out on canvases, ready to be written as PDF.
+#[derive(Debug, Clone)]
+pub struct Composed {
+    pub title: String,
+    pub author: String,
+    pub geometry: Geometry,
+    pub pages: Vec<Canvas>,
+    pub puzzles: usize,
+    pub seed: u64,
+}
+
+impl Composed {
+    /// Write the pages as PDF.
+    pub fn render(&self) -> Result<Book> {
+        Ok(Book {
+            pdf: pdf::render(&self.title, &self.author, &self.geometry, &self.pages)?,
+            pages: self.pages.len(),
+            puzzles: self.puzzles,
+            seed: self.seed,
+        })
+    }
+}
+
 /// A finished book.
 #[derive(Debug, Clone)]
 pub struct Book {
@@ -141,6 +164,12 @@ fn params_inline(t: &toml::Table) -> String {
 
 /// Build a book from a template.
 pub fn build(template: &Template, opts: &BookOptions) -> Result<Book> {
+    // Everything, the PDF writer's compression included, runs on a pool of `jobs` threads.
+    batch::thread_pool(opts.jobs)?.install(|| compose(template, opts)?.render())
+}
+
+/// Generate every section and lay out every page.
+pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
     let seed = opts
         .seed
         .or(template.seed)
@@ -279,10 +308,11 @@ pub fn build(template: &Template, opts: &BookOptions) -> Result<Book> {
             c
         })
         .collect();
-    let pdf = pdf::render(&template.title, &template.author, &geometry, &pages)?;
-    Ok(Book {
-        pdf,
-        pages: pages.len(),
+    Ok(Composed {
+        title: template.title.clone(),
+        author: template.author.clone(),
+        geometry,
+        pages,
         puzzles,
         seed,
     })

@@ -8,16 +8,19 @@ use crate::canvas::{fit_size, pt, Canvas, Color, Face, Rect, Stroke};
 
 const EDGE_SHADE: Color = Color::grey(228);
 const GRID: Color = Color::grey(150);
+/// Label room, in cells, above and left of the board.
+pub const LABEL_ROOM: f32 = 0.8;
 const MOVE_MARK: Color = Color::rgb(200, 30, 30);
 
 pub fn board(canvas: &mut Canvas, area: Rect, l: &Layout, cells: &Bits, moves: Option<&[usize]>) {
     let (br, bc) = (l.board_rows(), l.board_cols());
-    // One extra cell of room for the labels on the top and the left.
-    let s = (area.w / (bc as f32 + 1.0)).min(area.h / (br as f32 + 1.0));
-    let total_w = s * (bc as f32 + 1.0);
-    let total_h = s * (br as f32 + 1.0);
-    let x0 = area.x + (area.w - total_w) / 2.0 + s;
-    let y0 = area.y + (area.h - total_h) / 2.0 + s;
+    // Room for the labels on the top and the left, LABEL_ROOM cells wide.
+    let s = (area.w / (bc as f32 + LABEL_ROOM)).min(area.h / (br as f32 + LABEL_ROOM));
+    let total_w = s * (bc as f32 + LABEL_ROOM);
+    let total_h = s * (br as f32 + LABEL_ROOM);
+    // Centre the board itself (the labels hang into the margin on the top and left).
+    let x0 = area.x + (area.w - total_w) / 2.0 + s * LABEL_ROOM;
+    let y0 = area.y + (area.h - total_h) / 2.0 + s * LABEL_ROOM;
     let cell = |r: usize, c: usize| Rect::new(x0 + c as f32 * s, y0 + r as f32 * s, s, s);
     let k = l.shape.margin();
 
@@ -49,20 +52,15 @@ pub fn board(canvas: &mut Canvas, area: Rect, l: &Layout, cells: &Bits, moves: O
     );
 
     // Labels.
-    let label_size = fit_size("00", Face::Regular, s * 0.9, s * 0.55, 12.0);
-    for c in 0..l.cols {
-        let letter = (LETTERS[c] as char).to_string();
+    let label_size = fit_size("00", Face::Regular, s * LABEL_ROOM * 0.85, s * 0.5, 12.0);
+    let gap = s * (0.5 + LABEL_ROOM / 2.0);
+    for (c, &letter) in LETTERS.iter().enumerate().take(l.cols) {
         let at = cell(0, c + k).center();
-        canvas.text_centered(pt(at.x, at.y - s), label_size, Face::Regular, &letter);
+        canvas.text_centered(pt(at.x, at.y - gap), label_size, Face::Regular, &(letter as char).to_string());
     }
     for r in 0..l.rows {
         let at = cell(r + k, 0).center();
-        canvas.text_centered(
-            pt(at.x - s, at.y),
-            label_size,
-            Face::Regular,
-            &(r + 1).to_string(),
-        );
+        canvas.text_centered(pt(at.x - gap, at.y), label_size, Face::Regular, &(r + 1).to_string());
     }
 
     // Dots and dashes.

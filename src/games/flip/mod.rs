@@ -311,7 +311,7 @@ impl Game for Flip {
 
     fn aspect(&self) -> f32 {
         let l = self.layout();
-        (l.board_cols() + 1) as f32 / (l.board_rows() + 1) as f32
+        (l.board_cols() as f32 + draw::LABEL_ROOM) / (l.board_rows() as f32 + draw::LABEL_ROOM)
     }
 
     fn text(&self, p: &FlipPuzzle) -> String {
