@@ -10,7 +10,10 @@ use std::hint::black_box;
 
 fn flip_game(size: usize, shape: Shape) -> Flip {
     Flip::new(FlipParams {
-        size: Size { rows: size, cols: size },
+        size: Size {
+            rows: size,
+            cols: size,
+        },
         shape,
         ..FlipParams::default()
     })
@@ -21,7 +24,12 @@ fn flip_game(size: usize, shape: Shape) -> Flip {
 fn flip_generate_solve(c: &mut Criterion) {
     let mut g = c.benchmark_group("flip_generate_solve");
     g.throughput(Throughput::Elements(1));
-    for (size, shape) in [(9, Shape::Block), (32, Shape::Block), (9, Shape::Plus), (32, Shape::Plus)] {
+    for (size, shape) in [
+        (9, Shape::Block),
+        (32, Shape::Block),
+        (9, Shape::Plus),
+        (32, Shape::Plus),
+    ] {
         let game = flip_game(size, shape);
         let mut i = 0u64;
         g.bench_function(BenchmarkId::new(shape.name(), size), |b| {
@@ -66,9 +74,18 @@ fn pdf_writer(c: &mut Criterion) {
     let mut g = c.benchmark_group("book_200_pages");
     g.sample_size(10);
     g.throughput(Throughput::Elements(200));
-    g.bench_function("pdf_write", |b| b.iter(|| black_box(composed.render().unwrap().pdf.len())));
+    g.bench_function("pdf_write", |b| {
+        b.iter(|| black_box(composed.render().unwrap().pdf.len()))
+    });
     g.bench_function("generate_layout_write", |b| {
-        b.iter(|| black_box(book::build(&template, &BookOptions::default()).unwrap().pdf.len()))
+        b.iter(|| {
+            black_box(
+                book::build(&template, &BookOptions::default())
+                    .unwrap()
+                    .pdf
+                    .len(),
+            )
+        })
     });
     g.finish();
 }

@@ -178,10 +178,28 @@ pub fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool> {
 
 /// Generate items `first .. first + count` of this shard, passing each to `sink` in
 /// index order.
-pub fn run<G, F>(game: &G, opts: &RunOptions, count: u64, mut sink: F) -> Result<RunSummary>
+pub fn run<G, F>(game: &G, opts: &RunOptions, count: u64, sink: F) -> Result<RunSummary>
 where
     G: Game,
     F: FnMut(Item<G::Puzzle>) -> Result<()>,
+{
+    run_map(game, opts, count, Ok, sink)
+}
+
+/// Like [`run`], but each item first goes through `map` on the worker threads (for
+/// example to serialise it), and `sink` receives the mapped values in index order.
+pub fn run_map<G, T, M, F>(
+    game: &G,
+    opts: &RunOptions,
+    count: u64,
+    map: M,
+    mut sink: F,
+) -> Result<RunSummary>
+where
+    G: Game,
+    T: Send,
+    M: Fn(Item<G::Puzzle>) -> Result<T> + Sync,
+    F: FnMut(T) -> Result<()>,
 {
     let started = Instant::now();
     let pool = thread_pool(opts.jobs)?;
@@ -189,22 +207,24 @@ where
     let bar = progress_bar(opts, indices.len() as u64);
     let mut summary = RunSummary::default();
     for chunk in indices.chunks(CHUNK) {
-        let results: Vec<Result<(Item<G::Puzzle>, Tally)>> = pool.install(|| {
+        let results: Vec<Result<(T, u64, Tally)>> = pool.install(|| {
             chunk
                 .par_iter()
                 .map(|&i| {
-                    let r = generate_item(game, opts.seed, i, opts.max_attempts);
+                    let (item, rejections) = generate_item(game, opts.seed, i, opts.max_attempts)?;
+                    let attempts = item.attempts;
+                    let mapped = map(item)?;
                     bar.inc(1);
-                    r
+                    Ok((mapped, attempts, rejections))
                 })
                 .collect()
         });
         for r in results {
-            let (item, rejections) = r?;
+            let (mapped, attempts, rejections) = r?;
             summary.items += 1;
-            summary.attempts += item.attempts;
+            summary.attempts += attempts;
             summary.rejections.merge(&rejections);
-            sink(item)?;
+            sink(mapped)?;
         }
     }
     bar.finish_and_clear();

@@ -252,8 +252,9 @@ fn generate<G: Game>(
         ..RunOptions::default()
     };
     let mut sink = Sink::open(run.out.as_deref())?;
-    let summary = batch::run(game, &opts, run.count, |item| {
-        let text = match format {
+    // Records are serialised on the worker threads and written in index order.
+    let to_text = |item: batch::Item<G::Puzzle>| -> Result<String> {
+        Ok(match format {
             GenFormat::Jsonl => {
                 let record = Record {
                     game: G::NAME,
@@ -271,7 +272,9 @@ fn generate<G: Game>(
                 game.answer(&item.puzzle),
                 game.text(&item.puzzle)
             ),
-        };
+        })
+    };
+    let summary = batch::run_map(game, &opts, run.count, to_text, |text| {
         sink.write(text.as_bytes())
     })?;
     sink.finish()?;

@@ -4,12 +4,21 @@ use proptest::prelude::*;
 use puzzlebook::games::flip::{Bits, Layout, Shape, Solution, Solver};
 
 fn layout() -> impl Strategy<Value = Layout> {
-    (2usize..=12, 2usize..=12, prop_oneof![Just(Shape::Block), Just(Shape::Plus)])
+    (
+        2usize..=12,
+        2usize..=12,
+        prop_oneof![Just(Shape::Block), Just(Shape::Plus)],
+    )
         .prop_map(|(r, c, s)| Layout::new(s, r, c).unwrap())
 }
 
 fn scrambled() -> impl Strategy<Value = (Layout, Vec<usize>)> {
-    layout().prop_flat_map(|l| (Just(l), proptest::collection::vec(0..l.moves(), 0..3 * l.moves())))
+    layout().prop_flat_map(|l| {
+        (
+            Just(l),
+            proptest::collection::vec(0..l.moves(), 0..3 * l.moves()),
+        )
+    })
 }
 
 proptest! {

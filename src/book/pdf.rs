@@ -338,7 +338,9 @@ fn compress_streams(doc: &mut lopdf::Document) {
         .objects
         .values_mut()
         .filter_map(|o| match o {
-            lopdf::Object::Stream(s) if s.allows_compression && s.dict.get(b"Filter").is_err() => Some(s),
+            lopdf::Object::Stream(s) if s.allows_compression && s.dict.get(b"Filter").is_err() => {
+                Some(s)
+            }
             _ => None,
         })
         .collect();

@@ -56,11 +56,21 @@ pub fn board(canvas: &mut Canvas, area: Rect, l: &Layout, cells: &Bits, moves: O
     let gap = s * (0.5 + LABEL_ROOM / 2.0);
     for (c, &letter) in LETTERS.iter().enumerate().take(l.cols) {
         let at = cell(0, c + k).center();
-        canvas.text_centered(pt(at.x, at.y - gap), label_size, Face::Regular, &(letter as char).to_string());
+        canvas.text_centered(
+            pt(at.x, at.y - gap),
+            label_size,
+            Face::Regular,
+            &(letter as char).to_string(),
+        );
     }
     for r in 0..l.rows {
         let at = cell(r + k, 0).center();
-        canvas.text_centered(pt(at.x - gap, at.y), label_size, Face::Regular, &(r + 1).to_string());
+        canvas.text_centered(
+            pt(at.x - gap, at.y),
+            label_size,
+            Face::Regular,
+            &(r + 1).to_string(),
+        );
     }
 
     // Dots and dashes.

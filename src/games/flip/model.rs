@@ -98,29 +98,30 @@ impl Layout {
     }
 
     /// The cells flipped by move m.
-    pub fn move_cells(&self, m: usize) -> Vec<(usize, usize)> {
+    pub fn move_cells(&self, m: usize) -> impl Iterator<Item = (usize, usize)> {
+        const BLOCK: [(isize, isize); 9] = [
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (0, -1),
+            (0, 0),
+            (0, 1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+        ];
+        const PLUS: [(isize, isize); 5] = [(-1, 0), (0, -1), (0, 0), (0, 1), (1, 0)];
         let (r, c) = self.move_centre(m);
         let (br, bc) = (self.board_rows() as isize, self.board_cols() as isize);
-        let offsets: &[(isize, isize)] = match self.shape {
-            Shape::Block => &[
-                (-1, -1),
-                (-1, 0),
-                (-1, 1),
-                (0, -1),
-                (0, 0),
-                (0, 1),
-                (1, -1),
-                (1, 0),
-                (1, 1),
-            ],
-            Shape::Plus => &[(-1, 0), (0, -1), (0, 0), (0, 1), (1, 0)],
+        let offsets: &'static [(isize, isize)] = match self.shape {
+            Shape::Block => &BLOCK,
+            Shape::Plus => &PLUS,
         };
         offsets
             .iter()
-            .map(|&(dr, dc)| (r as isize + dr, c as isize + dc))
-            .filter(|&(r, c)| r >= 0 && c >= 0 && r < br && c < bc)
+            .map(move |&(dr, dc)| (r as isize + dr, c as isize + dc))
+            .filter(move |&(r, c)| r >= 0 && c >= 0 && r < br && c < bc)
             .map(|(r, c)| (r as usize, c as usize))
-            .collect()
     }
 
     pub fn move_mask(&self, m: usize) -> Bits {
@@ -260,9 +261,16 @@ impl Layout {
             rows: inner(cell_rows.len(), "rows")?,
             cols: inner(width, "columns")?,
         };
+        let labelled = cell_rows.iter().any(|&(_, _, label)| label.is_some());
         for (r, &(n, _, label)) in cell_rows.iter().enumerate() {
             let interior = r >= k && r < k + layout.rows;
             match label {
+                None if labelled && interior => {
+                    return Err(format!(
+                        "line {n}: inner row {} has no row number while other rows have one",
+                        r - k + 1
+                    ))
+                }
                 None => {}
                 Some(l) if interior && l.parse::<usize>().ok() == Some(r - k + 1) => {}
                 Some(l) if interior => {
