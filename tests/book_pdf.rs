@@ -252,12 +252,31 @@ fn answer_key_regenerates_from_the_printed_seed_and_item() {
     let (_dir, bytes) = build(&template("default.toml"), &[]);
     let doc = Document::load_mem(&bytes).unwrap();
     let texts = page_texts(&doc);
-    let answers = texts.iter().find(|t| t.contains("Answers: Flip: warm-up")).unwrap();
+    let answers = texts
+        .iter()
+        .find(|t| t.contains("Answers: Flip: warm-up"))
+        .unwrap();
     assert!(answers.contains("seed=2027"), "{answers}");
-    let cli = stdout_of(&["flip", "generate", "--size", "3", "--min-moves", "3", "--seed", "2027", "--count", "6", "--format", "text"]);
+    let cli = stdout_of(&[
+        "flip",
+        "generate",
+        "--size",
+        "3",
+        "--min-moves",
+        "3",
+        "--seed",
+        "2027",
+        "--count",
+        "6",
+        "--format",
+        "text",
+    ]);
     for (item, header) in cli.lines().filter(|l| l.starts_with('#')).enumerate() {
         let answer = header.split_once("): ").unwrap().1;
-        assert!(answers.contains(answer), "item {item}: {answer} not in {answers}");
+        assert!(
+            answers.contains(answer),
+            "item {item}: {answer} not in {answers}"
+        );
         assert!(answers.contains(&format!("item {item}")));
     }
 }

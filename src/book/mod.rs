@@ -433,6 +433,21 @@ fn contents_page(c: &mut Canvas, area: Rect, entries: &[(String, usize)], first:
     }
 }
 
+/// Within a box, the largest drawing of the given aspect with a strip of `top_h` above
+/// it and `bottom_h` below, the group centred: (top strip, drawing, bottom strip).
+fn place(b: Rect, aspect: f32, top_h: f32, bottom_h: f32) -> (Rect, Rect, Rect) {
+    let avail_h = (b.h - top_h - bottom_h).max(1.0);
+    let w = b.w.min(avail_h * aspect);
+    let h = w / aspect;
+    let x = b.x + (b.w - w) / 2.0;
+    let y = b.y + (b.h - (top_h + h + bottom_h)) / 2.0;
+    (
+        Rect::new(x, y, w, top_h),
+        Rect::new(x, y + top_h, w, h),
+        Rect::new(x, y + top_h + h, w, bottom_h),
+    )
+}
+
 /// Lay `n` boxes over `area` and return them in reading order.
 fn boxes(area: Rect, n: usize, slots: usize, aspect: f32, extra_h: f32) -> Vec<Rect> {
     let (rows, cols) = best_grid(slots, area, aspect, extra_h);
@@ -480,9 +495,8 @@ fn puzzle_page(c: &mut Canvas, area: Rect, part: &Part, first: usize, n: usize) 
     .enumerate()
     {
         let i = first + k;
-        let b = b.inset(2.0);
-        let (label, rest) = b.take_top(label_h);
-        let (drawing, caption) = rest.take_bottom(caption_h);
+        let (label, drawing, caption) =
+            place(b.inset(2.0), part.items.aspect(), label_h, caption_h);
         let number = part.first_number + i;
         c.text(
             label.x,
@@ -532,9 +546,7 @@ fn answer_page(c: &mut Canvas, area: Rect, part: &Part, first: usize, n: usize, 
         .enumerate()
     {
         let i = first + k;
-        let b = b.inset(2.0);
-        let (label, rest) = b.take_top(label_h);
-        let (drawing, text) = rest.take_bottom(text_h);
+        let (label, drawing, text) = place(b.inset(2.0), part.items.aspect(), label_h, text_h);
         c.text(
             label.x,
             label.bottom() - 1.0,
