@@ -27,6 +27,19 @@ fn build(template: &std::path::Path, extra: &[&str]) -> (tempfile::TempDir, Vec<
     (dir, bytes)
 }
 
+fn run_book(template: &std::path::Path, out: &std::path::Path) -> std::process::Output {
+    bin()
+        .args([
+            "book",
+            "--template",
+            template.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap()
+}
+
 /// Decode the text of every page through each font's /ToUnicode CMap (a small
 /// decoder of our own, independent of the writer).
 fn page_texts(doc: &Document) -> Vec<String> {
@@ -208,16 +221,7 @@ fn page_sizes_bleed_and_trim() {
         "title = \"Trade\"\npage_size = \"6x9\"\nbleed = true\n[margins]\noutside = 7.0\n[[section]]\ngame = \"flip\"\ncount = 3\n",
     )
     .unwrap();
-    let res = bin()
-        .args([
-            "book",
-            "--template",
-            t.to_str().unwrap(),
-            "--out",
-            dir.path().join("x.pdf").to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let res = run_book(&t, &dir.path().join("x.pdf"));
     assert_eq!(res.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&res.stderr).contains("0.375 in"));
 }
@@ -231,16 +235,7 @@ fn too_many_pages_is_refused() {
         "title = \"Huge\"\n[[section]]\ngame = \"flip\"\ncount = 900\nparams = { size = 3 }\n",
     )
     .unwrap();
-    let res = bin()
-        .args([
-            "book",
-            "--template",
-            t.to_str().unwrap(),
-            "--out",
-            dir.path().join("x.pdf").to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let res = run_book(&t, &dir.path().join("x.pdf"));
     assert_eq!(res.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&res.stderr).contains("at most 828"));
     assert_eq!(files_in(dir.path()), vec!["t.toml"]);
