@@ -10,6 +10,7 @@ use crate::Result;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+pub mod catan;
 pub mod flip;
 
 /// The result of one seeded generation attempt.
