@@ -1,0 +1,437 @@
+//! Exact expectations by enumeration, and the table the `direct` sampler draws from.
+//!
+//! The placement rules (red-apart, 2-12-apart) depend only on where the deserts, the
+//! red tokens and the 2s and 12s lie. Every valid placement extends to the same number
+//! of full boards (the other tokens, the terrain and the harbors are unconstrained), so
+//! the uniform distribution over valid boards is the uniform distribution over valid
+//! placements, completed at random. Enumerating placements therefore gives exact
+//! per-hex probabilities and the exact acceptance rate of whole-board rejection.
+
+use super::board::{is_red, Shape, DESERT, TOKEN_VALUES};
+use super::rules::{independent, Rules};
+use super::sampler::Draws;
+
+/// Enumeration work above which we refuse and fall back to a reference sample.
+pub const MAX_ENUMERATION: u128 = 200_000_000;
+
+fn binom(n: usize, k: usize) -> u128 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u128, |acc, i| acc * (n - i) as u128 / (i + 1) as u128)
+}
+
+/// Call `f` with every k-subset of the set bits of `mask`.
+fn subsets(mask: u32, k: usize, f: &mut impl FnMut(u32)) {
+    fn go(rest: u32, k: usize, acc: u32, f: &mut impl FnMut(u32)) {
+        if k == 0 {
+            f(acc);
+            return;
+        }
+        if (rest.count_ones() as usize) < k {
+            return;
+        }
+        let low = rest & rest.wrapping_neg();
+        go(rest & !low, k - 1, acc | low, f);
+        go(rest & !low, k, acc, f);
+    }
+    go(mask, k, 0, f);
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// A fraction in lowest terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fraction {
+    pub num: u128,
+    pub den: u128,
+}
+
+impl Fraction {
+    pub fn new(num: u128, den: u128) -> Self {
+        let g = gcd(num, den).max(1);
+        Fraction { num: num / g, den: den / g }
+    }
+    pub fn value(&self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+}
+
+impl std::fmt::Display for Fraction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.num, self.den)
+    }
+}
+
+/// Sizes of the placement stages of a shape.
+#[derive(Debug, Clone, Copy)]
+struct Stages {
+    n: usize,
+    deserts: usize,
+    reds: usize,
+    extremes: usize,
+}
+
+impl Stages {
+    fn of(shape: &Shape) -> Stages {
+        Stages {
+            n: shape.len(),
+            deserts: shape.deserts,
+            reds: shape.reds(),
+            extremes: shape.token_count(2) + shape.token_count(12),
+        }
+    }
+    fn all(&self) -> u32 {
+        ((1u64 << self.n) - 1) as u32
+    }
+}
+
+/// The valid red sets with, for each, how many valid (deserts, 2s and 12s) completions
+/// it has; drawing a red set with that weight and then a completion uniformly is a
+/// uniform draw of a valid placement.
+#[derive(Debug, Clone)]
+pub struct PlacementTable {
+    stages_n: usize,
+    deserts: usize,
+    extremes: usize,
+    two_twelve: bool,
+    pub red_sets: Vec<u32>,
+    /// weight[i] = completions of red_sets[i]; `cum` is its running sum.
+    pub weights: Vec<u64>,
+    cum: Vec<u64>,
+    pub total: u64,
+    neighbours: Vec<u32>,
+}
+
+/// Valid 2/12 placements (as sets) inside `free`: independent sets when the rule is on.
+fn extreme_sets(shape: &Shape, free: u32, k: usize, apart: bool) -> u64 {
+    if !apart {
+        return binom(free.count_ones() as usize, k) as u64;
+    }
+    let mut c = 0u64;
+    subsets(free, k, &mut |s| {
+        if independent(shape, s) {
+            c += 1;
+        }
+    });
+    c
+}
+
+impl PlacementTable {
+    /// Enumerate; Err when the rules are not placement rules or the work is too large.
+    pub fn build(shape: &Shape, rules: &Rules) -> Result<PlacementTable, String> {
+        if !rules.placement_only() {
+            return Err(format!(
+                "rules {rules} depend on more than the desert, red and 2/12 placement, so they cannot be enumerated"
+            ));
+        }
+        let st = Stages::of(shape);
+        let red_candidates = binom(st.n, st.reds);
+        let work = if rules.two_twelve_apart() {
+            red_candidates * binom(st.n - st.reds, st.deserts) * binom(st.n - st.reds - st.deserts, st.extremes)
+        } else {
+            red_candidates
+        };
+        if work > MAX_ENUMERATION {
+            return Err(format!(
+                "enumerating the placements for {rules} on the {} board takes about {work} steps (limit {MAX_ENUMERATION})",
+                shape.kind.name()
+            ));
+        }
+        let mut red_sets = Vec::new();
+        let mut weights = Vec::new();
+        subsets(st.all(), st.reds, &mut |r| {
+            if rules.red_apart() && !independent(shape, r) {
+                return;
+            }
+            let free = st.all() & !r;
+            let w = if rules.two_twelve_apart() {
+                let mut w = 0u64;
+                subsets(free, st.deserts, &mut |d| {
+                    w += extreme_sets(shape, free & !d, st.extremes, true);
+                });
+                w
+            } else {
+                binom(free.count_ones() as usize, st.deserts) as u64
+            };
+            if w > 0 {
+                red_sets.push(r);
+                weights.push(w);
+            }
+        });
+        if red_sets.is_empty() {
+            return Err(format!("no board can satisfy {rules} on the {} board", shape.kind.name()));
+        }
+        let mut cum = Vec::with_capacity(weights.len());
+        let mut total = 0u64;
+        for &w in &weights {
+            total += w;
+            cum.push(total);
+        }
+        Ok(PlacementTable {
+            stages_n: st.n,
+            deserts: st.deserts,
+            extremes: st.extremes,
+            two_twelve: rules.two_twelve_apart(),
+            red_sets,
+            weights,
+            cum,
+            total,
+            neighbours: shape.neighbours.clone(),
+        })
+    }
+
+    fn independent(&self, mut m: u32) -> bool {
+        let all = m;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            if self.neighbours[i] & all != 0 {
+                return false;
+            }
+            m &= m - 1;
+        }
+        true
+    }
+
+    /// Fill `perm` with deserts, then reds (in random order), then (with 2-12-apart) the
+    /// 2s and 12s, then the other hexes; returns how many leading places are fixed.
+    pub fn draw(&self, draws: &mut Draws, perm: &mut [u8]) -> usize {
+        let k = draws.below_u64(self.total);
+        let idx = self.cum.partition_point(|&c| c <= k);
+        let reds = self.red_sets[idx];
+        let all = ((1u64 << self.stages_n) - 1) as u32;
+        loop {
+            // Deserts uniform among the non-red hexes, then 2s and 12s uniform among
+            // what is left; redrawing this inner part until the 2s and 12s are apart
+            // is a uniform draw among the valid completions of this red set.
+            let mut free = all & !reds;
+            let mut deserts = 0u32;
+            for _ in 0..self.deserts {
+                let h = draws.pick_bit(free);
+                deserts |= 1 << h;
+                free &= !(1 << h);
+            }
+            let mut ext = 0u32;
+            if self.two_twelve {
+                let mut f = free;
+                for _ in 0..self.extremes {
+                    let h = draws.pick_bit(f);
+                    ext |= 1 << h;
+                    f &= !(1 << h);
+                }
+                if !self.independent(ext) {
+                    continue;
+                }
+            }
+            let mut at = 0;
+            let mut push = |mask: u32, perm: &mut [u8], draws: &mut Draws| {
+                let start = at;
+                let mut m = mask;
+                while m != 0 {
+                    perm[at] = m.trailing_zeros() as u8;
+                    at += 1;
+                    m &= m - 1;
+                }
+                // Uniform order inside the group (which red is a 6, which 2s/12s are 2s).
+                let len = at - start;
+                draws.shuffle_prefix(&mut perm[start..at], 0, len);
+            };
+            push(deserts, perm, draws);
+            push(reds, perm, draws);
+            if self.two_twelve {
+                push(ext, perm, draws);
+            }
+            let fixed = at;
+            let rest = all & !deserts & !reds & !ext;
+            let mut m = rest;
+            while m != 0 {
+                perm[at] = m.trailing_zeros() as u8;
+                at += 1;
+                m &= m - 1;
+            }
+            return fixed;
+        }
+    }
+
+    /// The exact acceptance rate of whole-board rejection.
+    pub fn acceptance(&self, shape: &Shape) -> Fraction {
+        let st = Stages::of(shape);
+        let mut all = binom(st.n, st.reds) * binom(st.n - st.reds, st.deserts);
+        if self.two_twelve {
+            all *= binom(st.n - st.reds - st.deserts, st.extremes);
+        }
+        Fraction::new(u128::from(self.total), all)
+    }
+}
+
+/// Per-hex probabilities under the uniform distribution over valid boards.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expectations {
+    /// P(hex h is a desert).
+    pub desert: Vec<f64>,
+    /// P(hex h holds a 6 or an 8).
+    pub red: Vec<f64>,
+    /// P(hex h holds TOKEN_VALUES[k]).
+    pub token: Vec<[f64; 10]>,
+    /// P(hex h has terrain t), t in TERRAIN_NAMES order.
+    pub terrain: Vec<[f64; 6]>,
+    /// P(harbor position p has kind k), k in HARBOR_NAMES order.
+    pub harbor: Vec<[f64; 6]>,
+    /// Exact acceptance of whole-board rejection, when enumerated.
+    pub acceptance: Option<Fraction>,
+    /// Where the numbers come from.
+    pub source: String,
+}
+
+impl Expectations {
+    /// Exact, from the placement table.
+    pub fn exact(shape: &Shape, table: &PlacementTable) -> Expectations {
+        let st = Stages::of(shape);
+        let n = st.n;
+        let mut desert = vec![0u128; n];
+        let mut red = vec![0u128; n];
+        let mut two_or_twelve = vec![0u128; n];
+        let total = u128::from(table.total);
+        for (&r, &w) in table.red_sets.iter().zip(&table.weights) {
+            for h in 0..n {
+                if r >> h & 1 == 1 {
+                    red[h] += u128::from(w);
+                }
+            }
+            let free = st.all() & !r;
+            if table.two_twelve {
+                subsets(free, st.deserts, &mut |d| {
+                    let rest = free & !d;
+                    let nd = extreme_sets(shape, rest, st.extremes, true) as u128;
+                    for h in 0..n {
+                        if d >> h & 1 == 1 {
+                            desert[h] += nd;
+                        }
+                    }
+                    subsets(rest, st.extremes, &mut |x| {
+                        if independent(shape, x) {
+                            for h in 0..n {
+                                if x >> h & 1 == 1 {
+                                    two_or_twelve[h] += 1;
+                                }
+                            }
+                        }
+                    });
+                });
+            } else {
+                // Each non-red hex is a desert in C(m-1, d-1) of the C(m, d) desert choices.
+                let m = free.count_ones() as usize;
+                let per = binom(m - 1, st.deserts - 1);
+                for h in 0..n {
+                    if free >> h & 1 == 1 {
+                        desert[h] += per;
+                    }
+                }
+            }
+        }
+        let p = |c: u128| c as f64 / total as f64;
+        let others = (st.n - st.deserts - st.reds - if table.two_twelve { st.extremes } else { 0 }) as f64;
+        let land = (st.n - st.deserts) as f64;
+        let mut token = vec![[0.0; 10]; n];
+        let mut terrain = vec![[0.0; 6]; n];
+        for h in 0..n {
+            let (pd, pr, px) = (p(desert[h]), p(red[h]), p(two_or_twelve[h]));
+            for (k, &v) in TOKEN_VALUES.iter().enumerate() {
+                let c = shape.token_count(v) as f64;
+                token[h][k] = if is_red(v) {
+                    pr * c / st.reds as f64
+                } else if table.two_twelve && (v == 2 || v == 12) {
+                    px * c / st.extremes as f64
+                } else {
+                    (1.0 - pd - pr - px) * c / others
+                };
+            }
+            for (t, slot) in terrain[h].iter_mut().enumerate() {
+                *slot = if t as u8 == DESERT {
+                    pd
+                } else {
+                    (1.0 - pd) * shape.terrain_count(t as u8) as f64 / land
+                };
+            }
+        }
+        Expectations {
+            desert: desert.into_iter().map(p).collect(),
+            red: red.into_iter().map(p).collect(),
+            token,
+            terrain,
+            harbor: harbor_expectations(shape),
+            acceptance: Some(table.acceptance(shape)),
+            source: format!("exact enumeration of {} valid placements", table.total),
+        }
+    }
+}
+
+/// Harbor kinds are shuffled independently of everything else.
+pub fn harbor_expectations(shape: &Shape) -> Vec<[f64; 6]> {
+    let m = shape.harbor_kinds.len() as f64;
+    let mut row = [0.0; 6];
+    for &k in &shape.harbor_kinds {
+        row[k as usize] += 1.0 / m;
+    }
+    vec![row; shape.harbors.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::BoardKind;
+    use super::*;
+
+    fn table(kind: BoardKind, rules: &str) -> (PlacementTable, Fraction) {
+        let shape = kind.shape();
+        let t = PlacementTable::build(shape, &rules.parse().unwrap()).unwrap();
+        let a = t.acceptance(shape);
+        (t, a)
+    }
+
+    #[test]
+    fn acceptance_rates_of_the_spec() {
+        let (t, a) = table(BoardKind::Base, "red-apart");
+        assert_eq!(a, Fraction::new(7, 51));
+        assert_eq!(t.red_sets.len(), 532, "independent red sets of the spec");
+        assert_eq!(table(BoardKind::Base, "red-apart,2-12-apart").1, Fraction::new(7033, 67830));
+        assert_eq!(table(BoardKind::Extended, "red-apart").1, Fraction::new(21473, 593775));
+        assert_eq!(table(BoardKind::Base, "none").1, Fraction::new(1, 1));
+    }
+
+    #[test]
+    fn expectations_are_distributions() {
+        for rules in ["red-apart", "red-apart,2-12-apart", "none"] {
+            let shape = BoardKind::Base.shape();
+            let r: Rules = rules.parse().unwrap();
+            let t = PlacementTable::build(shape, &r).unwrap();
+            let e = Expectations::exact(shape, &t);
+            let sum = |v: &[f64]| v.iter().sum::<f64>();
+            assert!((sum(&e.desert) - 1.0).abs() < 1e-12);
+            assert!((sum(&e.red) - 4.0).abs() < 1e-12);
+            for h in 0..19 {
+                let tokens: f64 = e.token[h].iter().sum();
+                assert!((tokens + e.desert[h] - 1.0).abs() < 1e-12, "{rules} hex {h}");
+                assert!((e.terrain[h].iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            }
+            for (k, &v) in TOKEN_VALUES.iter().enumerate() {
+                let total: f64 = e.token.iter().map(|t| t[k]).sum();
+                assert!((total - shape.token_count(v) as f64).abs() < 1e-9, "{rules} token {v}");
+            }
+        }
+    }
+
+    #[test]
+    fn unsatisfiable_and_too_large_rule_sets_are_refused() {
+        let shape = BoardKind::Extended.shape();
+        let e = PlacementTable::build(shape, &"red-apart,2-12-apart".parse().unwrap()).unwrap_err();
+        assert!(e.contains("limit"), "{e}");
+        let e = PlacementTable::build(BoardKind::Base.shape(), &"same-number-apart".parse().unwrap()).unwrap_err();
+        assert!(e.contains("cannot be enumerated"), "{e}");
+    }
+}

@@ -1,0 +1,400 @@
+//! The samplers under study. Each draws one valid board from its own random stream
+//! and says how many attempts (whole or partial redraws) it took.
+
+use super::board::{is_red, Shape, DESERT};
+use super::exact::PlacementTable;
+use super::rules::{independent, Layout, Rules};
+use crate::seed::Rng;
+use rand::RngCore;
+
+/// How a board is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sampler {
+    /// Draw the whole board; throw it away if invalid. Uniform over valid boards.
+    FullRejection,
+    /// The source article: terrain drawn once and kept, tokens redrawn until valid.
+    TokenRejection,
+    /// The Almanac's repair: place at random, then swap offending pieces away.
+    Swap,
+    /// Place reds (and 2s and 12s) one at a time on hexes allowed so far.
+    Sequential,
+    /// Pick a valid placement uniformly from the enumerated table, fill the rest.
+    Direct,
+}
+
+pub const ALL_SAMPLERS: [Sampler; 5] = [
+    Sampler::FullRejection,
+    Sampler::TokenRejection,
+    Sampler::Swap,
+    Sampler::Sequential,
+    Sampler::Direct,
+];
+
+impl Sampler {
+    pub fn name(self) -> &'static str {
+        match self {
+            Sampler::FullRejection => "full-rejection",
+            Sampler::TokenRejection => "token-rejection",
+            Sampler::Swap => "swap",
+            Sampler::Sequential => "sequential",
+            Sampler::Direct => "direct",
+        }
+    }
+}
+
+impl std::str::FromStr for Sampler {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        ALL_SAMPLERS.into_iter().find(|x| x.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = ALL_SAMPLERS.iter().map(|x| x.name()).collect();
+            format!("unknown sampler '{s}': use one of {}", names.join(", "))
+        })
+    }
+}
+
+/// Bounded random integers from 32-bit halves of the generator's output (Lemire's
+/// multiply-and-reject: exact, and about one multiplication per draw).
+pub struct Draws<'a> {
+    rng: &'a mut Rng,
+    buf: u64,
+    left: u32,
+}
+
+impl<'a> Draws<'a> {
+    pub fn new(rng: &'a mut Rng) -> Self {
+        Draws { rng, buf: 0, left: 0 }
+    }
+
+    #[inline]
+    fn next_u32(&mut self) -> u32 {
+        if self.left == 0 {
+            self.buf = self.rng.next_u64();
+            self.left = 2;
+        }
+        self.left -= 1;
+        let v = self.buf as u32;
+        self.buf >>= 32;
+        v
+    }
+
+    /// Uniform in 0..n (n >= 1).
+    #[inline]
+    pub fn below(&mut self, n: u32) -> u32 {
+        let mut m = u64::from(self.next_u32()) * u64::from(n);
+        if (m as u32) < n {
+            let t = n.wrapping_neg() % n;
+            while (m as u32) < t {
+                m = u64::from(self.next_u32()) * u64::from(n);
+            }
+        }
+        (m >> 32) as u32
+    }
+
+    /// Uniform in 0..n for 64-bit n.
+    pub fn below_u64(&mut self, n: u64) -> u64 {
+        let zone = u64::MAX - (u64::MAX - n + 1) % n;
+        loop {
+            let v = self.rng.next_u64();
+            if v <= zone {
+                return v % n;
+            }
+        }
+    }
+
+    /// Fisher-Yates: make `v[from..]` a uniform random permutation, or only its first
+    /// `k` places (each uniform among what is left).
+    #[inline]
+    pub fn shuffle_prefix<T>(&mut self, v: &mut [T], from: usize, k: usize) {
+        let n = v.len();
+        for i in from..(from + k).min(n.saturating_sub(1)) {
+            let j = i + self.below((n - i) as u32) as usize;
+            v.swap(i, j);
+        }
+    }
+
+    /// The index of a uniformly chosen set bit of `mask` (mask != 0).
+    #[inline]
+    pub fn pick_bit(&mut self, mask: u32) -> usize {
+        let mut k = self.below(mask.count_ones());
+        let mut m = mask;
+        while k > 0 {
+            m &= m - 1;
+            k -= 1;
+        }
+        m.trailing_zeros() as usize
+    }
+}
+
+/// What every sampler needs: the board, the rules, and (for `direct`) the table.
+pub struct Ctx {
+    pub shape: &'static Shape,
+    pub rules: Rules,
+    pub table: Option<PlacementTable>,
+    /// Token values in placement order: reds, then 2s and 12s, then the rest.
+    order: Vec<u8>,
+    reds: usize,
+    extremes: usize,
+}
+
+/// Give up after this many attempts (a rule set that is very hard to meet).
+pub const MAX_ATTEMPTS: u64 = 50_000_000;
+const MAX_SWAPS: u32 = 10_000;
+
+impl Ctx {
+    pub fn new(shape: &'static Shape, rules: Rules, table: Option<PlacementTable>) -> Ctx {
+        let mut order: Vec<u8> = shape.tokens.iter().copied().filter(|&t| is_red(t)).collect();
+        order.sort_unstable();
+        let reds = order.len();
+        let mut ext: Vec<u8> = shape.tokens.iter().copied().filter(|&t| t == 2 || t == 12).collect();
+        ext.sort_unstable();
+        let extremes = ext.len();
+        order.extend(ext);
+        order.extend(shape.tokens.iter().copied().filter(|&t| !is_red(t) && t != 2 && t != 12));
+        Ctx {
+            shape,
+            rules,
+            table,
+            order,
+            reds,
+            extremes,
+        }
+    }
+
+    fn n(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// Tokens onto the non-desert hexes of `perm[deserts..]` in placement order.
+    fn put_tokens(&self, perm: &[u8], b: &mut Layout) {
+        let d = self.shape.deserts;
+        for (k, &h) in perm[d..].iter().enumerate() {
+            b.token[h as usize] = self.order[k];
+        }
+        for &h in &perm[..d] {
+            b.token[h as usize] = 0;
+        }
+    }
+
+    fn put_terrain(&self, draws: &mut Draws, desert_mask: u32, b: &mut Layout) {
+        let mut t = [0u8; 30];
+        let m = self.shape.terrains.len();
+        t[..m].copy_from_slice(&self.shape.terrains);
+        draws.shuffle_prefix(&mut t[..m], 0, m);
+        let mut k = 0;
+        for h in 0..self.n() {
+            if desert_mask >> h & 1 == 1 {
+                b.terrain[h] = DESERT;
+            } else {
+                b.terrain[h] = t[k];
+                k += 1;
+            }
+        }
+    }
+
+    fn put_harbors(&self, draws: &mut Draws, b: &mut Layout) {
+        let m = self.shape.harbor_kinds.len();
+        b.harbor[..m].copy_from_slice(&self.shape.harbor_kinds);
+        draws.shuffle_prefix(&mut b.harbor[..m], 0, m);
+    }
+
+    fn identity(&self) -> [u8; 30] {
+        let mut p = [0u8; 30];
+        for (i, v) in p.iter_mut().enumerate() {
+            *v = i as u8;
+        }
+        p
+    }
+
+    fn mask(perm: &[u8]) -> u32 {
+        perm.iter().fold(0, |m, &h| m | 1 << h)
+    }
+
+    /// Draw one board with `sampler`; Err if it gave up.
+    pub fn sample(&self, sampler: Sampler, rng: &mut Rng) -> Result<(Layout, u64), String> {
+        let mut draws = Draws::new(rng);
+        match sampler {
+            Sampler::FullRejection => self.full_rejection(&mut draws),
+            Sampler::TokenRejection => self.token_rejection(&mut draws),
+            Sampler::Swap => self.swap(&mut draws),
+            Sampler::Sequential => self.sequential(&mut draws),
+            Sampler::Direct => self.direct(&mut draws),
+        }
+    }
+
+    /// Whole-board rejection. The board is drawn in stages (deserts and reds, then 2s and
+    /// 12s, then everything else) and thrown away as soon as a drawn stage breaks a
+    /// rule. This keeps the distribution of full rejection exactly: each stage is the
+    /// next part of one uniform random board (a Fisher-Yates prefix is uniform), and the
+    /// placement rules depend only on stages already drawn, so stopping early rejects
+    /// exactly the boards that drawing to the end and checking would reject, and an
+    /// accepted board is uniform among valid boards. Only the work is saved.
+    fn full_rejection(&self, draws: &mut Draws) -> Result<(Layout, u64), String> {
+        let n = self.n();
+        let d = self.shape.deserts;
+        let (r, x) = (self.reds, self.extremes);
+        for attempt in 1..=MAX_ATTEMPTS {
+            let mut perm = self.identity();
+            draws.shuffle_prefix(&mut perm[..n], 0, d + r);
+            if self.rules.red_apart() && !independent(self.shape, Self::mask(&perm[d..d + r])) {
+                continue;
+            }
+            draws.shuffle_prefix(&mut perm[..n], d + r, x);
+            if self.rules.two_twelve_apart() && !independent(self.shape, Self::mask(&perm[d + r..d + r + x])) {
+                continue;
+            }
+            draws.shuffle_prefix(&mut perm[..n], d + r + x, n);
+            let mut b = Layout::default();
+            self.put_tokens(&perm[..n], &mut b);
+            self.put_terrain(draws, Self::mask(&perm[..d]), &mut b);
+            if !self.rules.check_late(self.shape, &b) {
+                continue;
+            }
+            self.put_harbors(draws, &mut b);
+            return Ok((b, attempt));
+        }
+        Err(self.gave_up())
+    }
+
+    fn gave_up(&self) -> String {
+        format!(
+            "no valid board in {MAX_ATTEMPTS} attempts with rules {}: the rules are (nearly) impossible to meet together",
+            self.rules
+        )
+    }
+
+    /// Terrain (and so the deserts) drawn once and kept; tokens redrawn until valid.
+    fn token_rejection(&self, draws: &mut Draws) -> Result<(Layout, u64), String> {
+        let n = self.n();
+        let d = self.shape.deserts;
+        let mut attempts = 0;
+        let mut b = Layout::default();
+        // Terrain first, redrawn only for rules about terrain.
+        let mut perm = self.identity();
+        loop {
+            attempts += 1;
+            if attempts > MAX_ATTEMPTS {
+                return Err(self.gave_up());
+            }
+            perm = self.identity();
+            draws.shuffle_prefix(&mut perm[..n], 0, d);
+            self.put_terrain(draws, Self::mask(&perm[..d]), &mut b);
+            if !self.rules.has(super::rules::Rule::SameTerrainApart)
+                || super::rules::offenders(self.shape, &b, super::rules::Rule::SameTerrainApart).1 == 0
+            {
+                break;
+            }
+        }
+        loop {
+            draws.shuffle_prefix(&mut perm[..n], d, n);
+            self.put_tokens(&perm[..n], &mut b);
+            if self.rules.check(self.shape, &b) {
+                self.put_harbors(draws, &mut b);
+                return Ok((b, attempts));
+            }
+            attempts += 1;
+            if attempts > MAX_ATTEMPTS {
+                return Err(self.gave_up());
+            }
+        }
+    }
+
+    /// Draw a uniform board, then repeatedly swap a randomly chosen offending token (or
+    /// terrain) with the one on a random other hex until every rule holds.
+    fn swap(&self, draws: &mut Draws) -> Result<(Layout, u64), String> {
+        let n = self.n();
+        let d = self.shape.deserts;
+        for attempt in 1..=MAX_ATTEMPTS {
+            let mut perm = self.identity();
+            draws.shuffle_prefix(&mut perm[..n], 0, n);
+            let mut b = Layout::default();
+            self.put_tokens(&perm[..n], &mut b);
+            let deserts = Self::mask(&perm[..d]);
+            self.put_terrain(draws, deserts, &mut b);
+            let land = ((1u64 << n) - 1) as u32 & !deserts;
+            for _ in 0..MAX_SWAPS {
+                let (tok, ter) = self.rules.offenders(self.shape, &b);
+                if tok | ter == 0 {
+                    self.put_harbors(draws, &mut b);
+                    return Ok((b, attempt));
+                }
+                let h = draws.pick_bit(tok | ter);
+                if tok >> h & 1 == 1 {
+                    let other = draws.pick_bit(land & !(1 << h));
+                    b.token.swap(h, other);
+                } else {
+                    let other = draws.pick_bit(((1u64 << n) - 1) as u32 & !(1 << h));
+                    b.terrain.swap(h, other);
+                    // Tokens follow the desert: the desert never holds one.
+                    if b.terrain[h] == DESERT || b.terrain[other] == DESERT {
+                        b.token.swap(h, other);
+                    }
+                }
+            }
+        }
+        Err(self.gave_up())
+    }
+
+    /// Deserts at random; then each red on a random hex not next to a red placed so far
+    /// (and each 2 and 12 likewise, with 2-12-apart); the rest at random. A dead end
+    /// (no allowed hex left) or a broken late rule starts again.
+    fn sequential(&self, draws: &mut Draws) -> Result<(Layout, u64), String> {
+        let n = self.n();
+        let d = self.shape.deserts;
+        let all = ((1u64 << n) - 1) as u32;
+        'attempt: for attempt in 1..=MAX_ATTEMPTS {
+            let mut perm = self.identity();
+            draws.shuffle_prefix(&mut perm[..n], 0, d);
+            let mut used = Self::mask(&perm[..d]);
+            let mut placed = d;
+            for (count, apart) in [(self.reds, self.rules.red_apart()), (self.extremes, self.rules.two_twelve_apart())] {
+                let mut group = 0u32;
+                for _ in 0..count {
+                    let mut allowed = all & !used;
+                    if apart {
+                        for h in (0..n).filter(|&h| group >> h & 1 == 1) {
+                            allowed &= !self.shape.neighbours[h];
+                        }
+                    }
+                    if allowed == 0 {
+                        continue 'attempt;
+                    }
+                    let h = draws.pick_bit(allowed) as u8;
+                    let pos = perm[..n].iter().position(|&p| p == h).expect("present");
+                    perm.swap(placed, pos);
+                    placed += 1;
+                    group |= 1 << h;
+                    used |= 1 << h;
+                }
+            }
+            draws.shuffle_prefix(&mut perm[..n], placed, n);
+            let mut b = Layout::default();
+            self.put_tokens(&perm[..n], &mut b);
+            self.put_terrain(draws, Self::mask(&perm[..d]), &mut b);
+            if !self.rules.check(self.shape, &b) {
+                continue;
+            }
+            self.put_harbors(draws, &mut b);
+            return Ok((b, attempt));
+        }
+        Err(self.gave_up())
+    }
+
+    /// A placement drawn uniformly from the enumerated valid ones (see `exact`), then the
+    /// rest at random. One attempt, no rejection of whole boards.
+    fn direct(&self, draws: &mut Draws) -> Result<(Layout, u64), String> {
+        let table = self
+            .table
+            .as_ref()
+            .ok_or_else(|| "the direct sampler needs the placement table".to_string())?;
+        let n = self.n();
+        let mut perm = [0u8; 30];
+        let placed = table.draw(draws, &mut perm[..n]);
+        draws.shuffle_prefix(&mut perm[..n], placed, n);
+        let mut b = Layout::default();
+        self.put_tokens(&perm[..n], &mut b);
+        self.put_terrain(draws, Self::mask(&perm[..self.shape.deserts]), &mut b);
+        self.put_harbors(draws, &mut b);
+        Ok((b, 1))
+    }
+}
