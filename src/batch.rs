@@ -129,6 +129,7 @@ pub fn generate_item<G: Game>(
 ) -> Result<(Item<G::Puzzle>, Tally)> {
     let mut rng = item_rng(seed, G::NAME, index);
     let mut rejections = Tally::default();
+    let max_attempts = max_attempts.min(game.attempt_budget());
     for attempt in 1..=max_attempts {
         match game.generate(&mut rng) {
             Outcome::Accepted(puzzle) => {

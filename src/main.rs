@@ -4,6 +4,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use puzzlebook::batch::{self, Record, RunOptions, Shard};
 use puzzlebook::book::{self, BookOptions};
+use puzzlebook::games::catan::{board::BoardKind, Catan, CatanParams, Sampler};
 use puzzlebook::games::flip::{self, Compat, Flip, FlipParams, Layout, Shape, Size, Solution};
 use puzzlebook::games::Game;
 use puzzlebook::output::{write_atomic, AtomicFile};
@@ -45,6 +46,44 @@ enum Command {
     /// Flip ("One Dot"): flip 3x3 blocks down to a single dot
     #[command(subcommand)]
     Flip(FlipCommand),
+    /// Catan: board set-ups by rejection sampling, and how biased each sampler is
+    #[command(subcommand)]
+    Catan(CatanCommand),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum CatanFormat {
+    Jsonl,
+    Ascii,
+}
+
+#[derive(Args)]
+struct CatanArgs {
+    /// base (3-4 players) or extended (5-6 players)
+    #[arg(long, default_value = "base")]
+    board: BoardKind,
+    /// Rules, comma-separated: red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N, or none
+    #[arg(long, default_value = "red-apart")]
+    rules: String,
+}
+
+#[derive(Subcommand)]
+enum CatanCommand {
+    /// Draw boards that meet the rules
+    #[command(
+        after_help = "Example:\n  puzzlebook catan generate --count 2 --seed 1 --format ascii"
+    )]
+    Generate {
+        /// full-rejection, token-rejection, swap, sequential or direct
+        #[arg(long, default_value = "full-rejection")]
+        sampler: Sampler,
+        #[command(flatten)]
+        catan: CatanArgs,
+        #[arg(long, value_enum, default_value = "jsonl")]
+        format: CatanFormat,
+        #[command(flatten)]
+        run: RunArgs,
+    },
 }
 
 #[derive(Args)]
@@ -185,6 +224,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
             shape,
             format,
         }) => flip_solve(&file, shape, format),
+        Command::Catan(CatanCommand::Generate {
+            sampler,
+            catan,
+            format,
+            run,
+        }) => {
+            let game = Catan::new(CatanParams {
+                board: catan.board,
+                sampler,
+                rules: catan.rules,
+                ..CatanParams::default()
+            })?;
+            let format = match format {
+                CatanFormat::Jsonl => GenFormat::Jsonl,
+                CatanFormat::Ascii => GenFormat::Text,
+            };
+            generate(&game, &run, cli.jobs, show_progress, format)
+        }
         Command::Flip(FlipCommand::Analyze {
             size,
             shape,
@@ -264,14 +321,22 @@ fn generate<G: Game>(
                 };
                 serde_json::to_string(&record).expect("records serialise") + "\n"
             }
-            GenFormat::Text => format!(
-                "# {} item {} (seed {}): {}\n{}\n",
-                G::NAME,
-                item.index,
-                run.seed,
-                game.answer(&item.puzzle),
-                game.text(&item.puzzle)
-            ),
+            GenFormat::Text => {
+                let answer = game.answer(&item.puzzle);
+                let about = if answer.is_empty() {
+                    game.caption(&item.puzzle)
+                } else {
+                    answer
+                };
+                format!(
+                    "# {} item {} (seed {}): {}\n{}\n",
+                    G::NAME,
+                    item.index,
+                    run.seed,
+                    about,
+                    game.text(&item.puzzle)
+                )
+            }
         })
     };
     let summary = batch::run_map(game, &opts, run.count, to_text, |text| {

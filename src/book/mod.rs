@@ -70,6 +70,7 @@ trait SectionItems {
     fn caption(&self, i: usize) -> String;
     fn answer(&self, i: usize) -> String;
     fn how_to_play(&self) -> String;
+    fn has_answers(&self) -> bool;
     fn title(&self) -> &'static str;
     fn index(&self, i: usize) -> u64;
 }
@@ -98,6 +99,9 @@ impl<G: Game> SectionItems for Generated<G> {
     }
     fn how_to_play(&self) -> String {
         self.game.how_to_play()
+    }
+    fn has_answers(&self) -> bool {
+        self.game.has_answers()
     }
     fn title(&self) -> &'static str {
         G::TITLE
@@ -217,8 +221,9 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
     // Plan the pages (the gutter depends on the page count, the page count does not
     // depend on the gutter).
     let probe = Geometry::new(template.page_size, template.bleed, &template.margins, 0);
-    let contents_lines =
-        parts.len() + usize::from(template.answers.placement == template::AnswerPlacement::End);
+    let with_answers = template.answers.placement == template::AnswerPlacement::End
+        && parts.iter().any(|p| p.items.has_answers());
+    let contents_lines = parts.len() + usize::from(with_answers);
     let line_h = BODY_PT * MM_PER_PT * 2.0;
     let per_contents_page =
         (((probe.live(1).h - FOOTER_MM - 25.0) / line_h).floor() as usize).max(1);
@@ -238,9 +243,13 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         }
     }
     let answers_page = plan.len() + 1;
-    if template.answers.placement == template::AnswerPlacement::End {
+    if with_answers {
         let per = template.answers.per_page;
-        for (p, part) in parts.iter().enumerate() {
+        for (p, part) in parts
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.items.has_answers())
+        {
             for first in (0..part.items.len()).step_by(per) {
                 let n = per.min(part.items.len() - first);
                 plan.push(PageKind::Answers { part: p, first, n });
@@ -265,7 +274,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         .zip(&section_pages)
         .map(|(p, &page)| (p.heading.clone(), page))
         .collect();
-    if template.answers.placement == template::AnswerPlacement::End {
+    if with_answers {
         contents.push(("Answers".into(), answers_page));
     }
 

@@ -56,6 +56,15 @@ pub trait Game: Sized + Sync + Send + 'static {
     fn answer(&self, puzzle: &Self::Puzzle) -> String;
     /// How to play, in plain words for players (used when a section gives no intro).
     fn how_to_play(&self) -> String;
+    /// Whether books print an answer key for this game.
+    fn has_answers(&self) -> bool {
+        true
+    }
+    /// At most this many calls of `generate` per item (a game whose `generate` runs its
+    /// own attempt loop says 1).
+    fn attempt_budget(&self) -> u64 {
+        u64::MAX
+    }
 }
 
 /// Something to do with a game chosen by name at run time (the registry's visitor).
@@ -65,12 +74,13 @@ pub trait GameVisitor {
 }
 
 /// Every game's name, in the order books and help list them.
-pub const NAMES: &[&str] = &[flip::Flip::NAME];
+pub const NAMES: &[&str] = &[flip::Flip::NAME, catan::Catan::NAME];
 
 /// Run `visitor` with the game called `name`.
 pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output> {
     match name {
         flip::Flip::NAME => Ok(visitor.visit::<flip::Flip>()),
+        catan::Catan::NAME => Ok(visitor.visit::<catan::Catan>()),
         _ => Err(crate::Error::invalid(format!(
             "unknown game '{name}': choose one of {}",
             NAMES.join(", ")

@@ -53,7 +53,9 @@ pub struct Harbor {
 }
 
 /// Which board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum BoardKind {
     /// 19 hexes for 3-4 players.
@@ -87,7 +89,9 @@ impl std::str::FromStr for BoardKind {
         match s {
             "base" | "3-4" => Ok(BoardKind::Base),
             "extended" | "5-6" => Ok(BoardKind::Extended),
-            _ => Err(format!("unknown board '{s}': use base (3-4 players) or extended (5-6 players)")),
+            _ => Err(format!(
+                "unknown board '{s}': use base (3-4 players) or extended (5-6 players)"
+            )),
         }
     }
 }
@@ -120,7 +124,10 @@ fn rows(kind: BoardKind) -> Vec<(i32, i32)> {
 
 /// Drawing position of a hex centre in units of the hex width (x right, y down).
 pub fn centre(x: i32, y: i32) -> (f64, f64) {
-    (f64::from(y) - f64::from(x) / 2.0, f64::from(x) * 3f64.sqrt() / 2.0)
+    (
+        f64::from(y) - f64::from(x) / 2.0,
+        f64::from(x) * 3f64.sqrt() / 2.0,
+    )
 }
 
 fn is_neighbour(a: (i32, i32), b: (i32, i32)) -> bool {
@@ -191,7 +198,10 @@ impl Shape {
             for k in 0..6 {
                 let a = std::f64::consts::PI / 2.0 + f64::from(k) * std::f64::consts::PI / 3.0;
                 let r = 1.0 / 3f64.sqrt();
-                let key = (((cx + r * a.cos()) * 1000.0).round() as i64, ((cy + r * a.sin()) * 1000.0).round() as i64);
+                let key = (
+                    ((cx + r * a.cos()) * 1000.0).round() as i64,
+                    ((cy + r * a.sin()) * 1000.0).round() as i64,
+                );
                 corner_map.entry(key).or_default().push(i as u8);
             }
         }
@@ -201,13 +211,35 @@ impl Shape {
             BoardKind::Base => (
                 multiset(&[(WHEAT, 4), (WOOD, 4), (SHEEP, 4), (CLAY, 3), (ROCK, 3)]),
                 1,
-                multiset(&[(2, 1), (3, 2), (4, 2), (5, 2), (6, 2), (8, 2), (9, 2), (10, 2), (11, 2), (12, 1)]),
+                multiset(&[
+                    (2, 1),
+                    (3, 2),
+                    (4, 2),
+                    (5, 2),
+                    (6, 2),
+                    (8, 2),
+                    (9, 2),
+                    (10, 2),
+                    (11, 2),
+                    (12, 1),
+                ]),
                 multiset(&[(GENERIC, 4), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1)]),
             ),
             BoardKind::Extended => (
                 multiset(&[(WHEAT, 6), (WOOD, 6), (SHEEP, 6), (CLAY, 5), (ROCK, 5)]),
                 2,
-                multiset(&[(2, 2), (3, 3), (4, 3), (5, 3), (6, 3), (8, 3), (9, 3), (10, 3), (11, 3), (12, 2)]),
+                multiset(&[
+                    (2, 2),
+                    (3, 3),
+                    (4, 3),
+                    (5, 3),
+                    (6, 3),
+                    (8, 3),
+                    (9, 3),
+                    (10, 3),
+                    (11, 3),
+                    (12, 2),
+                ]),
                 multiset(&[(GENERIC, 5), (1, 1), (2, 1), (3, 2), (4, 1), (5, 1)]),
             ),
         };
@@ -251,7 +283,10 @@ impl Shape {
 }
 
 fn multiset(counts: &[(u8, usize)]) -> Vec<u8> {
-    counts.iter().flat_map(|&(v, n)| std::iter::repeat_n(v, n)).collect()
+    counts
+        .iter()
+        .flat_map(|&(v, n)| std::iter::repeat_n(v, n))
+        .collect()
 }
 
 /// Harbor frame positions. The base board uses the spec's nine; the extended board puts
@@ -260,10 +295,24 @@ fn multiset(counts: &[(u8, usize)]) -> Vec<u8> {
 /// clockwise from the top.
 fn harbor_positions(kind: BoardKind, hexes: &[(i32, i32)]) -> Vec<Harbor> {
     match kind {
-        BoardKind::Base => [(-1, -1, 0, 1), (1, -1, 1, 2), (3, 0, 1, 2), (5, 2, 2, 3), (5, 4, 3, 4), (4, 5, 3, 4), (2, 5, 4, 5), (0, 3, 5, 0), (-1, 1, 5, 0)]
-            .iter()
-            .map(|&(x, y, a, b)| Harbor { x, y, piers: (a, b) })
-            .collect(),
+        BoardKind::Base => [
+            (-1, -1, 0, 1),
+            (1, -1, 1, 2),
+            (3, 0, 1, 2),
+            (5, 2, 2, 3),
+            (5, 4, 3, 4),
+            (4, 5, 3, 4),
+            (2, 5, 4, 5),
+            (0, 3, 5, 0),
+            (-1, 1, 5, 0),
+        ]
+        .iter()
+        .map(|&(x, y, a, b)| Harbor {
+            x,
+            y,
+            piers: (a, b),
+        })
+        .collect(),
         BoardKind::Extended => {
             let land = |h: &(i32, i32)| hexes.contains(h);
             let mut sea: Vec<(i32, i32)> = Vec::new();
@@ -310,12 +359,36 @@ mod tests {
     fn base_numbering_matches_the_spec() {
         let s = BoardKind::Base.shape();
         let spec = [
-            (0, 0), (1, 0), (2, 0), (3, 1), (4, 2), (4, 3), (4, 4), (3, 4), (2, 4), (1, 3),
-            (0, 2), (0, 1), (1, 1), (2, 1), (3, 2), (3, 3), (2, 3), (1, 2), (2, 2),
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 1),
+            (4, 2),
+            (4, 3),
+            (4, 4),
+            (3, 4),
+            (2, 4),
+            (1, 3),
+            (0, 2),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (3, 2),
+            (3, 3),
+            (2, 3),
+            (1, 2),
+            (2, 2),
         ];
         assert_eq!(s.hexes, spec);
-        assert_eq!(s.neighbours.iter().map(|m| m.count_ones()).sum::<u32>(), 2 * 42);
-        assert_eq!(s.neighbours[18].count_ones(), 6, "the centre has six neighbours");
+        assert_eq!(
+            s.neighbours.iter().map(|m| m.count_ones()).sum::<u32>(),
+            2 * 42
+        );
+        assert_eq!(
+            s.neighbours[18].count_ones(),
+            6,
+            "the centre has six neighbours"
+        );
     }
 
     #[test]
@@ -327,7 +400,10 @@ mod tests {
             assert_eq!(s.harbor_kinds.len(), s.harbors.len());
         }
         let e = BoardKind::Extended.shape();
-        assert_eq!((e.len(), e.tokens.len(), e.deserts, e.harbors.len()), (30, 28, 2, 11));
+        assert_eq!(
+            (e.len(), e.tokens.len(), e.deserts, e.harbors.len()),
+            (30, 28, 2, 11)
+        );
         assert_eq!(BoardKind::Base.shape().reds(), 4);
         assert_eq!(e.reds(), 6);
     }

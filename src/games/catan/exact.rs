@@ -56,7 +56,10 @@ pub struct Fraction {
 impl Fraction {
     pub fn new(num: u128, den: u128) -> Self {
         let g = gcd(num, den).max(1);
-        Fraction { num: num / g, den: den / g }
+        Fraction {
+            num: num / g,
+            den: den / g,
+        }
     }
     pub fn value(&self) -> f64 {
         self.num as f64 / self.den as f64
@@ -134,7 +137,9 @@ impl PlacementTable {
         let st = Stages::of(shape);
         let red_candidates = binom(st.n, st.reds);
         let work = if rules.two_twelve_apart() {
-            red_candidates * binom(st.n - st.reds, st.deserts) * binom(st.n - st.reds - st.deserts, st.extremes)
+            red_candidates
+                * binom(st.n - st.reds, st.deserts)
+                * binom(st.n - st.reds - st.deserts, st.extremes)
         } else {
             red_candidates
         };
@@ -166,7 +171,10 @@ impl PlacementTable {
             }
         });
         if red_sets.is_empty() {
-            return Err(format!("no board can satisfy {rules} on the {} board", shape.kind.name()));
+            return Err(format!(
+                "no board can satisfy {rules} on the {} board",
+                shape.kind.name()
+            ));
         }
         let mut cum = Vec::with_capacity(weights.len());
         let mut total = 0u64;
@@ -336,7 +344,8 @@ impl Expectations {
             }
         }
         let p = |c: u128| c as f64 / total as f64;
-        let others = (st.n - st.deserts - st.reds - if table.two_twelve { st.extremes } else { 0 }) as f64;
+        let others =
+            (st.n - st.deserts - st.reds - if table.two_twelve { st.extremes } else { 0 }) as f64;
         let land = (st.n - st.deserts) as f64;
         let mut token = vec![[0.0; 10]; n];
         let mut terrain = vec![[0.0; 6]; n];
@@ -399,8 +408,14 @@ mod tests {
         let (t, a) = table(BoardKind::Base, "red-apart");
         assert_eq!(a, Fraction::new(7, 51));
         assert_eq!(t.red_sets.len(), 532, "independent red sets of the spec");
-        assert_eq!(table(BoardKind::Base, "red-apart,2-12-apart").1, Fraction::new(7033, 67830));
-        assert_eq!(table(BoardKind::Extended, "red-apart").1, Fraction::new(21473, 593775));
+        assert_eq!(
+            table(BoardKind::Base, "red-apart,2-12-apart").1,
+            Fraction::new(7033, 67830)
+        );
+        assert_eq!(
+            table(BoardKind::Extended, "red-apart").1,
+            Fraction::new(21473, 593775)
+        );
         assert_eq!(table(BoardKind::Base, "none").1, Fraction::new(1, 1));
     }
 
@@ -416,12 +431,18 @@ mod tests {
             assert!((sum(&e.red) - 4.0).abs() < 1e-12);
             for h in 0..19 {
                 let tokens: f64 = e.token[h].iter().sum();
-                assert!((tokens + e.desert[h] - 1.0).abs() < 1e-12, "{rules} hex {h}");
+                assert!(
+                    (tokens + e.desert[h] - 1.0).abs() < 1e-12,
+                    "{rules} hex {h}"
+                );
                 assert!((e.terrain[h].iter().sum::<f64>() - 1.0).abs() < 1e-12);
             }
             for (k, &v) in TOKEN_VALUES.iter().enumerate() {
                 let total: f64 = e.token.iter().map(|t| t[k]).sum();
-                assert!((total - shape.token_count(v) as f64).abs() < 1e-9, "{rules} token {v}");
+                assert!(
+                    (total - shape.token_count(v) as f64).abs() < 1e-9,
+                    "{rules} token {v}"
+                );
             }
         }
     }
@@ -431,7 +452,11 @@ mod tests {
         let shape = BoardKind::Extended.shape();
         let e = PlacementTable::build(shape, &"red-apart,2-12-apart".parse().unwrap()).unwrap_err();
         assert!(e.contains("limit"), "{e}");
-        let e = PlacementTable::build(BoardKind::Base.shape(), &"same-number-apart".parse().unwrap()).unwrap_err();
+        let e = PlacementTable::build(
+            BoardKind::Base.shape(),
+            &"same-number-apart".parse().unwrap(),
+        )
+        .unwrap_err();
         assert!(e.contains("cannot be enumerated"), "{e}");
     }
 }

@@ -1,6 +1,316 @@
 //! Catan: variable board set-up by rejection sampling, and its bias.
 //! See `shared/specs/catan.md`.
+
+pub mod ascii;
+pub mod bias;
 pub mod board;
+pub mod draw;
 pub mod exact;
 pub mod rules;
 pub mod sampler;
+
+use crate::canvas::{Canvas, Rect};
+use crate::games::{Game, Outcome};
+use crate::seed::Rng;
+use crate::{Error, Result};
+use board::{BoardKind, Shape, DESERT, HARBOR_NAMES, TERRAIN_NAMES};
+pub use draw::Style;
+use exact::PlacementTable;
+use rules::{Layout, Rules};
+pub use sampler::Sampler;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CatanParams {
+    /// `base` (3-4 players) or `extended` (5-6 players).
+    pub board: BoardKind,
+    pub sampler: Sampler,
+    /// Comma-separated rules, e.g. "red-apart,2-12-apart" (or "none").
+    pub rules: String,
+    /// How books draw the board.
+    pub style: Style,
+}
+
+impl Default for CatanParams {
+    fn default() -> Self {
+        CatanParams {
+            board: BoardKind::Base,
+            sampler: Sampler::FullRejection,
+            rules: "red-apart".into(),
+            style: Style::Colour,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HexRecord {
+    pub n: usize,
+    pub x: i32,
+    pub y: i32,
+    pub terrain: &'static str,
+    pub token: Option<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HarborRecord {
+    pub x: i32,
+    pub y: i32,
+    pub kind: &'static str,
+}
+
+/// One drawn board, as recorded.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CatanBoard {
+    pub board: &'static str,
+    pub rules: String,
+    pub sampler: &'static str,
+    pub attempts: u64,
+    pub hexes: Vec<HexRecord>,
+    pub harbors: Vec<HarborRecord>,
+    #[serde(skip)]
+    pub layout: Layout,
+}
+
+/// A configured Catan generator.
+pub struct Catan {
+    params: CatanParams,
+    ctx: sampler::Ctx,
+}
+
+impl Catan {
+    pub fn shape(&self) -> &'static Shape {
+        self.ctx.shape
+    }
+
+    pub fn ctx(&self) -> &sampler::Ctx {
+        &self.ctx
+    }
+
+    pub fn sampler(&self) -> Sampler {
+        self.params.sampler
+    }
+
+    pub fn record(&self, layout: Layout, attempts: u64) -> CatanBoard {
+        let s = self.shape();
+        CatanBoard {
+            board: s.kind.name(),
+            rules: self.ctx.rules.to_string(),
+            sampler: self.params.sampler.name(),
+            attempts,
+            hexes: s
+                .hexes
+                .iter()
+                .enumerate()
+                .map(|(i, &(x, y))| HexRecord {
+                    n: i + 1,
+                    x,
+                    y,
+                    terrain: TERRAIN_NAMES[layout.terrain[i] as usize],
+                    token: (layout.terrain[i] != DESERT).then_some(layout.token[i]),
+                })
+                .collect(),
+            harbors: s
+                .harbors
+                .iter()
+                .enumerate()
+                .map(|(p, h)| HarborRecord {
+                    x: h.x,
+                    y: h.y,
+                    kind: HARBOR_NAMES[layout.harbor[p] as usize],
+                })
+                .collect(),
+            layout,
+        }
+    }
+}
+
+/// Build the sampling context, with the placement table when the sampler needs it.
+pub fn context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<sampler::Ctx> {
+    let shape = kind.shape();
+    let table = match PlacementTable::build(shape, rules) {
+        Ok(t) => Some(t),
+        // A placement rule set nobody can meet is an error whatever the sampler.
+        Err(e) if e.starts_with("no board") => return Err(Error::invalid(e)),
+        Err(e) if sampler == Sampler::Direct => {
+            return Err(Error::invalid(format!(
+                "the direct sampler cannot be used: {e}"
+            )))
+        }
+        Err(_) => None,
+    };
+    Ok(sampler::Ctx::new(shape, rules.clone(), table))
+}
+
+impl Game for Catan {
+    const NAME: &'static str = "catan";
+    const TITLE: &'static str = "Catan boards";
+    type Params = CatanParams;
+    type Puzzle = CatanBoard;
+
+    fn new(params: CatanParams) -> Result<Self> {
+        let rules: Rules = params.rules.parse().map_err(Error::Invalid)?;
+        let ctx = context(params.board, &rules, params.sampler)?;
+        Ok(Catan { params, ctx })
+    }
+
+    /// The sampler's own loop is the attempt budget; the pipeline does not retry.
+    fn attempt_budget(&self) -> u64 {
+        1
+    }
+
+    fn generate(&self, rng: &mut Rng) -> Outcome<CatanBoard> {
+        match self.ctx.sample(self.params.sampler, rng) {
+            Ok((layout, attempts)) => Outcome::Accepted(self.record(layout, attempts)),
+            Err(_) => Outcome::Rejected("no valid board within the sampler's attempt limit"),
+        }
+    }
+
+    fn verify(&self, b: &CatanBoard) -> Result<(), String> {
+        verify_record(self.shape(), &self.ctx.rules, b)
+    }
+
+    fn draw(&self, b: &CatanBoard, canvas: &mut Canvas, area: Rect, _with_solution: bool) {
+        draw::board(
+            canvas,
+            area,
+            self.params.board,
+            &b.layout,
+            self.params.style,
+        );
+    }
+
+    fn aspect(&self) -> f32 {
+        draw::aspect(self.params.board)
+    }
+
+    fn text(&self, b: &CatanBoard) -> String {
+        ascii::render(self.shape(), &b.layout)
+    }
+
+    fn caption(&self, b: &CatanBoard) -> String {
+        format!(
+            "{} board, {}, {} ({} attempt{})",
+            b.board,
+            b.rules,
+            b.sampler,
+            b.attempts,
+            if b.attempts == 1 { "" } else { "s" }
+        )
+    }
+
+    fn answer(&self, _b: &CatanBoard) -> String {
+        String::new()
+    }
+
+    fn has_answers(&self) -> bool {
+        false
+    }
+
+    fn how_to_play(&self) -> String {
+        format!(
+            "Ready-made set-ups for the {} game. Each board was drawn at random and kept only if it meets the rules ({}): \
+             no 6 or 8 next to another 6 or 8 unless the rules say otherwise. Lay out the terrain hexes, number tokens \
+             and harbors as shown and play.",
+            if self.params.board == BoardKind::Base { "3-4 player" } else { "5-6 player" },
+            self.ctx.rules
+        )
+    }
+}
+
+/// An independent check of a recorded board: the multisets, and every rule recomputed
+/// from the coordinates (neighbours by coordinate differences, corners as triangles of
+/// mutually touching hexes and as touching pairs), not from the shape's bitmasks.
+pub fn verify_record(shape: &Shape, rules: &Rules, b: &CatanBoard) -> Result<(), String> {
+    use std::collections::BTreeMap;
+    if b.hexes.len() != shape.len() || b.harbors.len() != shape.harbors.len() {
+        return Err("wrong number of hexes or harbors".into());
+    }
+    let count = |it: &mut dyn Iterator<Item = String>| {
+        let mut m = BTreeMap::new();
+        for k in it {
+            *m.entry(k).or_insert(0) += 1;
+        }
+        m
+    };
+    let want_terrain = count(
+        &mut shape
+            .terrains
+            .iter()
+            .map(|&t| TERRAIN_NAMES[t as usize].to_string())
+            .chain(std::iter::repeat_n("desert".to_string(), shape.deserts)),
+    );
+    let got_terrain = count(&mut b.hexes.iter().map(|h| h.terrain.to_string()));
+    if want_terrain != got_terrain {
+        return Err(format!(
+            "terrain multiset {got_terrain:?} should be {want_terrain:?}"
+        ));
+    }
+    let want_tokens = count(&mut shape.tokens.iter().map(|t| t.to_string()));
+    let got_tokens = count(
+        &mut b
+            .hexes
+            .iter()
+            .filter_map(|h| h.token.map(|t| t.to_string())),
+    );
+    if want_tokens != got_tokens {
+        return Err(format!(
+            "token multiset {got_tokens:?} should be {want_tokens:?}"
+        ));
+    }
+    if b.hexes
+        .iter()
+        .any(|h| (h.terrain == "desert") != h.token.is_none())
+    {
+        return Err("a desert has a token, or a land hex has none".into());
+    }
+    let want_h = count(
+        &mut shape
+            .harbor_kinds
+            .iter()
+            .map(|&k| HARBOR_NAMES[k as usize].to_string()),
+    );
+    let got_h = count(&mut b.harbors.iter().map(|h| h.kind.to_string()));
+    if want_h != got_h {
+        return Err(format!("harbor kinds {got_h:?} should be {want_h:?}"));
+    }
+    let touch = |a: &HexRecord, c: &HexRecord| {
+        matches!(
+            (c.x - a.x, c.y - a.y),
+            (-1, -1) | (-1, 0) | (0, -1) | (0, 1) | (1, 0) | (1, 1)
+        )
+    };
+    let pip = |h: &HexRecord| board::pips(h.token.unwrap_or(0));
+    let hx = &b.hexes;
+    for rule in rules.list() {
+        for (i, a) in hx.iter().enumerate() {
+            for c in hx[i + 1..].iter().filter(|c| touch(a, c)) {
+                let broken = match rule {
+                    rules::Rule::RedApart => {
+                        matches!(a.token, Some(6) | Some(8)) && matches!(c.token, Some(6) | Some(8))
+                    }
+                    rules::Rule::TwoTwelveApart => {
+                        matches!(a.token, Some(2) | Some(12))
+                            && matches!(c.token, Some(2) | Some(12))
+                    }
+                    rules::Rule::SameNumberApart => a.token.is_some() && a.token == c.token,
+                    rules::Rule::SameTerrainApart => a.terrain == c.terrain,
+                    rules::Rule::MaxPipsPerCorner(n) => {
+                        // A touching pair is a corner, or lies inside a triangle whose sum is larger.
+                        pip(a) + pip(c) > *n
+                            || hx.iter().any(|d| {
+                                touch(a, d) && touch(c, d) && pip(a) + pip(c) + pip(d) > *n
+                            })
+                    }
+                };
+                if broken {
+                    return Err(format!("hexes {} and {} break {}", a.n, c.n, rule.name()));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

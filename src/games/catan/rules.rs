@@ -171,28 +171,44 @@ impl Rules {
 }
 
 fn mask_where(shape: &Shape, f: impl Fn(usize) -> bool) -> u32 {
-    (0..shape.len()).filter(|&i| f(i)).fold(0, |m, i| m | 1 << i)
+    (0..shape.len())
+        .filter(|&i| f(i))
+        .fold(0, |m, i| m | 1 << i)
 }
 
 /// Hexes in `mask` with a neighbour in `mask`.
 fn touching(shape: &Shape, mask: u32) -> u32 {
-    mask_where(shape, |i| mask >> i & 1 == 1 && shape.neighbours[i] & mask != 0)
+    mask_where(shape, |i| {
+        mask >> i & 1 == 1 && shape.neighbours[i] & mask != 0
+    })
 }
 
 /// The hexes that break one rule: (token offenders, terrain offenders).
 pub fn offenders(shape: &Shape, b: &Layout, rule: Rule) -> (u32, u32) {
     match rule {
-        Rule::RedApart => (touching(shape, mask_where(shape, |i| is_red(b.token[i]))), 0),
-        Rule::TwoTwelveApart => (touching(shape, mask_where(shape, |i| b.token[i] == 2 || b.token[i] == 12)), 0),
+        Rule::RedApart => (
+            touching(shape, mask_where(shape, |i| is_red(b.token[i]))),
+            0,
+        ),
+        Rule::TwoTwelveApart => (
+            touching(
+                shape,
+                mask_where(shape, |i| b.token[i] == 2 || b.token[i] == 12),
+            ),
+            0,
+        ),
         Rule::SameNumberApart => {
             let m = mask_where(shape, |i| {
-                b.token[i] != 0 && (0..shape.len()).any(|j| shape.neighbours[i] >> j & 1 == 1 && b.token[j] == b.token[i])
+                b.token[i] != 0
+                    && (0..shape.len())
+                        .any(|j| shape.neighbours[i] >> j & 1 == 1 && b.token[j] == b.token[i])
             });
             (m, 0)
         }
         Rule::SameTerrainApart => {
             let m = mask_where(shape, |i| {
-                (0..shape.len()).any(|j| shape.neighbours[i] >> j & 1 == 1 && b.terrain[j] == b.terrain[i])
+                (0..shape.len())
+                    .any(|j| shape.neighbours[i] >> j & 1 == 1 && b.terrain[j] == b.terrain[i])
             });
             (0, m)
         }
@@ -222,8 +238,14 @@ mod tests {
         let r: Rules = "2-12-apart, red-apart,red-apart".parse().unwrap();
         assert_eq!(r.to_string(), "red-apart,2-12-apart");
         assert_eq!("none".parse::<Rules>().unwrap().to_string(), "none");
-        assert!("blue-apart".parse::<Rules>().unwrap_err().contains("unknown rule"));
-        assert!("max-pips-per-corner=3".parse::<Rules>().unwrap_err().contains("cannot be met"));
+        assert!("blue-apart"
+            .parse::<Rules>()
+            .unwrap_err()
+            .contains("unknown rule"));
+        assert!("max-pips-per-corner=3"
+            .parse::<Rules>()
+            .unwrap_err()
+            .contains("cannot be met"));
         assert!("max-pips-per-corner=x".parse::<Rules>().is_err());
     }
 }

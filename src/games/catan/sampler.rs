@@ -3,12 +3,14 @@
 
 use super::board::{is_red, Shape, DESERT};
 use super::exact::PlacementTable;
-use super::rules::{independent, Layout, Rules};
+use super::rules::{independent, offenders, Layout, Rule, Rules};
 use crate::seed::Rng;
 use rand::RngCore;
 
 /// How a board is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Sampler {
     /// Draw the whole board; throw it away if invalid. Uniform over valid boards.
@@ -46,10 +48,13 @@ impl Sampler {
 impl std::str::FromStr for Sampler {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        ALL_SAMPLERS.into_iter().find(|x| x.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = ALL_SAMPLERS.iter().map(|x| x.name()).collect();
-            format!("unknown sampler '{s}': use one of {}", names.join(", "))
-        })
+        ALL_SAMPLERS
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = ALL_SAMPLERS.iter().map(|x| x.name()).collect();
+                format!("unknown sampler '{s}': use one of {}", names.join(", "))
+            })
     }
 }
 
@@ -63,7 +68,11 @@ pub struct Draws<'a> {
 
 impl<'a> Draws<'a> {
     pub fn new(rng: &'a mut Rng) -> Self {
-        Draws { rng, buf: 0, left: 0 }
+        Draws {
+            rng,
+            buf: 0,
+            left: 0,
+        }
     }
 
     #[inline]
@@ -143,14 +152,30 @@ const MAX_SWAPS: u32 = 10_000;
 
 impl Ctx {
     pub fn new(shape: &'static Shape, rules: Rules, table: Option<PlacementTable>) -> Ctx {
-        let mut order: Vec<u8> = shape.tokens.iter().copied().filter(|&t| is_red(t)).collect();
+        let mut order: Vec<u8> = shape
+            .tokens
+            .iter()
+            .copied()
+            .filter(|&t| is_red(t))
+            .collect();
         order.sort_unstable();
         let reds = order.len();
-        let mut ext: Vec<u8> = shape.tokens.iter().copied().filter(|&t| t == 2 || t == 12).collect();
+        let mut ext: Vec<u8> = shape
+            .tokens
+            .iter()
+            .copied()
+            .filter(|&t| t == 2 || t == 12)
+            .collect();
         ext.sort_unstable();
         let extremes = ext.len();
         order.extend(ext);
-        order.extend(shape.tokens.iter().copied().filter(|&t| !is_red(t) && t != 2 && t != 12));
+        order.extend(
+            shape
+                .tokens
+                .iter()
+                .copied()
+                .filter(|&t| !is_red(t) && t != 2 && t != 12),
+        );
         Ctx {
             shape,
             rules,
@@ -240,7 +265,9 @@ impl Ctx {
                 continue;
             }
             draws.shuffle_prefix(&mut perm[..n], d + r, x);
-            if self.rules.two_twelve_apart() && !independent(self.shape, Self::mask(&perm[d + r..d + r + x])) {
+            if self.rules.two_twelve_apart()
+                && !independent(self.shape, Self::mask(&perm[d + r..d + r + x]))
+            {
                 continue;
             }
             draws.shuffle_prefix(&mut perm[..n], d + r + x, n);
@@ -270,21 +297,20 @@ impl Ctx {
         let mut attempts = 0;
         let mut b = Layout::default();
         // Terrain first, redrawn only for rules about terrain.
-        let mut perm = self.identity();
-        loop {
+        let mut perm = loop {
             attempts += 1;
             if attempts > MAX_ATTEMPTS {
                 return Err(self.gave_up());
             }
-            perm = self.identity();
+            let mut perm = self.identity();
             draws.shuffle_prefix(&mut perm[..n], 0, d);
             self.put_terrain(draws, Self::mask(&perm[..d]), &mut b);
-            if !self.rules.has(super::rules::Rule::SameTerrainApart)
-                || super::rules::offenders(self.shape, &b, super::rules::Rule::SameTerrainApart).1 == 0
+            if !self.rules.has(Rule::SameTerrainApart)
+                || offenders(self.shape, &b, Rule::SameTerrainApart).1 == 0
             {
-                break;
+                break perm;
             }
-        }
+        };
         loop {
             draws.shuffle_prefix(&mut perm[..n], d, n);
             self.put_tokens(&perm[..n], &mut b);
@@ -347,7 +373,10 @@ impl Ctx {
             draws.shuffle_prefix(&mut perm[..n], 0, d);
             let mut used = Self::mask(&perm[..d]);
             let mut placed = d;
-            for (count, apart) in [(self.reds, self.rules.red_apart()), (self.extremes, self.rules.two_twelve_apart())] {
+            for (count, apart) in [
+                (self.reds, self.rules.red_apart()),
+                (self.extremes, self.rules.two_twelve_apart()),
+            ] {
                 let mut group = 0u32;
                 for _ in 0..count {
                     let mut allowed = all & !used;
