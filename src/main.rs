@@ -84,6 +84,40 @@ enum CatanCommand {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Measure each sampler against the exact expectations (CSV, optional PDF report)
+    #[command(
+        after_help = "Example:\n  puzzlebook catan bias --samples 1000000 --out output/catan-bias.csv --report output/catan-bias.pdf"
+    )]
+    Bias(BiasArgs),
+}
+
+#[derive(Args)]
+struct BiasArgs {
+    /// Boards per sampler
+    #[arg(long)]
+    samples: u64,
+    #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
+    seed: u64,
+    /// Comma-separated samplers (default: all five; direct only where it applies)
+    #[arg(long)]
+    samplers: Option<String>,
+    #[command(flatten)]
+    catan: CatanArgs,
+    /// Per-hex CSV
+    #[arg(long, default_value = "output/catan-bias.csv")]
+    out: PathBuf,
+    /// Summary CSV (default: beside --out, ending .summary.csv)
+    #[arg(long)]
+    summary: Option<PathBuf>,
+    /// Draw the heat-map report as PDF
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// Count only the boards with index mod N == K
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Boards in the full-rejection reference run, for rules that cannot be enumerated
+    #[arg(long, default_value_t = 2_000_000)]
+    reference_samples: u64,
 }
 
 #[derive(Args)]
@@ -242,6 +276,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             generate(&game, &run, cli.jobs, show_progress, format)
         }
+        Command::Catan(CatanCommand::Bias(args)) => catan_bias(args, cli.jobs),
         Command::Flip(FlipCommand::Analyze {
             size,
             shape,
@@ -512,4 +547,103 @@ fn analysis_text(a: &flip::Analysis) -> String {
         );
     }
     s
+}
+
+fn catan_bias(args: BiasArgs, jobs: usize) -> Result<ExitCode> {
+    use puzzlebook::games::catan::{bias, context, rules::Rules, sampler::ALL_SAMPLERS};
+    if args.samples == 0 {
+        return Err(Error::invalid(
+            "--samples is 0: ask for at least 1 board per sampler",
+        ));
+    }
+    let rules: Rules = args.catan.rules.parse().map_err(Error::Invalid)?;
+    let explicit = args.samplers.is_some();
+    let samplers: Vec<Sampler> = match &args.samplers {
+        Some(list) => list
+            .split(',')
+            .map(|s| s.trim().parse::<Sampler>())
+            .collect::<Result<_, _>>()
+            .map_err(Error::Invalid)?,
+        None => ALL_SAMPLERS.to_vec(),
+    };
+    // One context serves every sampler; `direct` needs the placement table.
+    let ctx = match context(args.catan.board, &rules, Sampler::Direct) {
+        Ok(ctx) => ctx,
+        Err(e) if explicit && samplers.contains(&Sampler::Direct) => return Err(e),
+        Err(_) => context(args.catan.board, &rules, Sampler::FullRejection)?,
+    };
+    let samplers: Vec<Sampler> = samplers
+        .into_iter()
+        .filter(|&s| s != Sampler::Direct || ctx.table.is_some())
+        .collect();
+    let summary_path = args
+        .summary
+        .clone()
+        .unwrap_or_else(|| args.out.with_extension("summary.csv"));
+    let default_out = args.out.starts_with("output");
+    if default_out && !Path::new("output").exists() {
+        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
+    }
+    // Open the outputs first, so an unwritable path fails before the long run.
+    let out = AtomicFile::create(&args.out)?;
+    let summary_file = AtomicFile::create(&summary_path)?;
+    let report_file = args.report.as_deref().map(AtomicFile::create).transpose()?;
+    let shard = args.shard.unwrap_or_default();
+    let pool = batch::thread_pool(jobs)?;
+    let study = pool
+        .install(|| {
+            bias::study(
+                &ctx,
+                &samplers,
+                args.seed,
+                args.samples,
+                shard,
+                args.reference_samples,
+                |s, c, secs| {
+                    eprintln!(
+                        "{}: {} boards, {} attempts in {:.2} s ({:.2} M boards/s)",
+                        s.name(),
+                        c.boards,
+                        c.attempts,
+                        secs,
+                        c.boards as f64 / secs.max(1e-9) / 1e6
+                    );
+                },
+            )
+        })
+        .map_err(Error::Invalid)?;
+    write_csv(out, &args.out, &study.rows)?;
+    write_csv(summary_file, &summary_path, &study.summaries)?;
+    if let (Some(file), Some(path)) = (report_file, &args.report) {
+        let pdf = puzzlebook::book::report::catan_bias(&ctx, &study, args.seed)?;
+        let mut file = file;
+        file.write_all(&pdf)
+            .map_err(|e| Error::io("cannot write", path, e))?;
+        file.commit()?;
+    }
+    println!("sampler          samples     acceptance  chi-square (df)         p-value    max |z| (where)");
+    for s in &study.summaries {
+        let chi = match (s.chi_square, s.df) {
+            (Some(c), Some(d)) => format!("{c:.1} ({d})"),
+            _ => "n/a".into(),
+        };
+        let p = s.p_value.map_or("n/a".into(), |p| format!("{p:.3e}"));
+        println!(
+            "{:<16} {:>10}  {:>10.5}  {:<22}  {:>9}  {:.2} ({})",
+            s.sampler, s.samples, s.acceptance_rate, chi, p, s.max_abs_z, s.max_abs_z_at
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_csv<T: serde::Serialize>(file: AtomicFile, path: &Path, rows: &[T]) -> Result<()> {
+    let mut w = csv::Writer::from_writer(file);
+    for r in rows {
+        w.serialize(r)
+            .map_err(|e| Error::invalid(format!("cannot write {}: {e}", path.display())))?;
+    }
+    let file = w
+        .into_inner()
+        .map_err(|e| Error::invalid(format!("cannot write {}: {e}", path.display())))?;
+    file.commit()
 }

@@ -5,6 +5,7 @@
 
 pub mod layout;
 pub mod pdf;
+pub mod report;
 pub mod template;
 
 use crate::batch::{self, Item, RunOptions};

@@ -1,1 +1,508 @@
-pub fn placeholder() {}
+//! How uniform is each sampler? Stream boards through mergeable counters, then compare
+//! every per-hex frequency with its exact expectation (z-scores) and the whole
+//! placement distribution with a chi-square test.
+
+use super::board::{is_red, Shape, DESERT, HARBOR_NAMES, TERRAIN_NAMES, TOKEN_VALUES};
+use super::exact::{extreme_sets, Expectations, Fraction, PlacementTable};
+use super::rules::Layout;
+use super::sampler::{Ctx, Sampler};
+use crate::batch::Shard;
+use crate::seed::item_rng;
+use crate::stats::{chi2_sf, pearson};
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// Index of each token value in TOKEN_VALUES (or 255).
+const TOKEN_INDEX: [u8; 13] = [255, 255, 0, 1, 2, 3, 4, 255, 5, 6, 7, 8, 9];
+
+/// Counts of one sampler's run. Adding two runs' counts gives the counts of both.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Counts {
+    pub boards: u64,
+    pub attempts: u64,
+    pub desert: Vec<u64>,
+    pub red: Vec<u64>,
+    /// hex * 10 + token index
+    pub token: Vec<u64>,
+    /// hex * 6 + terrain
+    pub terrain: Vec<u64>,
+    /// harbor position * 6 + kind
+    pub harbor: Vec<u64>,
+    /// Boards per placement cell (see [`Cells`]).
+    pub cells: Vec<u64>,
+}
+
+impl Counts {
+    pub fn new(shape: &Shape, cells: usize) -> Counts {
+        let n = shape.len();
+        Counts {
+            boards: 0,
+            attempts: 0,
+            desert: vec![0; n],
+            red: vec![0; n],
+            token: vec![0; n * 10],
+            terrain: vec![0; n * 6],
+            harbor: vec![0; shape.harbors.len() * 6],
+            cells: vec![0; cells],
+        }
+    }
+
+    #[inline]
+    pub fn add(&mut self, shape: &Shape, b: &Layout, attempts: u64, cell: Option<usize>) {
+        self.boards += 1;
+        self.attempts += attempts;
+        for h in 0..shape.len() {
+            let t = b.terrain[h];
+            self.terrain[h * 6 + t as usize] += 1;
+            if t == DESERT {
+                self.desert[h] += 1;
+            } else {
+                let tok = b.token[h];
+                self.token[h * 10 + TOKEN_INDEX[tok as usize] as usize] += 1;
+                if is_red(tok) {
+                    self.red[h] += 1;
+                }
+            }
+        }
+        for p in 0..shape.harbors.len() {
+            self.harbor[p * 6 + b.harbor[p] as usize] += 1;
+        }
+        if let Some(c) = cell {
+            self.cells[c] += 1;
+        }
+    }
+
+    pub fn merge(&mut self, o: &Counts) {
+        self.boards += o.boards;
+        self.attempts += o.attempts;
+        for (a, b) in [
+            (&mut self.desert, &o.desert),
+            (&mut self.red, &o.red),
+            (&mut self.token, &o.token),
+            (&mut self.terrain, &o.terrain),
+            (&mut self.harbor, &o.harbor),
+            (&mut self.cells, &o.cells),
+        ] {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+    }
+}
+
+/// The chi-square cells: every valid placement of the reds (and, on a board with one
+/// desert, the desert), with its exact probability.
+pub struct Cells {
+    index: CellIndex,
+    per_red_set: usize,
+    pub probability: Vec<f64>,
+}
+
+enum CellIndex {
+    /// red mask -> red set index + 1 (0: not a valid set), for boards of up to 20 hexes.
+    Dense(Vec<u32>),
+    Sparse(HashMap<u32, u32>),
+}
+
+impl Cells {
+    pub fn new(shape: &Shape, table: &PlacementTable) -> Cells {
+        let n = shape.len();
+        let index = if n <= 20 {
+            let mut v = vec![0u32; 1 << n];
+            for (i, &r) in table.red_sets.iter().enumerate() {
+                v[r as usize] = i as u32 + 1;
+            }
+            CellIndex::Dense(v)
+        } else {
+            CellIndex::Sparse(
+                table
+                    .red_sets
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &r)| (r, i as u32 + 1))
+                    .collect(),
+            )
+        };
+        let all = ((1u64 << n) - 1) as u32;
+        let total = table.total as f64;
+        let (per_red_set, probability) = if shape.deserts == 1 {
+            let extremes = shape.token_count(2) + shape.token_count(12);
+            let two_twelve = table.two_twelve();
+            let mut p = Vec::with_capacity(table.red_sets.len() * n);
+            for &r in &table.red_sets {
+                for d in 0..n {
+                    let w = if r >> d & 1 == 1 {
+                        0
+                    } else if two_twelve {
+                        extreme_sets(shape, all & !r & !(1 << d), extremes, true)
+                    } else {
+                        1
+                    };
+                    p.push(w as f64 / total);
+                }
+            }
+            (n, p)
+        } else {
+            (1, table.weights.iter().map(|&w| w as f64 / total).collect())
+        };
+        Cells {
+            index,
+            per_red_set,
+            probability,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.probability.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.probability.is_empty()
+    }
+
+    /// The cell of a board, or None when its placement is not a valid one.
+    #[inline]
+    pub fn of(&self, shape: &Shape, b: &Layout) -> Option<usize> {
+        let mut reds = 0u32;
+        let mut desert = 0usize;
+        for h in 0..shape.len() {
+            if is_red(b.token[h]) {
+                reds |= 1 << h;
+            }
+            if b.terrain[h] == DESERT {
+                desert = h;
+            }
+        }
+        let idx = match &self.index {
+            CellIndex::Dense(v) => v[reds as usize],
+            CellIndex::Sparse(m) => m.get(&reds).copied().unwrap_or(0),
+        };
+        if idx == 0 {
+            return None;
+        }
+        let base = (idx - 1) as usize * self.per_red_set;
+        Some(if self.per_red_set == 1 {
+            base
+        } else {
+            base + desert
+        })
+    }
+}
+
+/// Run `sampler` for the boards of this shard among `0..samples`, counting.
+pub fn count(
+    ctx: &Ctx,
+    sampler: Sampler,
+    cells: Option<&Cells>,
+    seed: u64,
+    samples: u64,
+    shard: Shard,
+) -> Result<Counts, String> {
+    const CHUNK: u64 = 1 << 16;
+    let shape = ctx.shape;
+    let ncells = cells.map_or(0, Cells::len);
+    let chunks: Vec<u64> = (0..samples.div_ceil(CHUNK)).collect();
+    chunks
+        .par_iter()
+        .map(|&c| {
+            let mut counts = Counts::new(shape, ncells);
+            let end = ((c + 1) * CHUNK).min(samples);
+            for i in shard.indices(c * CHUNK, end - c * CHUNK) {
+                let mut rng = item_rng(seed, "catan", i);
+                let (b, attempts) = ctx.sample(sampler, &mut rng)?;
+                let cell = cells.and_then(|cl| cl.of(shape, &b));
+                counts.add(shape, &b, attempts, cell);
+            }
+            Ok(counts)
+        })
+        .try_reduce(
+            || Counts::new(shape, ncells),
+            |mut a, b| {
+                a.merge(&b);
+                Ok(a)
+            },
+        )
+}
+
+/// One row of the per-hex CSV.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct FeatureRow {
+    pub seed: u64,
+    pub board: &'static str,
+    pub rules: String,
+    pub sampler: &'static str,
+    pub samples: u64,
+    pub place: &'static str,
+    pub n: usize,
+    pub x: i32,
+    pub y: i32,
+    pub feature: String,
+    pub observed: u64,
+    pub expected: f64,
+    pub z: f64,
+}
+
+/// One row of the summary CSV.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SummaryRow {
+    pub seed: u64,
+    pub board: &'static str,
+    pub rules: String,
+    pub sampler: &'static str,
+    pub samples: u64,
+    pub attempts: u64,
+    pub acceptance_rate: f64,
+    pub exact_acceptance: String,
+    pub chi_square: Option<f64>,
+    pub df: Option<usize>,
+    pub p_value: Option<f64>,
+    pub max_abs_z: f64,
+    pub max_abs_z_at: String,
+    pub expectations: String,
+}
+
+fn z(observed: u64, n: u64, p: f64, reference_n: Option<u64>) -> f64 {
+    let n = n as f64;
+    let mut var = n * p * (1.0 - p);
+    if let Some(m) = reference_n {
+        // The expectation itself is an estimate from m boards.
+        var += n * n * p * (1.0 - p) / m as f64;
+    }
+    if var <= 0.0 {
+        return if (observed as f64 - n * p).abs() < 1e-9 {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    (observed as f64 - n * p) / var.sqrt()
+}
+
+/// Compare counts with expectations: the per-hex rows and the summary row.
+#[allow(clippy::too_many_arguments)]
+pub fn compare(
+    shape: &Shape,
+    rules: &str,
+    sampler: Sampler,
+    seed: u64,
+    counts: &Counts,
+    exp: &Expectations,
+    cells: Option<&Cells>,
+    reference_n: Option<u64>,
+) -> (Vec<FeatureRow>, SummaryRow) {
+    let n = counts.boards;
+    let mut rows = Vec::new();
+    let mut push = |place: &'static str,
+                    i: usize,
+                    (x, y): (i32, i32),
+                    feature: String,
+                    observed: u64,
+                    p: f64| {
+        rows.push(FeatureRow {
+            seed,
+            board: shape.kind.name(),
+            rules: rules.to_string(),
+            sampler: sampler.name(),
+            samples: n,
+            place,
+            n: i + 1,
+            x,
+            y,
+            feature,
+            observed,
+            expected: p * n as f64,
+            z: z(observed, n, p, reference_n),
+        });
+    };
+    for (h, &xy) in shape.hexes.iter().enumerate() {
+        push(
+            "hex",
+            h,
+            xy,
+            "desert".into(),
+            counts.desert[h],
+            exp.desert[h],
+        );
+        push("hex", h, xy, "red".into(), counts.red[h], exp.red[h]);
+        for (k, v) in TOKEN_VALUES.iter().enumerate() {
+            push(
+                "hex",
+                h,
+                xy,
+                format!("token={v}"),
+                counts.token[h * 10 + k],
+                exp.token[h][k],
+            );
+        }
+        for (t, name) in TERRAIN_NAMES.iter().enumerate() {
+            if t as u8 != DESERT {
+                push(
+                    "hex",
+                    h,
+                    xy,
+                    format!("terrain={name}"),
+                    counts.terrain[h * 6 + t],
+                    exp.terrain[h][t],
+                );
+            }
+        }
+    }
+    for (p, hb) in shape.harbors.iter().enumerate() {
+        for (k, name) in HARBOR_NAMES.iter().enumerate() {
+            push(
+                "harbor",
+                p,
+                (hb.x, hb.y),
+                format!("harbor={name}"),
+                counts.harbor[p * 6 + k],
+                exp.harbor[p][k],
+            );
+        }
+    }
+    let worst = rows
+        .iter()
+        .filter(|r| r.z.is_finite())
+        .max_by(|a, b| a.z.abs().total_cmp(&b.z.abs()))
+        .map(|r| (r.z.abs(), format!("{} {} {}", r.place, r.n, r.feature)))
+        .unwrap_or((0.0, String::new()));
+    // Chi-square over the placement cells, when every cell expects at least 5 boards.
+    let (chi_square, df, p_value) = match cells {
+        Some(c) if !c.is_empty() => {
+            let expected: Vec<f64> = c.probability.iter().map(|p| p * n as f64).collect();
+            let min = expected
+                .iter()
+                .copied()
+                .filter(|&e| e > 0.0)
+                .fold(f64::MAX, f64::min);
+            if min >= 5.0 {
+                let (chi, used) = pearson(&counts.cells, &expected);
+                // Boards outside every valid cell (a sampler that breaks the rules) add
+                // an infinite term: report them as p = 0.
+                let outside = n - counts.cells.iter().sum::<u64>();
+                let chi = if outside > 0 { f64::INFINITY } else { chi };
+                (
+                    Some(chi),
+                    Some(used - 1),
+                    Some(if chi.is_finite() {
+                        chi2_sf(chi, (used - 1) as f64)
+                    } else {
+                        0.0
+                    }),
+                )
+            } else {
+                (None, None, None)
+            }
+        }
+        _ => (None, None, None),
+    };
+    let summary = SummaryRow {
+        seed,
+        board: shape.kind.name(),
+        rules: rules.to_string(),
+        sampler: sampler.name(),
+        samples: n,
+        attempts: counts.attempts,
+        acceptance_rate: n as f64 / counts.attempts.max(1) as f64,
+        exact_acceptance: exp
+            .acceptance
+            .map(|f: Fraction| f.to_string())
+            .unwrap_or_default(),
+        chi_square,
+        df,
+        p_value,
+        max_abs_z: worst.0,
+        max_abs_z_at: worst.1,
+        expectations: exp.source.clone(),
+    };
+    (rows, summary)
+}
+
+/// Expectations estimated from a large full-rejection run, for rules that cannot be
+/// enumerated.
+pub fn reference(ctx: &Ctx, seed: u64, samples: u64) -> Result<Expectations, String> {
+    let shape = ctx.shape;
+    let c = count(
+        ctx,
+        Sampler::FullRejection,
+        None,
+        seed,
+        samples,
+        Shard::default(),
+    )?;
+    let n = samples as f64;
+    let f = |v: u64| v as f64 / n;
+    Ok(Expectations {
+        desert: c.desert.iter().map(|&v| f(v)).collect(),
+        red: c.red.iter().map(|&v| f(v)).collect(),
+        token: (0..shape.len())
+            .map(|h| std::array::from_fn(|k| f(c.token[h * 10 + k])))
+            .collect(),
+        terrain: (0..shape.len())
+            .map(|h| std::array::from_fn(|t| f(c.terrain[h * 6 + t])))
+            .collect(),
+        harbor: super::exact::harbor_expectations(shape),
+        acceptance: None,
+        source: format!("reference run: full-rejection, {samples} boards, seed {seed}"),
+    })
+}
+
+/// A whole bias study: every sampler, the same seed, the same expectations.
+pub struct Study {
+    pub rows: Vec<FeatureRow>,
+    pub summaries: Vec<SummaryRow>,
+    /// Per sampler, the counts (for reports and merging).
+    pub counts: Vec<(Sampler, Counts)>,
+    pub expectations: Expectations,
+}
+
+/// Run the study. `samplers` must be available for the rules (see [`super::context`]).
+pub fn study(
+    ctx: &Ctx,
+    samplers: &[Sampler],
+    seed: u64,
+    samples: u64,
+    shard: Shard,
+    reference_samples: u64,
+    mut progress: impl FnMut(Sampler, &Counts, f64),
+) -> Result<Study, String> {
+    let shape = ctx.shape;
+    let (expectations, cells, reference_n) = match &ctx.table {
+        Some(t) => (
+            Expectations::exact(shape, t),
+            Some(Cells::new(shape, t)),
+            None,
+        ),
+        None => (
+            reference(ctx, seed ^ 0x5eed_0f4e_fe2e_c0de, reference_samples)?,
+            None,
+            Some(reference_samples),
+        ),
+    };
+    let mut rows = Vec::new();
+    let mut summaries = Vec::new();
+    let mut all = Vec::new();
+    for &s in samplers {
+        let started = std::time::Instant::now();
+        let counts = count(ctx, s, cells.as_ref(), seed, samples, shard)?;
+        progress(s, &counts, started.elapsed().as_secs_f64());
+        let (r, summary) = compare(
+            shape,
+            &ctx.rules.to_string(),
+            s,
+            seed,
+            &counts,
+            &expectations,
+            cells.as_ref(),
+            reference_n,
+        );
+        rows.extend(r);
+        summaries.push(summary);
+        all.push((s, counts));
+    }
+    Ok(Study {
+        rows,
+        summaries,
+        counts: all,
+        expectations,
+    })
+}

@@ -113,7 +113,7 @@ pub struct PlacementTable {
 }
 
 /// Valid 2/12 placements (as sets) inside `free`: independent sets when the rule is on.
-fn extreme_sets(shape: &Shape, free: u32, k: usize, apart: bool) -> u64 {
+pub(crate) fn extreme_sets(shape: &Shape, free: u32, k: usize, apart: bool) -> u64 {
     if !apart {
         return binom(free.count_ones() as usize, k) as u64;
     }
@@ -193,6 +193,11 @@ impl PlacementTable {
             total,
             neighbours: shape.neighbours.clone(),
         })
+    }
+
+    /// Whether the 2-12-apart rule shaped this table.
+    pub fn two_twelve(&self) -> bool {
+        self.two_twelve
     }
 
     fn independent(&self, mut m: u32) -> bool {
@@ -278,6 +283,15 @@ impl PlacementTable {
     }
 }
 
+/// Add `w` to every entry whose bit is set in `mask`.
+fn add_mask(counts: &mut [u128], mask: u32, w: u128) {
+    for (h, c) in counts.iter_mut().enumerate() {
+        if mask >> h & 1 == 1 {
+            *c += w;
+        }
+    }
+}
+
 /// Per-hex probabilities under the uniform distribution over valid boards.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expectations {
@@ -307,28 +321,16 @@ impl Expectations {
         let mut two_or_twelve = vec![0u128; n];
         let total = u128::from(table.total);
         for (&r, &w) in table.red_sets.iter().zip(&table.weights) {
-            for h in 0..n {
-                if r >> h & 1 == 1 {
-                    red[h] += u128::from(w);
-                }
-            }
+            add_mask(&mut red, r, u128::from(w));
             let free = st.all() & !r;
             if table.two_twelve {
                 subsets(free, st.deserts, &mut |d| {
                     let rest = free & !d;
                     let nd = extreme_sets(shape, rest, st.extremes, true) as u128;
-                    for h in 0..n {
-                        if d >> h & 1 == 1 {
-                            desert[h] += nd;
-                        }
-                    }
+                    add_mask(&mut desert, d, nd);
                     subsets(rest, st.extremes, &mut |x| {
                         if independent(shape, x) {
-                            for h in 0..n {
-                                if x >> h & 1 == 1 {
-                                    two_or_twelve[h] += 1;
-                                }
-                            }
+                            add_mask(&mut two_or_twelve, x, 1);
                         }
                     });
                 });
@@ -336,11 +338,7 @@ impl Expectations {
                 // Each non-red hex is a desert in C(m-1, d-1) of the C(m, d) desert choices.
                 let m = free.count_ones() as usize;
                 let per = binom(m - 1, st.deserts - 1);
-                for h in 0..n {
-                    if free >> h & 1 == 1 {
-                        desert[h] += per;
-                    }
-                }
+                add_mask(&mut desert, free, per);
             }
         }
         let p = |c: u128| c as f64 / total as f64;

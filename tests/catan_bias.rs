@@ -1,0 +1,197 @@
+//! Statistical tests of the Catan samplers with fixed seeds, against the exact
+//! expectations. Thresholds: with about 380 per-feature z-scores, |z| > 5 anywhere has
+//! probability about 2e-4 for an unbiased sampler; the chi-square p-value threshold of
+//! 1e-4 likewise. The biased samplers miss by orders of magnitude.
+
+use puzzlebook::batch::Shard;
+use puzzlebook::games::catan::bias::{count, study, Cells, Study};
+use puzzlebook::games::catan::board::BoardKind;
+use puzzlebook::games::catan::rules::Rules;
+use puzzlebook::games::catan::{context, Sampler};
+
+fn run(kind: BoardKind, rules: &str, samplers: &[Sampler], samples: u64, seed: u64) -> Study {
+    let rules: Rules = rules.parse().unwrap();
+    let ctx = context(kind, &rules, Sampler::Direct).unwrap();
+    study(
+        &ctx,
+        samplers,
+        seed,
+        samples,
+        Shard::default(),
+        0,
+        |_, _, _| {},
+    )
+    .unwrap()
+}
+
+fn summary<'a>(s: &'a Study, sampler: &str) -> &'a puzzlebook::games::catan::bias::SummaryRow {
+    s.summaries.iter().find(|r| r.sampler == sampler).unwrap()
+}
+
+#[test]
+fn uniform_samplers_agree_with_the_exact_expectations() {
+    let s = run(
+        BoardKind::Base,
+        "red-apart",
+        &[Sampler::FullRejection, Sampler::Direct],
+        300_000,
+        7,
+    );
+    for name in ["full-rejection", "direct"] {
+        let r = summary(&s, name);
+        assert!(r.p_value.unwrap() > 1e-4, "{name}: p = {:?}", r.p_value);
+        assert!(
+            r.max_abs_z < 5.0,
+            "{name}: max |z| {} at {}",
+            r.max_abs_z,
+            r.max_abs_z_at
+        );
+    }
+    // Full rejection's acceptance is 7/51 (binomial sd about 0.0002 at 300k boards).
+    let fr = summary(&s, "full-rejection");
+    assert_eq!(fr.exact_acceptance, "7/51");
+    assert!(
+        (fr.acceptance_rate - 7.0 / 51.0).abs() < 0.002,
+        "{}",
+        fr.acceptance_rate
+    );
+}
+
+#[test]
+fn uniform_samplers_with_two_rules_and_on_the_big_board() {
+    let s = run(
+        BoardKind::Base,
+        "red-apart,2-12-apart",
+        &[Sampler::FullRejection, Sampler::Direct],
+        200_000,
+        8,
+    );
+    for name in ["full-rejection", "direct"] {
+        let r = summary(&s, name);
+        assert!(
+            r.p_value.unwrap() > 1e-4 && r.max_abs_z < 5.0,
+            "{name}: {r:?}"
+        );
+    }
+    let s = run(
+        BoardKind::Extended,
+        "red-apart",
+        &[Sampler::FullRejection, Sampler::Direct],
+        200_000,
+        9,
+    );
+    for name in ["full-rejection", "direct"] {
+        let r = summary(&s, name);
+        assert!(
+            r.p_value.unwrap() > 1e-4 && r.max_abs_z < 5.0,
+            "{name}: {r:?}"
+        );
+    }
+}
+
+/// Share of boards with the feature on the inner ring (hexes 13 to 18), observed and exact.
+fn inner_ring(s: &Study, sampler: &str, feature: &str) -> (f64, f64) {
+    let rows: Vec<_> = s
+        .rows
+        .iter()
+        .filter(|r| {
+            r.sampler == sampler
+                && r.place == "hex"
+                && (13..=18).contains(&r.n)
+                && r.feature == feature
+        })
+        .collect();
+    let n = rows[0].samples as f64;
+    (
+        rows.iter().map(|r| r.observed as f64).sum::<f64>() / n,
+        rows.iter().map(|r| r.expected).sum::<f64>() / n,
+    )
+}
+
+#[test]
+fn biased_samplers_show_their_bias_where_the_spec_says() {
+    let all = [Sampler::TokenRejection, Sampler::Swap, Sampler::Sequential];
+    let s = run(BoardKind::Base, "red-apart", &all, 300_000, 10);
+    for name in ["token-rejection", "swap", "sequential"] {
+        let r = summary(&s, name);
+        assert!(
+            r.p_value.unwrap() < 1e-10,
+            "{name} should fail the chi-square: {r:?}"
+        );
+    }
+    // Token rejection: the desert on the inner ring 6/19 = 0.316 of the time, not 0.347.
+    let (obs, exact) = inner_ring(&s, "token-rejection", "desert");
+    assert!((exact - 0.347).abs() < 0.001, "{exact}");
+    assert!((obs - 6.0 / 19.0).abs() < 0.004, "{obs}");
+    // Swap and sequential put more reds on the inner ring than uniform does.
+    for (name, lo, hi) in [("swap", 1.07, 1.16), ("sequential", 1.18, 1.28)] {
+        let (obs, exact) = inner_ring(&s, name, "red");
+        let ratio = obs / exact;
+        assert!(
+            ratio > lo && ratio < hi,
+            "{name}: inner-ring reds x{ratio:.3}"
+        );
+    }
+}
+
+#[test]
+fn counts_merge_across_shards() {
+    let rules: Rules = "red-apart".parse().unwrap();
+    let ctx = context(BoardKind::Base, &rules, Sampler::Direct).unwrap();
+    let cells = Cells::new(ctx.shape, ctx.table.as_ref().unwrap());
+    let whole = count(
+        &ctx,
+        Sampler::FullRejection,
+        Some(&cells),
+        3,
+        50_000,
+        Shard::default(),
+    )
+    .unwrap();
+    for n in [2u64, 7] {
+        let mut merged = count(
+            &ctx,
+            Sampler::FullRejection,
+            Some(&cells),
+            3,
+            50_000,
+            Shard { index: 0, count: n },
+        )
+        .unwrap();
+        for k in 1..n {
+            merged.merge(
+                &count(
+                    &ctx,
+                    Sampler::FullRejection,
+                    Some(&cells),
+                    3,
+                    50_000,
+                    Shard { index: k, count: n },
+                )
+                .unwrap(),
+            );
+        }
+        assert_eq!(merged, whole, "n = {n}");
+    }
+}
+
+#[test]
+fn unenumerable_rules_fall_back_to_a_reference_run() {
+    let rules: Rules = "red-apart,same-number-apart".parse().unwrap();
+    let ctx = context(BoardKind::Base, &rules, Sampler::FullRejection).unwrap();
+    assert!(ctx.table.is_none());
+    let s = study(
+        &ctx,
+        &[Sampler::FullRejection, Sampler::Sequential],
+        11,
+        100_000,
+        Shard::default(),
+        400_000,
+        |_, _, _| {},
+    )
+    .unwrap();
+    assert!(s.expectations.source.starts_with("reference run"));
+    let fr = summary(&s, "full-rejection");
+    assert!(fr.p_value.is_none() && fr.max_abs_z < 5.0, "{fr:?}");
+    assert!(summary(&s, "sequential").max_abs_z > 8.0);
+}
