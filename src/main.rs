@@ -615,7 +615,12 @@ fn catan_bias(args: BiasArgs, jobs: usize) -> Result<ExitCode> {
     write_csv(out, &args.out, &study.rows)?;
     write_csv(summary_file, &summary_path, &study.summaries)?;
     if let (Some(file), Some(path)) = (report_file, &args.report) {
-        let pdf = puzzlebook::book::report::catan_bias(&ctx, &study, args.seed)?;
+        let pages = puzzlebook::games::catan::report::pages(ctx.shape, &study, args.seed);
+        let pdf = book::render_pages(
+            "Catan bias report",
+            puzzlebook::games::catan::report::PAGE,
+            &pages,
+        )?;
         let mut file = file;
         file.write_all(&pdf)
             .map_err(|e| Error::io("cannot write", path, e))?;

@@ -5,7 +5,6 @@
 
 pub mod layout;
 pub mod pdf;
-pub mod report;
 pub mod template;
 
 use crate::batch::{self, Item, RunOptions};
@@ -585,6 +584,20 @@ fn answer_page(c: &mut Canvas, area: Rect, part: &Part, first: usize, n: usize, 
             &regen,
         );
     }
+}
+
+/// Write free-form pages (reports) of `size` mm, without bleed or mirrored margins.
+pub fn render_pages(title: &str, size: (f32, f32), pages: &[Canvas]) -> Result<Vec<u8>> {
+    let geometry = Geometry {
+        trim_w: size.0,
+        trim_h: size.1,
+        bleed: 0.0,
+        top: 0.0,
+        bottom: 0.0,
+        outside: 0.0,
+        inside: 0.0,
+    };
+    pdf::render(title, "", &geometry, pages)
 }
 
 /// Load the template at `path`, or the shipped default when `path` is None.

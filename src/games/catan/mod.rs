@@ -6,6 +6,7 @@ pub mod bias;
 pub mod board;
 pub mod draw;
 pub mod exact;
+pub mod report;
 pub mod rules;
 pub mod sampler;
 
