@@ -312,7 +312,7 @@ fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<ExitCode
     )?;
     write_atomic(&args.out, &built.pdf)?;
     eprintln!(
-        "wrote {}: {} pages, {} puzzles, seed {}, {} KB in {:.2} s",
+        "wrote {}: {} pages, {} items, seed {}, {} KB in {:.2} s",
         args.out.display(),
         built.pages,
         built.puzzles,

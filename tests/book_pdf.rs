@@ -118,8 +118,9 @@ fn box_of(doc: &Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f32> {
 fn default_book_structure_text_and_fonts() {
     let (_dir, bytes) = build(&template("default.toml"), &[]);
     let doc = Document::load_mem(&bytes).unwrap();
-    // Planned pages: title, contents, 3+4+2+2 puzzle pages, 1+2+1+1 answer pages.
-    assert_eq!(doc.get_pages().len(), 18);
+    // Planned pages: title, contents, 3+4+2+2 Flip pages, 4 Catan pages, then
+    // 1+2+1+1 answer pages (Catan boards have no answers).
+    assert_eq!(doc.get_pages().len(), 22);
 
     let texts = page_texts(&doc);
     let all = texts.join("\n");
@@ -132,6 +133,9 @@ fn default_book_structure_text_and_fonts() {
         "Flip Plus: the Lights Out cross",
         "Answers: Flip: warm-up",
         "Puzzle 22",
+        "Catan set-ups",
+        "Board 26",
+        "22 puzzles and 4 boards in 5 sections, with answers",
     ] {
         assert!(all.contains(needle), "missing {needle:?}");
     }

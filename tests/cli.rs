@@ -399,6 +399,6 @@ fn book_default_run_writes_the_pdf() {
         String::from_utf8_lossy(&res.stderr)
     );
     let err = String::from_utf8(res.stderr).unwrap();
-    assert!(err.contains("pages") && err.contains("puzzles"), "{err}");
+    assert!(err.contains("pages") && err.contains("items"), "{err}");
     assert!(std::fs::read(&out).unwrap().starts_with(b"%PDF-"));
 }

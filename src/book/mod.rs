@@ -71,6 +71,7 @@ trait SectionItems {
     fn answer(&self, i: usize) -> String;
     fn how_to_play(&self) -> String;
     fn has_answers(&self) -> bool;
+    fn label(&self) -> &'static str;
     fn title(&self) -> &'static str;
     fn index(&self, i: usize) -> u64;
 }
@@ -102,6 +103,9 @@ impl<G: Game> SectionItems for Generated<G> {
     }
     fn has_answers(&self) -> bool {
         self.game.has_answers()
+    }
+    fn label(&self) -> &'static str {
+        self.game.label()
     }
     fn title(&self) -> &'static str {
         G::TITLE
@@ -287,7 +291,13 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
             let (body, foot) = live.take_bottom(FOOTER_MM);
             let mut c = Canvas::new();
             match *kind {
-                PageKind::Title => title_page(&mut c, body, template, puzzles, parts.len(), seed),
+                PageKind::Title => title_page(
+                    &mut c,
+                    body,
+                    template,
+                    &what_is_inside(&parts, with_answers),
+                    seed,
+                ),
                 PageKind::Contents { first_line, lines } => contents_page(
                     &mut c,
                     body,
@@ -327,14 +337,30 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
     })
 }
 
-fn title_page(
-    c: &mut Canvas,
-    area: Rect,
-    t: &Template,
-    puzzles: usize,
-    sections: usize,
-    seed: u64,
-) {
+/// "22 puzzles and 4 boards in 5 sections, with answers".
+fn what_is_inside(parts: &[Part], with_answers: bool) -> String {
+    let mut by_label: Vec<(&str, usize)> = Vec::new();
+    for p in parts {
+        let label = p.items.label();
+        match by_label.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, n)) => *n += p.items.len(),
+            None => by_label.push((label, p.items.len())),
+        }
+    }
+    let things: Vec<String> = by_label
+        .iter()
+        .map(|(l, n)| format!("{n} {}{}", l.to_lowercase(), if *n == 1 { "" } else { "s" }))
+        .collect();
+    format!(
+        "{} in {} section{}{}",
+        things.join(" and "),
+        parts.len(),
+        if parts.len() == 1 { "" } else { "s" },
+        if with_answers { ", with answers" } else { "" }
+    )
+}
+
+fn title_page(c: &mut Canvas, area: Rect, t: &Template, what: &str, seed: u64) {
     let size = fit_size(&t.title, Face::Bold, area.w, 30.0, 34.0);
     let y = area.y + area.h * 0.32;
     c.text(
@@ -363,11 +389,6 @@ fn title_page(
         );
         y += 14.0 * MM_PER_PT * 1.4;
     }
-    let what = format!(
-        "{puzzles} puzzle{} in {sections} section{}, with answers",
-        if puzzles == 1 { "" } else { "s" },
-        if sections == 1 { "" } else { "s" }
-    );
     c.text(
         area.center().x,
         y + 6.0,
@@ -513,7 +534,7 @@ fn puzzle_page(c: &mut Canvas, area: Rect, part: &Part, first: usize, n: usize) 
             LABEL_PT,
             Face::Bold,
             Align::Left,
-            &format!("Puzzle {number}"),
+            &format!("{} {number}", part.items.label()),
         );
         part.items.draw(i, c, drawing, false);
         c.text(

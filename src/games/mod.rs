@@ -56,6 +56,10 @@ pub trait Game: Sized + Sync + Send + 'static {
     fn answer(&self, puzzle: &Self::Puzzle) -> String;
     /// How to play, in plain words for players (used when a section gives no intro).
     fn how_to_play(&self) -> String;
+    /// What one item is called in a book ("Puzzle", "Board").
+    fn label(&self) -> &'static str {
+        "Puzzle"
+    }
     /// Whether books print an answer key for this game.
     fn has_answers(&self) -> bool {
         true

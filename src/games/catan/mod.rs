@@ -208,6 +208,10 @@ impl Game for Catan {
         false
     }
 
+    fn label(&self) -> &'static str {
+        "Board"
+    }
+
     fn how_to_play(&self) -> String {
         format!(
             "Ready-made set-ups for the {} game. Each board was drawn at random and kept only if it meets the rules ({}): \
