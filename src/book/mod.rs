@@ -395,7 +395,7 @@ fn title_page(c: &mut Canvas, area: Rect, t: &Template, what: &str, seed: u64) {
         BODY_PT,
         Face::Regular,
         Align::Center,
-        &what,
+        what,
     );
     if !t.author.is_empty() {
         c.text(
