@@ -76,7 +76,7 @@ enum CatanCommand {
     Generate {
         /// full-rejection, token-rejection, swap, sequential or direct
         #[arg(long, default_value = "full-rejection")]
-        sampler: Sampler,
+        sampler: String,
         #[command(flatten)]
         catan: CatanArgs,
         #[arg(long, value_enum, default_value = "jsonl")]
@@ -266,7 +266,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }) => {
             let game = Catan::new(CatanParams {
                 board: catan.board,
-                sampler,
+                sampler: sampler.parse::<Sampler>().map_err(Error::Invalid)?,
                 rules: catan.rules,
                 ..CatanParams::default()
             })?;

@@ -1,0 +1,267 @@
+//! `catan generate` and `catan bias` through the real binary.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+fn fails(args: &[&str], needle: &str) {
+    let out = bin().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+}
+
+/// A second, plain check of a record: the multisets and the red rule by coordinates.
+fn check_board(r: &Value) {
+    let hexes = r["hexes"].as_array().unwrap();
+    assert_eq!(hexes.len(), 19);
+    let mut terrain = BTreeMap::new();
+    let mut tokens = BTreeMap::new();
+    for h in hexes {
+        *terrain
+            .entry(h["terrain"].as_str().unwrap().to_string())
+            .or_insert(0) += 1;
+        if let Some(t) = h["token"].as_u64() {
+            *tokens.entry(t).or_insert(0) += 1;
+        } else {
+            assert_eq!(h["terrain"], "desert");
+        }
+    }
+    let want_t: BTreeMap<String, i32> = [
+        ("wheat", 4),
+        ("wood", 4),
+        ("sheep", 4),
+        ("clay", 3),
+        ("rock", 3),
+        ("desert", 1),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), *v))
+    .collect();
+    assert_eq!(terrain, want_t);
+    let want_k: BTreeMap<u64, i32> = [
+        (2, 1),
+        (3, 2),
+        (4, 2),
+        (5, 2),
+        (6, 2),
+        (8, 2),
+        (9, 2),
+        (10, 2),
+        (11, 2),
+        (12, 1),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(tokens, want_k);
+    let red: Vec<(i64, i64)> = hexes
+        .iter()
+        .filter(|h| matches!(h["token"].as_u64(), Some(6) | Some(8)))
+        .map(|h| (h["x"].as_i64().unwrap(), h["y"].as_i64().unwrap()))
+        .collect();
+    for a in &red {
+        for b in &red {
+            let d = (b.0 - a.0, b.1 - a.1);
+            assert!(
+                ![(-1, -1), (-1, 0), (0, -1), (0, 1), (1, 0), (1, 1)].contains(&d),
+                "adjacent reds {a:?} {b:?}"
+            );
+        }
+    }
+    let mut kinds: Vec<&str> = r["harbors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["kind"].as_str().unwrap())
+        .collect();
+    kinds.sort();
+    assert_eq!(
+        kinds,
+        ["3:1", "3:1", "3:1", "3:1", "clay", "rock", "sheep", "wheat", "wood"]
+    );
+}
+
+#[test]
+fn generate_records_follow_the_format_and_the_rules() {
+    for sampler in [
+        "full-rejection",
+        "token-rejection",
+        "swap",
+        "sequential",
+        "direct",
+    ] {
+        let out = stdout_of(&[
+            "catan",
+            "generate",
+            "--count",
+            "300",
+            "--seed",
+            "4",
+            "--sampler",
+            sampler,
+        ]);
+        for (i, line) in out.lines().enumerate() {
+            let r: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(r["game"], "catan");
+            assert_eq!(r["index"], i);
+            assert_eq!(r["sampler"], sampler);
+            assert_eq!(r["hexes"][0]["n"], 1);
+            assert_eq!(
+                (r["hexes"][18]["x"].as_i64(), r["hexes"][18]["y"].as_i64()),
+                (Some(2), Some(2))
+            );
+            assert_eq!(
+                (r["harbors"][0]["x"].as_i64(), r["harbors"][0]["y"].as_i64()),
+                (Some(-1), Some(-1))
+            );
+            check_board(&r);
+        }
+    }
+}
+
+#[test]
+fn ascii_format() {
+    let out = stdout_of(&["catan", "generate", "--seed", "1", "--format", "ascii"]);
+    assert!(out.starts_with("# catan item 0 (seed 1): base board, red-apart, full-rejection"));
+    assert_eq!(out.matches("?3:1").count(), 4);
+    assert!(out.contains("+-") || out.contains("+"));
+}
+
+#[test]
+fn bias_writes_both_csvs_and_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("bias.csv");
+    let pdf = dir.path().join("bias.pdf");
+    let out = bin()
+        .args([
+            "catan",
+            "bias",
+            "--samples",
+            "20000",
+            "--seed",
+            "3",
+            "--out",
+            csv.to_str().unwrap(),
+            "--report",
+            pdf.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "seed,board,rules,sampler,samples,place,n,x,y,feature,observed,expected,z"
+    );
+    // Five samplers x (19 hexes x 17 features + 9 harbors x 6 kinds).
+    assert_eq!(lines.count(), 5 * (19 * 17 + 9 * 6));
+    let summary = std::fs::read_to_string(dir.path().join("bias.summary.csv")).unwrap();
+    assert_eq!(summary.lines().count(), 6);
+    assert!(summary.starts_with("seed,board,rules,sampler,samples,attempts,acceptance_rate,exact_acceptance,chi_square,df,p_value,max_abs_z"));
+    assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF-"));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("full-rejection") && stdout.contains("sequential"));
+}
+
+#[test]
+fn bias_is_the_same_at_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let path = dir.path().join(name);
+        let mut args = vec![
+            "catan",
+            "bias",
+            "--samples",
+            "30000",
+            "--samplers",
+            "full-rejection",
+            "--out",
+            path.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        bin().args(&args).assert().success();
+        std::fs::read_to_string(path).unwrap()
+    };
+    assert_eq!(run("a.csv", &["-j", "1"]), run("b.csv", &["-j", "2"]));
+}
+
+#[test]
+fn bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.csv");
+    let o = out.to_str().unwrap();
+    fails(
+        &["catan", "generate", "--sampler", "magic"],
+        "unknown sampler 'magic'",
+    );
+    fails(
+        &["catan", "generate", "--rules", "blue-apart"],
+        "unknown rule 'blue-apart'",
+    );
+    fails(
+        &["catan", "generate", "--rules", "max-pips-per-corner=4"],
+        "cannot be met",
+    );
+    fails(
+        &[
+            "catan",
+            "generate",
+            "--sampler",
+            "direct",
+            "--rules",
+            "same-number-apart",
+        ],
+        "direct sampler cannot be used",
+    );
+    fails(
+        &["catan", "bias", "--samples", "0", "--out", o],
+        "--samples is 0",
+    );
+    fails(
+        &[
+            "catan",
+            "bias",
+            "--samples",
+            "10",
+            "--samplers",
+            "full-rejection,nope",
+            "--out",
+            o,
+        ],
+        "unknown sampler 'nope'",
+    );
+    fails(
+        &[
+            "catan",
+            "bias",
+            "--samples",
+            "10",
+            "--out",
+            "/no/such/dir/x.csv",
+        ],
+        "does not exist",
+    );
+    fails(
+        &[
+            "catan",
+            "bias",
+            "--samples",
+            "10",
+            "--samplers",
+            "direct",
+            "--rules",
+            "same-number-apart",
+            "--out",
+            o,
+        ],
+        "direct sampler",
+    );
+    assert_eq!(files_in(dir.path()), Vec::<String>::new());
+}
