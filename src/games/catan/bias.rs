@@ -12,20 +12,21 @@ use crate::stats::{chi2_sf, pearson};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
-/// Index of each token value in TOKEN_VALUES (or 255).
-const TOKEN_INDEX: [u8; 13] = [255, 255, 0, 1, 2, 3, 4, 255, 5, 6, 7, 8, 9];
+/// Column of each token value in a hex's joint counters: 0 for none (the desert),
+/// 1 + its index in TOKEN_VALUES otherwise.
+const TOKEN_COLUMN: [usize; 13] = [0, 0, 1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10];
+/// Joint counters per hex: 6 terrains x 11 token columns.
+const JOINT: usize = 66;
 
 /// Counts of one sampler's run. Adding two runs' counts gives the counts of both.
+/// Per hex the joint (terrain, token) counts are kept, one increment per hex and
+/// board; every per-hex frequency of the report is a sum of them.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Counts {
     pub boards: u64,
     pub attempts: u64,
-    pub desert: Vec<u64>,
-    pub red: Vec<u64>,
-    /// hex * 10 + token index
-    pub token: Vec<u64>,
-    /// hex * 6 + terrain
-    pub terrain: Vec<u64>,
+    /// hex * 66 + terrain * 11 + token column
+    pub joint: Vec<u64>,
     /// harbor position * 6 + kind
     pub harbor: Vec<u64>,
     /// Boards per placement cell (see [`Cells`]).
@@ -34,14 +35,10 @@ pub struct Counts {
 
 impl Counts {
     pub fn new(shape: &Shape, cells: usize) -> Counts {
-        let n = shape.len();
         Counts {
             boards: 0,
             attempts: 0,
-            desert: vec![0; n],
-            red: vec![0; n],
-            token: vec![0; n * 10],
-            terrain: vec![0; n * 6],
+            joint: vec![0; shape.len() * JOINT],
             harbor: vec![0; shape.harbors.len() * 6],
             cells: vec![0; cells],
         }
@@ -52,17 +49,8 @@ impl Counts {
         self.boards += 1;
         self.attempts += attempts;
         for h in 0..shape.len() {
-            let t = b.terrain[h];
-            self.terrain[h * 6 + t as usize] += 1;
-            if t == DESERT {
-                self.desert[h] += 1;
-            } else {
-                let tok = b.token[h];
-                self.token[h * 10 + TOKEN_INDEX[tok as usize] as usize] += 1;
-                if is_red(tok) {
-                    self.red[h] += 1;
-                }
-            }
+            self.joint
+                [h * JOINT + b.terrain[h] as usize * 11 + TOKEN_COLUMN[b.token[h] as usize]] += 1;
         }
         for p in 0..shape.harbors.len() {
             self.harbor[p * 6 + b.harbor[p] as usize] += 1;
@@ -76,10 +64,7 @@ impl Counts {
         self.boards += o.boards;
         self.attempts += o.attempts;
         for (a, b) in [
-            (&mut self.desert, &o.desert),
-            (&mut self.red, &o.red),
-            (&mut self.token, &o.token),
-            (&mut self.terrain, &o.terrain),
+            (&mut self.joint, &o.joint),
             (&mut self.harbor, &o.harbor),
             (&mut self.cells, &o.cells),
         ] {
@@ -87,6 +72,32 @@ impl Counts {
                 *x += y;
             }
         }
+    }
+
+    fn hex(&self, h: usize) -> &[u64] {
+        &self.joint[h * JOINT..(h + 1) * JOINT]
+    }
+
+    /// Boards with hex h a desert.
+    pub fn desert(&self, h: usize) -> u64 {
+        self.hex(h)[DESERT as usize * 11..(DESERT as usize + 1) * 11]
+            .iter()
+            .sum()
+    }
+
+    /// Boards with TOKEN_VALUES[k] on hex h.
+    pub fn token(&self, h: usize, k: usize) -> u64 {
+        (0..6).map(|t| self.hex(h)[t * 11 + 1 + k]).sum()
+    }
+
+    /// Boards with a 6 or an 8 on hex h.
+    pub fn red(&self, h: usize) -> u64 {
+        self.token(h, 4) + self.token(h, 5)
+    }
+
+    /// Boards with terrain t on hex h.
+    pub fn terrain(&self, h: usize, t: usize) -> u64 {
+        self.hex(h)[t * 11..(t + 1) * 11].iter().sum()
     }
 }
 
@@ -320,17 +331,17 @@ pub fn compare(
             h,
             xy,
             "desert".into(),
-            counts.desert[h],
+            counts.desert(h),
             exp.desert[h],
         );
-        push("hex", h, xy, "red".into(), counts.red[h], exp.red[h]);
+        push("hex", h, xy, "red".into(), counts.red(h), exp.red[h]);
         for (k, v) in TOKEN_VALUES.iter().enumerate() {
             push(
                 "hex",
                 h,
                 xy,
                 format!("token={v}"),
-                counts.token[h * 10 + k],
+                counts.token(h, k),
                 exp.token[h][k],
             );
         }
@@ -341,7 +352,7 @@ pub fn compare(
                     h,
                     xy,
                     format!("terrain={name}"),
-                    counts.terrain[h * 6 + t],
+                    counts.terrain(h, t),
                     exp.terrain[h][t],
                 );
             }
@@ -432,13 +443,13 @@ pub fn reference(ctx: &Ctx, seed: u64, samples: u64) -> Result<Expectations, Str
     let n = samples as f64;
     let f = |v: u64| v as f64 / n;
     Ok(Expectations {
-        desert: c.desert.iter().map(|&v| f(v)).collect(),
-        red: c.red.iter().map(|&v| f(v)).collect(),
+        desert: (0..shape.len()).map(|h| f(c.desert(h))).collect(),
+        red: (0..shape.len()).map(|h| f(c.red(h))).collect(),
         token: (0..shape.len())
-            .map(|h| std::array::from_fn(|k| f(c.token[h * 10 + k])))
+            .map(|h| std::array::from_fn(|k| f(c.token(h, k))))
             .collect(),
         terrain: (0..shape.len())
-            .map(|h| std::array::from_fn(|t| f(c.terrain[h * 6 + t])))
+            .map(|h| std::array::from_fn(|t| f(c.terrain(h, t))))
             .collect(),
         harbor: super::exact::harbor_expectations(shape),
         acceptance: None,

@@ -22,7 +22,7 @@ fn binom(n: usize, k: usize) -> u128 {
 }
 
 /// Call `f` with every k-subset of the set bits of `mask`.
-fn subsets(mask: u32, k: usize, f: &mut impl FnMut(u32)) {
+pub(crate) fn subsets(mask: u32, k: usize, f: &mut impl FnMut(u32)) {
     fn go(rest: u32, k: usize, acc: u32, f: &mut impl FnMut(u32)) {
         if k == 0 {
             f(acc);

@@ -100,19 +100,22 @@ impl<'a> Draws<'a> {
         (m >> 32) as u32
     }
 
-    /// Uniform in 0..n for 64-bit n.
+    /// Uniform in 0..n for 64-bit n (n >= 1), by the same multiply-and-reject.
+    #[inline]
     pub fn below_u64(&mut self, n: u64) -> u64 {
-        let zone = u64::MAX - (u64::MAX - n + 1) % n;
-        loop {
-            let v = self.rng.next_u64();
-            if v <= zone {
-                return v % n;
+        let mut m = u128::from(self.rng.next_u64()) * u128::from(n);
+        if (m as u64) < n {
+            let t = n.wrapping_neg() % n;
+            while (m as u64) < t {
+                m = u128::from(self.rng.next_u64()) * u128::from(n);
             }
         }
+        (m >> 64) as u64
     }
 
     /// Fisher-Yates: make `v[from..]` a uniform random permutation, or only its first
-    /// `k` places (each uniform among what is left).
+    /// `k` places (each uniform among what is left). One 32-bit multiply per place:
+    /// batching several places into one draw needs divisions, which measured slower.
     #[inline]
     pub fn shuffle_prefix<T>(&mut self, v: &mut [T], from: usize, k: usize) {
         let n = v.len();
@@ -144,6 +147,9 @@ pub struct Ctx {
     order: Vec<u8>,
     reds: usize,
     extremes: usize,
+    /// Every set of `reds` hexes, with whether it meets the red rule: whole-board
+    /// rejection draws an index into this list (one random number per attempt).
+    red_subsets: Vec<(u32, bool)>,
 }
 
 /// Give up after this many attempts (a rule set that is very hard to meet).
@@ -176,6 +182,10 @@ impl Ctx {
                 .copied()
                 .filter(|&t| !is_red(t) && t != 2 && t != 12),
         );
+        let mut red_subsets = Vec::new();
+        super::exact::subsets(((1u64 << shape.len()) - 1) as u32, reds, &mut |m| {
+            red_subsets.push((m, !rules.red_apart() || independent(shape, m)));
+        });
         Ctx {
             shape,
             rules,
@@ -183,6 +193,7 @@ impl Ctx {
             order,
             reds,
             extremes,
+            red_subsets,
         }
     }
 
@@ -247,22 +258,45 @@ impl Ctx {
         }
     }
 
-    /// Whole-board rejection. The board is drawn in stages (deserts and reds, then 2s and
-    /// 12s, then everything else) and thrown away as soon as a drawn stage breaks a
-    /// rule. This keeps the distribution of full rejection exactly: each stage is the
-    /// next part of one uniform random board (a Fisher-Yates prefix is uniform), and the
-    /// placement rules depend only on stages already drawn, so stopping early rejects
-    /// exactly the boards that drawing to the end and checking would reject, and an
-    /// accepted board is uniform among valid boards. Only the work is saved.
+    /// Whole-board rejection, drawn in stages and stopped as soon as a stage breaks a
+    /// rule. Why this is exactly whole-board rejection: in a uniform random board the
+    /// set of red hexes is a uniform random set of `reds` hexes; given it, the deserts
+    /// are uniform among the other hexes, then the 2s and 12s among what is left, then
+    /// everything else. Drawing the stages in that order is therefore drawing one
+    /// uniform board, and since each placement rule depends only on stages already
+    /// drawn, stopping early rejects exactly the boards that drawing to the end and
+    /// checking would reject (attempt counts included). An accepted board is uniform
+    /// among valid boards; only the work of drawing the rest of rejected boards is saved.
     fn full_rejection(&self, draws: &mut Draws) -> Result<(Layout, u64), String> {
         let n = self.n();
         let d = self.shape.deserts;
         let (r, x) = (self.reds, self.extremes);
+        let all = ((1u64 << n) - 1) as u32;
+        let count = self.red_subsets.len() as u32;
         for attempt in 1..=MAX_ATTEMPTS {
-            let mut perm = self.identity();
-            draws.shuffle_prefix(&mut perm[..n], 0, d + r);
-            if self.rules.red_apart() && !independent(self.shape, Self::mask(&perm[d..d + r])) {
+            let (reds, ok) = self.red_subsets[draws.below(count) as usize];
+            if !ok {
                 continue;
+            }
+            let mut perm = [0u8; 30];
+            let mut free = all & !reds;
+            for slot in perm.iter_mut().take(d) {
+                let h = draws.pick_bit(free);
+                *slot = h as u8;
+                free &= !(1 << h);
+            }
+            // The reds in random order (which are 6s, which 8s).
+            let mut m = reds;
+            for slot in perm[d..d + r].iter_mut() {
+                *slot = m.trailing_zeros() as u8;
+                m &= m - 1;
+            }
+            draws.shuffle_prefix(&mut perm[d..d + r], 0, r);
+            // Everything else, then a uniform order for it: the first `x` are the 2s and 12s.
+            let mut m = free;
+            for slot in perm[d + r..n].iter_mut() {
+                *slot = m.trailing_zeros() as u8;
+                m &= m - 1;
             }
             draws.shuffle_prefix(&mut perm[..n], d + r, x);
             if self.rules.two_twelve_apart()
