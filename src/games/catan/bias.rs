@@ -5,7 +5,7 @@
 use super::board::{is_red, Shape, DESERT, HARBOR_NAMES, TERRAIN_NAMES, TOKEN_VALUES};
 use super::exact::{extreme_sets, Expectations, Fraction, PlacementTable};
 use super::rules::Layout;
-use super::sampler::{Ctx, Sampler};
+use super::sampler::{Ctx, Drawn, Sampler};
 use crate::batch::Shard;
 use crate::seed::item_rng;
 use crate::stats::{chi2_sf, pearson};
@@ -173,7 +173,16 @@ impl Cells {
 
     /// The cell of a board, or None when its placement is not a valid one.
     #[inline]
-    pub fn of(&self, shape: &Shape, b: &Layout) -> Option<usize> {
+    pub fn of(&self, shape: &Shape, d: &Drawn) -> Option<usize> {
+        if let (Some(idx), true) = (d.red_set, d.deserts != 0) {
+            let base = idx as usize * self.per_red_set;
+            return Some(if self.per_red_set == 1 {
+                base
+            } else {
+                base + d.deserts.trailing_zeros() as usize
+            });
+        }
+        let b = &d.layout;
         let mut reds = 0u32;
         let mut desert = 0usize;
         for h in 0..shape.len() {
@@ -220,9 +229,9 @@ pub fn count(
             let end = ((c + 1) * CHUNK).min(samples);
             for i in shard.indices(c * CHUNK, end - c * CHUNK) {
                 let mut rng = item_rng(seed, "catan", i);
-                let (b, attempts) = ctx.sample(sampler, &mut rng)?;
-                let cell = cells.and_then(|cl| cl.of(shape, &b));
-                counts.add(shape, &b, attempts, cell);
+                let d = ctx.sample(sampler, &mut rng)?;
+                let cell = cells.and_then(|cl| cl.of(shape, &d));
+                counts.add(shape, &d.layout, d.attempts, cell);
             }
             Ok(counts)
         })

@@ -109,6 +109,8 @@ pub struct PlacementTable {
     pub weights: Vec<u64>,
     cum: Vec<u64>,
     pub total: u64,
+    /// Every red set has the same weight (draw its index directly).
+    uniform: bool,
     neighbours: Vec<u32>,
 }
 
@@ -182,7 +184,9 @@ impl PlacementTable {
             total += w;
             cum.push(total);
         }
+        let uniform = weights.iter().all(|&w| w == weights[0]);
         Ok(PlacementTable {
+            uniform,
             stages_n: st.n,
             deserts: st.deserts,
             extremes: st.extremes,
@@ -193,6 +197,11 @@ impl PlacementTable {
             total,
             neighbours: shape.neighbours.clone(),
         })
+    }
+
+    /// Whether every red set has the same weight.
+    pub fn is_uniform(&self) -> bool {
+        self.uniform
     }
 
     /// Whether the 2-12-apart rule shaped this table.
@@ -214,9 +223,13 @@ impl PlacementTable {
 
     /// Fill `perm` with deserts, then reds (in random order), then (with 2-12-apart) the
     /// 2s and 12s, then the other hexes; returns how many leading places are fixed.
-    pub fn draw(&self, draws: &mut Draws, perm: &mut [u8]) -> usize {
-        let k = draws.below_u64(self.total);
-        let idx = self.cum.partition_point(|&c| c <= k);
+    pub fn draw(&self, draws: &mut Draws, perm: &mut [u8]) -> (usize, u32) {
+        let idx = if self.uniform {
+            draws.below(self.red_sets.len() as u32) as usize
+        } else {
+            let k = draws.below_u64(self.total);
+            self.cum.partition_point(|&c| c <= k)
+        };
         let reds = self.red_sets[idx];
         let all = ((1u64 << self.stages_n) - 1) as u32;
         loop {
@@ -268,7 +281,7 @@ impl PlacementTable {
                 at += 1;
                 m &= m - 1;
             }
-            return fixed;
+            return (fixed, idx as u32);
         }
     }
 

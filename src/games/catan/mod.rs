@@ -162,7 +162,7 @@ impl Game for Catan {
 
     fn generate(&self, rng: &mut Rng) -> Outcome<CatanBoard> {
         match self.ctx.sample(self.params.sampler, rng) {
-            Ok((layout, attempts)) => Outcome::Accepted(self.record(layout, attempts)),
+            Ok(d) => Outcome::Accepted(self.record(d.layout, d.attempts)),
             Err(_) => Outcome::Rejected("no valid board within the sampler's attempt limit"),
         }
     }

@@ -76,28 +76,41 @@ impl<'a> Draws<'a> {
     }
 
     #[inline]
-    fn next_u32(&mut self) -> u32 {
+    fn next_u16(&mut self) -> u32 {
         if self.left == 0 {
             self.buf = self.rng.next_u64();
-            self.left = 2;
+            self.left = 4;
         }
         self.left -= 1;
-        let v = self.buf as u32;
-        self.buf >>= 32;
+        let v = (self.buf & 0xffff) as u32;
+        self.buf >>= 16;
         v
     }
 
-    /// Uniform in 0..n (n >= 1).
+    /// Uniform in 0..n (n >= 1): Lemire's multiply-and-reject on 16-bit pieces of the
+    /// generator's output for small n (four draws per 64-bit number), 32-bit otherwise.
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        let mut m = u64::from(self.next_u32()) * u64::from(n);
-        if (m as u32) < n {
-            let t = n.wrapping_neg() % n;
-            while (m as u32) < t {
-                m = u64::from(self.next_u32()) * u64::from(n);
+        if n <= 0x1_0000 {
+            let mut m = self.next_u16() * n;
+            if (m & 0xffff) < n {
+                let t = (0x1_0000 - n) % n;
+                while (m & 0xffff) < t {
+                    m = self.next_u16() * n;
+                }
             }
+            m >> 16
+        } else {
+            let x = |d: &mut Self| (d.next_u16() << 16) | d.next_u16();
+            let mut m = u64::from(x(self)) * u64::from(n);
+            if (m as u32) < n {
+                let t = n.wrapping_neg() % n;
+                while (m as u32) < t {
+                    m = u64::from(x(self)) * u64::from(n);
+                }
+            }
+            (m >> 32) as u32
         }
-        (m >> 32) as u32
     }
 
     /// Uniform in 0..n for 64-bit n (n >= 1), by the same multiply-and-reject.
@@ -138,6 +151,28 @@ impl<'a> Draws<'a> {
     }
 }
 
+/// A drawn board, with what the counters can use without looking again.
+#[derive(Debug, Clone, Copy)]
+pub struct Drawn {
+    pub layout: Layout,
+    pub attempts: u64,
+    /// Index of the red set in the placement table, when the sampler knows it.
+    pub red_set: Option<u32>,
+    /// The desert hexes (0 if the sampler did not say).
+    pub deserts: u32,
+}
+
+impl Drawn {
+    fn new(layout: Layout, attempts: u64) -> Drawn {
+        Drawn {
+            layout,
+            attempts,
+            red_set: None,
+            deserts: 0,
+        }
+    }
+}
+
 /// What every sampler needs: the board, the rules, and (for `direct`) the table.
 pub struct Ctx {
     pub shape: &'static Shape,
@@ -149,7 +184,8 @@ pub struct Ctx {
     extremes: usize,
     /// Every set of `reds` hexes, with whether it meets the red rule: whole-board
     /// rejection draws an index into this list (one random number per attempt).
-    red_subsets: Vec<(u32, bool)>,
+    /// The third field is the set's index in the placement table (u32::MAX if none).
+    red_subsets: Vec<(u32, bool, u32)>,
 }
 
 /// Give up after this many attempts (a rule set that is very hard to meet).
@@ -182,9 +218,20 @@ impl Ctx {
                 .copied()
                 .filter(|&t| !is_red(t) && t != 2 && t != 12),
         );
+        let in_table: std::collections::HashMap<u32, u32> = table
+            .as_ref()
+            .map(|t| {
+                t.red_sets
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &m)| (m, i as u32))
+                    .collect()
+            })
+            .unwrap_or_default();
         let mut red_subsets = Vec::new();
         super::exact::subsets(((1u64 << shape.len()) - 1) as u32, reds, &mut |m| {
-            red_subsets.push((m, !rules.red_apart() || independent(shape, m)));
+            let ok = !rules.red_apart() || independent(shape, m);
+            red_subsets.push((m, ok, in_table.get(&m).copied().unwrap_or(u32::MAX)));
         });
         Ctx {
             shape,
@@ -247,7 +294,7 @@ impl Ctx {
     }
 
     /// Draw one board with `sampler`; Err if it gave up.
-    pub fn sample(&self, sampler: Sampler, rng: &mut Rng) -> Result<(Layout, u64), String> {
+    pub fn sample(&self, sampler: Sampler, rng: &mut Rng) -> Result<Drawn, String> {
         let mut draws = Draws::new(rng);
         match sampler {
             Sampler::FullRejection => self.full_rejection(&mut draws),
@@ -267,54 +314,69 @@ impl Ctx {
     /// drawn, stopping early rejects exactly the boards that drawing to the end and
     /// checking would reject (attempt counts included). An accepted board is uniform
     /// among valid boards; only the work of drawing the rest of rejected boards is saved.
-    fn full_rejection(&self, draws: &mut Draws) -> Result<(Layout, u64), String> {
-        let n = self.n();
-        let d = self.shape.deserts;
-        let (r, x) = (self.reds, self.extremes);
-        let all = ((1u64 << n) - 1) as u32;
+    fn full_rejection(&self, draws: &mut Draws) -> Result<Drawn, String> {
         let count = self.red_subsets.len() as u32;
         for attempt in 1..=MAX_ATTEMPTS {
-            let (reds, ok) = self.red_subsets[draws.below(count) as usize];
+            let (reds, ok, table_index) = self.red_subsets[draws.below(count) as usize];
             if !ok {
                 continue;
             }
-            let mut perm = [0u8; 30];
-            let mut free = all & !reds;
-            for slot in perm.iter_mut().take(d) {
-                let h = draws.pick_bit(free);
-                *slot = h as u8;
-                free &= !(1 << h);
+            if let Some(mut drawn) = self.complete(draws, reds) {
+                drawn.attempts = attempt;
+                drawn.red_set = (table_index != u32::MAX).then_some(table_index);
+                return Ok(drawn);
             }
-            // The reds in random order (which are 6s, which 8s).
-            let mut m = reds;
-            for slot in perm[d..d + r].iter_mut() {
-                *slot = m.trailing_zeros() as u8;
-                m &= m - 1;
-            }
-            draws.shuffle_prefix(&mut perm[d..d + r], 0, r);
-            // Everything else, then a uniform order for it: the first `x` are the 2s and 12s.
-            let mut m = free;
-            for slot in perm[d + r..n].iter_mut() {
-                *slot = m.trailing_zeros() as u8;
-                m &= m - 1;
-            }
-            draws.shuffle_prefix(&mut perm[..n], d + r, x);
-            if self.rules.two_twelve_apart()
-                && !independent(self.shape, Self::mask(&perm[d + r..d + r + x]))
-            {
-                continue;
-            }
-            draws.shuffle_prefix(&mut perm[..n], d + r + x, n);
-            let mut b = Layout::default();
-            self.put_tokens(&perm[..n], &mut b);
-            self.put_terrain(draws, Self::mask(&perm[..d]), &mut b);
-            if !self.rules.check_late(self.shape, &b) {
-                continue;
-            }
-            self.put_harbors(draws, &mut b);
-            return Ok((b, attempt));
         }
         Err(self.gave_up())
+    }
+
+    /// Given the red set: the deserts uniform among the other hexes, the reds in random
+    /// order (which are 6s and which 8s), the 2s and 12s uniform among what is left
+    /// (None if they break 2-12-apart), then everything else; None if a late rule fails.
+    #[inline]
+    fn complete(&self, draws: &mut Draws, reds: u32) -> Option<Drawn> {
+        let n = self.n();
+        let d = self.shape.deserts;
+        let (r, x) = (self.reds, self.extremes);
+        let mut perm = [0u8; 30];
+        let mut free = (((1u64 << n) - 1) as u32) & !reds;
+        for slot in perm.iter_mut().take(d) {
+            let h = draws.pick_bit(free);
+            *slot = h as u8;
+            free &= !(1 << h);
+        }
+        let mut m = reds;
+        for slot in perm[d..d + r].iter_mut() {
+            *slot = m.trailing_zeros() as u8;
+            m &= m - 1;
+        }
+        draws.shuffle_prefix(&mut perm[d..d + r], 0, r);
+        let mut m = free;
+        for slot in perm[d + r..n].iter_mut() {
+            *slot = m.trailing_zeros() as u8;
+            m &= m - 1;
+        }
+        draws.shuffle_prefix(&mut perm[..n], d + r, x);
+        if self.rules.two_twelve_apart()
+            && !independent(self.shape, Self::mask(&perm[d + r..d + r + x]))
+        {
+            return None;
+        }
+        draws.shuffle_prefix(&mut perm[..n], d + r + x, n);
+        let mut b = Layout::default();
+        self.put_tokens(&perm[..n], &mut b);
+        let deserts = Self::mask(&perm[..d]);
+        self.put_terrain(draws, deserts, &mut b);
+        if !self.rules.check_late(self.shape, &b) {
+            return None;
+        }
+        self.put_harbors(draws, &mut b);
+        Some(Drawn {
+            layout: b,
+            attempts: 1,
+            red_set: None,
+            deserts,
+        })
     }
 
     fn gave_up(&self) -> String {
@@ -325,7 +387,7 @@ impl Ctx {
     }
 
     /// Terrain (and so the deserts) drawn once and kept; tokens redrawn until valid.
-    fn token_rejection(&self, draws: &mut Draws) -> Result<(Layout, u64), String> {
+    fn token_rejection(&self, draws: &mut Draws) -> Result<Drawn, String> {
         let n = self.n();
         let d = self.shape.deserts;
         let mut attempts = 0;
@@ -350,7 +412,7 @@ impl Ctx {
             self.put_tokens(&perm[..n], &mut b);
             if self.rules.check(self.shape, &b) {
                 self.put_harbors(draws, &mut b);
-                return Ok((b, attempts));
+                return Ok(Drawn::new(b, attempts));
             }
             attempts += 1;
             if attempts > MAX_ATTEMPTS {
@@ -361,7 +423,7 @@ impl Ctx {
 
     /// Draw a uniform board, then repeatedly swap a randomly chosen offending token (or
     /// terrain) with the one on a random other hex until every rule holds.
-    fn swap(&self, draws: &mut Draws) -> Result<(Layout, u64), String> {
+    fn swap(&self, draws: &mut Draws) -> Result<Drawn, String> {
         let n = self.n();
         let d = self.shape.deserts;
         for attempt in 1..=MAX_ATTEMPTS {
@@ -376,7 +438,7 @@ impl Ctx {
                 let (tok, ter) = self.rules.offenders(self.shape, &b);
                 if tok | ter == 0 {
                     self.put_harbors(draws, &mut b);
-                    return Ok((b, attempt));
+                    return Ok(Drawn::new(b, attempt));
                 }
                 let h = draws.pick_bit(tok | ter);
                 if tok >> h & 1 == 1 {
@@ -398,7 +460,7 @@ impl Ctx {
     /// Deserts at random; then each red on a random hex not next to a red placed so far
     /// (and each 2 and 12 likewise, with 2-12-apart); the rest at random. A dead end
     /// (no allowed hex left) or a broken late rule starts again.
-    fn sequential(&self, draws: &mut Draws) -> Result<(Layout, u64), String> {
+    fn sequential(&self, draws: &mut Draws) -> Result<Drawn, String> {
         let n = self.n();
         let d = self.shape.deserts;
         let all = ((1u64 << n) - 1) as u32;
@@ -438,26 +500,41 @@ impl Ctx {
                 continue;
             }
             self.put_harbors(draws, &mut b);
-            return Ok((b, attempt));
+            return Ok(Drawn::new(b, attempt));
         }
         Err(self.gave_up())
     }
 
     /// A placement drawn uniformly from the enumerated valid ones (see `exact`), then the
     /// rest at random. One attempt, no rejection of whole boards.
-    fn direct(&self, draws: &mut Draws) -> Result<(Layout, u64), String> {
+    fn direct(&self, draws: &mut Draws) -> Result<Drawn, String> {
         let table = self
             .table
             .as_ref()
             .ok_or_else(|| "the direct sampler needs the placement table".to_string())?;
+        if table.is_uniform() {
+            // Every valid red set has the same number of completions: pick one
+            // uniformly and complete it (no rule can fail afterwards).
+            let idx = draws.below(table.red_sets.len() as u32);
+            let mut drawn = self
+                .complete(draws, table.red_sets[idx as usize])
+                .ok_or("a valid red set failed to complete")?;
+            drawn.red_set = Some(idx);
+            return Ok(drawn);
+        }
         let n = self.n();
         let mut perm = [0u8; 30];
-        let placed = table.draw(draws, &mut perm[..n]);
+        let (placed, red_set) = table.draw(draws, &mut perm[..n]);
         draws.shuffle_prefix(&mut perm[..n], placed, n);
         let mut b = Layout::default();
         self.put_tokens(&perm[..n], &mut b);
         self.put_terrain(draws, Self::mask(&perm[..self.shape.deserts]), &mut b);
         self.put_harbors(draws, &mut b);
-        Ok((b, 1))
+        Ok(Drawn {
+            layout: b,
+            attempts: 1,
+            red_set: Some(red_set),
+            deserts: Self::mask(&perm[..self.shape.deserts]),
+        })
     }
 }
