@@ -90,5 +90,60 @@ fn pdf_writer(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, flip_generate_solve, flip_pipeline, pdf_writer);
+/// Catan: one board per sampler (one core), and the bias counting loop on all cores
+/// (boards drawn and counted, chi-square cells included).
+fn catan(c: &mut Criterion) {
+    use puzzlebook::batch::Shard;
+    use puzzlebook::games::catan::bias::{count, Cells};
+    use puzzlebook::games::catan::board::BoardKind;
+    use puzzlebook::games::catan::{context, rules::Rules, Sampler};
+    let rules: Rules = "red-apart".parse().unwrap();
+    let ctx = context(BoardKind::Base, &rules, Sampler::Direct).unwrap();
+    let mut g = c.benchmark_group("catan_board");
+    g.throughput(Throughput::Elements(1));
+    for s in [
+        Sampler::FullRejection,
+        Sampler::Direct,
+        Sampler::TokenRejection,
+        Sampler::Swap,
+        Sampler::Sequential,
+    ] {
+        let mut i = 0u64;
+        g.bench_function(s.name(), |b| {
+            b.iter(|| {
+                i += 1;
+                black_box(
+                    ctx.sample(s, &mut item_rng(1, "catan", i))
+                        .unwrap()
+                        .attempts,
+                )
+            })
+        });
+    }
+    g.finish();
+    let cells = Cells::new(ctx.shape, ctx.table.as_ref().unwrap());
+    let mut g = c.benchmark_group("catan_bias_counting");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(2_000_000));
+    for s in [Sampler::FullRejection, Sampler::Direct] {
+        g.bench_function(s.name(), |b| {
+            b.iter(|| {
+                black_box(
+                    count(&ctx, s, Some(&cells), 1, 2_000_000, Shard::default())
+                        .unwrap()
+                        .boards,
+                )
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    flip_generate_solve,
+    flip_pipeline,
+    pdf_writer,
+    catan
+);
 criterion_main!(benches);
