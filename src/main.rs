@@ -572,6 +572,13 @@ fn catan_bias(args: BiasArgs, jobs: usize) -> Result<ExitCode> {
         Err(e) if explicit && samplers.contains(&Sampler::Direct) => return Err(e),
         Err(_) => context(args.catan.board, &rules, Sampler::FullRejection)?,
     };
+    if ctx.table.is_none() {
+        eprintln!(
+            "note: rules {rules} cannot be enumerated on the {} board; expectations come from a reference run of {} full-rejection boards, and direct is skipped",
+            args.catan.board.name(),
+            args.reference_samples
+        );
+    }
     let samplers: Vec<Sampler> = samplers
         .into_iter()
         .filter(|&s| s != Sampler::Direct || ctx.table.is_some())

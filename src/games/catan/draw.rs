@@ -62,7 +62,8 @@ fn extent(kind: BoardKind) -> (f32, f32) {
     (x1 - x0, y1 - y0)
 }
 
-fn hexagon(c: Point, r: f32) -> Vec<Point> {
+/// The corners of a pointy-topped hexagon of circumradius r around c.
+pub fn hexagon(c: Point, r: f32) -> Vec<Point> {
     (0..6)
         .map(|k| {
             let a = std::f32::consts::PI / 2.0 + k as f32 * std::f32::consts::PI / 3.0;

@@ -4,6 +4,7 @@
 
 use super::bias::{FeatureRow, Study, SummaryRow};
 use super::board::{centre, Shape};
+use super::draw::hexagon;
 use crate::canvas::{pt, wrap, Align, Canvas, Color, Face, Point, Rect, Stroke, MM_PER_PT};
 
 /// A4 portrait, in mm.
@@ -21,15 +22,6 @@ fn colour(z: f64) -> Color {
     } else {
         Color::rgb(mix(255.0, 40.0), mix(255.0, 90.0), 255)
     }
-}
-
-fn hexagon(c: Point, r: f32) -> Vec<Point> {
-    (0..6)
-        .map(|k| {
-            let a = std::f32::consts::PI / 2.0 + k as f32 * std::f32::consts::PI / 3.0;
-            pt(c.x + r * a.cos(), c.y + r * a.sin())
-        })
-        .collect()
 }
 
 /// One map: the hexes of `shape` coloured by the z of `feature` for `sampler`.
