@@ -5,7 +5,7 @@
 use super::bias::{FeatureRow, Study, SummaryRow};
 use super::board::{centre, Shape};
 use super::draw::hexagon;
-use crate::canvas::{pt, wrap, Align, Canvas, Color, Face, Point, Rect, Stroke, MM_PER_PT};
+use crate::canvas::{pt, wrap, Align, Canvas, Color, Face, Rect, Stroke, MM_PER_PT};
 
 /// A4 portrait, in mm.
 pub const PAGE: (f32, f32) = (210.0, 297.0);
