@@ -276,7 +276,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             generate(&game, &run, cli.jobs, show_progress, format)
         }
-        Command::Catan(CatanCommand::Bias(args)) => catan_bias(args, cli.jobs),
+        Command::Catan(CatanCommand::Bias(args)) => catan_bias(args, cli.jobs, show_progress),
         Command::Flip(FlipCommand::Analyze {
             size,
             shape,
@@ -549,7 +549,7 @@ fn analysis_text(a: &flip::Analysis) -> String {
     s
 }
 
-fn catan_bias(args: BiasArgs, jobs: usize) -> Result<ExitCode> {
+fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
     use puzzlebook::games::catan::{bias, context, rules::Rules, sampler::ALL_SAMPLERS};
     if args.samples == 0 {
         return Err(Error::invalid(
@@ -599,24 +599,24 @@ fn catan_bias(args: BiasArgs, jobs: usize) -> Result<ExitCode> {
     let pool = batch::thread_pool(jobs)?;
     let study = pool
         .install(|| {
-            bias::study(
-                &ctx,
-                &samplers,
-                args.seed,
-                args.samples,
+            let cfg = bias::StudyConfig {
+                samplers: samplers.clone(),
+                seed: args.seed,
+                samples: args.samples,
                 shard,
-                args.reference_samples,
-                |s, c, secs| {
-                    eprintln!(
-                        "{}: {} boards, {} attempts in {:.2} s ({:.2} M boards/s)",
-                        s.name(),
-                        c.boards,
-                        c.attempts,
-                        secs,
-                        c.boards as f64 / secs.max(1e-9) / 1e6
-                    );
-                },
-            )
+                reference_samples: args.reference_samples,
+                progress_bar: show_progress,
+            };
+            bias::study(&ctx, &cfg, |s: Sampler, c: &bias::Counts, secs: f64| {
+                eprintln!(
+                    "{}: {} boards, {} attempts in {:.2} s ({:.2} M boards/s)",
+                    s.name(),
+                    c.boards,
+                    c.attempts,
+                    secs,
+                    c.boards as f64 / secs.max(1e-9) / 1e6
+                );
+            })
         })
         .map_err(Error::Invalid)?;
     write_csv(out, &args.out, &study.rows)?;

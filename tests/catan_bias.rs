@@ -4,24 +4,26 @@
 //! 1e-4 likewise. The biased samplers miss by orders of magnitude.
 
 use puzzlebook::batch::Shard;
-use puzzlebook::games::catan::bias::{count, study, Cells, Study};
+use puzzlebook::games::catan::bias::{count, study, Cells, Study, StudyConfig};
 use puzzlebook::games::catan::board::BoardKind;
 use puzzlebook::games::catan::rules::Rules;
 use puzzlebook::games::catan::{context, Sampler};
 
+fn cfg(samplers: &[Sampler], seed: u64, samples: u64, reference_samples: u64) -> StudyConfig {
+    StudyConfig {
+        samplers: samplers.to_vec(),
+        seed,
+        samples,
+        shard: Shard::default(),
+        reference_samples,
+        progress_bar: false,
+    }
+}
+
 fn run(kind: BoardKind, rules: &str, samplers: &[Sampler], samples: u64, seed: u64) -> Study {
     let rules: Rules = rules.parse().unwrap();
     let ctx = context(kind, &rules, Sampler::Direct).unwrap();
-    study(
-        &ctx,
-        samplers,
-        seed,
-        samples,
-        Shard::default(),
-        0,
-        |_, _, _| {},
-    )
-    .unwrap()
+    study(&ctx, &cfg(samplers, seed, samples, 0), |_, _, _| {}).unwrap()
 }
 
 fn summary<'a>(s: &'a Study, sampler: &str) -> &'a puzzlebook::games::catan::bias::SummaryRow {
@@ -182,11 +184,12 @@ fn unenumerable_rules_fall_back_to_a_reference_run() {
     assert!(ctx.table.is_none());
     let s = study(
         &ctx,
-        &[Sampler::FullRejection, Sampler::Sequential],
-        11,
-        100_000,
-        Shard::default(),
-        400_000,
+        &cfg(
+            &[Sampler::FullRejection, Sampler::Sequential],
+            11,
+            100_000,
+            400_000,
+        ),
         |_, _, _| {},
     )
     .unwrap();

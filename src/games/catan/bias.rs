@@ -218,6 +218,27 @@ pub fn count(
     samples: u64,
     shard: Shard,
 ) -> Result<Counts, String> {
+    count_with_progress(
+        ctx,
+        sampler,
+        cells,
+        seed,
+        samples,
+        shard,
+        &indicatif::ProgressBar::hidden(),
+    )
+}
+
+/// [`count`], advancing `bar` as chunks of boards finish.
+pub fn count_with_progress(
+    ctx: &Ctx,
+    sampler: Sampler,
+    cells: Option<&Cells>,
+    seed: u64,
+    samples: u64,
+    shard: Shard,
+    bar: &indicatif::ProgressBar,
+) -> Result<Counts, String> {
     const CHUNK: u64 = 1 << 16;
     let shape = ctx.shape;
     let ncells = cells.map_or(0, Cells::len);
@@ -233,6 +254,7 @@ pub fn count(
                 let cell = cells.and_then(|cl| cl.of(shape, &d));
                 counts.add(shape, &d.layout, d.attempts, cell);
             }
+            bar.inc(end - c * CHUNK);
             Ok(counts)
         })
         .try_reduce(
@@ -475,16 +497,27 @@ pub struct Study {
     pub expectations: Expectations,
 }
 
-/// Run the study. `samplers` must be available for the rules (see [`super::context`]).
+/// What a study runs.
+#[derive(Debug, Clone)]
+pub struct StudyConfig {
+    pub samplers: Vec<Sampler>,
+    pub seed: u64,
+    /// Boards per sampler.
+    pub samples: u64,
+    pub shard: Shard,
+    /// Boards in the reference run, for rules that cannot be enumerated.
+    pub reference_samples: u64,
+    /// Show a progress bar per sampler.
+    pub progress_bar: bool,
+}
+
+/// Run the study. The samplers must be available for the rules (see [`super::context`]).
 pub fn study(
     ctx: &Ctx,
-    samplers: &[Sampler],
-    seed: u64,
-    samples: u64,
-    shard: Shard,
-    reference_samples: u64,
+    cfg: &StudyConfig,
     mut progress: impl FnMut(Sampler, &Counts, f64),
 ) -> Result<Study, String> {
+    let (seed, samples, shard) = (cfg.seed, cfg.samples, cfg.shard);
     let shape = ctx.shape;
     let (expectations, cells, reference_n) = match &ctx.table {
         Some(t) => (
@@ -493,17 +526,32 @@ pub fn study(
             None,
         ),
         None => (
-            reference(ctx, seed ^ 0x5eed_0f4e_fe2e_c0de, reference_samples)?,
+            reference(ctx, seed ^ 0x5eed_0f4e_fe2e_c0de, cfg.reference_samples)?,
             None,
-            Some(reference_samples),
+            Some(cfg.reference_samples),
         ),
     };
     let mut rows = Vec::new();
     let mut summaries = Vec::new();
     let mut all = Vec::new();
-    for &s in samplers {
+    for &s in &cfg.samplers {
         let started = std::time::Instant::now();
-        let counts = count(ctx, s, cells.as_ref(), seed, samples, shard)?;
+        let bar = if cfg.progress_bar {
+            let bar = indicatif::ProgressBar::new(samples);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{prefix} [{bar:32}] {human_pos}/{human_len} eta {eta}",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
+            );
+            bar.set_prefix(s.name());
+            bar
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        let counts = count_with_progress(ctx, s, cells.as_ref(), seed, samples, shard, &bar)?;
+        bar.finish_and_clear();
         progress(s, &counts, started.elapsed().as_secs_f64());
         let (r, summary) = compare(
             shape,
