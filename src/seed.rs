@@ -28,21 +28,40 @@ fn name_hash(name: &str) -> u64 {
     })
 }
 
+/// The streams of one run (master seed and game): the part of the derivation that
+/// does not depend on the item is done once.
+#[derive(Debug, Clone, Copy)]
+pub struct Streams {
+    base: u64,
+}
+
+impl Streams {
+    pub fn new(master: u64, game: &str) -> Streams {
+        // Chain the inputs through the mixer; each step is a bijection of the previous
+        // state plus the next input, so distinct triples give distinct keys in practice.
+        Streams {
+            base: mix64(mix64(master) ^ name_hash(game)),
+        }
+    }
+
+    /// The independent stream of item `index`.
+    #[inline]
+    pub fn item(&self, index: u64) -> Rng {
+        let key = mix64(self.base.wrapping_add(index.wrapping_mul(GOLDEN_GAMMA)));
+        // Expand the key into Xoshiro's 256-bit state with the SplitMix64 sequence.
+        let mut state = [0u8; 32];
+        let mut s = key;
+        for chunk in state.chunks_exact_mut(8) {
+            s = s.wrapping_add(GOLDEN_GAMMA);
+            chunk.copy_from_slice(&mix64(s).to_le_bytes());
+        }
+        Rng::from_seed(state)
+    }
+}
+
 /// The independent stream of item `index` of `game` in a run with `master` seed.
 pub fn item_rng(master: u64, game: &str, index: u64) -> Rng {
-    // Chain the three inputs through the mixer; each step is a bijection of the
-    // previous state plus the next input, so distinct triples give distinct keys in practice.
-    let key = mix64(
-        mix64(mix64(master) ^ name_hash(game)).wrapping_add(index.wrapping_mul(GOLDEN_GAMMA)),
-    );
-    // Expand the key into Xoshiro's 256-bit state with the SplitMix64 sequence.
-    let mut state = [0u8; 32];
-    let mut s = key;
-    for chunk in state.chunks_exact_mut(8) {
-        s = s.wrapping_add(GOLDEN_GAMMA);
-        chunk.copy_from_slice(&mix64(s).to_le_bytes());
-    }
-    Rng::from_seed(state)
+    Streams::new(master, game).item(index)
 }
 
 #[cfg(test)]

@@ -7,7 +7,6 @@ use super::exact::{extreme_sets, Expectations, Fraction, PlacementTable};
 use super::rules::Layout;
 use super::sampler::{Ctx, Drawn, Sampler};
 use crate::batch::Shard;
-use crate::seed::item_rng;
 use crate::stats::{chi2_sf, pearson};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -243,13 +242,14 @@ pub fn count_with_progress(
     let shape = ctx.shape;
     let ncells = cells.map_or(0, Cells::len);
     let chunks: Vec<u64> = (0..samples.div_ceil(CHUNK)).collect();
+    let streams = crate::seed::Streams::new(seed, "catan");
     chunks
         .par_iter()
         .map(|&c| {
             let mut counts = Counts::new(shape, ncells);
             let end = ((c + 1) * CHUNK).min(samples);
             for i in shard.indices(c * CHUNK, end - c * CHUNK) {
-                let mut rng = item_rng(seed, "catan", i);
+                let mut rng = streams.item(i);
                 let d = ctx.sample(sampler, &mut rng)?;
                 let cell = cells.and_then(|cl| cl.of(shape, &d));
                 counts.add(shape, &d.layout, d.attempts, cell);
