@@ -7,7 +7,9 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-pub const MAX_HEX: usize = 30;
+/// Room per board for hex arrays: the largest board has 30 hexes; 32 lets hot loops
+/// index with `& 31` and no bounds checks.
+pub const MAX_HEX: usize = 32;
 pub const MAX_HARBOR: usize = 11;
 
 /// Terrain codes (the order of the formats spec).

@@ -75,7 +75,7 @@ impl<'a> Draws<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn next_u16(&mut self) -> u32 {
         if self.left == 0 {
             self.buf = self.rng.next_u64();
@@ -89,7 +89,7 @@ impl<'a> Draws<'a> {
 
     /// Uniform in 0..n (n >= 1): Lemire's multiply-and-reject on 16-bit pieces of the
     /// generator's output for small n (four draws per 64-bit number), 32-bit otherwise.
-    #[inline]
+    #[inline(always)]
     pub fn below(&mut self, n: u32) -> u32 {
         if n <= 0x1_0000 {
             let mut m = self.next_u16() * n;
@@ -131,7 +131,7 @@ impl<'a> Draws<'a> {
     /// (Batching several places into one draw, decoded by exact division by
     /// reciprocal multiplication, measured no faster: the swaps' loads and stores, not
     /// the random numbers, bound this loop.)
-    #[inline]
+    #[inline(always)]
     pub fn shuffle_prefix<T>(&mut self, v: &mut [T], from: usize, k: usize) {
         let n = v.len();
         for i in from..(from + k).min(n.saturating_sub(1)) {
@@ -140,8 +140,19 @@ impl<'a> Draws<'a> {
         }
     }
 
+    /// [`Draws::shuffle_prefix`] on a 32-slot array holding `n` items: places
+    /// `from..end` get uniform picks among `place..n`; indices are masked, so no bounds
+    /// checks.
+    #[inline(always)]
+    pub fn shuffle32(&mut self, v: &mut [u8; 32], n: usize, from: usize, end: usize) {
+        for i in from..end.min(n.saturating_sub(1)) {
+            let j = i + self.below((n - i) as u32) as usize;
+            v.swap(i & 31, j & 31);
+        }
+    }
+
     /// The index of a uniformly chosen set bit of `mask` (mask != 0).
-    #[inline]
+    #[inline(always)]
     pub fn pick_bit(&mut self, mask: u32) -> usize {
         let mut k = self.below(mask.count_ones());
         let mut m = mask;
@@ -181,7 +192,7 @@ pub struct Ctx {
     pub rules: Rules,
     pub table: Option<PlacementTable>,
     /// Token values in placement order: reds, then 2s and 12s, then the rest.
-    order: Vec<u8>,
+    order: [u8; 32],
     reds: usize,
     extremes: usize,
     /// Every set of `reds` hexes, with whether it meets the red rule: whole-board
@@ -235,6 +246,11 @@ impl Ctx {
             let ok = !rules.red_apart() || independent(shape, m);
             red_subsets.push((m, ok, in_table.get(&m).copied().unwrap_or(u32::MAX)));
         });
+        let order = {
+            let mut a = [0u8; 32];
+            a[..order.len()].copy_from_slice(&order);
+            a
+        };
         Ctx {
             shape,
             rules,
@@ -251,40 +267,49 @@ impl Ctx {
     }
 
     /// Tokens onto the non-desert hexes of `perm[deserts..]` in placement order.
+    #[inline(always)]
     fn put_tokens(&self, perm: &[u8], b: &mut Layout) {
         let d = self.shape.deserts;
         for (k, &h) in perm[d..].iter().enumerate() {
-            b.token[h as usize] = self.order[k];
+            b.token[h as usize & 31] = self.order[k & 31];
         }
         for &h in &perm[..d] {
             b.token[h as usize] = 0;
         }
     }
 
+    #[inline(always)]
     fn put_terrain(&self, draws: &mut Draws, desert_mask: u32, b: &mut Layout) {
-        let mut t = [0u8; 30];
+        let mut t = [0u8; 32];
         let m = self.shape.terrains.len();
         t[..m].copy_from_slice(&self.shape.terrains);
-        draws.shuffle_prefix(&mut t[..m], 0, m);
+        draws.shuffle32(&mut t, m, 0, m);
+        let all = ((1u64 << self.n()) - 1) as u32;
+        let mut land = all & !desert_mask;
         let mut k = 0;
-        for h in 0..self.n() {
-            if desert_mask >> h & 1 == 1 {
-                b.terrain[h] = DESERT;
-            } else {
-                b.terrain[h] = t[k];
-                k += 1;
-            }
+        while land != 0 {
+            b.terrain[land.trailing_zeros() as usize & 31] = t[k & 31];
+            k += 1;
+            land &= land - 1;
+        }
+        let mut d = desert_mask;
+        while d != 0 {
+            b.terrain[d.trailing_zeros() as usize & 31] = DESERT;
+            d &= d - 1;
         }
     }
 
+    #[inline(always)]
     fn put_harbors(&self, draws: &mut Draws, b: &mut Layout) {
         let m = self.shape.harbor_kinds.len();
-        b.harbor[..m].copy_from_slice(&self.shape.harbor_kinds);
-        draws.shuffle_prefix(&mut b.harbor[..m], 0, m);
+        let mut h = [0u8; 32];
+        h[..m].copy_from_slice(&self.shape.harbor_kinds);
+        draws.shuffle32(&mut h, m, 0, m);
+        b.harbor[..m].copy_from_slice(&h[..m]);
     }
 
-    fn identity(&self) -> [u8; 30] {
-        let mut p = [0u8; 30];
+    fn identity(&self) -> [u8; 32] {
+        let mut p = [0u8; 32];
         for (i, v) in p.iter_mut().enumerate() {
             *v = i as u8;
         }
@@ -296,6 +321,7 @@ impl Ctx {
     }
 
     /// Draw one board with `sampler`; Err if it gave up.
+    #[inline(always)]
     pub fn sample(&self, sampler: Sampler, rng: &mut Rng) -> Result<Drawn, String> {
         let mut draws = Draws::new(rng);
         match sampler {
@@ -316,6 +342,7 @@ impl Ctx {
     /// drawn, stopping early rejects exactly the boards that drawing to the end and
     /// checking would reject (attempt counts included). An accepted board is uniform
     /// among valid boards; only the work of drawing the rest of rejected boards is saved.
+    #[inline(always)]
     fn full_rejection(&self, draws: &mut Draws) -> Result<Drawn, String> {
         let count = self.red_subsets.len() as u32;
         for attempt in 1..=MAX_ATTEMPTS {
@@ -335,12 +362,12 @@ impl Ctx {
     /// Given the red set: the deserts uniform among the other hexes, the reds in random
     /// order (which are 6s and which 8s), the 2s and 12s uniform among what is left
     /// (None if they break 2-12-apart), then everything else; None if a late rule fails.
-    #[inline]
+    #[inline(always)]
     fn complete(&self, draws: &mut Draws, reds: u32) -> Option<Drawn> {
         let n = self.n();
         let d = self.shape.deserts;
         let (r, x) = (self.reds, self.extremes);
-        let mut perm = [0u8; 30];
+        let mut perm = [0u8; 32];
         let mut free = (((1u64 << n) - 1) as u32) & !reds;
         for slot in perm.iter_mut().take(d) {
             let h = draws.pick_bit(free);
@@ -358,13 +385,13 @@ impl Ctx {
             *slot = m.trailing_zeros() as u8;
             m &= m - 1;
         }
-        draws.shuffle_prefix(&mut perm[..n], d + r, x);
+        draws.shuffle32(&mut perm, n, d + r, d + r + x);
         if self.rules.two_twelve_apart()
             && !independent(self.shape, Self::mask(&perm[d + r..d + r + x]))
         {
             return None;
         }
-        draws.shuffle_prefix(&mut perm[..n], d + r + x, n);
+        draws.shuffle32(&mut perm, n, d + r + x, n);
         let mut b = Layout::default();
         self.put_tokens(&perm[..n], &mut b);
         let deserts = Self::mask(&perm[..d]);
@@ -509,6 +536,7 @@ impl Ctx {
 
     /// A placement drawn uniformly from the enumerated valid ones (see `exact`), then the
     /// rest at random. One attempt, no rejection of whole boards.
+    #[inline(always)]
     fn direct(&self, draws: &mut Draws) -> Result<Drawn, String> {
         let table = self
             .table
@@ -525,7 +553,7 @@ impl Ctx {
             return Ok(drawn);
         }
         let n = self.n();
-        let mut perm = [0u8; 30];
+        let mut perm = [0u8; 32];
         let (placed, red_set) = table.draw(draws, &mut perm[..n]);
         draws.shuffle_prefix(&mut perm[..n], placed, n);
         let mut b = Layout::default();
