@@ -145,9 +145,28 @@ impl<'a> Draws<'a> {
     /// checks.
     #[inline(always)]
     pub fn shuffle32(&mut self, v: &mut [u8; 32], n: usize, from: usize, end: usize) {
-        for i in from..end.min(n.saturating_sub(1)) {
-            let j = i + self.below((n - i) as u32) as usize;
-            v.swap(i & 31, j & 31);
+        let end = end.min(n.saturating_sub(1));
+        let mut i = from;
+        while i < end {
+            // Four 16-bit picks from one 64-bit number (exact: each pick is Lemire's
+            // multiply-and-reject on its own 16 bits; a rare rejection draws afresh).
+            let mut x = self.rng.next_u64();
+            for _ in 0..4 {
+                if i >= end {
+                    break;
+                }
+                let n_i = (n - i) as u32;
+                let mut m = (x as u32 & 0xffff) * n_i;
+                x >>= 16;
+                if (m & 0xffff) < n_i {
+                    let t = (0x1_0000 - n_i) % n_i;
+                    while (m & 0xffff) < t {
+                        m = self.next_u16() * n_i;
+                    }
+                }
+                v.swap(i & 31, (i + (m >> 16) as usize) & 31);
+                i += 1;
+            }
         }
     }
 
@@ -581,22 +600,40 @@ mod tests {
         let mut rng = item_rng(1, "test", 0);
         let mut d = Draws::new(&mut rng);
         let mut seen = std::collections::HashMap::new();
+        let mut seen32 = std::collections::HashMap::new();
         let mut pos = vec![0u64; 19 * 19];
         let n = 240_000;
         for _ in 0..n {
             let mut v = [0u8, 1, 2, 3, 4];
             d.shuffle_prefix(&mut v, 0, 5);
             *seen.entry(v).or_insert(0u64) += 1;
-            let mut w: Vec<u8> = (0..19).collect();
-            d.shuffle_prefix(&mut w, 0, 19);
-            for (p, &x) in w.iter().enumerate() {
+            let mut v32 = [0u8; 32];
+            for (i, x) in v32.iter_mut().take(5).enumerate() {
+                *x = i as u8;
+            }
+            d.shuffle32(&mut v32, 5, 0, 5);
+            *seen32.entry(v32).or_insert(0u64) += 1;
+            let mut w = [0u8; 32];
+            for (i, x) in w.iter_mut().enumerate() {
+                *x = i as u8;
+            }
+            d.shuffle32(&mut w, 19, 0, 19);
+            for (p, &x) in w[..19].iter().enumerate() {
                 pos[x as usize * 19 + p] += 1;
             }
+            assert!(w[19..]
+                .iter()
+                .enumerate()
+                .all(|(i, &x)| x as usize == 19 + i));
         }
-        assert_eq!(seen.len(), 120);
-        let obs: Vec<u64> = seen.values().copied().collect();
-        let (chi, cells) = pearson(&obs, &vec![n as f64 / 120.0; 120]);
-        assert!(chi2_sf(chi, (cells - 1) as f64) > 1e-4, "orders: chi {chi}");
+        for orders in [
+            seen.values().copied().collect::<Vec<u64>>(),
+            seen32.values().copied().collect(),
+        ] {
+            assert_eq!(orders.len(), 120);
+            let (chi, cells) = pearson(&orders, &vec![n as f64 / 120.0; 120]);
+            assert!(chi2_sf(chi, (cells - 1) as f64) > 1e-4, "orders: chi {chi}");
+        }
         // Each row of the position table is one multinomial over 19 places.
         for x in 0..19 {
             let (chi, _) = pearson(&pos[x * 19..(x + 1) * 19], &[n as f64 / 19.0; 19]);
