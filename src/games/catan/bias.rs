@@ -2,7 +2,7 @@
 //! every per-hex frequency with its exact expectation (z-scores) and the whole
 //! placement distribution with a chi-square test.
 
-use super::board::{is_red, Shape, DESERT, HARBOR_NAMES, TERRAIN_NAMES, TOKEN_VALUES};
+use super::board::{is_red, Shape, DESERT, HARBOR_NAMES, MAX_HARBOR, TERRAIN_NAMES, TOKEN_VALUES};
 use super::exact::{extreme_sets, Expectations, Fraction, PlacementTable};
 use super::rules::Layout;
 use super::sampler::{Ctx, Drawn, Sampler};
@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 /// Column of each token value in a hex's joint counters: 0 for none (the desert),
 /// 1 + its index in TOKEN_VALUES otherwise.
-const TOKEN_COLUMN: [usize; 13] = [0, 0, 1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10];
+const TOKEN_COLUMN: [u8; 16] = [0, 0, 1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 0, 0, 0];
 /// Joint counters per hex: 6 terrains x 11 token columns.
 const JOINT: usize = 66;
 
@@ -44,15 +44,18 @@ impl Counts {
     }
 
     #[inline]
-    pub fn add(&mut self, shape: &Shape, b: &Layout, attempts: u64, cell: Option<usize>) {
+    pub fn add(&mut self, b: &Layout, attempts: u64, cell: Option<usize>) {
         self.boards += 1;
         self.attempts += attempts;
-        for h in 0..shape.len() {
-            self.joint
-                [h * JOINT + b.terrain[h] as usize * 11 + TOKEN_COLUMN[b.token[h] as usize]] += 1;
+        // One joint counter per hex: (terrain, token column) within the hex's 66.
+        let hexes = self.joint.len() / JOINT;
+        for h in 0..hexes {
+            let (t, k) = (b.terrain[h & 31] as usize, b.token[h & 31] as usize);
+            self.joint[h * JOINT + t * 11 + TOKEN_COLUMN[k & 15] as usize] += 1;
         }
-        for p in 0..shape.harbors.len() {
-            self.harbor[p * 6 + b.harbor[p] as usize] += 1;
+        let harbors = self.harbor.len() / 6;
+        for p in 0..harbors {
+            self.harbor[p * 6 + b.harbor[p % MAX_HARBOR] as usize] += 1;
         }
         if let Some(c) = cell {
             self.cells[c] += 1;
@@ -252,7 +255,7 @@ pub fn count_with_progress(
                 let mut rng = streams.item(i);
                 let d = ctx.sample(sampler, &mut rng)?;
                 let cell = cells.and_then(|cl| cl.of(shape, &d));
-                counts.add(shape, &d.layout, d.attempts, cell);
+                counts.add(&d.layout, d.attempts, cell);
             }
             bar.inc(end - c * CHUNK);
             Ok(counts)
