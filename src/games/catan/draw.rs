@@ -120,6 +120,9 @@ pub fn board(canvas: &mut Canvas, area: Rect, kind: BoardKind, b: &Layout, style
         let c = at(x, y);
         let t = b.terrain[i] as usize;
         canvas.polygon(hexagon(c, r), Some(fills[t]), Some(edge));
+        if style == Style::Greyscale {
+            pattern(canvas, c, r, t as u8);
+        }
         if style == Style::Greyscale || t == DESERT as usize {
             let size = (r * 0.55 / crate::canvas::MM_PER_PT).min(9.0);
             canvas.text(
@@ -204,5 +207,57 @@ pub fn board(canvas: &mut Canvas, area: Rect, kind: BoardKind, b: &Layout, style
             crate::canvas::Align::Center,
             bottom,
         );
+    }
+}
+
+/// Small marks that tell terrains apart without colour: wheat strokes, wood trees,
+/// sheep rings, clay bricks, rock peaks; placed on a grid inside the hex, around the
+/// token and the label.
+fn pattern(canvas: &mut Canvas, c: Point, r: f32, terrain: u8) {
+    if terrain == DESERT {
+        return;
+    }
+    let ink = Stroke::new(Color::grey(30), (r * 0.035).max(0.12));
+    let step = r * 0.3;
+    let s = step * 0.3;
+    for i in -3i32..=3 {
+        for j in -3i32..=3 {
+            let p = pt(
+                c.x + (i as f32 + if j % 2 == 0 { 0.0 } else { 0.5 }) * step,
+                c.y + j as f32 * step * 0.87,
+            );
+            let (dx, dy) = (p.x - c.x, p.y - c.y);
+            let d = (dx * dx + dy * dy).sqrt();
+            // Inside the hex's inscribed circle, clear of the token and the label.
+            if d > r * 0.78 || d < r * 0.45 || (dy < -r * 0.35 && dx.abs() < r * 0.5) {
+                continue;
+            }
+            match terrain {
+                0 => canvas.line(pt(p.x - s, p.y + s), pt(p.x + s, p.y - s), ink),
+                1 => canvas.polygon(
+                    vec![
+                        pt(p.x, p.y - s),
+                        pt(p.x + s * 0.8, p.y + s),
+                        pt(p.x - s * 0.8, p.y + s),
+                    ],
+                    Some(Color::grey(40)),
+                    None,
+                ),
+                2 => canvas.circle(p, s * 0.6, None, Some(ink)),
+                3 => canvas.rect(
+                    Rect::new(p.x - s, p.y - s * 0.5, 2.0 * s, s),
+                    None,
+                    Some(ink),
+                ),
+                _ => canvas.polyline(
+                    vec![
+                        pt(p.x - s, p.y + s * 0.6),
+                        pt(p.x, p.y - s * 0.6),
+                        pt(p.x + s, p.y + s * 0.6),
+                    ],
+                    ink,
+                ),
+            }
+        }
     }
 }
