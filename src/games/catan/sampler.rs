@@ -128,9 +128,8 @@ impl<'a> Draws<'a> {
 
     /// Fisher-Yates: make `v[from..]` a uniform random permutation, or only its first
     /// `k` places (each uniform among what is left). One 16-bit multiply per place.
-    /// (Batching several places into one draw, decoded by exact division by
-    /// reciprocal multiplication, measured no faster: the swaps' loads and stores, not
-    /// the random numbers, bound this loop.)
+    /// The hot paths use [`Draws::shuffle32`]; see the README's speed notes for the
+    /// variants that were measured and dropped.
     #[inline(always)]
     pub fn shuffle_prefix<T>(&mut self, v: &mut [T], from: usize, k: usize) {
         let n = v.len();
@@ -141,8 +140,8 @@ impl<'a> Draws<'a> {
     }
 
     /// [`Draws::shuffle_prefix`] on a 32-slot array holding `n` items: places
-    /// `from..end` get uniform picks among `place..n`; indices are masked, so no bounds
-    /// checks.
+    /// `from..end` get uniform picks among `place..n`. Indices are masked (no bounds
+    /// checks) and four picks come from each 64-bit number.
     #[inline(always)]
     pub fn shuffle32(&mut self, v: &mut [u8; 32], n: usize, from: usize, end: usize) {
         let end = end.min(n.saturating_sub(1));
