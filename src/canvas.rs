@@ -51,16 +51,6 @@ impl Rect {
             (self.h - 2.0 * d).max(0.0),
         )
     }
-    /// The largest centred square inside the box.
-    pub fn square(&self) -> Rect {
-        let s = self.w.min(self.h);
-        Rect::new(
-            self.x + (self.w - s) / 2.0,
-            self.y + (self.h - s) / 2.0,
-            s,
-            s,
-        )
-    }
     /// Split off the top `h` mm: (top part, rest).
     pub fn take_top(&self, h: f32) -> (Rect, Rect) {
         let h = h.min(self.h);

@@ -3,7 +3,7 @@
 
 use super::board::{centre, pips, BoardKind, DESERT, HARBOR_NAMES, TERRAIN_NAMES};
 use super::rules::Layout;
-use crate::canvas::{pt, Canvas, Color, Face, Point, Rect, Stroke};
+use crate::canvas::{pt, Align, Canvas, Color, Face, Point, Rect, Stroke, MM_PER_PT};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -124,13 +124,13 @@ pub fn board(canvas: &mut Canvas, area: Rect, kind: BoardKind, b: &Layout, style
             pattern(canvas, c, r, t as u8);
         }
         if style == Style::Greyscale || t == DESERT as usize {
-            let size = (r * 0.55 / crate::canvas::MM_PER_PT).min(9.0);
+            let size = (r * 0.55 / MM_PER_PT).min(9.0);
             canvas.text(
                 c.x,
                 c.y - r * 0.55,
                 size,
                 Face::Regular,
-                crate::canvas::Align::Center,
+                Align::Center,
                 TERRAIN_NAMES[t],
             );
         }
@@ -147,14 +147,14 @@ pub fn board(canvas: &mut Canvas, area: Rect, kind: BoardKind, b: &Layout, style
         );
         let red = token == 6 || token == 8;
         let colour = if red { RED } else { Color::BLACK };
-        let size = tr * 1.05 / crate::canvas::MM_PER_PT;
+        let size = tr * 1.05 / MM_PER_PT;
         let face = if red { Face::Bold } else { Face::Regular };
         canvas.text_colored(
             c.x,
             c.y + tr * 0.2,
             size,
             face,
-            crate::canvas::Align::Center,
+            Align::Center,
             colour,
             &token.to_string(),
         );
@@ -185,26 +185,19 @@ pub fn board(canvas: &mut Canvas, area: Rect, kind: BoardKind, b: &Layout, style
             Some(Stroke::new(Color::grey(60), (r * 0.03).max(0.15))),
         );
         let kind = b.harbor[p] as usize;
-        let size = (r * 0.28 / crate::canvas::MM_PER_PT).min(8.0);
+        let size = (r * 0.28 / MM_PER_PT).min(8.0);
         let (top, bottom) = if kind == 0 {
             ("3:1", "any")
         } else {
             ("2:1", HARBOR_NAMES[kind])
         };
-        canvas.text(
-            c.x,
-            c.y - r * 0.02,
-            size,
-            Face::Bold,
-            crate::canvas::Align::Center,
-            top,
-        );
+        canvas.text(c.x, c.y - r * 0.02, size, Face::Bold, Align::Center, top);
         canvas.text(
             c.x,
             c.y + r * 0.24,
             size * 0.85,
             Face::Regular,
-            crate::canvas::Align::Center,
+            Align::Center,
             bottom,
         );
     }
