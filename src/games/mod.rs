@@ -12,6 +12,8 @@ use serde::Serialize;
 
 pub mod catan;
 pub mod flip;
+pub mod numbrix;
+pub mod size;
 
 /// The result of one seeded generation attempt.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,13 +80,14 @@ pub trait GameVisitor {
 }
 
 /// Every game's name, in the order books and help list them.
-pub const NAMES: &[&str] = &[flip::Flip::NAME, catan::Catan::NAME];
+pub const NAMES: &[&str] = &[flip::Flip::NAME, catan::Catan::NAME, numbrix::Numbrix::NAME];
 
 /// Run `visitor` with the game called `name`.
 pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output> {
     match name {
         flip::Flip::NAME => Ok(visitor.visit::<flip::Flip>()),
         catan::Catan::NAME => Ok(visitor.visit::<catan::Catan>()),
+        numbrix::Numbrix::NAME => Ok(visitor.visit::<numbrix::Numbrix>()),
         _ => Err(crate::Error::invalid(format!(
             "unknown game '{name}': choose one of {}",
             NAMES.join(", ")

@@ -1,0 +1,388 @@
+//! Fixed-width bit sets over the cells of a grid (row-major, cell = row * cols + col),
+//! and the grid's precomputed masks: neighbours, Manhattan balls, colours, columns.
+//!
+//! `W` 64-bit words hold up to 64 * W cells; the solver is compiled for W = 2 (9x9 and
+//! everything up to 128 cells), 4 and 8, so a 9x9 board costs two words per operation.
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Bits<const W: usize>(pub [u64; W]);
+
+impl<const W: usize> Default for Bits<W> {
+    fn default() -> Self {
+        Bits([0; W])
+    }
+}
+
+impl<const W: usize> Bits<W> {
+    pub const CAP: usize = 64 * W;
+
+    #[inline]
+    pub fn empty() -> Self {
+        Bits([0; W])
+    }
+
+    #[inline]
+    pub fn single(i: usize) -> Self {
+        let mut b = Self::empty();
+        b.set(i);
+        b
+    }
+
+    /// The first `n` bits set.
+    pub fn first(n: usize) -> Self {
+        let mut b = Self::empty();
+        for (w, word) in b.0.iter_mut().enumerate() {
+            let lo = w * 64;
+            if n >= lo + 64 {
+                *word = !0;
+            } else if n > lo {
+                *word = (1u64 << (n - lo)) - 1;
+            }
+        }
+        b
+    }
+
+    #[inline]
+    pub fn get(&self, i: usize) -> bool {
+        self.0[i >> 6] >> (i & 63) & 1 == 1
+    }
+
+    #[inline]
+    pub fn set(&mut self, i: usize) {
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+
+    #[inline]
+    pub fn clear(&mut self, i: usize) {
+        self.0[i >> 6] &= !(1 << (i & 63));
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    #[inline]
+    pub fn any(&self) -> bool {
+        !self.is_empty()
+    }
+
+    #[inline]
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    #[inline]
+    pub fn and_not(self, o: Self) -> Self {
+        let mut r = self;
+        for (a, b) in r.0.iter_mut().zip(o.0) {
+            *a &= !b;
+        }
+        r
+    }
+
+    #[inline]
+    pub fn intersects(&self, o: &Self) -> bool {
+        self.0.iter().zip(o.0).any(|(a, b)| a & b != 0)
+    }
+
+    /// The lowest set bit, if any.
+    #[inline]
+    pub fn lowest(&self) -> Option<usize> {
+        for (w, &word) in self.0.iter().enumerate() {
+            if word != 0 {
+                return Some(w * 64 + word.trailing_zeros() as usize);
+            }
+        }
+        None
+    }
+
+    /// Shift towards higher cell numbers by `k` (< 64 * W).
+    #[inline]
+    pub fn shl(self, k: usize) -> Self {
+        let (ws, bs) = (k / 64, k % 64);
+        let mut r = [0u64; W];
+        for i in (ws..W).rev() {
+            let src = i - ws;
+            let mut v = self.0[src] << bs;
+            if bs > 0 && src > 0 {
+                v |= self.0[src - 1] >> (64 - bs);
+            }
+            r[i] = v;
+        }
+        Bits(r)
+    }
+
+    /// Shift towards lower cell numbers by `k` (< 64 * W).
+    #[inline]
+    pub fn shr(self, k: usize) -> Self {
+        let (ws, bs) = (k / 64, k % 64);
+        let mut r = [0u64; W];
+        for i in 0..W - ws {
+            let src = i + ws;
+            let mut v = self.0[src] >> bs;
+            if bs > 0 && src + 1 < W {
+                v |= self.0[src + 1] << (64 - bs);
+            }
+            r[i] = v;
+        }
+        Bits(r)
+    }
+
+    pub fn iter(&self) -> BitIter<W> {
+        BitIter {
+            words: self.0,
+            w: 0,
+        }
+    }
+}
+
+pub struct BitIter<const W: usize> {
+    words: [u64; W],
+    w: usize,
+}
+
+impl<const W: usize> Iterator for BitIter<W> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.w < W {
+            let word = self.words[self.w];
+            if word != 0 {
+                self.words[self.w] = word & (word - 1);
+                return Some(self.w * 64 + word.trailing_zeros() as usize);
+            }
+            self.w += 1;
+        }
+        None
+    }
+}
+
+macro_rules! binop {
+    ($tr:ident, $f:ident, $tra:ident, $fa:ident, $op:tt) => {
+        impl<const W: usize> $tr for Bits<W> {
+            type Output = Self;
+            #[inline]
+            fn $f(self, o: Self) -> Self {
+                let mut r = self;
+                for (a, b) in r.0.iter_mut().zip(o.0) {
+                    *a = *a $op b;
+                }
+                r
+            }
+        }
+        impl<const W: usize> $tra for Bits<W> {
+            #[inline]
+            fn $fa(&mut self, o: Self) {
+                for (a, b) in self.0.iter_mut().zip(o.0) {
+                    *a = *a $op b;
+                }
+            }
+        }
+    };
+}
+binop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+binop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+
+impl<const W: usize> BitXor for Bits<W> {
+    type Output = Self;
+    #[inline]
+    fn bitxor(self, o: Self) -> Self {
+        let mut r = self;
+        for (a, b) in r.0.iter_mut().zip(o.0) {
+            *a ^= b;
+        }
+        r
+    }
+}
+
+impl<const W: usize> Not for Bits<W> {
+    type Output = Self;
+    #[inline]
+    fn not(self) -> Self {
+        let mut r = self;
+        for a in r.0.iter_mut() {
+            *a = !*a;
+        }
+        r
+    }
+}
+
+/// Masks of one R x C grid.
+#[derive(Clone, Debug)]
+pub struct Geometry<const W: usize> {
+    pub rows: usize,
+    pub cols: usize,
+    pub cells: usize,
+    pub all: Bits<W>,
+    /// Cells not in the first column / not in the last column.
+    not_first_col: Bits<W>,
+    not_last_col: Bits<W>,
+    /// Cells whose row + column is even.
+    pub even: Bits<W>,
+    pub nbr: Vec<Bits<W>>,
+    /// `ball[c * stride + d]`: cells within Manhattan distance d of c (d < stride).
+    ball: Vec<Bits<W>>,
+    stride: usize,
+}
+
+impl<const W: usize> Geometry<W> {
+    pub fn new(rows: usize, cols: usize) -> Self {
+        let cells = rows * cols;
+        assert!(cells <= Bits::<W>::CAP, "grid too large for {W} words");
+        let mut g = Geometry {
+            rows,
+            cols,
+            cells,
+            all: Bits::first(cells),
+            not_first_col: Bits::empty(),
+            not_last_col: Bits::empty(),
+            even: Bits::empty(),
+            nbr: Vec::with_capacity(cells),
+            ball: Vec::new(),
+            stride: rows + cols - 1,
+        };
+        for c in 0..cells {
+            let (r, col) = (c / cols, c % cols);
+            if col > 0 {
+                g.not_first_col.set(c);
+            }
+            if col + 1 < cols {
+                g.not_last_col.set(c);
+            }
+            if (r + col) % 2 == 0 {
+                g.even.set(c);
+            }
+        }
+        for c in 0..cells {
+            g.nbr
+                .push(g.dilate(Bits::single(c)).and_not(Bits::single(c)));
+        }
+        g.ball = vec![Bits::empty(); cells * g.stride];
+        for c in 0..cells {
+            for e in 0..cells {
+                let d = g.dist(c, e);
+                for dd in d..g.stride {
+                    g.ball[c * g.stride + dd].set(e);
+                }
+            }
+        }
+        g
+    }
+
+    #[inline]
+    pub fn dist(&self, a: usize, b: usize) -> usize {
+        let (ra, ca) = (a / self.cols, a % self.cols);
+        let (rb, cb) = (b / self.cols, b % self.cols);
+        ra.abs_diff(rb) + ca.abs_diff(cb)
+    }
+
+    /// Cells within distance `d` of `c` (all cells when `d` is large).
+    #[inline]
+    pub fn ball(&self, c: usize, d: usize) -> Bits<W> {
+        if d >= self.stride {
+            self.all
+        } else {
+            self.ball[c * self.stride + d]
+        }
+    }
+
+    /// Cells of the colour a cell must have to be `k` steps away from `c`.
+    #[inline]
+    pub fn colour_at(&self, c: usize, k: usize) -> Bits<W> {
+        let c_even = self.even.get(c);
+        if c_even == (k % 2 == 0) {
+            self.even
+        } else {
+            self.all.and_not(self.even)
+        }
+    }
+
+    /// The four shifted copies of `s` (left, right, up, down neighbours of its cells).
+    #[inline]
+    pub fn shifts(&self, s: Bits<W>) -> [Bits<W>; 4] {
+        [
+            s.shl(1) & self.not_first_col,
+            s.shr(1) & self.not_last_col,
+            s.shl(self.cols) & self.all,
+            s.shr(self.cols),
+        ]
+    }
+
+    /// `s` and every cell next to it.
+    #[inline]
+    pub fn dilate(&self, s: Bits<W>) -> Bits<W> {
+        let [a, b, c, d] = self.shifts(s);
+        s | a | b | c | d
+    }
+
+    /// Cells with at least two neighbours in `s`.
+    #[inline]
+    pub fn two_neighbours(&self, s: Bits<W>) -> Bits<W> {
+        let [a, b, c, d] = self.shifts(s);
+        ((a | b) & (c | d)) | (a & b) | (c & d)
+    }
+
+    /// Cells with at least one neighbour in `s`.
+    #[inline]
+    pub fn one_neighbour(&self, s: Bits<W>) -> Bits<W> {
+        let [a, b, c, d] = self.shifts(s);
+        a | b | c | d
+    }
+
+    /// The connected part of `within` that contains `seed`.
+    #[inline]
+    pub fn flood(&self, seed: Bits<W>, within: Bits<W>) -> Bits<W> {
+        let mut cur = seed & within;
+        loop {
+            let next = self.dilate(cur) & within;
+            if next == cur {
+                return cur;
+            }
+            cur = next;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shifts_cross_words() {
+        let mut b = Bits::<4>::empty();
+        b.set(63);
+        b.set(130);
+        let l = b.shl(9);
+        assert!(l.get(72) && l.get(139) && l.count() == 2);
+        let r = l.shr(9);
+        assert_eq!(r, b);
+        assert_eq!(Bits::<4>::single(200).shl(64).lowest(), None);
+        assert_eq!(Bits::<2>::single(5).shr(6), Bits::empty());
+        assert_eq!(Bits::<2>::first(81).count(), 81);
+        assert_eq!(Bits::<2>::first(128).count(), 128);
+        assert_eq!(Bits::<2>::first(0).count(), 0);
+    }
+
+    #[test]
+    fn neighbours_and_balls_match_coordinates() {
+        for (r, c) in [(9, 9), (4, 7), (2, 2), (16, 16), (3, 40)] {
+            let g = Geometry::<8>::new(r, c);
+            for a in 0..g.cells {
+                let expect: Vec<usize> = (0..g.cells).filter(|&b| g.dist(a, b) == 1).collect();
+                assert_eq!(g.nbr[a].iter().collect::<Vec<_>>(), expect);
+                for d in 0..4 {
+                    let expect: Vec<usize> = (0..g.cells).filter(|&b| g.dist(a, b) <= d).collect();
+                    assert_eq!(g.ball(a, d).iter().collect::<Vec<_>>(), expect);
+                }
+            }
+            let two = g.two_neighbours(g.all);
+            assert_eq!(
+                two, g.all,
+                "every cell of a {r}x{c} grid has two neighbours"
+            );
+        }
+    }
+}

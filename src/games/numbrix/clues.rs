@@ -1,0 +1,172 @@
+//! Choosing the givens: start from a full solution and take clues away while the
+//! puzzle keeps exactly one solution (each step proved by the solver).
+//!
+//! - `free`: every cell is a clue at first; cells are tried in random order and a clue
+//!   goes back whenever its removal loses uniqueness. The result is minimal: removing
+//!   a clue later can only add solutions, so each clue that went back is still needed.
+//! - `symmetric`: the same in pairs under 180-degree rotation (the centre cell of an odd
+//!   grid alone). A pair may be needed while one of its cells is not; such puzzles
+//!   are rejected (a new path is drawn), so every printed symmetric puzzle is minimal
+//!   clue by clue as well as pair by pair.
+//! - `border`: givens only on the outer ring. If the whole ring does not pin the path
+//!   down, the path is rejected and a new one drawn; otherwise the ring is thinned like
+//!   `free`.
+//!
+//! 1 and N are clues like any other: kept or removed by the same rule.
+
+use super::solve::{AnySolver, Count};
+use rand::seq::SliceRandom;
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Style {
+    #[default]
+    Free,
+    Symmetric,
+    Border,
+}
+
+impl Style {
+    pub fn name(self) -> &'static str {
+        match self {
+            Style::Free => "free",
+            Style::Symmetric => "symmetric",
+            Style::Border => "border",
+        }
+    }
+}
+
+impl std::str::FromStr for Style {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        [Style::Free, Style::Symmetric, Style::Border]
+            .into_iter()
+            .find(|st| st.name() == s)
+            .ok_or_else(|| format!("unknown style '{s}': choose free, symmetric or border"))
+    }
+}
+
+/// Why a solution did not give a puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// Border style: the full ring allows more than one path.
+    BorderNotUnique,
+    /// Symmetric style: some single clue could go.
+    NotMinimal,
+    /// The solver's node budget ran out: nothing about the puzzle was proved.
+    Budget,
+}
+
+impl Failure {
+    pub fn reason(self) -> &'static str {
+        match self {
+            Failure::BorderNotUnique => "the border does not pin down the path",
+            Failure::NotMinimal => "a symmetric clue set that is not minimal",
+            Failure::Budget => "the solver's node budget ran out",
+        }
+    }
+}
+
+struct Remover<'a> {
+    solver: &'a mut AnySolver,
+    givens: Vec<u16>,
+    budget: u64,
+}
+
+impl Remover<'_> {
+    /// Whether the current givens have exactly one solution.
+    fn unique(&mut self) -> Result<bool, Failure> {
+        match self.solver.solve(&self.givens, self.budget).count {
+            Count::One => Ok(true),
+            Count::Many | Count::Zero => Ok(false),
+            Count::Unknown => Err(Failure::Budget),
+        }
+    }
+
+    /// Remove the cells of `group` if the puzzle stays unique; put them back otherwise.
+    fn try_remove(&mut self, group: &[usize]) -> Result<bool, Failure> {
+        let saved: Vec<u16> = group.iter().map(|&c| self.givens[c]).collect();
+        for &c in group {
+            self.givens[c] = 0;
+        }
+        if self.unique()? {
+            return Ok(true);
+        }
+        for (&c, v) in group.iter().zip(saved) {
+            self.givens[c] = v;
+        }
+        Ok(false)
+    }
+}
+
+/// Choose givens for `solution` (cell -> number) in the given style.
+pub fn select(
+    style: Style,
+    solver: &mut AnySolver,
+    rows: usize,
+    cols: usize,
+    solution: &[u16],
+    rng: &mut impl RngCore,
+    budget: u64,
+) -> Result<Vec<u16>, Failure> {
+    let n = rows * cols;
+    let mut r = Remover {
+        solver,
+        givens: solution.to_vec(),
+        budget,
+    };
+    match style {
+        Style::Free => {
+            let mut order: Vec<usize> = (0..n).collect();
+            order.shuffle(rng);
+            for c in order {
+                r.try_remove(&[c])?;
+            }
+        }
+        Style::Symmetric => {
+            let mut order: Vec<usize> = (0..n).filter(|&c| c <= n - 1 - c).collect();
+            order.shuffle(rng);
+            for c in order {
+                let twin = n - 1 - c;
+                if twin == c {
+                    r.try_remove(&[c])?;
+                } else {
+                    r.try_remove(&[c, twin])?;
+                }
+            }
+            for c in 0..n {
+                if r.givens[c] == 0 {
+                    continue;
+                }
+                let v = std::mem::replace(&mut r.givens[c], 0);
+                let unique = r.unique()?;
+                r.givens[c] = v;
+                if unique {
+                    return Err(Failure::NotMinimal);
+                }
+            }
+        }
+        Style::Border => {
+            let ring = |c: usize| {
+                let (row, col) = (c / cols, c % cols);
+                row == 0 || col == 0 || row + 1 == rows || col + 1 == cols
+            };
+            for c in 0..n {
+                if !ring(c) {
+                    r.givens[c] = 0;
+                }
+            }
+            if !r.unique()? {
+                return Err(Failure::BorderNotUnique);
+            }
+            let mut order: Vec<usize> = (0..n).filter(|&c| ring(c)).collect();
+            order.shuffle(rng);
+            for c in order {
+                r.try_remove(&[c])?;
+            }
+        }
+    }
+    Ok(r.givens)
+}

@@ -1,0 +1,214 @@
+//! A Numbrix grid: R x C cells, each 0 (blank) or a number 1..=R*C, row-major.
+//! The text format (`numbrix solve` input): one grid row per line, cells separated by
+//! spaces, a number or `.` for a blank; grids separated by blank lines.
+
+/// Grids larger than this are refused (the solver's widest bit set holds 512 cells).
+pub const MAX_CELLS: usize = 512;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grid {
+    pub rows: usize,
+    pub cols: usize,
+    pub cells: Vec<u16>,
+}
+
+impl Grid {
+    pub fn blank(rows: usize, cols: usize) -> Self {
+        Grid {
+            rows,
+            cols,
+            cells: vec![0; rows * cols],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// Number of non-blank cells.
+    pub fn givens(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// Check the size and the numbers (range, repeats). Messages name the cell.
+    pub fn validate(&self) -> Result<(), String> {
+        check_size(self.rows, self.cols)?;
+        if self.cells.len() != self.rows * self.cols {
+            return Err(format!(
+                "the grid has {} cells, not {} x {}",
+                self.cells.len(),
+                self.rows,
+                self.cols
+            ));
+        }
+        let n = self.cells.len();
+        let mut seen = vec![usize::MAX; n + 1];
+        for (i, &v) in self.cells.iter().enumerate() {
+            let (r, c) = (i / self.cols + 1, i % self.cols + 1);
+            if v == 0 {
+                continue;
+            }
+            if v as usize > n {
+                return Err(format!(
+                    "row {r}, column {c}: {v} is out of range (a {}x{} grid holds 1 to {n})",
+                    self.rows, self.cols
+                ));
+            }
+            let prev = seen[v as usize];
+            if prev != usize::MAX {
+                return Err(format!(
+                    "{v} appears twice: row {}, column {} and row {r}, column {c}",
+                    prev / self.cols + 1,
+                    prev % self.cols + 1
+                ));
+            }
+            seen[v as usize] = i;
+        }
+        Ok(())
+    }
+
+    /// The grid as rows of numbers (0 = blank), as in the JSON records.
+    pub fn to_rows(&self) -> Vec<Vec<u16>> {
+        self.cells.chunks(self.cols).map(|r| r.to_vec()).collect()
+    }
+
+    pub fn from_rows(rows: &[Vec<u16>]) -> Result<Self, String> {
+        let cols = rows.first().map_or(0, |r| r.len());
+        if let Some((i, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != cols) {
+            return Err(format!(
+                "row {} has {} cells but row 1 has {cols}: grids must be rectangular",
+                i + 1,
+                r.len()
+            ));
+        }
+        let g = Grid {
+            rows: rows.len(),
+            cols,
+            cells: rows.concat(),
+        };
+        g.validate()?;
+        Ok(g)
+    }
+
+    /// Text rows, numbers right-aligned, `.` for blanks.
+    pub fn render(&self) -> String {
+        let width = self.len().to_string().len();
+        let mut s = String::new();
+        for row in self.cells.chunks(self.cols) {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|&v| {
+                    if v == 0 {
+                        format!("{:>width$}", ".")
+                    } else {
+                        format!("{v:>width$}")
+                    }
+                })
+                .collect();
+            s.push_str(&cells.join(" "));
+            s.push('\n');
+        }
+        s
+    }
+}
+
+pub fn check_size(rows: usize, cols: usize) -> Result<(), String> {
+    if rows < 2 || cols < 2 {
+        return Err(format!(
+            "a {rows}x{cols} grid is too small: Numbrix needs at least 2x2"
+        ));
+    }
+    if rows * cols > MAX_CELLS {
+        return Err(format!(
+            "a {rows}x{cols} grid has {} cells; the solver handles at most {MAX_CELLS} (22x22 or an equal area)",
+            rows * cols
+        ));
+    }
+    Ok(())
+}
+
+/// Parse one or more grids (separated by blank lines). Errors name the grid and line.
+pub fn parse_grids(text: &str) -> Result<Vec<Grid>, String> {
+    let mut grids = Vec::new();
+    let mut rows: Vec<Vec<u16>> = Vec::new();
+    let mut first_line = 0;
+    let finish = |rows: &mut Vec<Vec<u16>>, grids: &mut Vec<Grid>, first_line: usize| {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let g = Grid::from_rows(rows)
+            .map_err(|e| format!("grid {} (from line {first_line}): {e}", grids.len() + 1))?;
+        grids.push(g);
+        rows.clear();
+        Ok::<(), String>(())
+    };
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            finish(&mut rows, &mut grids, first_line)?;
+            continue;
+        }
+        if line.starts_with('#') {
+            continue;
+        }
+        if rows.is_empty() {
+            first_line = i + 1;
+        }
+        let mut row = Vec::new();
+        for tok in line.split_whitespace() {
+            let v = match tok {
+                "." | "_" | "-" => 0,
+                _ => tok.parse::<u16>().map_err(|_| {
+                    format!(
+                        "line {}: '{tok}' is not a number or '.' (cells are numbers or . for a blank, separated by spaces)",
+                        i + 1
+                    )
+                })?,
+            };
+            row.push(v);
+        }
+        rows.push(row);
+    }
+    finish(&mut rows, &mut grids, first_line)?;
+    if grids.is_empty() {
+        return Err("no grid in the input (one row per line, cells separated by spaces)".into());
+    }
+    Ok(grids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_render_round_trip() {
+        let text = "1 2 .\n. . .\n9 . 7\n\n. 4\n1 .\n";
+        let grids = parse_grids(text).unwrap();
+        assert_eq!(grids.len(), 2);
+        assert_eq!(grids[0].cells, vec![1, 2, 0, 0, 0, 0, 9, 0, 7]);
+        assert_eq!(grids[1].render(), ". 4\n1 .\n");
+        assert_eq!(parse_grids(&grids[0].render()).unwrap()[0], grids[0]);
+    }
+
+    #[test]
+    fn bad_grids_are_named() {
+        for (text, needle) in [
+            ("1 2\n3\n", "rectangular"),
+            ("1 x\n. .\n", "'x' is not a number"),
+            ("1 5\n. .\n", "out of range"),
+            ("1 1\n. .\n", "appears twice"),
+            ("1\n", "too small"),
+            ("", "no grid"),
+            ("0 0\n0 0\n\n1 2 3\n", "grid 2"),
+        ] {
+            let e = parse_grids(text).unwrap_err();
+            assert!(e.contains(needle), "{text:?}: {e}");
+        }
+        assert!(check_size(23, 23).unwrap_err().contains("at most"));
+        assert!(check_size(16, 16).is_ok());
+    }
+}

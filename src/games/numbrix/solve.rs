@@ -1,0 +1,497 @@
+//! The exact Numbrix solver: counts solutions up to two, and PROVES the count.
+//!
+//! The givens, sorted by value, cut 1..=N into gaps: the missing numbers between two
+//! consecutive givens (a closed gap, both ends known), below the smallest given and
+//! above the largest (open gaps, one end known). The search extends gaps one number at
+//! a time from either end. At every node it picks the gap end with the fewest candidate
+//! cells (ties: the gap with fewer missing numbers), so forced moves go first and
+//! short gaps before long ones. A candidate for the number after `a` (towards `b`) is an
+//! empty neighbour of `a`'s cell within Manhattan distance `b - a - 1` of `b`'s cell;
+//! parity needs no test per move, since it is checked once for the givens and every
+//! step alternates colours.
+//!
+//! After each placement, three checks prune, all on bit sets:
+//! - coverage: every empty cell lies in the "ellipse" of some gap (distance to the gap's
+//!   low end plus distance to its high end at most the gap's length + 1);
+//! - dead ends: an empty cell needs two neighbours that are empty or open gap ends,
+//!   unless it can hold 1 or N (which need one); at most that many such cells;
+//! - regions: when the empty cells fall apart into several regions, every gap must fit
+//!   in one region that touches both its ends, and every region must be fillable by the
+//!   gaps that can reach it.
+//!
+//! Every check is a necessary condition, so no solution is ever pruned. A node budget,
+//! if given, ends the search with [`Count::Unknown`], never with "unique".
+
+use super::bits::{Bits, Geometry};
+use super::grid::Grid;
+
+/// What the solver proved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Count {
+    /// No solution.
+    Zero,
+    /// Exactly one solution.
+    One,
+    /// Two or more (the search stopped at the second).
+    Many,
+    /// The node budget ran out first: nothing is proved.
+    Unknown,
+}
+
+impl Count {
+    /// 0, 1 or 2 (two or more); None when unknown.
+    pub fn number(self) -> Option<u8> {
+        match self {
+            Count::Zero => Some(0),
+            Count::One => Some(1),
+            Count::Many => Some(2),
+            Count::Unknown => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub count: Count,
+    /// The first solution found (all cells filled), when there is one.
+    pub solution: Option<Vec<u16>>,
+    /// Search nodes visited.
+    pub nodes: u64,
+}
+
+const NONE: u16 = u16::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Gap {
+    /// The highest placed number of the gap's low side (0: open below).
+    lo: u16,
+    /// The lowest placed number of its high side (N + 1: open above).
+    hi: u16,
+}
+
+/// A solver for one grid size, with buffers reused across calls. Clones share the
+/// grid's precomputed masks.
+#[derive(Clone)]
+pub struct Solver<const W: usize> {
+    g: std::sync::Arc<Geometry<W>>,
+    n: usize,
+    val: Vec<u16>,
+    pos: Vec<u16>,
+    empty: Bits<W>,
+    gaps: Vec<Gap>,
+    nodes: u64,
+    budget: u64,
+    found: u32,
+    aborted: bool,
+    first: Option<Vec<u16>>,
+}
+
+impl<const W: usize> Solver<W> {
+    pub fn new(rows: usize, cols: usize) -> Self {
+        let g = std::sync::Arc::new(Geometry::new(rows, cols));
+        let n = g.cells;
+        Solver {
+            g,
+            n,
+            val: vec![0; n],
+            pos: vec![NONE; n + 2],
+            empty: Bits::empty(),
+            gaps: Vec::new(),
+            nodes: 0,
+            budget: u64::MAX,
+            found: 0,
+            aborted: false,
+            first: None,
+        }
+    }
+
+    pub fn geometry(&self) -> &Geometry<W> {
+        &self.g
+    }
+
+    /// Count the solutions of `cells` (0 = blank) up to two. `cells` must be a valid grid
+    /// of this solver's size (see [`Grid::validate`]).
+    pub fn solve(&mut self, cells: &[u16], budget: u64) -> Verdict {
+        assert_eq!(cells.len(), self.n);
+        self.nodes = 0;
+        self.budget = budget;
+        self.found = 0;
+        self.aborted = false;
+        self.first = None;
+        if cells.iter().all(|&v| v == 0) {
+            // No givens: try every cell for 1 (the search needs one known end).
+            let mut with_one = vec![0u16; self.n];
+            let mut total = 0u32;
+            for c in 0..self.n {
+                with_one[c] = 1;
+                if self.load(&with_one) && self.feasible() {
+                    self.search();
+                }
+                with_one[c] = 0;
+                total = self.found;
+                if self.aborted || total >= 2 {
+                    break;
+                }
+            }
+            self.found = total;
+        } else if self.load(cells) && self.feasible() {
+            self.search();
+        }
+        let count = if self.aborted {
+            Count::Unknown
+        } else {
+            match self.found {
+                0 => Count::Zero,
+                1 => Count::One,
+                _ => Count::Many,
+            }
+        };
+        Verdict {
+            count,
+            solution: self.first.take(),
+            nodes: self.nodes,
+        }
+    }
+
+    /// Set up the state from the givens; false if two givens can never be joined
+    /// (distance or parity).
+    fn load(&mut self, cells: &[u16]) -> bool {
+        let n = self.n;
+        self.val.copy_from_slice(cells);
+        self.pos.fill(NONE);
+        self.empty = Bits::empty();
+        for (c, &v) in cells.iter().enumerate() {
+            if v == 0 {
+                self.empty.set(c);
+            } else {
+                self.pos[v as usize] = c as u16;
+            }
+        }
+        self.gaps.clear();
+        let mut prev = 0u16;
+        for v in 1..=n as u16 {
+            let p = self.pos[v as usize];
+            if p == NONE {
+                continue;
+            }
+            if prev != 0 {
+                let d = self.g.dist(self.pos[prev as usize] as usize, p as usize);
+                let steps = (v - prev) as usize;
+                if d > steps || (steps - d) % 2 == 1 {
+                    return false;
+                }
+            }
+            if v > prev + 1 {
+                self.gaps.push(Gap { lo: prev, hi: v });
+            }
+            prev = v;
+        }
+        if (prev as usize) < n {
+            self.gaps.push(Gap {
+                lo: prev,
+                hi: n as u16 + 1,
+            });
+        }
+        true
+    }
+
+    #[inline]
+    fn cell(&self, v: u16) -> usize {
+        self.pos[v as usize] as usize
+    }
+
+    /// Candidate cells for the next number at one end of a gap.
+    #[inline]
+    fn candidates(&self, gap: Gap, from_lo: bool) -> Bits<W> {
+        let m = (gap.hi - gap.lo - 1) as usize;
+        let open_lo = gap.lo == 0;
+        let open_hi = gap.hi as usize == self.n + 1;
+        if from_lo {
+            let mut c = self.g.nbr[self.cell(gap.lo)] & self.empty;
+            if !open_hi {
+                c &= self.g.ball(self.cell(gap.hi), m);
+            }
+            c
+        } else {
+            let mut c = self.g.nbr[self.cell(gap.hi)] & self.empty;
+            if !open_lo {
+                c &= self.g.ball(self.cell(gap.lo), m);
+            }
+            c
+        }
+    }
+
+    /// Depth-first search; true when it must stop (two solutions, or out of budget).
+    fn search(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            self.aborted = true;
+            return true;
+        }
+        // The gap end with the fewest candidates.
+        let mut best: Option<(u32, u16, usize, bool, Bits<W>)> = None;
+        'pick: for gi in 0..self.gaps.len() {
+            let gap = self.gaps[gi];
+            let m = gap.hi - gap.lo - 1;
+            if m == 0 {
+                continue;
+            }
+            for from_lo in [true, false] {
+                let real = if from_lo {
+                    gap.lo != 0
+                } else {
+                    gap.hi as usize != self.n + 1
+                };
+                if !real {
+                    continue;
+                }
+                let cand = self.candidates(gap, from_lo);
+                let k = cand.count();
+                if k == 0 {
+                    return false;
+                }
+                if best.is_none_or(|(bk, bm, ..)| k < bk || (k == bk && m < bm)) {
+                    best = Some((k, m, gi, from_lo, cand));
+                    if k == 1 {
+                        break 'pick;
+                    }
+                }
+            }
+        }
+        let Some((_, _, gi, from_lo, cand)) = best else {
+            // Every gap is closed: a solution.
+            self.found += 1;
+            if self.first.is_none() {
+                self.first = Some(self.val.clone());
+            }
+            return self.found >= 2;
+        };
+        let gap = self.gaps[gi];
+        let v = if from_lo { gap.lo + 1 } else { gap.hi - 1 };
+        for x in cand.iter() {
+            self.val[x] = v;
+            self.pos[v as usize] = x as u16;
+            self.empty.clear(x);
+            if from_lo {
+                self.gaps[gi].lo = v;
+            } else {
+                self.gaps[gi].hi = v;
+            }
+            let stop = self.feasible() && self.search();
+            self.gaps[gi] = gap;
+            self.empty.set(x);
+            self.pos[v as usize] = NONE;
+            self.val[x] = 0;
+            if stop {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The pruning checks (all necessary conditions for a completion).
+    fn feasible(&self) -> bool {
+        let g = &self.g;
+        let n = self.n;
+        if self.empty.is_empty() {
+            return true;
+        }
+        let mut ends = Bits::<W>::empty();
+        let mut cover = Bits::<W>::empty();
+        // Cells that may hold 1 or N (the only cells allowed one path neighbour).
+        let mut end_ok = Bits::<W>::empty();
+        let mut end_slots = 0u32;
+        for gap in &self.gaps {
+            let m = (gap.hi - gap.lo - 1) as usize;
+            if m == 0 {
+                continue;
+            }
+            let open_lo = gap.lo == 0;
+            let open_hi = gap.hi as usize == n + 1;
+            match (open_lo, open_hi) {
+                (false, false) => {
+                    let (a, b) = (self.cell(gap.lo), self.cell(gap.hi));
+                    ends.set(a);
+                    ends.set(b);
+                    if !self.empty.and_not(cover).any() {
+                        continue; // everything is covered already
+                    }
+                    for d in 1..=m {
+                        cover |= g.ball(a, d) & g.ball(b, m + 1 - d);
+                    }
+                }
+                (true, false) => {
+                    let b = self.cell(gap.hi);
+                    ends.set(b);
+                    cover |= g.ball(b, m);
+                    // 1 sits m steps below b.
+                    end_ok |= g.ball(b, m) & g.colour_at(b, m);
+                    end_slots += 1;
+                }
+                (false, true) => {
+                    let a = self.cell(gap.lo);
+                    ends.set(a);
+                    cover |= g.ball(a, m);
+                    end_ok |= g.ball(a, m) & g.colour_at(a, m);
+                    end_slots += 1;
+                }
+                (true, true) => return true,
+            }
+        }
+        if self.empty.and_not(cover).any() {
+            return false;
+        }
+        let avail = self.empty | ends;
+        let bad = self.empty.and_not(g.two_neighbours(avail));
+        if bad.any()
+            && (bad.count() > end_slots
+                || bad.and_not(end_ok).any()
+                || bad.and_not(g.one_neighbour(avail)).any())
+        {
+            return false;
+        }
+        self.regions_ok()
+    }
+
+    /// When the empty cells form several regions: every gap fits in a region touching
+    /// both its ends, and every region can be filled by the gaps that reach it.
+    fn regions_ok(&self) -> bool {
+        const MAX_REGIONS: usize = 16;
+        let g = &self.g;
+        let seed = Bits::single(self.empty.lowest().expect("not empty"));
+        let first = g.flood(seed, self.empty);
+        if first == self.empty {
+            return true;
+        }
+        let mut regions = [Bits::<W>::empty(); MAX_REGIONS];
+        let mut sizes = [0u32; MAX_REGIONS];
+        let mut k = 0;
+        let mut rest = self.empty;
+        let mut region = first;
+        loop {
+            if k == MAX_REGIONS {
+                return true; // too fragmented to bother; the search will find out
+            }
+            regions[k] = region;
+            sizes[k] = region.count();
+            k += 1;
+            rest = rest.and_not(region);
+            match rest.lowest() {
+                None => break,
+                Some(c) => region = g.flood(Bits::single(c), rest),
+            }
+        }
+        let mut touch = [Bits::<W>::empty(); MAX_REGIONS];
+        for i in 0..k {
+            touch[i] = g.one_neighbour(regions[i]);
+        }
+        let mut capacity = [0u32; MAX_REGIONS];
+        let mut forced = [0u32; MAX_REGIONS];
+        for gap in &self.gaps {
+            let m = (gap.hi - gap.lo - 1) as u32;
+            if m == 0 {
+                continue;
+            }
+            let mut eligible = 0u32;
+            let mut only = 0;
+            for i in 0..k {
+                let lo_ok = gap.lo == 0 || touch[i].get(self.cell(gap.lo));
+                let hi_ok = gap.hi as usize == self.n + 1 || touch[i].get(self.cell(gap.hi));
+                if lo_ok && hi_ok && sizes[i] >= m {
+                    eligible += 1;
+                    only = i;
+                    capacity[i] += m;
+                }
+            }
+            match eligible {
+                0 => return false,
+                1 => forced[only] += m,
+                _ => {}
+            }
+        }
+        (0..k).all(|i| capacity[i] >= sizes[i] && forced[i] <= sizes[i])
+    }
+}
+
+/// A solver for any supported size, choosing the narrowest bit sets that fit.
+#[derive(Clone)]
+pub enum AnySolver {
+    W2(Box<Solver<2>>),
+    W4(Box<Solver<4>>),
+    W8(Box<Solver<8>>),
+}
+
+impl AnySolver {
+    /// Rows and columns must pass [`super::grid::check_size`].
+    pub fn new(rows: usize, cols: usize) -> Self {
+        let n = rows * cols;
+        if n <= 128 {
+            AnySolver::W2(Box::new(Solver::new(rows, cols)))
+        } else if n <= 256 {
+            AnySolver::W4(Box::new(Solver::new(rows, cols)))
+        } else {
+            AnySolver::W8(Box::new(Solver::new(rows, cols)))
+        }
+    }
+
+    pub fn solve(&mut self, cells: &[u16], budget: u64) -> Verdict {
+        match self {
+            AnySolver::W2(s) => s.solve(cells, budget),
+            AnySolver::W4(s) => s.solve(cells, budget),
+            AnySolver::W8(s) => s.solve(cells, budget),
+        }
+    }
+
+    /// The grade of a puzzle with one solution (see [`super::grade`]).
+    pub fn grade(&self, givens: &[u16]) -> super::grade::Grade {
+        match self {
+            AnySolver::W2(s) => super::grade::grade(s.geometry(), givens),
+            AnySolver::W4(s) => super::grade::grade(s.geometry(), givens),
+            AnySolver::W8(s) => super::grade::grade(s.geometry(), givens),
+        }
+    }
+}
+
+/// Validate a grid and count its solutions (up to two) with an optional node budget.
+pub fn solve_grid(grid: &Grid, budget: u64) -> Result<Verdict, String> {
+    grid.validate()?;
+    Ok(AnySolver::new(grid.rows, grid.cols).solve(&grid.cells, budget))
+}
+
+/// Check that `solution` is a Hamiltonian path numbered 1..=N that agrees with
+/// `givens`, straight from the coordinates (used by verify and the tests).
+pub fn check_solution(
+    rows: usize,
+    cols: usize,
+    givens: &[u16],
+    solution: &[u16],
+) -> Result<(), String> {
+    let n = rows * cols;
+    if givens.len() != n || solution.len() != n {
+        return Err(format!("expected {n} cells"));
+    }
+    let mut at = vec![usize::MAX; n + 1];
+    for (i, &v) in solution.iter().enumerate() {
+        if v == 0 || v as usize > n {
+            return Err(format!("cell {i} holds {v}, outside 1..={n}"));
+        }
+        if at[v as usize] != usize::MAX {
+            return Err(format!("{v} appears twice"));
+        }
+        at[v as usize] = i;
+        if givens[i] != 0 && givens[i] != v {
+            return Err(format!(
+                "cell {i} is given as {} but solved as {v}",
+                givens[i]
+            ));
+        }
+    }
+    for v in 1..n {
+        let (a, b) = (at[v], at[v + 1]);
+        let (ra, ca, rb, cb) = (a / cols, a % cols, b / cols, b % cols);
+        if ra.abs_diff(rb) + ca.abs_diff(cb) != 1 {
+            return Err(format!("{v} and {} are not neighbours", v + 1));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,329 @@
+use super::*;
+use crate::seed::item_rng;
+use crate::stats::{chi2_sf, pearson};
+use std::collections::HashMap;
+
+/// A deliberately plain solver: try every cell for 1, walk to free neighbours, and
+/// check each number against the givens. No pruning besides the givens; returns the
+/// number of solutions (capped) and the first.
+fn brute(rows: usize, cols: usize, givens: &[u16], cap: usize) -> (usize, Option<Vec<u16>>) {
+    let n = rows * cols;
+    let mut at = vec![usize::MAX; n + 1];
+    for (c, &v) in givens.iter().enumerate() {
+        if v != 0 {
+            at[v as usize] = c;
+        }
+    }
+    let mut grid = vec![0u16; n];
+    let mut found = (0, None);
+    fn step(
+        rows: usize,
+        cols: usize,
+        c: usize,
+        k: usize,
+        givens: &[u16],
+        at: &[usize],
+        grid: &mut Vec<u16>,
+        found: &mut (usize, Option<Vec<u16>>),
+        cap: usize,
+    ) {
+        let n = rows * cols;
+        if grid[c] != 0 || (givens[c] != 0 && givens[c] as usize != k) {
+            return;
+        }
+        if at[k] != usize::MAX && at[k] != c {
+            return;
+        }
+        grid[c] = k as u16;
+        if k == n {
+            found.0 += 1;
+            if found.1.is_none() {
+                found.1 = Some(grid.clone());
+            }
+        } else {
+            let (r, col) = (c / cols, c % cols);
+            let mut next = Vec::new();
+            if r > 0 {
+                next.push(c - cols);
+            }
+            if r + 1 < rows {
+                next.push(c + cols);
+            }
+            if col > 0 {
+                next.push(c - 1);
+            }
+            if col + 1 < cols {
+                next.push(c + 1);
+            }
+            for d in next {
+                if found.0 >= cap {
+                    break;
+                }
+                step(rows, cols, d, k + 1, givens, at, grid, found, cap);
+            }
+        }
+        grid[c] = 0;
+    }
+    for c in 0..n {
+        if found.0 >= cap {
+            break;
+        }
+        step(rows, cols, c, 1, givens, &at, &mut grid, &mut found, cap);
+    }
+    found
+}
+
+/// Every undirected Hamiltonian path of a grid, as a canonical cell sequence.
+fn all_paths(rows: usize, cols: usize) -> Vec<Vec<u16>> {
+    let n = rows * cols;
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    let mut used = vec![false; n];
+    fn go(
+        rows: usize,
+        cols: usize,
+        path: &mut Vec<u16>,
+        used: &mut Vec<bool>,
+        out: &mut Vec<Vec<u16>>,
+    ) {
+        let n = rows * cols;
+        if path.len() == n {
+            let rev: Vec<u16> = path.iter().rev().copied().collect();
+            if *path <= rev {
+                out.push(path.clone());
+            }
+            return;
+        }
+        let c = *path.last().unwrap() as usize;
+        let (r, col) = (c / cols, c % cols);
+        let cand = [
+            (r > 0).then(|| c - cols),
+            (r + 1 < rows).then(|| c + cols),
+            (col > 0).then(|| c - 1),
+            (col + 1 < cols).then(|| c + 1),
+        ];
+        for d in cand.into_iter().flatten() {
+            if !used[d] {
+                used[d] = true;
+                path.push(d as u16);
+                go(rows, cols, path, used, out);
+                path.pop();
+                used[d] = false;
+            }
+        }
+    }
+    for s in 0..n {
+        used[s] = true;
+        path.push(s as u16);
+        go(rows, cols, &mut path, &mut used, &mut out);
+        path.pop();
+        used[s] = false;
+    }
+    out
+}
+
+fn canonical(path: &[u16]) -> Vec<u16> {
+    let rev: Vec<u16> = path.iter().rev().copied().collect();
+    if path <= &rev[..] {
+        path.to_vec()
+    } else {
+        rev
+    }
+}
+
+#[test]
+fn enumeration_counts_match_the_literature() {
+    // 4x4 has 276 undirected Hamiltonian paths (OEIS A096969 lists 552 directed).
+    assert_eq!(all_paths(4, 4).len(), 276);
+    assert_eq!(all_paths(2, 2).len(), 4);
+    assert_eq!(all_paths(3, 3).len(), 20);
+}
+
+#[test]
+fn backbite_paths_are_uniform_on_small_grids() {
+    for (rows, cols, per_path) in [(4usize, 4usize, 60usize), (3, 4, 200), (4, 5, 25)] {
+        let paths = all_paths(rows, cols);
+        let index: HashMap<Vec<u16>, usize> = paths
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(i, p)| (p, i))
+            .collect();
+        let sampler = path::PathSampler::new(rows, cols);
+        let mut rng = item_rng(7, "numbrix-paths", (rows * 100 + cols) as u64);
+        let samples = paths.len() * per_path;
+        let mut counts = vec![0u64; paths.len()];
+        let mut forward = 0u64;
+        for _ in 0..samples {
+            let p = sampler.sample(&mut rng);
+            let key = canonical(&p);
+            forward += (key == p) as u64;
+            counts[*index.get(&key).expect("a valid Hamiltonian path")] += 1;
+        }
+        let expect = vec![samples as f64 / paths.len() as f64; paths.len()];
+        let (chi, cells) = pearson(&counts, &expect);
+        let p = chi2_sf(chi, (cells - 1) as f64);
+        assert!(
+            p > 1e-4,
+            "{rows}x{cols}: chi-square {chi:.1} over {cells} paths, p = {p:.2e}"
+        );
+        assert!(
+            counts.iter().all(|&c| c > 0),
+            "{rows}x{cols}: some path never drawn"
+        );
+        // Direction: half the paths come out in canonical order (binomial, 5 sigma).
+        let sd = (samples as f64 / 4.0).sqrt();
+        assert!((forward as f64 - samples as f64 / 2.0).abs() < 5.0 * sd);
+    }
+}
+
+#[test]
+fn a_biased_chain_is_caught_by_the_same_test() {
+    // The test above has power: with too few moves from the serpentine, the draw is
+    // far from uniform and the same chi-square rejects it.
+    let paths = all_paths(4, 4);
+    let index: HashMap<Vec<u16>, usize> = paths
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, p)| (p, i))
+        .collect();
+    let sampler = path::PathSampler::with_steps(4, 4, 6);
+    let mut rng = item_rng(7, "numbrix-paths-short", 0);
+    let mut counts = vec![0u64; paths.len()];
+    for _ in 0..paths.len() * 60 {
+        counts[index[&canonical(&sampler.sample(&mut rng))]] += 1;
+    }
+    let expect = vec![60.0; paths.len()];
+    let (chi, cells) = pearson(&counts, &expect);
+    assert!(chi2_sf(chi, (cells - 1) as f64) < 1e-10);
+}
+
+fn random_givens(rng: &mut crate::seed::Rng, solution: &[u16], keep_in: u64) -> Vec<u16> {
+    use rand::Rng as _;
+    solution
+        .iter()
+        .map(|&v| {
+            if rng.random_range(0..keep_in) == 0 {
+                v
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn solver_agrees_with_brute_force_on_small_grids() {
+    use rand::Rng as _;
+    let mut rng = item_rng(11, "numbrix-solver", 0);
+    let mut seen = [0usize; 3];
+    for (rows, cols) in [(2, 2), (2, 5), (3, 3), (3, 4), (4, 4), (4, 5), (5, 5)] {
+        let sampler = path::PathSampler::new(rows, cols);
+        let mut solver = AnySolver::new(rows, cols);
+        for t in 0..150 {
+            let solution = sampler.sample_grid(&mut rng);
+            let mut givens = random_givens(&mut rng, &solution, 2 + t % 5);
+            if t % 7 == 0 {
+                // Some puzzles with no solution: move one given elsewhere.
+                let n = givens.len();
+                let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
+                givens.swap(a, b);
+            }
+            let (count, first) = brute(rows, cols, &givens, 2);
+            let v = solver.solve(&givens, u64::MAX);
+            assert_eq!(
+                v.count.number(),
+                Some(count.min(2) as u8),
+                "{rows}x{cols} {givens:?}"
+            );
+            seen[count.min(2)] += 1;
+            if count == 1 {
+                assert_eq!(v.solution, first);
+            }
+            if let Some(s) = &v.solution {
+                solve::check_solution(rows, cols, &givens, s).unwrap();
+            }
+        }
+    }
+    assert!(
+        seen.iter().all(|&k| k > 50),
+        "each answer is exercised: {seen:?}"
+    );
+}
+
+#[test]
+fn empty_grids_and_impossible_givens() {
+    let mut s = AnySolver::new(3, 3);
+    let v = s.solve(&[0; 9], u64::MAX);
+    assert_eq!(v.count, Count::Many);
+    solve::check_solution(3, 3, &[0; 9], &v.solution.unwrap()).unwrap();
+    // 1 and 2 far apart: distance.
+    let mut g = vec![0u16; 9];
+    g[0] = 1;
+    g[8] = 2;
+    assert_eq!(s.solve(&g, u64::MAX).count, Count::Zero);
+    // 1 and 4 on the same colour: parity.
+    let mut g = vec![0u16; 9];
+    g[0] = 1;
+    g[2] = 4;
+    assert_eq!(s.solve(&g, u64::MAX).count, Count::Zero);
+    // A 3x3 path must start and end on the majority colour (corners and centre).
+    let mut g = vec![0u16; 9];
+    g[1] = 1;
+    assert_eq!(s.solve(&g, u64::MAX).count, Count::Zero);
+    // A budget that runs out is Unknown, never One.
+    let mut s = AnySolver::new(7, 7);
+    assert_eq!(s.solve(&[0; 49], 3).count, Count::Unknown);
+}
+
+fn check_minimal(game: &Numbrix, p: &NumbrixPuzzle) {
+    let mut solver = AnySolver::new(p.rows, p.cols);
+    let mut givens = p.givens_flat();
+    for c in 0..givens.len() {
+        if givens[c] == 0 {
+            continue;
+        }
+        let v = std::mem::replace(&mut givens[c], 0);
+        assert_eq!(
+            solver.solve(&givens, u64::MAX).count,
+            Count::Many,
+            "{:?} puzzle stays unique without the {v} at cell {c}",
+            game.params.style
+        );
+        givens[c] = v;
+    }
+}
+
+#[test]
+fn generated_puzzles_are_unique_and_minimal_and_agree_with_brute_force() {
+    for style in [Style::Free, Style::Symmetric, Style::Border] {
+        for (rows, cols, count) in [(4, 4, 60), (4, 5, 60), (5, 5, 60)] {
+            let game = Numbrix::new(NumbrixParams {
+                size: Size { rows, cols },
+                style,
+                ..NumbrixParams::default()
+            })
+            .unwrap();
+            let mut made = 0;
+            for i in 0..count * 20 {
+                let mut rng = item_rng(3, "numbrix-gen-test", i);
+                let Outcome::Accepted(p) = game.generate(&mut rng) else {
+                    continue;
+                };
+                game.verify(&p).unwrap();
+                let (k, first) = brute(rows, cols, &p.givens_flat(), 2);
+                assert_eq!(k, 1, "{style:?} {rows}x{cols}: brute force finds {k}");
+                assert_eq!(first.unwrap(), p.solution_flat());
+                if style != Style::Border {
+                    check_minimal(&game, &p);
+                }
+                made += 1;
+                if made == count {
+                    break;
+                }
+            }
+            assert_eq!(made, count, "{style:?} {rows}x{cols}: too many rejections");
+        }
+    }
+}
