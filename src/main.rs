@@ -6,6 +6,7 @@ use puzzlebook::batch::{self, Record, RunOptions, Shard};
 use puzzlebook::book::{self, BookOptions};
 use puzzlebook::games::catan::{board::BoardKind, Catan, CatanParams, Sampler};
 use puzzlebook::games::flip::{self, Compat, Flip, FlipParams, Layout, Shape, Size, Solution};
+use puzzlebook::games::numbrix::{self, Grade, Numbrix, NumbrixParams, Style};
 use puzzlebook::games::Game;
 use puzzlebook::output::{write_atomic, AtomicFile};
 use puzzlebook::{Error, Result};
@@ -49,6 +50,49 @@ enum Command {
     /// Catan: board set-ups by rejection sampling, and how biased each sampler is
     #[command(subcommand)]
     Catan(CatanCommand),
+    /// Numbrix: number paths with exactly one solution
+    #[command(subcommand)]
+    Numbrix(NumbrixCommand),
+}
+
+#[derive(Subcommand)]
+enum NumbrixCommand {
+    /// Generate puzzles with proved-unique solutions
+    #[command(
+        after_help = "Example:\n  puzzlebook numbrix generate --size 9 --count 3 --style free --difficulty medium --format text"
+    )]
+    Generate {
+        /// Grid size: N (NxN) or RxC, from 2x2 up to 512 cells
+        #[arg(long, default_value = "9")]
+        size: Size,
+        /// free, symmetric or border
+        #[arg(long, default_value = "free")]
+        style: Style,
+        /// Keep only easy, medium or hard puzzles
+        #[arg(long)]
+        difficulty: Option<Grade>,
+        /// Node budget of each uniqueness check (a check that runs out rejects the attempt)
+        #[arg(long, default_value_t = numbrix::DEFAULT_MAX_NODES)]
+        max_nodes: u64,
+        #[arg(long, value_enum, default_value = "jsonl")]
+        format: GenFormat,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Solve grids (one row per line, numbers or . for blanks; grids separated by blank lines)
+    #[command(
+        after_help = "Example:\n  printf '1 . .\\n. . .\\n. . 9\\n' | puzzlebook numbrix solve"
+    )]
+    Solve {
+        /// Grid file, or - for standard input
+        #[arg(default_value = "-")]
+        file: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: SolveFormat,
+        /// Give up after this many search nodes per grid (reported as unknown, exit 1)
+        #[arg(long)]
+        max_nodes: Option<u64>,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -139,7 +183,7 @@ enum GenFormat {
     Text,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
 enum SolveFormat {
     Text,
     Json,
@@ -277,6 +321,27 @@ fn run(cli: Cli) -> Result<ExitCode> {
             generate(&game, &run, cli.jobs, show_progress, format)
         }
         Command::Catan(CatanCommand::Bias(args)) => catan_bias(args, cli.jobs, show_progress),
+        Command::Numbrix(NumbrixCommand::Generate {
+            size,
+            style,
+            difficulty,
+            max_nodes,
+            format,
+            run,
+        }) => {
+            let game = Numbrix::new(NumbrixParams {
+                size,
+                style,
+                difficulty,
+                max_nodes,
+            })?;
+            generate(&game, &run, cli.jobs, show_progress, format)
+        }
+        Command::Numbrix(NumbrixCommand::Solve {
+            file,
+            format,
+            max_nodes,
+        }) => numbrix_solve(&file, format, max_nodes),
         Command::Flip(FlipCommand::Analyze {
             size,
             shape,
@@ -511,6 +576,75 @@ fn flip_solve(file: &str, shape: Shape, format: SolveFormat) -> Result<ExitCode>
             "{unsolvable} of {} board{} cannot be solved",
             blocks.len(),
             if blocks.len() == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn numbrix_solve(file: &str, format: SolveFormat, max_nodes: Option<u64>) -> Result<ExitCode> {
+    use numbrix::{grid, Count, Grid};
+    let text = read_input(file)?;
+    let name = if file == "-" { "standard input" } else { file };
+    let grids = grid::parse_grids(&text).map_err(|e| Error::invalid(format!("{name}: {e}")))?;
+    let budget = max_nodes.unwrap_or(u64::MAX);
+    if budget == 0 {
+        return Err(Error::invalid(
+            "--max-nodes is 0: give the search at least 1 node",
+        ));
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // "0 solutions" and "2 or more" are answers (exit 0); only "unknown" is a failure.
+    let mut unknown = 0;
+    for (k, g) in grids.iter().enumerate() {
+        let v = numbrix::solve::solve_grid(g, budget).map_err(Error::Invalid)?;
+        let rows = |cells: &[u16]| Grid {
+            rows: g.rows,
+            cols: g.cols,
+            cells: cells.to_vec(),
+        };
+        let text = match format {
+            SolveFormat::Json => {
+                let solution = v.solution.as_ref().map(|s| rows(s).to_rows());
+                let mut obj = serde_json::json!({
+                    "solutions": v.count.number(),
+                    "solution": solution,
+                    "nodes": v.nodes,
+                });
+                if v.count == Count::Unknown {
+                    obj["unknown"] = serde_json::Value::Bool(true);
+                }
+                obj.to_string() + "\n"
+            }
+            SolveFormat::Text => {
+                let head = if grids.len() > 1 {
+                    format!("grid {}: ", k + 1)
+                } else {
+                    String::new()
+                };
+                match (&v.count, &v.solution) {
+                    (Count::Zero, _) => format!("{head}0 solutions\n"),
+                    (Count::One, Some(s)) => format!("{head}1 solution (unique)\n{}", rows(s).render()),
+                    (Count::Many, Some(s)) => format!("{head}2 or more solutions; one of them:\n{}", rows(s).render()),
+                    _ => format!("{head}unknown: the search stopped after {} nodes without proving anything\n", v.nodes),
+                }
+            }
+        };
+        if v.count == Count::Unknown {
+            unknown += 1;
+        }
+        if format == SolveFormat::Text && k + 1 < grids.len() {
+            write!(out, "{text}\n")
+        } else {
+            write!(out, "{text}")
+        }
+        .map_err(|e| Error::io("cannot write to", "standard output", e))?;
+    }
+    out.flush()
+        .map_err(|e| Error::io("cannot write to", "standard output", e))?;
+    if unknown > 0 {
+        return Err(Error::Check(format!(
+            "{unknown} of {} grid(s) not decided within --max-nodes {budget}",
+            grids.len()
         )));
     }
     Ok(ExitCode::SUCCESS)

@@ -100,7 +100,7 @@ impl<const W: usize> Bits<W> {
     }
 
     /// Shift towards higher cell numbers by `k` (< 64 * W).
-    #[inline]
+    #[inline(always)]
     pub fn shl(self, k: usize) -> Self {
         let (ws, bs) = (k / 64, k % 64);
         let mut r = [0u64; W];
@@ -116,7 +116,7 @@ impl<const W: usize> Bits<W> {
     }
 
     /// Shift towards lower cell numbers by `k` (< 64 * W).
-    #[inline]
+    #[inline(always)]
     pub fn shr(self, k: usize) -> Self {
         let (ws, bs) = (k / 64, k % 64);
         let mut r = [0u64; W];
@@ -223,6 +223,11 @@ pub struct Geometry<const W: usize> {
     /// Cells whose row + column is even.
     pub even: Bits<W>,
     pub nbr: Vec<Bits<W>>,
+    /// The 8 cells around each cell, clockwise from north (u16::MAX off the grid).
+    ring: Vec<[u16; 8]>,
+    /// Cells in rows 0..=r, and in columns 0..=c.
+    rows_upto: Vec<Bits<W>>,
+    cols_upto: Vec<Bits<W>>,
     /// `ball[c * stride + d]`: cells within Manhattan distance d of c (d < stride).
     ball: Vec<Bits<W>>,
     stride: usize,
@@ -241,6 +246,9 @@ impl<const W: usize> Geometry<W> {
             not_last_col: Bits::empty(),
             even: Bits::empty(),
             nbr: Vec::with_capacity(cells),
+            ring: Vec::with_capacity(cells),
+            rows_upto: Vec::new(),
+            cols_upto: Vec::new(),
             ball: Vec::new(),
             stride: rows + cols - 1,
         };
@@ -260,6 +268,39 @@ impl<const W: usize> Geometry<W> {
             g.nbr
                 .push(g.dilate(Bits::single(c)).and_not(Bits::single(c)));
         }
+        for c in 0..cells {
+            let (r, col) = ((c / cols) as isize, (c % cols) as isize);
+            let at = |dr: isize, dc: isize| {
+                let (rr, cc) = (r + dr, col + dc);
+                if rr < 0 || cc < 0 || rr >= rows as isize || cc >= cols as isize {
+                    u16::MAX
+                } else {
+                    (rr as usize * cols + cc as usize) as u16
+                }
+            };
+            g.ring.push([
+                at(-1, 0),
+                at(-1, 1),
+                at(0, 1),
+                at(1, 1),
+                at(1, 0),
+                at(1, -1),
+                at(0, -1),
+                at(-1, -1),
+            ]);
+        }
+        g.rows_upto = (0..rows).map(|r| Bits::first((r + 1) * cols)).collect();
+        g.cols_upto = (0..cols)
+            .map(|k| {
+                let mut b = Bits::empty();
+                for c in 0..cells {
+                    if c % cols <= k {
+                        b.set(c);
+                    }
+                }
+                b
+            })
+            .collect();
         g.ball = vec![Bits::empty(); cells * g.stride];
         for c in 0..cells {
             for e in 0..cells {
@@ -289,6 +330,50 @@ impl<const W: usize> Geometry<W> {
         }
     }
 
+    /// Cells `x` with `dist(a, x) + dist(x, b) <= len`: the Manhattan "ellipse" of a and
+    /// b. Inside the bounding box of a and b the sum is `dist(a, b)`; every step outside
+    /// the box adds 2, so the ellipse is the box grown by `(len - dist(a, b)) / 2`.
+    #[inline]
+    pub fn ellipse(&self, a: usize, b: usize, len: usize) -> Bits<W> {
+        let d = self.dist(a, b);
+        if len < d {
+            return Bits::empty();
+        }
+        let slack = (len - d) / 2;
+        let (ra, ca, rb, cb) = (a / self.cols, a % self.cols, b / self.cols, b % self.cols);
+        let (r0, r1, c0, c1) = (ra.min(rb), ra.max(rb), ca.min(cb), ca.max(cb));
+        let mut out = Bits::empty();
+        for dr in 0..=slack {
+            let dc = slack - dr;
+            out |= self.rows_between(r0.saturating_sub(dr), r1 + dr)
+                & self.cols_between(c0.saturating_sub(dc), c1 + dc);
+            if r0 < dr && r1 + dr >= self.rows - 1 {
+                break; // all rows already: wider rows add nothing
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn rows_between(&self, lo: usize, hi: usize) -> Bits<W> {
+        let top = self.rows_upto[hi.min(self.rows - 1)];
+        if lo == 0 {
+            top
+        } else {
+            top.and_not(self.rows_upto[lo - 1])
+        }
+    }
+
+    #[inline]
+    fn cols_between(&self, lo: usize, hi: usize) -> Bits<W> {
+        let right = self.cols_upto[hi.min(self.cols - 1)];
+        if lo == 0 {
+            right
+        } else {
+            right.and_not(self.cols_upto[lo - 1])
+        }
+    }
+
     /// Cells of the colour a cell must have to be `k` steps away from `c`.
     #[inline]
     pub fn colour_at(&self, c: usize, k: usize) -> Bits<W> {
@@ -301,7 +386,7 @@ impl<const W: usize> Geometry<W> {
     }
 
     /// The four shifted copies of `s` (left, right, up, down neighbours of its cells).
-    #[inline]
+    #[inline(always)]
     pub fn shifts(&self, s: Bits<W>) -> [Bits<W>; 4] {
         [
             s.shl(1) & self.not_first_col,
@@ -312,24 +397,38 @@ impl<const W: usize> Geometry<W> {
     }
 
     /// `s` and every cell next to it.
-    #[inline]
+    #[inline(always)]
     pub fn dilate(&self, s: Bits<W>) -> Bits<W> {
         let [a, b, c, d] = self.shifts(s);
         s | a | b | c | d
     }
 
     /// Cells with at least two neighbours in `s`.
-    #[inline]
+    #[inline(always)]
     pub fn two_neighbours(&self, s: Bits<W>) -> Bits<W> {
         let [a, b, c, d] = self.shifts(s);
         ((a | b) & (c | d)) | (a & b) | (c & d)
     }
 
     /// Cells with at least one neighbour in `s`.
-    #[inline]
+    #[inline(always)]
     pub fn one_neighbour(&self, s: Bits<W>) -> Bits<W> {
         let [a, b, c, d] = self.shifts(s);
         a | b | c | d
+    }
+
+    /// Whether taking cell `c` out of the set `s` may split the part of `s` around it:
+    /// false when `c`'s neighbours in `s` are joined to each other through the eight
+    /// cells around `c` (then every path through `c` has a way round it).
+    #[inline]
+    pub fn may_split(&self, c: usize, s: &Bits<W>) -> bool {
+        let mut mask = 0usize;
+        for (i, &d) in self.ring[c].iter().enumerate() {
+            if d != u16::MAX && s.get(d as usize) {
+                mask |= 1 << i;
+            }
+        }
+        SPLITS[mask]
     }
 
     /// The connected part of `within` that contains `seed`.
@@ -345,6 +444,42 @@ impl<const W: usize> Geometry<W> {
         }
     }
 }
+
+/// For each pattern of the eight cells around a cell (bit i = position i clockwise
+/// from north, even positions orthogonal): whether the orthogonal cells in the pattern
+/// fall into more than one run around the ring. Adjacent ring positions touch.
+const SPLITS: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut m = 0;
+    while m < 256 {
+        // Runs of set bits around the cycle that contain an orthogonal position.
+        let mut runs = 0;
+        let mut i = 0;
+        while i < 8 {
+            let prev = (i + 7) % 8;
+            let starts = (m >> i) & 1 == 1 && ((m >> prev) & 1 == 0 || m == 255);
+            if starts && (m != 255 || i == 0) {
+                let mut j = i;
+                let mut orth = false;
+                let mut steps = 0;
+                while (m >> j) & 1 == 1 && steps < 8 {
+                    if j % 2 == 0 {
+                        orth = true;
+                    }
+                    j = (j + 1) % 8;
+                    steps += 1;
+                }
+                if orth {
+                    runs += 1;
+                }
+            }
+            i += 1;
+        }
+        t[m] = runs > 1;
+        m += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
@@ -367,6 +502,26 @@ mod tests {
     }
 
     #[test]
+    fn may_split_agrees_with_flood_fill() {
+        // On a 3x3 grid the centre's ring is every other cell: check all 256 patterns.
+        let g = Geometry::<2>::new(3, 3);
+        for m in 0..256usize {
+            let mut s = Bits::<2>::single(4);
+            for (i, &d) in g.ring[4].iter().enumerate() {
+                if m >> i & 1 == 1 {
+                    s.set(d as usize);
+                }
+            }
+            let rest = s.and_not(Bits::single(4));
+            let orth = rest & g.nbr[4];
+            let joined = orth
+                .lowest()
+                .is_none_or(|c| (g.flood(Bits::single(c), rest) & orth) == orth);
+            assert_eq!(g.may_split(4, &s), !joined, "pattern {m:08b}");
+        }
+    }
+
+    #[test]
     fn neighbours_and_balls_match_coordinates() {
         for (r, c) in [(9, 9), (4, 7), (2, 2), (16, 16), (3, 40)] {
             let g = Geometry::<8>::new(r, c);
@@ -376,6 +531,16 @@ mod tests {
                 for d in 0..4 {
                     let expect: Vec<usize> = (0..g.cells).filter(|&b| g.dist(a, b) <= d).collect();
                     assert_eq!(g.ball(a, d).iter().collect::<Vec<_>>(), expect);
+                }
+            }
+            for a in (0..g.cells).step_by(3) {
+                for b in (0..g.cells).step_by(5) {
+                    for len in [0, 1, 2, 5, 9] {
+                        let expect: Vec<usize> = (0..g.cells)
+                            .filter(|&x| g.dist(a, x) + g.dist(x, b) <= len)
+                            .collect();
+                        assert_eq!(g.ellipse(a, b, len).iter().collect::<Vec<_>>(), expect);
+                    }
                 }
             }
             let two = g.two_neighbours(g.all);

@@ -86,18 +86,51 @@ impl Remover<'_> {
     }
 
     /// Remove the cells of `group` if the puzzle stays unique; put them back otherwise.
+    /// The current givens must have exactly one solution. Then a second solution
+    /// without the group must differ from the first in one of the group's cells, so one
+    /// search per cell for a solution that avoids that cell's number decides it (and
+    /// skips the known solution's subtree).
     fn try_remove(&mut self, group: &[usize]) -> Result<bool, Failure> {
         let saved: Vec<u16> = group.iter().map(|&c| self.givens[c]).collect();
         for &c in group {
             self.givens[c] = 0;
         }
-        if self.unique()? {
-            return Ok(true);
+        let mut unique = true;
+        for (&c, &v) in group.iter().zip(&saved) {
+            match self
+                .solver
+                .other_than(&self.givens, c, v, self.budget)
+                .count
+            {
+                Count::Zero => {}
+                Count::Unknown => return Err(Failure::Budget),
+                _ => {
+                    unique = false;
+                    break;
+                }
+            }
         }
-        for (&c, v) in group.iter().zip(saved) {
-            self.givens[c] = v;
+        if !unique {
+            for (&c, v) in group.iter().zip(saved) {
+                self.givens[c] = v;
+            }
         }
-        Ok(false)
+        Ok(unique)
+    }
+
+    /// Whether one clue could go (the current givens being unique).
+    fn removable(&mut self, c: usize) -> Result<bool, Failure> {
+        let v = std::mem::replace(&mut self.givens[c], 0);
+        let verdict = self
+            .solver
+            .other_than(&self.givens, c, v, self.budget)
+            .count;
+        self.givens[c] = v;
+        match verdict {
+            Count::Zero => Ok(true),
+            Count::Unknown => Err(Failure::Budget),
+            _ => Ok(false),
+        }
     }
 }
 
@@ -137,13 +170,7 @@ pub fn select(
                 }
             }
             for c in 0..n {
-                if r.givens[c] == 0 {
-                    continue;
-                }
-                let v = std::mem::replace(&mut r.givens[c], 0);
-                let unique = r.unique()?;
-                r.givens[c] = v;
-                if unique {
+                if r.givens[c] != 0 && r.removable(c)? {
                     return Err(Failure::NotMinimal);
                 }
             }
@@ -169,4 +196,16 @@ pub fn select(
         }
     }
     Ok(r.givens)
+}
+
+/// Add clues from `solution` in random order until `target` cells are given (a unique
+/// puzzle stays unique). Used to make published-style puzzles (16-28 givens on 9x9)
+/// from minimal ones, for benchmarks and tests.
+pub fn add_clues(givens: &mut [u16], solution: &[u16], target: usize, rng: &mut impl RngCore) {
+    let mut blanks: Vec<usize> = (0..givens.len()).filter(|&c| givens[c] == 0).collect();
+    blanks.shuffle(rng);
+    let have = givens.len() - blanks.len();
+    for &c in blanks.iter().take(target.saturating_sub(have)) {
+        givens[c] = solution[c];
+    }
 }

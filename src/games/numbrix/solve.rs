@@ -84,6 +84,10 @@ pub struct Solver<const W: usize> {
     found: u32,
     aborted: bool,
     first: Option<Vec<u16>>,
+    /// Stop after this many solutions.
+    stop_at: u32,
+    /// A (cell, number) pair no solution may use (see [`Solver::other_than`]).
+    forbid: Option<(usize, u16)>,
 }
 
 impl<const W: usize> Solver<W> {
@@ -102,6 +106,8 @@ impl<const W: usize> Solver<W> {
             found: 0,
             aborted: false,
             first: None,
+            stop_at: 2,
+            forbid: None,
         }
     }
 
@@ -109,10 +115,39 @@ impl<const W: usize> Solver<W> {
         &self.g
     }
 
+    /// Whether `cells` has a solution that does NOT put `value` in `cell`: Zero, One
+    /// (found one; the search stops at the first) or Unknown. When the givens plus
+    /// `value` at `cell` are known to have exactly one solution, Zero proves that
+    /// `cells` has exactly one too; this skips the known solution's whole subtree,
+    /// which a count to two would walk through.
+    pub fn other_than(&mut self, cells: &[u16], cell: usize, value: u16, budget: u64) -> Verdict {
+        self.forbid = Some((cell, value));
+        let mut v = self.solve_inner(cells, budget, 1);
+        self.forbid = None;
+        if v.count == Count::Many {
+            v.count = Count::One;
+        }
+        v
+    }
+
     /// Count the solutions of `cells` (0 = blank) up to two. `cells` must be a valid grid
     /// of this solver's size (see [`Grid::validate`]).
     pub fn solve(&mut self, cells: &[u16], budget: u64) -> Verdict {
+        self.solve_inner(cells, budget, 2)
+    }
+
+    fn solve_inner(&mut self, cells: &[u16], budget: u64, stop_at: u32) -> Verdict {
         assert_eq!(cells.len(), self.n);
+        self.stop_at = stop_at;
+        if let Some((cell, value)) = self.forbid {
+            if cells[cell] == value {
+                return Verdict {
+                    count: Count::Zero,
+                    solution: None,
+                    nodes: 0,
+                };
+            }
+        }
         self.nodes = 0;
         self.budget = budget;
         self.found = 0;
@@ -123,19 +158,26 @@ impl<const W: usize> Solver<W> {
             let mut with_one = vec![0u16; self.n];
             let mut total = 0u32;
             for c in 0..self.n {
+                if self.forbid == Some((c, 1)) {
+                    continue;
+                }
                 with_one[c] = 1;
-                if self.load(&with_one) && self.feasible() {
-                    self.search();
+                if self.load(&with_one) {
+                    if let Some(one) = self.feasible(None) {
+                        self.search(one);
+                    }
                 }
                 with_one[c] = 0;
                 total = self.found;
-                if self.aborted || total >= 2 {
+                if self.aborted || total >= self.stop_at {
                     break;
                 }
             }
             self.found = total;
-        } else if self.load(cells) && self.feasible() {
-            self.search();
+        } else if self.load(cells) {
+            if let Some(one) = self.feasible(None) {
+                self.search(one);
+            }
         }
         let count = if self.aborted {
             Count::Unknown
@@ -206,23 +248,30 @@ impl<const W: usize> Solver<W> {
         let m = (gap.hi - gap.lo - 1) as usize;
         let open_lo = gap.lo == 0;
         let open_hi = gap.hi as usize == self.n + 1;
-        if from_lo {
+        let (mut c, v) = if from_lo {
             let mut c = self.g.nbr[self.cell(gap.lo)] & self.empty;
             if !open_hi {
                 c &= self.g.ball(self.cell(gap.hi), m);
             }
-            c
+            (c, gap.lo + 1)
         } else {
             let mut c = self.g.nbr[self.cell(gap.hi)] & self.empty;
             if !open_lo {
                 c &= self.g.ball(self.cell(gap.lo), m);
             }
-            c
+            (c, gap.hi - 1)
+        };
+        if let Some((cell, value)) = self.forbid {
+            if value == v {
+                c.clear(cell);
+            }
         }
+        c
     }
 
     /// Depth-first search; true when it must stop (two solutions, or out of budget).
-    fn search(&mut self) -> bool {
+    /// `one_region`: the empty cells are known to form a single region.
+    fn search(&mut self, one_region: bool) -> bool {
         self.nodes += 1;
         if self.nodes > self.budget {
             self.aborted = true;
@@ -264,11 +313,13 @@ impl<const W: usize> Solver<W> {
             if self.first.is_none() {
                 self.first = Some(self.val.clone());
             }
-            return self.found >= 2;
+            return self.found >= self.stop_at;
         };
         let gap = self.gaps[gi];
         let v = if from_lo { gap.lo + 1 } else { gap.hi - 1 };
         for x in cand.iter() {
+            // Still one region unless taking x out may cut the empty cells around it.
+            let still_one = one_region && !self.g.may_split(x, &self.empty);
             self.val[x] = v;
             self.pos[v as usize] = x as u16;
             self.empty.clear(x);
@@ -277,7 +328,10 @@ impl<const W: usize> Solver<W> {
             } else {
                 self.gaps[gi].hi = v;
             }
-            let stop = self.feasible() && self.search();
+            let stop = match self.feasible(still_one.then_some(true)) {
+                Some(one) => self.search(one),
+                None => false,
+            };
             self.gaps[gi] = gap;
             self.empty.set(x);
             self.pos[v as usize] = NONE;
@@ -289,12 +343,14 @@ impl<const W: usize> Solver<W> {
         false
     }
 
-    /// The pruning checks (all necessary conditions for a completion).
-    fn feasible(&self) -> bool {
+    /// The pruning checks (all necessary conditions for a completion). `None` when the
+    /// position is dead; otherwise whether the empty cells form one region. `one_region`
+    /// is Some(true) when that is already known (then no flood fill is needed).
+    fn feasible(&self, one_region: Option<bool>) -> Option<bool> {
         let g = &self.g;
         let n = self.n;
         if self.empty.is_empty() {
-            return true;
+            return Some(true);
         }
         let mut ends = Bits::<W>::empty();
         let mut cover = Bits::<W>::empty();
@@ -316,9 +372,7 @@ impl<const W: usize> Solver<W> {
                     if !self.empty.and_not(cover).any() {
                         continue; // everything is covered already
                     }
-                    for d in 1..=m {
-                        cover |= g.ball(a, d) & g.ball(b, m + 1 - d);
-                    }
+                    cover |= g.ellipse(a, b, m + 1);
                 }
                 (true, false) => {
                     let b = self.cell(gap.hi);
@@ -335,11 +389,11 @@ impl<const W: usize> Solver<W> {
                     end_ok |= g.ball(a, m) & g.colour_at(a, m);
                     end_slots += 1;
                 }
-                (true, true) => return true,
+                (true, true) => return Some(false),
             }
         }
         if self.empty.and_not(cover).any() {
-            return false;
+            return None;
         }
         let avail = self.empty | ends;
         let bad = self.empty.and_not(g.two_neighbours(avail));
@@ -348,20 +402,24 @@ impl<const W: usize> Solver<W> {
                 || bad.and_not(end_ok).any()
                 || bad.and_not(g.one_neighbour(avail)).any())
         {
-            return false;
+            return None;
         }
-        self.regions_ok()
+        match one_region {
+            Some(true) => Some(true),
+            _ => self.regions(),
+        }
     }
 
     /// When the empty cells form several regions: every gap fits in a region touching
     /// both its ends, and every region can be filled by the gaps that reach it.
-    fn regions_ok(&self) -> bool {
+    /// None if that fails; otherwise whether there is just one region.
+    fn regions(&self) -> Option<bool> {
         const MAX_REGIONS: usize = 16;
         let g = &self.g;
         let seed = Bits::single(self.empty.lowest().expect("not empty"));
         let first = g.flood(seed, self.empty);
         if first == self.empty {
-            return true;
+            return Some(true);
         }
         let mut regions = [Bits::<W>::empty(); MAX_REGIONS];
         let mut sizes = [0u32; MAX_REGIONS];
@@ -370,7 +428,7 @@ impl<const W: usize> Solver<W> {
         let mut region = first;
         loop {
             if k == MAX_REGIONS {
-                return true; // too fragmented to bother; the search will find out
+                return Some(false); // too fragmented to bother; the search will find out
             }
             regions[k] = region;
             sizes[k] = region.count();
@@ -404,12 +462,14 @@ impl<const W: usize> Solver<W> {
                 }
             }
             match eligible {
-                0 => return false,
+                0 => return None,
                 1 => forced[only] += m,
                 _ => {}
             }
         }
-        (0..k).all(|i| capacity[i] >= sizes[i] && forced[i] <= sizes[i])
+        (0..k)
+            .all(|i| capacity[i] >= sizes[i] && forced[i] <= sizes[i])
+            .then_some(false)
     }
 }
 
@@ -439,6 +499,15 @@ impl AnySolver {
             AnySolver::W2(s) => s.solve(cells, budget),
             AnySolver::W4(s) => s.solve(cells, budget),
             AnySolver::W8(s) => s.solve(cells, budget),
+        }
+    }
+
+    /// See [`Solver::other_than`].
+    pub fn other_than(&mut self, cells: &[u16], cell: usize, value: u16, budget: u64) -> Verdict {
+        match self {
+            AnySolver::W2(s) => s.other_than(cells, cell, value, budget),
+            AnySolver::W4(s) => s.other_than(cells, cell, value, budget),
+            AnySolver::W8(s) => s.other_than(cells, cell, value, budget),
         }
     }
 
