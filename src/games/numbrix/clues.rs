@@ -13,7 +13,15 @@
 //!   `free`.
 //!
 //! 1 and N are clues like any other: kept or removed by the same rule.
+//!
+//! With a grade cap (`easy` or `medium`, see [`super::grade`]), a removal must also keep
+//! the puzzle solvable by that grade's techniques; the result is then minimal for its
+//! grade: no clue can go without losing uniqueness or needing harder techniques.
+//! (Plain minimal 9x9 puzzles have 7 to 13 clues and are nearly all `hard`, so a
+//! filter alone would almost never find an easy one.) Whatever the grader solves is
+//! unique, since its deductions are all forced; the solver proves it again anyway.
 
+use super::grade::Grade;
 use super::solve::{AnySolver, Count};
 use rand::seq::SliceRandom;
 use rand::RngCore;
@@ -73,6 +81,7 @@ struct Remover<'a> {
     solver: &'a mut AnySolver,
     givens: Vec<u16>,
     budget: u64,
+    cap: Option<Grade>,
 }
 
 impl Remover<'_> {
@@ -95,8 +104,8 @@ impl Remover<'_> {
         for &c in group {
             self.givens[c] = 0;
         }
-        let mut unique = true;
-        for (&c, &v) in group.iter().zip(&saved) {
+        let mut unique = self.within_cap();
+        for (&c, &v) in group.iter().zip(&saved).filter(|_| unique) {
             match self
                 .solver
                 .other_than(&self.givens, c, v, self.budget)
@@ -118,9 +127,21 @@ impl Remover<'_> {
         Ok(unique)
     }
 
+    /// Whether the current givens stay within the grade cap (always, without one).
+    fn within_cap(&self) -> bool {
+        match self.cap {
+            Some(cap) if cap < Grade::Hard => self.solver.grade(&self.givens) <= cap,
+            _ => true,
+        }
+    }
+
     /// Whether one clue could go (the current givens being unique).
     fn removable(&mut self, c: usize) -> Result<bool, Failure> {
         let v = std::mem::replace(&mut self.givens[c], 0);
+        if !self.within_cap() {
+            self.givens[c] = v;
+            return Ok(false);
+        }
         let verdict = self
             .solver
             .other_than(&self.givens, c, v, self.budget)
@@ -134,9 +155,12 @@ impl Remover<'_> {
     }
 }
 
-/// Choose givens for `solution` (cell -> number) in the given style.
+/// Choose givens for `solution` (cell -> number) in the given style, harder than
+/// `cap` never (see the module notes).
+#[allow(clippy::too_many_arguments)]
 pub fn select(
     style: Style,
+    cap: Option<Grade>,
     solver: &mut AnySolver,
     rows: usize,
     cols: usize,
@@ -149,6 +173,7 @@ pub fn select(
         solver,
         givens: solution.to_vec(),
         budget,
+        cap,
     };
     match style {
         Style::Free => {
@@ -185,7 +210,7 @@ pub fn select(
                     r.givens[c] = 0;
                 }
             }
-            if !r.unique()? {
+            if !r.unique()? || !r.within_cap() {
                 return Err(Failure::BorderNotUnique);
             }
             let mut order: Vec<usize> = (0..n).filter(|&c| ring(c)).collect();

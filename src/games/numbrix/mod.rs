@@ -96,6 +96,7 @@ impl Numbrix {
         let Size { rows, cols } = self.params.size;
         let givens = clues::select(
             self.params.style,
+            self.params.difficulty,
             solver,
             rows,
             cols,
