@@ -63,7 +63,7 @@ pub enum Failure {
     BorderNotUnique,
     /// Symmetric style: some single clue could go.
     NotMinimal,
-    /// The solver's node budget ran out: nothing about the puzzle was proved.
+    /// The solver's node budget ran out on the first uniqueness check (border style).
     Budget,
 }
 
@@ -82,6 +82,8 @@ struct Remover<'a> {
     givens: Vec<u16>,
     budget: u64,
     cap: Option<Grade>,
+    /// Some removal check ran out of budget (its clue stayed): not proven minimal.
+    undecided: bool,
 }
 
 impl Remover<'_> {
@@ -112,7 +114,12 @@ impl Remover<'_> {
                 .count
             {
                 Count::Zero => {}
-                Count::Unknown => return Err(Failure::Budget),
+                Count::Unknown => {
+                    // Not proven either way: the clue stays, the puzzle stays unique.
+                    self.undecided = true;
+                    unique = false;
+                    break;
+                }
                 _ => {
                     unique = false;
                     break;
@@ -149,7 +156,10 @@ impl Remover<'_> {
         self.givens[c] = v;
         match verdict {
             Count::Zero => Ok(true),
-            Count::Unknown => Err(Failure::Budget),
+            Count::Unknown => {
+                self.undecided = true;
+                Ok(false)
+            }
             _ => Ok(false),
         }
     }
@@ -167,13 +177,14 @@ pub fn select(
     solution: &[u16],
     rng: &mut impl RngCore,
     budget: u64,
-) -> Result<Vec<u16>, Failure> {
+) -> Result<Selected, Failure> {
     let n = rows * cols;
     let mut r = Remover {
         solver,
         givens: solution.to_vec(),
         budget,
         cap,
+        undecided: false,
     };
     match style {
         Style::Free => {
@@ -220,7 +231,19 @@ pub fn select(
             }
         }
     }
-    Ok(r.givens)
+    Ok(Selected {
+        givens: r.givens,
+        minimal: !r.undecided,
+    })
+}
+
+/// Chosen givens (proved to have one solution).
+pub struct Selected {
+    pub givens: Vec<u16>,
+    /// Every clue was proved necessary (for the style's rule and grade cap). False only
+    /// when some removal check ran out of its node budget and its clue was kept (seen on
+    /// large sparse grids, never on 9x9 in our runs).
+    pub minimal: bool,
 }
 
 /// Add clues from `solution` in random order until `target` cells are given (a unique

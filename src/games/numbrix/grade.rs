@@ -245,6 +245,18 @@ impl<'a, const W: usize> Human<'a, W> {
     }
 }
 
+/// The grid after a person using the techniques up to `level` (easy, or easy and
+/// medium) has placed every number they can.
+pub fn fill<const W: usize>(g: &Geometry<W>, givens: &[u16], level: Grade) -> Vec<u16> {
+    let mut h = Human::new(g, givens);
+    loop {
+        while h.singles() {}
+        if level == Grade::Easy || h.empty.is_empty() || !h.routes() {
+            return h.val;
+        }
+    }
+}
+
 /// Grade a puzzle that has exactly one solution.
 pub fn grade<const W: usize>(g: &Geometry<W>, givens: &[u16]) -> Grade {
     let mut h = Human::new(g, givens);

@@ -25,9 +25,10 @@ use crate::seed::Rng;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
-/// Search nodes one uniqueness check may use during generation (a check that runs out
-/// rejects the attempt; it never counts as unique).
-pub const DEFAULT_MAX_NODES: u64 = 5_000_000;
+/// Search nodes one uniqueness check may use during generation. A removal check that
+/// runs out keeps its clue (the puzzle is then unique but not proven minimal, and its
+/// record says `"minimal": false`); running out never counts as unique.
+pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -63,6 +64,8 @@ pub struct NumbrixPuzzle {
     pub solution: Vec<Vec<u16>>,
     pub clues: usize,
     pub difficulty: Grade,
+    /// Whether every clue is proven necessary (see [`clues::Selected`]).
+    pub minimal: bool,
 }
 
 impl NumbrixPuzzle {
@@ -94,7 +97,7 @@ impl Numbrix {
         rng: &mut Rng,
     ) -> std::result::Result<NumbrixPuzzle, &'static str> {
         let Size { rows, cols } = self.params.size;
-        let givens = clues::select(
+        let selected = clues::select(
             self.params.style,
             self.params.difficulty,
             solver,
@@ -105,6 +108,7 @@ impl Numbrix {
             self.params.max_nodes,
         )
         .map_err(|f| f.reason())?;
+        let givens = selected.givens;
         let difficulty = solver.grade(&givens);
         if self.params.difficulty.is_some_and(|d| d != difficulty) {
             return Err("another difficulty");
@@ -119,6 +123,7 @@ impl Numbrix {
             cols,
             style: self.params.style,
             clues: g.givens(),
+            minimal: selected.minimal,
             givens: g.to_rows(),
             solution: solution.chunks(cols).map(|r| r.to_vec()).collect(),
             difficulty,

@@ -511,6 +511,15 @@ impl AnySolver {
         }
     }
 
+    /// See [`super::grade::fill`].
+    pub fn human_fill(&self, givens: &[u16], level: super::grade::Grade) -> Vec<u16> {
+        match self {
+            AnySolver::W2(s) => super::grade::fill(s.geometry(), givens, level),
+            AnySolver::W4(s) => super::grade::fill(s.geometry(), givens, level),
+            AnySolver::W8(s) => super::grade::fill(s.geometry(), givens, level),
+        }
+    }
+
     /// The grade of a puzzle with one solution (see [`super::grade`]).
     pub fn grade(&self, givens: &[u16]) -> super::grade::Grade {
         match self {

@@ -315,6 +315,7 @@ fn generated_puzzles_are_unique_and_minimal_and_agree_with_brute_force() {
                 let (k, first) = brute(rows, cols, &p.givens_flat(), 2);
                 assert_eq!(k, 1, "{style:?} {rows}x{cols}: brute force finds {k}");
                 assert_eq!(first.unwrap(), p.solution_flat());
+                assert!(p.minimal);
                 if style != Style::Border {
                     check_minimal(&game, &p);
                 }
@@ -326,4 +327,75 @@ fn generated_puzzles_are_unique_and_minimal_and_agree_with_brute_force() {
             assert_eq!(made, count, "{style:?} {rows}x{cols}: too many rejections");
         }
     }
+}
+
+#[test]
+fn graded_puzzles_have_their_grade_and_no_clue_to_spare() {
+    for want in Grade::ALL {
+        let game = Numbrix::new(NumbrixParams {
+            size: Size { rows: 7, cols: 7 },
+            difficulty: Some(want),
+            ..NumbrixParams::default()
+        })
+        .unwrap();
+        let mut solver = AnySolver::new(7, 7);
+        let mut made = 0;
+        for i in 0..400 {
+            let Outcome::Accepted(p) = game.generate(&mut item_rng(5, "numbrix-grade", i)) else {
+                continue;
+            };
+            game.verify(&p).unwrap();
+            assert_eq!(p.difficulty, want);
+            assert!(p.minimal);
+            assert_eq!(solver.grade(&p.givens_flat()), want);
+            // Every clue is needed: for uniqueness, or (below hard) for the grade.
+            let mut givens = p.givens_flat();
+            for c in 0..givens.len() {
+                if givens[c] == 0 {
+                    continue;
+                }
+                let v = std::mem::replace(&mut givens[c], 0);
+                let unique = solver.solve(&givens, u64::MAX).count == Count::One;
+                assert!(
+                    !unique || (want < Grade::Hard && solver.grade(&givens) > want),
+                    "{want}: the {v} can go"
+                );
+                givens[c] = v;
+            }
+            made += 1;
+            if made == 40 {
+                break;
+            }
+        }
+        assert_eq!(made, 40, "{want}: too few puzzles in 400 attempts");
+    }
+}
+
+#[test]
+fn the_grader_only_places_forced_numbers() {
+    // On puzzles it finishes, the grader's grid is the solution; easy puzzles are
+    // finished without route tracing, medium ones need it.
+    let game = Numbrix::new(NumbrixParams::default()).unwrap();
+    let mut seen = std::collections::BTreeMap::new();
+    for i in 0..60 {
+        let Outcome::Accepted(p) = game.generate(&mut item_rng(9, "numbrix-grader", i)) else {
+            continue;
+        };
+        let mut givens = p.givens_flat();
+        // Top up with clues: more puzzles become easy or medium.
+        clues::add_clues(
+            &mut givens,
+            &p.solution_flat(),
+            10 + (i as usize % 4) * 6,
+            &mut item_rng(9, "top-up", i),
+        );
+        let solver = AnySolver::new(9, 9);
+        let g = solver.grade(&givens);
+        *seen.entry(g).or_insert(0) += 1;
+        if g < Grade::Hard {
+            let filled = solver.human_fill(&givens, g);
+            assert_eq!(filled, p.solution_flat());
+        }
+    }
+    assert!(seen.len() == 3, "all three grades occur: {seen:?}");
 }
