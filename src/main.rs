@@ -633,7 +633,7 @@ fn numbrix_solve(file: &str, format: SolveFormat, max_nodes: Option<u64>) -> Res
             unknown += 1;
         }
         if format == SolveFormat::Text && k + 1 < grids.len() {
-            write!(out, "{text}\n")
+            writeln!(out, "{text}")
         } else {
             write!(out, "{text}")
         }

@@ -118,9 +118,9 @@ fn box_of(doc: &Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f32> {
 fn default_book_structure_text_and_fonts() {
     let (_dir, bytes) = build(&template("default.toml"), &[]);
     let doc = Document::load_mem(&bytes).unwrap();
-    // Planned pages: title, contents, 3+4+2+2 Flip pages, 4 Catan pages, then
-    // 1+2+1+1 answer pages (Catan boards have no answers).
-    assert_eq!(doc.get_pages().len(), 22);
+    // Planned pages: title, contents, 3+4+2+2 Flip pages, 2 Numbrix pages, 4 Catan
+    // pages, then 1+2+1+1+1 answer pages (Catan boards have no answers).
+    assert_eq!(doc.get_pages().len(), 25);
 
     let texts = page_texts(&doc);
     let all = texts.join("\n");
@@ -133,9 +133,11 @@ fn default_book_structure_text_and_fonts() {
         "Flip Plus: the Lights Out cross",
         "Answers: Flip: warm-up",
         "Puzzle 22",
+        "Numbrix",
+        "Answers: Numbrix",
         "Catan set-ups",
-        "Board 26",
-        "22 puzzles and 4 boards in 5 sections, with answers",
+        "Board 30",
+        "26 puzzles and 4 boards in 6 sections, with answers",
     ] {
         assert!(all.contains(needle), "missing {needle:?}");
     }
@@ -183,6 +185,36 @@ fn default_book_structure_text_and_fonts() {
         );
     }
     assert_eq!(fonts, 2, "regular and bold");
+}
+
+#[test]
+fn numbrix_book_has_its_three_sections_and_answers() {
+    let (_dir, bytes) = build(&template("numbrix-6x9.toml"), &[]);
+    let doc = Document::load_mem(&bytes).unwrap();
+    let all = page_texts(&doc).join("\n");
+    for needle in [
+        "Numbrix",
+        "Easy",
+        "Medium",
+        "Hard",
+        "Puzzle 100",
+        "Answers: Easy",
+        "Answers: Hard",
+        "100 puzzles in 3 sections, with answers",
+    ] {
+        assert!(all.contains(needle), "missing {needle:?}");
+    }
+    // Captions carry the grade of every puzzle: 34 easy, 33 medium, 33 hard.
+    assert_eq!(all.matches("Easy, ").count(), 34);
+    assert_eq!(all.matches("Medium, ").count(), 33);
+    assert_eq!(all.matches("Hard, ").count(), 33);
+    // 6 x 9 inches with bleed: the trim box is 432 x 648 pt.
+    let (_, first) = doc.get_pages().into_iter().next().unwrap();
+    let trim = box_of(&doc, first, b"TrimBox");
+    assert!(
+        (trim[2] - 432.0).abs() < 0.1 && (trim[3] - 648.0).abs() < 0.1,
+        "{trim:?}"
+    );
 }
 
 #[test]

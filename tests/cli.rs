@@ -7,29 +7,6 @@ use serde_json::Value;
 
 const SPEC_EXAMPLE: &str = "-----\n-ooo- 1\n-o-o- 2\n-ooo- 3\n-----\n abc\n";
 
-/// Status 1, exactly one line on stderr containing `needle`, nothing on stdout.
-fn fails_with(args: &[&str], stdin: Option<&str>, needle: &str) {
-    let mut cmd = bin();
-    cmd.args(args);
-    if let Some(s) = stdin {
-        cmd.write_stdin(s);
-    }
-    let out = cmd.output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
-    assert_eq!(
-        err.lines().count(),
-        1,
-        "{args:?}: one line expected, got: {err}"
-    );
-    assert!(err.starts_with("error: "), "{err}");
-    assert!(
-        err.contains(needle),
-        "{args:?}: {err} should mention {needle}"
-    );
-    assert!(out.stdout.is_empty(), "{args:?}: stdout should be empty");
-}
-
 #[test]
 fn flip_generate_jsonl_records() {
     let out = stdout_of(&[

@@ -37,3 +37,26 @@ pub fn stdout_of(args: &[&str]) -> String {
     );
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// Status 1, exactly one line on stderr containing `needle`, nothing on stdout.
+pub fn fails_with(args: &[&str], stdin: Option<&str>, needle: &str) {
+    let mut cmd = bin();
+    cmd.args(args);
+    if let Some(s) = stdin {
+        cmd.write_stdin(s);
+    }
+    let out = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "{args:?}: one line expected, got: {err}"
+    );
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(
+        err.contains(needle),
+        "{args:?}: {err} should mention {needle}"
+    );
+    assert!(out.stdout.is_empty(), "{args:?}: stdout should be empty");
+}

@@ -101,7 +101,7 @@ impl<const W: usize> Bits<W> {
 
     /// Shift towards higher cell numbers by `k` (< 64 * W).
     #[inline(always)]
-    pub fn shl(self, k: usize) -> Self {
+    pub fn shift_up(self, k: usize) -> Self {
         let (ws, bs) = (k / 64, k % 64);
         let mut r = [0u64; W];
         for i in (ws..W).rev() {
@@ -117,16 +117,16 @@ impl<const W: usize> Bits<W> {
 
     /// Shift towards lower cell numbers by `k` (< 64 * W).
     #[inline(always)]
-    pub fn shr(self, k: usize) -> Self {
+    pub fn shift_down(self, k: usize) -> Self {
         let (ws, bs) = (k / 64, k % 64);
         let mut r = [0u64; W];
-        for i in 0..W - ws {
+        for (i, out) in r.iter_mut().enumerate().take(W - ws) {
             let src = i + ws;
             let mut v = self.0[src] >> bs;
             if bs > 0 && src + 1 < W {
                 v |= self.0[src + 1] << (64 - bs);
             }
-            r[i] = v;
+            *out = v;
         }
         Bits(r)
     }
@@ -162,6 +162,7 @@ impl<const W: usize> Iterator for BitIter<W> {
 
 macro_rules! binop {
     ($tr:ident, $f:ident, $tra:ident, $fa:ident, $op:tt) => {
+        #[allow(clippy::assign_op_pattern)]
         impl<const W: usize> $tr for Bits<W> {
             type Output = Self;
             #[inline]
@@ -173,6 +174,7 @@ macro_rules! binop {
                 r
             }
         }
+        #[allow(clippy::assign_op_pattern)]
         impl<const W: usize> $tra for Bits<W> {
             #[inline]
             fn $fa(&mut self, o: Self) {
@@ -378,7 +380,7 @@ impl<const W: usize> Geometry<W> {
     #[inline]
     pub fn colour_at(&self, c: usize, k: usize) -> Bits<W> {
         let c_even = self.even.get(c);
-        if c_even == (k % 2 == 0) {
+        if c_even == k.is_multiple_of(2) {
             self.even
         } else {
             self.all.and_not(self.even)
@@ -389,10 +391,10 @@ impl<const W: usize> Geometry<W> {
     #[inline(always)]
     pub fn shifts(&self, s: Bits<W>) -> [Bits<W>; 4] {
         [
-            s.shl(1) & self.not_first_col,
-            s.shr(1) & self.not_last_col,
-            s.shl(self.cols) & self.all,
-            s.shr(self.cols),
+            s.shift_up(1) & self.not_first_col,
+            s.shift_down(1) & self.not_last_col,
+            s.shift_up(self.cols) & self.all,
+            s.shift_down(self.cols),
         ]
     }
 
@@ -490,12 +492,12 @@ mod tests {
         let mut b = Bits::<4>::empty();
         b.set(63);
         b.set(130);
-        let l = b.shl(9);
+        let l = b.shift_up(9);
         assert!(l.get(72) && l.get(139) && l.count() == 2);
-        let r = l.shr(9);
+        let r = l.shift_down(9);
         assert_eq!(r, b);
-        assert_eq!(Bits::<4>::single(200).shl(64).lowest(), None);
-        assert_eq!(Bits::<2>::single(5).shr(6), Bits::empty());
+        assert_eq!(Bits::<4>::single(200).shift_up(64).lowest(), None);
+        assert_eq!(Bits::<2>::single(5).shift_down(6), Bits::empty());
         assert_eq!(Bits::<2>::first(81).count(), 81);
         assert_eq!(Bits::<2>::first(128).count(), 128);
         assert_eq!(Bits::<2>::first(0).count(), 0);

@@ -16,6 +16,7 @@ fn brute(rows: usize, cols: usize, givens: &[u16], cap: usize) -> (usize, Option
     }
     let mut grid = vec![0u16; n];
     let mut found = (0, None);
+    #[allow(clippy::too_many_arguments)]
     fn step(
         rows: usize,
         cols: usize,

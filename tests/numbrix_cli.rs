@@ -1,0 +1,247 @@
+//! Numbrix through the real binary: records per the formats spec, solutions that are
+//! Hamiltonian paths through the givens, `numbrix solve` agreeing with `generate`,
+//! determinism across threads, and every bad input as one clear error.
+
+mod common;
+use common::*;
+use serde_json::Value;
+
+/// A plain check of a solved grid, from the numbers alone.
+fn check_path(rows: usize, cols: usize, givens: &[Vec<u64>], solution: &[Vec<u64>]) {
+    let n = rows * cols;
+    let mut at = vec![None; n + 1];
+    for r in 0..rows {
+        for c in 0..cols {
+            let v = solution[r][c] as usize;
+            assert!((1..=n).contains(&v));
+            assert!(at[v].replace((r, c)).is_none(), "{v} twice");
+            assert!(givens[r][c] == 0 || givens[r][c] as usize == v);
+        }
+    }
+    for v in 1..n {
+        let ((r1, c1), (r2, c2)) = (at[v].unwrap(), at[v + 1].unwrap());
+        assert_eq!(
+            r1.abs_diff(r2) + c1.abs_diff(c2),
+            1,
+            "{v} and {} apart",
+            v + 1
+        );
+    }
+}
+
+fn grid(v: &Value) -> Vec<Vec<u64>> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+fn as_text(g: &[Vec<u64>]) -> String {
+    g.iter()
+        .map(|r| {
+            r.iter()
+                .map(|&v| {
+                    if v == 0 {
+                        ".".to_string()
+                    } else {
+                        v.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn generate_records_follow_the_spec_and_solve_back() {
+    for style in ["free", "symmetric", "border"] {
+        let out = stdout_of(&[
+            "numbrix", "generate", "--size", "6x7", "--count", "12", "--seed", "4", "--style",
+            style,
+        ]);
+        let mut inputs = Vec::new();
+        let mut solutions = Vec::new();
+        for (i, line) in out.lines().enumerate() {
+            let r: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(r["game"], "numbrix");
+            assert_eq!(r["index"], i as u64);
+            assert_eq!(r["seed"], 4);
+            assert_eq!((r["rows"].as_u64(), r["cols"].as_u64()), (Some(6), Some(7)));
+            assert_eq!(r["style"], style);
+            let (givens, solution) = (grid(&r["givens"]), grid(&r["solution"]));
+            check_path(6, 7, &givens, &solution);
+            let clues = givens.iter().flatten().filter(|&&v| v != 0).count();
+            assert_eq!(r["clues"], clues as u64);
+            assert!(["easy", "medium", "hard"].contains(&r["difficulty"].as_str().unwrap()));
+            if style == "border" {
+                for (ri, row) in givens.iter().enumerate() {
+                    for (ci, &v) in row.iter().enumerate() {
+                        let inner = ri > 0 && ci > 0 && ri < 5 && ci < 6;
+                        assert!(v == 0 || !inner, "a border given inside");
+                    }
+                }
+            }
+            inputs.push(as_text(&givens));
+            solutions.push(r["solution"].clone());
+        }
+        // The solver, from the text format, finds the same single solution.
+        let solved = bin()
+            .args(["numbrix", "solve", "--format", "json"])
+            .write_stdin(inputs.join("\n\n") + "\n")
+            .output()
+            .unwrap();
+        assert!(solved.status.success());
+        let answers: Vec<Value> = String::from_utf8(solved.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(answers.len(), 12);
+        for (a, s) in answers.iter().zip(&solutions) {
+            assert_eq!(a["solutions"], 1);
+            assert_eq!(&a["solution"], s);
+        }
+    }
+}
+
+#[test]
+fn solve_answers_in_text_and_json() {
+    let run = |input: &str, json: bool| {
+        let mut cmd = bin();
+        cmd.args(["numbrix", "solve"]);
+        if json {
+            cmd.args(["--format", "json"]);
+        }
+        let out = cmd.write_stdin(input).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Unique: 1 in a corner of 2x2 and 2 beside it fix the rest.
+    let one = run("1 2\n. .\n", false);
+    assert!(one.starts_with("1 solution (unique)"), "{one}");
+    assert!(one.contains("1 2\n4 3\n"), "{one}");
+    let many = run("1 . .\n. . .\n. . 9\n", false);
+    assert!(many.starts_with("2 or more solutions"), "{many}");
+    let none = run(". 1\n2 4\n", false);
+    assert!(none.starts_with("0 solutions"), "{none}");
+    let json = run("1 2\n. .\n\n. 1\n2 4\n", true);
+    let lines: Vec<Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["solutions"], 1);
+    assert_eq!(lines[0]["solution"], serde_json::json!([[1, 2], [4, 3]]));
+    assert_eq!(lines[1]["solutions"], 0);
+    assert!(lines[1]["solution"].is_null());
+}
+
+#[test]
+fn same_seed_same_bytes_at_any_thread_count() {
+    let args = [
+        "numbrix", "generate", "--size", "8", "--count", "40", "--seed", "3", "-q",
+    ];
+    let one = stdout_of(&[&args[..], &["-j", "1"]].concat());
+    let two = stdout_of(&[&args[..], &["-j", "2"]].concat());
+    assert_eq!(one.lines().count(), 40);
+    assert_eq!(one, two);
+    let text = stdout_of(&[&args[..4], &["--count", "1", "--format", "text"]].concat());
+    assert!(text.starts_with("# numbrix item 0 (seed 2026): "), "{text}");
+    assert!(text.contains("solution:"));
+}
+
+#[test]
+fn difficulty_filter_keeps_that_grade() {
+    for d in ["easy", "medium", "hard"] {
+        let out = stdout_of(&[
+            "numbrix",
+            "generate",
+            "--count",
+            "5",
+            "--seed",
+            "8",
+            "--difficulty",
+            d,
+        ]);
+        for line in out.lines() {
+            let r: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(r["difficulty"], d);
+            assert_eq!(r["minimal"], true);
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_one_clear_error() {
+    fails_with(&["numbrix", "solve"], Some("1 2\n3\n"), "rectangular");
+    fails_with(
+        &["numbrix", "solve"],
+        Some("1 x\n. .\n"),
+        "'x' is not a number",
+    );
+    fails_with(&["numbrix", "solve"], Some("1 7\n. .\n"), "out of range");
+    fails_with(&["numbrix", "solve"], Some("1 1\n. .\n"), "appears twice");
+    fails_with(&["numbrix", "solve"], Some("1 2 3\n"), "too small");
+    fails_with(&["numbrix", "solve"], Some(""), "no grid");
+    fails_with(
+        &["numbrix", "solve"],
+        Some("1 2\n. .\n\n1 1\n. .\n"),
+        "grid 2",
+    );
+    fails_with(&["numbrix", "solve", "/no/such/file"], None, "cannot read");
+    let big = vec![vec!["."; 23].join(" "); 23].join("\n");
+    fails_with(&["numbrix", "solve"], Some(&big), "at most 512");
+    fails_with(&["numbrix", "generate", "--size", "1x9"], None, "too small");
+    fails_with(
+        &["numbrix", "generate", "--size", "40"],
+        None,
+        "at most 512",
+    );
+    fails_with(
+        &["numbrix", "generate", "--count", "0"],
+        None,
+        "--count is 0",
+    );
+    fails_with(
+        &["numbrix", "generate", "--max-nodes", "0"],
+        None,
+        "max_nodes is 0",
+    );
+    // A search cut short by --max-nodes says so (never "unique") and exits 1.
+    let sparse = format!("{}\n. . . . . . 49", [". . . . . . ."; 6].join("\n"));
+    let out = bin()
+        .args(["numbrix", "solve", "--max-nodes", "5"])
+        .write_stdin(sparse)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("unknown"));
+    // Usage errors (clap) exit 2.
+    let out = bin()
+        .args(["numbrix", "generate", "--style", "wavy"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn help_shows_examples() {
+    for args in [
+        ["numbrix", "generate", "--help"],
+        ["numbrix", "solve", "--help"],
+    ] {
+        assert!(stdout_of(&args).contains("Example:"));
+    }
+}
