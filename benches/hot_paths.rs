@@ -139,8 +139,61 @@ fn catan(c: &mut Criterion) {
     g.finish();
 }
 
+/// Numbrix: one backbite path, the uniqueness proof of published-style 9x9 puzzles
+/// (16-28 givens), and one minimal 9x9 puzzle end to end.
+fn numbrix(c: &mut Criterion) {
+    use puzzlebook::games::numbrix::{clues, path::PathSampler, AnySolver, Numbrix, NumbrixParams};
+    let sampler = PathSampler::new(9, 9);
+    let mut g = c.benchmark_group("numbrix");
+    g.throughput(Throughput::Elements(1));
+    let mut i = 0u64;
+    g.bench_function("path_9x9", |b| {
+        b.iter(|| {
+            i += 1;
+            black_box(sampler.sample(&mut item_rng(1, "numbrix-bench", i))[0])
+        })
+    });
+    let game = Numbrix::new(NumbrixParams::default()).unwrap();
+    for target in [16usize, 20, 24, 28] {
+        let puzzles: Vec<Vec<u16>> = (0..64)
+            .filter_map(|i| {
+                let mut rng = item_rng(target as u64, "numbrix-timing", i);
+                match game.generate(&mut rng) {
+                    Outcome::Accepted(p) => {
+                        let mut givens = p.givens_flat();
+                        clues::add_clues(&mut givens, &p.solution_flat(), target, &mut rng);
+                        Some(givens)
+                    }
+                    Outcome::Rejected(_) => None,
+                }
+            })
+            .collect();
+        let mut solver = AnySolver::new(9, 9);
+        let mut k = 0;
+        g.bench_function(BenchmarkId::new("prove_9x9_givens", target), |b| {
+            b.iter(|| {
+                k = (k + 1) % puzzles.len();
+                black_box(solver.solve(&puzzles[k], u64::MAX).count)
+            })
+        });
+    }
+    g.sample_size(20);
+    let mut i = 0u64;
+    g.bench_function("generate_minimal_9x9", |b| {
+        b.iter(|| {
+            i += 1;
+            black_box(matches!(
+                game.generate(&mut item_rng(1, "numbrix", i)),
+                Outcome::Accepted(_)
+            ))
+        })
+    });
+    g.finish();
+}
+
 criterion_group!(
     benches,
+    numbrix,
     flip_generate_solve,
     flip_pipeline,
     pdf_writer,

@@ -79,6 +79,7 @@ impl Failure {
 
 struct Remover<'a> {
     solver: &'a mut AnySolver,
+    solution: &'a [u16],
     givens: Vec<u16>,
     budget: u64,
     cap: Option<Grade>,
@@ -110,7 +111,7 @@ impl Remover<'_> {
         for (&c, &v) in group.iter().zip(&saved).filter(|_| unique) {
             match self
                 .solver
-                .other_than(&self.givens, c, v, self.budget)
+                .other_than(&self.givens, c, v, self.budget, Some(self.solution))
                 .count
             {
                 Count::Zero => {}
@@ -151,7 +152,7 @@ impl Remover<'_> {
         }
         let verdict = self
             .solver
-            .other_than(&self.givens, c, v, self.budget)
+            .other_than(&self.givens, c, v, self.budget, Some(self.solution))
             .count;
         self.givens[c] = v;
         match verdict {
@@ -181,6 +182,7 @@ pub fn select(
     let n = rows * cols;
     let mut r = Remover {
         solver,
+        solution,
         givens: solution.to_vec(),
         budget,
         cap,

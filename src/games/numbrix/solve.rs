@@ -86,6 +86,8 @@ pub struct Solver<const W: usize> {
     first: Option<Vec<u16>>,
     /// Stop after this many solutions.
     stop_at: u32,
+    /// Where a known solution puts each number (empty: no hint).
+    hint: Vec<u16>,
     /// A (cell, number) pair no solution may use (see [`Solver::other_than`]).
     forbid: Option<(usize, u16)>,
 }
@@ -107,6 +109,7 @@ impl<const W: usize> Solver<W> {
             aborted: false,
             first: None,
             stop_at: 2,
+            hint: Vec::new(),
             forbid: None,
         }
     }
@@ -120,10 +123,29 @@ impl<const W: usize> Solver<W> {
     /// `value` at `cell` are known to have exactly one solution, Zero proves that
     /// `cells` has exactly one too; this skips the known solution's whole subtree,
     /// which a count to two would walk through.
-    pub fn other_than(&mut self, cells: &[u16], cell: usize, value: u16, budget: u64) -> Verdict {
+    ///
+    /// `hint`, a known solution (cell -> number), only orders the search: where it can,
+    /// the search follows the hint first, so a second solution that differs from it
+    /// only locally turns up after few nodes. It changes no answer.
+    pub fn other_than(
+        &mut self,
+        cells: &[u16],
+        cell: usize,
+        value: u16,
+        budget: u64,
+        hint: Option<&[u16]>,
+    ) -> Verdict {
         self.forbid = Some((cell, value));
+        self.hint.clear();
+        if let Some(h) = hint {
+            self.hint.resize(self.n + 2, NONE);
+            for (c, &v) in h.iter().enumerate() {
+                self.hint[v as usize] = c as u16;
+            }
+        }
         let mut v = self.solve_inner(cells, budget, 1);
         self.forbid = None;
+        self.hint.clear();
         if v.count == Count::Many {
             v.count = Count::One;
         }
@@ -317,7 +339,22 @@ impl<const W: usize> Solver<W> {
         };
         let gap = self.gaps[gi];
         let v = if from_lo { gap.lo + 1 } else { gap.hi - 1 };
+        // The hinted cell first, if it is a candidate.
+        let mut order = [usize::MAX; 5];
+        let mut k = 0;
+        if let Some(&h) = self.hint.get(v as usize) {
+            if h != NONE && cand.get(h as usize) {
+                order[0] = h as usize;
+                k = 1;
+            }
+        }
         for x in cand.iter() {
+            if k == 0 || x != order[0] {
+                order[k] = x;
+                k += 1;
+            }
+        }
+        for &x in &order[..k] {
             // Still one region unless taking x out may cut the empty cells around it.
             let still_one = one_region && !self.g.may_split(x, &self.empty);
             self.val[x] = v;
@@ -503,11 +540,18 @@ impl AnySolver {
     }
 
     /// See [`Solver::other_than`].
-    pub fn other_than(&mut self, cells: &[u16], cell: usize, value: u16, budget: u64) -> Verdict {
+    pub fn other_than(
+        &mut self,
+        cells: &[u16],
+        cell: usize,
+        value: u16,
+        budget: u64,
+        hint: Option<&[u16]>,
+    ) -> Verdict {
         match self {
-            AnySolver::W2(s) => s.other_than(cells, cell, value, budget),
-            AnySolver::W4(s) => s.other_than(cells, cell, value, budget),
-            AnySolver::W8(s) => s.other_than(cells, cell, value, budget),
+            AnySolver::W2(s) => s.other_than(cells, cell, value, budget, hint),
+            AnySolver::W4(s) => s.other_than(cells, cell, value, budget, hint),
+            AnySolver::W8(s) => s.other_than(cells, cell, value, budget, hint),
         }
     }
 
