@@ -400,3 +400,23 @@ fn the_grader_only_places_forced_numbers() {
     }
     assert!(seen.len() == 3, "all three grades occur: {seen:?}");
 }
+
+#[test]
+fn paths_are_hamiltonian_on_every_shape() {
+    for (rows, cols) in [
+        (2, 2),
+        (2, 9),
+        (9, 2),
+        (5, 8),
+        (9, 9),
+        (16, 16),
+        (12, 20),
+        (22, 22),
+    ] {
+        let sampler = path::PathSampler::new(rows, cols);
+        for i in 0..3 {
+            let grid = sampler.sample_grid(&mut item_rng(1, "numbrix-shapes", i));
+            solve::check_solution(rows, cols, &vec![0; rows * cols], &grid).unwrap();
+        }
+    }
+}
