@@ -140,41 +140,50 @@ fn enumeration_counts_match_the_literature() {
     assert_eq!(all_paths(3, 3).len(), 20);
 }
 
+/// Draw `per_path` times as many paths as `rows x cols` has, count each undirected
+/// path, and return the chi-square p-value against uniform, the counts, and how many
+/// came out in canonical direction.
+fn path_draws(
+    sampler: &path::PathSampler,
+    rows: usize,
+    cols: usize,
+    per_path: usize,
+    stream: &str,
+) -> (f64, Vec<u64>, u64) {
+    let paths = all_paths(rows, cols);
+    let index: HashMap<Vec<u16>, usize> = paths
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, p)| (p, i))
+        .collect();
+    let mut rng = item_rng(7, stream, (rows * 100 + cols) as u64);
+    let mut counts = vec![0u64; paths.len()];
+    let mut forward = 0u64;
+    for _ in 0..paths.len() * per_path {
+        let p = sampler.sample(&mut rng);
+        let key = canonical(&p);
+        forward += (key == p) as u64;
+        counts[*index.get(&key).expect("a valid Hamiltonian path")] += 1;
+    }
+    let expect = vec![per_path as f64; paths.len()];
+    let (chi, cells) = pearson(&counts, &expect);
+    (chi2_sf(chi, (cells - 1) as f64), counts, forward)
+}
+
 #[test]
 fn backbite_paths_are_uniform_on_small_grids() {
     for (rows, cols, per_path) in [(4usize, 4usize, 60usize), (3, 4, 200), (4, 5, 25)] {
-        let paths = all_paths(rows, cols);
-        let index: HashMap<Vec<u16>, usize> = paths
-            .iter()
-            .cloned()
-            .enumerate()
-            .map(|(i, p)| (p, i))
-            .collect();
         let sampler = path::PathSampler::new(rows, cols);
-        let mut rng = item_rng(7, "numbrix-paths", (rows * 100 + cols) as u64);
-        let samples = paths.len() * per_path;
-        let mut counts = vec![0u64; paths.len()];
-        let mut forward = 0u64;
-        for _ in 0..samples {
-            let p = sampler.sample(&mut rng);
-            let key = canonical(&p);
-            forward += (key == p) as u64;
-            counts[*index.get(&key).expect("a valid Hamiltonian path")] += 1;
-        }
-        let expect = vec![samples as f64 / paths.len() as f64; paths.len()];
-        let (chi, cells) = pearson(&counts, &expect);
-        let p = chi2_sf(chi, (cells - 1) as f64);
-        assert!(
-            p > 1e-4,
-            "{rows}x{cols}: chi-square {chi:.1} over {cells} paths, p = {p:.2e}"
-        );
+        let (p, counts, forward) = path_draws(&sampler, rows, cols, per_path, "numbrix-paths");
+        assert!(p > 1e-4, "{rows}x{cols}: p = {p:.2e}");
         assert!(
             counts.iter().all(|&c| c > 0),
             "{rows}x{cols}: some path never drawn"
         );
         // Direction: half the paths come out in canonical order (binomial, 5 sigma).
-        let sd = (samples as f64 / 4.0).sqrt();
-        assert!((forward as f64 - samples as f64 / 2.0).abs() < 5.0 * sd);
+        let samples = counts.iter().sum::<u64>() as f64;
+        assert!((forward as f64 - samples / 2.0).abs() < 5.0 * (samples / 4.0).sqrt());
     }
 }
 
@@ -182,22 +191,9 @@ fn backbite_paths_are_uniform_on_small_grids() {
 fn a_biased_chain_is_caught_by_the_same_test() {
     // The test above has power: with too few moves from the serpentine, the draw is
     // far from uniform and the same chi-square rejects it.
-    let paths = all_paths(4, 4);
-    let index: HashMap<Vec<u16>, usize> = paths
-        .iter()
-        .cloned()
-        .enumerate()
-        .map(|(i, p)| (p, i))
-        .collect();
     let sampler = path::PathSampler::with_steps(4, 4, 6);
-    let mut rng = item_rng(7, "numbrix-paths-short", 0);
-    let mut counts = vec![0u64; paths.len()];
-    for _ in 0..paths.len() * 60 {
-        counts[index[&canonical(&sampler.sample(&mut rng))]] += 1;
-    }
-    let expect = vec![60.0; paths.len()];
-    let (chi, cells) = pearson(&counts, &expect);
-    assert!(chi2_sf(chi, (cells - 1) as f64) < 1e-10);
+    let (p, _, _) = path_draws(&sampler, 4, 4, 60, "numbrix-paths-short");
+    assert!(p < 1e-10, "p = {p:.2e}");
 }
 
 fn random_givens(rng: &mut crate::seed::Rng, solution: &[u16], keep_in: u64) -> Vec<u16> {
