@@ -12,6 +12,7 @@ use serde::Serialize;
 
 pub mod catan;
 pub mod flip;
+pub mod number_match;
 pub mod numbrix;
 pub mod size;
 
@@ -80,7 +81,12 @@ pub trait GameVisitor {
 }
 
 /// Every game's name, in the order books and help list them.
-pub const NAMES: &[&str] = &[flip::Flip::NAME, catan::Catan::NAME, numbrix::Numbrix::NAME];
+pub const NAMES: &[&str] = &[
+    flip::Flip::NAME,
+    catan::Catan::NAME,
+    numbrix::Numbrix::NAME,
+    number_match::NumberMatch::NAME,
+];
 
 /// Run `visitor` with the game called `name`.
 pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output> {
@@ -88,6 +94,7 @@ pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output> {
         flip::Flip::NAME => Ok(visitor.visit::<flip::Flip>()),
         catan::Catan::NAME => Ok(visitor.visit::<catan::Catan>()),
         numbrix::Numbrix::NAME => Ok(visitor.visit::<numbrix::Numbrix>()),
+        number_match::NumberMatch::NAME => Ok(visitor.visit::<number_match::NumberMatch>()),
         _ => Err(crate::Error::invalid(format!(
             "unknown game '{name}': choose one of {}",
             NAMES.join(", ")

@@ -1,0 +1,345 @@
+//! Number Match: clear a board of digits by removing pairs that are equal or sum to
+//! 10 and can see each other, with a few "adds". See `shared/specs/number-match.md`.
+//!
+//! Generation draws random boards and keeps those the exact solver ([`solve`]) can
+//! clear within the add limit, with the fewest adds (`min_adds`) and a solution; the
+//! grade comes from the share of random playouts ([`montecarlo`]) that win.
+
+mod draw;
+pub mod montecarlo;
+pub mod rules;
+pub mod solve;
+
+pub use rules::{Append, Rules};
+pub use solve::{Move, Solver, Verdict};
+
+use crate::canvas::{Canvas, Rect};
+use crate::games::{Game, Outcome};
+use crate::seed::Rng;
+use crate::{Error, Result};
+use rand::Rng as _;
+use serde::{Deserialize, Serialize};
+
+/// Most adds a board may allow (a 27-digit board can reach 27 * 2^8 cells).
+pub const MAX_ADDS: u8 = 8;
+/// Search nodes per board during generation (a board that runs out is rejected).
+pub const DEFAULT_MAX_NODES: u64 = 2_000_000;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NumberMatchParams {
+    pub columns: usize,
+    /// Digits on the start board.
+    pub length: usize,
+    /// The add limit.
+    pub adds: u8,
+    pub append: Append,
+    /// Whether pairs may see each other along diagonals.
+    pub diagonals: bool,
+    /// Random playouts per board for the grade.
+    pub playouts: u64,
+    /// Keep only boards of this grade.
+    pub difficulty: Option<Difficulty>,
+    pub max_nodes: u64,
+}
+
+impl Default for NumberMatchParams {
+    fn default() -> Self {
+        NumberMatchParams {
+            columns: 9,
+            length: 27,
+            adds: 4,
+            append: Append::AfterLastDigit,
+            diagonals: true,
+            playouts: 200,
+            difficulty: None,
+            max_nodes: DEFAULT_MAX_NODES,
+        }
+    }
+}
+
+/// Grade by how often random play wins: easy at least half the time, medium at least
+/// one in ten, hard less.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Difficulty {
+    Easy,
+    Medium,
+    Hard,
+}
+
+impl Difficulty {
+    pub fn of(win_rate: f64) -> Self {
+        if win_rate >= 0.5 {
+            Difficulty::Easy
+        } else if win_rate >= 0.1 {
+            Difficulty::Medium
+        } else {
+            Difficulty::Hard
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
+            Difficulty::Hard => "hard",
+        }
+    }
+}
+
+impl std::str::FromStr for Difficulty {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard]
+            .into_iter()
+            .find(|d| d.name() == s)
+            .ok_or_else(|| format!("unknown difficulty '{s}': choose easy, medium or hard"))
+    }
+}
+
+/// A move in records: `"add"` or `[a, b]`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum MoveRecord {
+    Add(&'static str),
+    Pair([u16; 2]),
+}
+
+pub fn move_records(moves: &[Move]) -> Vec<MoveRecord> {
+    moves
+        .iter()
+        .map(|m| match *m {
+            Move::Add => MoveRecord::Add("add"),
+            Move::Pair(a, b) => MoveRecord::Pair([a, b]),
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NumberMatchPuzzle {
+    pub board: String,
+    pub columns: usize,
+    pub adds: u8,
+    pub append: Append,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub no_diagonals: bool,
+    pub solvable: bool,
+    pub min_adds: u8,
+    pub solution: Vec<MoveRecord>,
+    pub playout_win_rate: f64,
+    pub difficulty: Difficulty,
+    #[serde(skip)]
+    pub moves: Vec<Move>,
+}
+
+impl NumberMatchPuzzle {
+    pub fn digits(&self) -> Vec<u8> {
+        self.board.bytes().map(|c| c - b'0').collect()
+    }
+}
+
+pub struct NumberMatch {
+    params: NumberMatchParams,
+    rules: Rules,
+}
+
+impl NumberMatch {
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Check parameters shared by the CLI and templates.
+    pub fn check(columns: usize, adds: u8) -> Result<()> {
+        if columns == 0 {
+            return Err(Error::invalid(
+                "columns is 0: a board needs at least 1 column",
+            ));
+        }
+        if columns > 64 {
+            return Err(Error::invalid(format!(
+                "{columns} columns is too many: at most 64"
+            )));
+        }
+        if adds > MAX_ADDS {
+            return Err(Error::invalid(format!(
+                "{adds} adds is too many: at most {MAX_ADDS} (each add doubles the board)"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Replay `moves` on `board` with the rules; Ok(adds used) if they clear it.
+pub fn replay(rules: &Rules, board: &[u8], moves: &[Move], adds: u8) -> Result<u8, String> {
+    let mut b = board.to_vec();
+    let mut used = 0u8;
+    for (k, m) in moves.iter().enumerate() {
+        match *m {
+            Move::Add => {
+                used += 1;
+                if used > adds {
+                    return Err(format!("move {}: more than {adds} adds", k + 1));
+                }
+                rules.add(&mut b);
+            }
+            Move::Pair(i, j) => {
+                let (i, j) = (i as usize, j as usize);
+                if i >= b.len() || j >= b.len() || i == j || b[i] == 0 || b[j] == 0 {
+                    return Err(format!(
+                        "move {}: ({i}, {j}) is not a pair of digits",
+                        k + 1
+                    ));
+                }
+                if !rules::matches(b[i], b[j]) {
+                    return Err(format!(
+                        "move {}: {} and {} do not match",
+                        k + 1,
+                        b[i],
+                        b[j]
+                    ));
+                }
+                if !rules.sees(&b, i, j) {
+                    return Err(format!(
+                        "move {}: cells {i} and {j} do not see each other",
+                        k + 1
+                    ));
+                }
+                rules.remove(&mut b, i, j);
+            }
+        }
+    }
+    if b.iter().any(|&x| x != 0) {
+        return Err("the moves leave digits on the board".into());
+    }
+    Ok(used)
+}
+
+impl Game for NumberMatch {
+    const NAME: &'static str = "number-match";
+    const TITLE: &'static str = "Number Match";
+    type Params = NumberMatchParams;
+    type Puzzle = NumberMatchPuzzle;
+
+    fn new(params: NumberMatchParams) -> Result<Self> {
+        Self::check(params.columns, params.adds)?;
+        if params.length == 0 {
+            return Err(Error::invalid(
+                "length is 0: a board needs at least 1 digit",
+            ));
+        }
+        if params.length > 200 {
+            return Err(Error::invalid(format!(
+                "a start board of {} digits is too long: at most 200",
+                params.length
+            )));
+        }
+        if params.max_nodes == 0 {
+            return Err(Error::invalid("max_nodes is 0"));
+        }
+        Ok(NumberMatch {
+            rules: Rules {
+                cols: params.columns,
+                diagonals: params.diagonals,
+                append: params.append,
+            },
+            params,
+        })
+    }
+
+    fn generate(&self, rng: &mut Rng) -> Outcome<NumberMatchPuzzle> {
+        let p = &self.params;
+        let board: Vec<u8> = (0..p.length).map(|_| rng.random_range(1..=9)).collect();
+        let mut solver = Solver::new(self.rules);
+        let (min_adds, moves) = match solver.min_adds(&board, p.adds, p.max_nodes) {
+            Ok(Some(found)) => found,
+            Ok(None) => return Outcome::Rejected("cannot be cleared within the add limit"),
+            Err(()) => return Outcome::Rejected("the solver's node budget ran out"),
+        };
+        let win = montecarlo::win_rate(&self.rules, &board, p.adds, p.playouts, rng);
+        let difficulty = Difficulty::of(win);
+        if p.difficulty.is_some_and(|d| d != difficulty) {
+            return Outcome::Rejected("another difficulty");
+        }
+        Outcome::Accepted(NumberMatchPuzzle {
+            board: board.iter().map(|d| (b'0' + d) as char).collect(),
+            columns: p.columns,
+            adds: p.adds,
+            append: p.append,
+            no_diagonals: !p.diagonals,
+            solvable: true,
+            min_adds,
+            solution: move_records(&moves),
+            playout_win_rate: win,
+            difficulty,
+            moves,
+        })
+    }
+
+    fn verify(&self, p: &NumberMatchPuzzle) -> Result<(), String> {
+        let used = replay(&self.rules, &p.digits(), &p.moves, p.adds)?;
+        if used != p.min_adds {
+            return Err(format!(
+                "the solution uses {used} adds, min_adds says {}",
+                p.min_adds
+            ));
+        }
+        Ok(())
+    }
+
+    fn draw(&self, p: &NumberMatchPuzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
+        draw::board(
+            canvas,
+            area,
+            &p.digits(),
+            p.columns,
+            with_solution.then_some(&p.moves[..]),
+        );
+    }
+
+    fn aspect(&self) -> f32 {
+        let rows = self.params.length.div_ceil(self.params.columns);
+        self.params.columns as f32 / (rows as f32 + draw::TEXT_ROWS)
+    }
+
+    fn text(&self, p: &NumberMatchPuzzle) -> String {
+        rules::render(&p.digits(), p.columns)
+    }
+
+    fn caption(&self, p: &NumberMatchPuzzle) -> String {
+        format!(
+            "Clear it with at most {} add{} ({})",
+            p.adds,
+            if p.adds == 1 { "" } else { "s" },
+            p.difficulty.name()
+        )
+    }
+
+    fn answer(&self, p: &NumberMatchPuzzle) -> String {
+        format!(
+            "{} add{} needed; {} moves",
+            p.min_adds,
+            if p.min_adds == 1 { "" } else { "s" },
+            p.moves.len()
+        )
+    }
+
+    fn how_to_play(&self) -> String {
+        let diag = if self.params.diagonals {
+            ", diagonally"
+        } else {
+            ""
+        };
+        format!(
+            "Cross out pairs of digits that are equal (3 and 3) or add up to 10 (2 and 8). The two must touch \
+             (side by side, above each other{diag}) or see each other along a row, a column{} with only \
+             crossed-out cells between, or follow each other in reading order, from the end of one line to the \
+             start of the next. A row with nothing left disappears. Stuck? \"Add\": copy every remaining digit, \
+             in reading order, after the last one. Clear the board within the adds allowed. In the answers, a \
+             pair is written as two cells (column letter, row number, counting the rows as they stand), and + is an add.",
+            if self.params.diagonals { " or a diagonal" } else { "" }
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,211 @@
+//! The rules engine: a board is its cells in reading order (0 = empty, 1-9 a digit),
+//! `cols` to a row, the last row possibly short. See `shared/specs/number-match.md`.
+
+use serde::{Deserialize, Serialize};
+
+/// Where "add" puts the copied digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Append {
+    /// Straight after the last remaining digit (emptied cells after it are reused).
+    #[default]
+    AfterLastDigit,
+    /// After the last cell, emptied cells at the end included (the article's solver).
+    AfterLastCell,
+}
+
+impl Append {
+    pub fn name(self) -> &'static str {
+        match self {
+            Append::AfterLastDigit => "after-last-digit",
+            Append::AfterLastCell => "after-last-cell",
+        }
+    }
+}
+
+impl std::str::FromStr for Append {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "after-last-digit" => Ok(Append::AfterLastDigit),
+            "after-last-cell" => Ok(Append::AfterLastCell),
+            _ => Err(format!(
+                "unknown append rule '{s}': choose after-last-digit or after-last-cell"
+            )),
+        }
+    }
+}
+
+/// Whether two digits make a pair: equal, or summing to 10.
+#[inline]
+pub fn matches(a: u8, b: u8) -> bool {
+    a == b || a + b == 10
+}
+
+/// The class of a digit: pairs are exactly two digits of one class
+/// ({1,9} -> 1, {2,8} -> 2, {3,7} -> 3, {4,6} -> 4, {5} -> 5).
+#[inline]
+pub fn class(d: u8) -> u8 {
+    d.min(10 - d)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rules {
+    pub cols: usize,
+    pub diagonals: bool,
+    pub append: Append,
+}
+
+impl Rules {
+    /// The digit cells after `i` that `i` sees (up to four: next in reading order,
+    /// below in its column, and down the two diagonals), each with only empty cells
+    /// between. Every visible pair (i, j), i < j, is found from i.
+    #[inline]
+    pub fn partners(&self, b: &[u8], i: usize, out: &mut [usize; 4]) -> usize {
+        let n = b.len();
+        let cols = self.cols;
+        let mut k = 0;
+        // Reading order (also the same row, and the wrap to the next row).
+        let mut j = i + 1;
+        while j < n && b[j] == 0 {
+            j += 1;
+        }
+        if j < n {
+            out[k] = j;
+            k += 1;
+        }
+        // Down the column.
+        let mut j = i + cols;
+        while j < n && b[j] == 0 {
+            j += cols;
+        }
+        if j < n && !out[..k].contains(&j) {
+            out[k] = j;
+            k += 1;
+        }
+        if self.diagonals {
+            let c = i % cols;
+            // Down-right.
+            let (mut j, mut cc) = (i + cols + 1, c + 1);
+            while cc < cols && j < n && b[j] == 0 {
+                j += cols + 1;
+                cc += 1;
+            }
+            if cc < cols && j < n && !out[..k].contains(&j) {
+                out[k] = j;
+                k += 1;
+            }
+            // Down-left.
+            if c > 0 {
+                let (mut j, mut cc) = (i + cols - 1, c - 1);
+                loop {
+                    if j >= n {
+                        break;
+                    }
+                    if b[j] != 0 {
+                        if !out[..k].contains(&j) {
+                            out[k] = j;
+                            k += 1;
+                        }
+                        break;
+                    }
+                    if cc == 0 {
+                        break;
+                    }
+                    j += cols - 1;
+                    cc -= 1;
+                }
+            }
+        }
+        k
+    }
+
+    /// Every legal pair (i < j): digits that match and see each other.
+    pub fn moves(&self, b: &[u8], out: &mut Vec<(u16, u16)>) {
+        out.clear();
+        let mut p = [0usize; 4];
+        for i in 0..b.len() {
+            if b[i] == 0 {
+                continue;
+            }
+            let k = self.partners(b, i, &mut p);
+            for &j in &p[..k] {
+                if matches(b[i], b[j]) {
+                    out.push((i as u16, j as u16));
+                }
+            }
+        }
+    }
+
+    /// Whether cells i and j (both digits) see each other.
+    pub fn sees(&self, b: &[u8], i: usize, j: usize) -> bool {
+        let (i, j) = (i.min(j), i.max(j));
+        let mut p = [0usize; 4];
+        let k = self.partners(b, i, &mut p);
+        p[..k].contains(&j)
+    }
+
+    /// Remove the pair (i, j) and any row that becomes empty.
+    pub fn remove(&self, b: &mut Vec<u8>, i: usize, j: usize) {
+        b[i] = 0;
+        b[j] = 0;
+        let (lo, hi) = (i.min(j), i.max(j));
+        let (rl, rh) = (lo / self.cols, hi / self.cols);
+        self.drop_row_if_empty(b, rh);
+        if rl != rh {
+            self.drop_row_if_empty(b, rl);
+        }
+    }
+
+    fn drop_row_if_empty(&self, b: &mut Vec<u8>, r: usize) {
+        let start = r * self.cols;
+        let end = (start + self.cols).min(b.len());
+        if b[start..end].iter().all(|&x| x == 0) {
+            b.drain(start..end);
+        }
+    }
+
+    /// Copy every remaining digit, in reading order, onto the end of the board.
+    pub fn add(&self, b: &mut Vec<u8>) {
+        let digits: Vec<u8> = b.iter().copied().filter(|&x| x != 0).collect();
+        if self.append == Append::AfterLastDigit {
+            let last = b.iter().rposition(|&x| x != 0).map_or(0, |p| p + 1);
+            b.truncate(last);
+        }
+        b.extend_from_slice(&digits);
+    }
+}
+
+/// Parse a board of digits 1-9 (spaces, newlines and `.` for empty cells allowed).
+pub fn parse_board(s: &str) -> Result<Vec<u8>, String> {
+    let mut b = Vec::new();
+    for (k, ch) in s.chars().enumerate() {
+        match ch {
+            '1'..='9' => b.push(ch as u8 - b'0'),
+            '.' | '0' => b.push(0),
+            c if c.is_whitespace() || c == ',' => {}
+            c => {
+                return Err(format!(
+                    "character {} is '{c}': a board is digits 1-9 (and . for an empty cell)",
+                    k + 1
+                ))
+            }
+        }
+    }
+    if !b.iter().any(|&x| x != 0) {
+        return Err("the board has no digits".into());
+    }
+    Ok(b)
+}
+
+/// The board as text rows of `cols` digits (`.` for empty).
+pub fn render(b: &[u8], cols: usize) -> String {
+    let mut s = String::new();
+    for row in b.chunks(cols) {
+        for &x in row {
+            s.push(if x == 0 { '.' } else { (b'0' + x) as char });
+        }
+        s.push('\n');
+    }
+    s
+}

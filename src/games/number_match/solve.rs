@@ -1,0 +1,289 @@
+//! The exact solver: depth-first search over pair moves and adds, with a table of
+//! positions already proved lost, class-parity pruning and move ordering.
+//!
+//! - Only a digit's class matters for matching ({1,9} {2,8} {3,7} {4,6} {5}), so the
+//!   search runs on classes: boards that differ only inside classes are one position.
+//! - A pair keeps every class count's parity and an add doubles the counts, so with no
+//!   adds left every class count must be even (and stays so): an odd count is lost.
+//! - Lost positions are stored with the number of adds they were searched with; a
+//!   position lost with k adds left is lost with fewer, so one entry serves both. Keys
+//!   are 128-bit hashes of (board length, cells); a false match needs a 2^-128 event
+//!   (far below the chance of a hardware fault), so "unsolvable" is exhaustive.
+//! - Order: pairs that leave a row intact come before pairs that empty a row (row
+//!   removal shifts diagonals), adds last; the first solution found is returned.
+//! - A shortcut that finds most solutions at once: read the digits in reading order as
+//!   a word whose letters are classes. Pairs next to each other in reading order may
+//!   always be removed, and removing such pairs reduces the word like a word in a free
+//!   product of groups of order 2 (each class cancels itself), which has one reduced
+//!   form whatever the order. An add appends the word to itself. So with reading-order
+//!   pairs alone, a board clears with no add iff its reduced word is empty, and with
+//!   one add iff the reduced word is a palindrome (then `w w` reduces to nothing). The
+//!   search tries this at every position before branching, and when it applies,
+//!   plays it out greedily (always the first reading-order pair) to get the moves.
+//! - `min_adds` runs the search with 0, 1, 2, ... adds: the first limit that clears
+//!   the board is the fewest adds needed, and what earlier limits proved lost is kept.
+
+use super::rules::{class, Rules};
+use std::collections::HashMap;
+
+/// One move: remove the pair of cells (flat indices into the board BEFORE the move),
+/// or add.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    Pair(u16, u16),
+    Add,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Solvable(Vec<Move>),
+    /// Proved: no sequence of pairs and at most the allowed adds clears the board.
+    Unsolvable,
+    /// The node budget ran out.
+    Unknown,
+}
+
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("keys are u128")
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.0 = v as u64;
+    }
+}
+
+type Table = HashMap<u128, u8, std::hash::BuildHasherDefault<IdHasher>>;
+
+pub struct Solver {
+    rules: Rules,
+    lost: Table,
+    nodes: u64,
+    budget: u64,
+    aborted: bool,
+    path: Vec<Move>,
+    bufs: Vec<Vec<(u16, u16)>>,
+}
+
+/// Two independent 64-bit hashes of the board.
+fn key(b: &[u8]) -> u128 {
+    let (mut h1, mut h2) = (
+        0x9E37_79B9_7F4A_7C15u64 ^ b.len() as u64,
+        0xC2B2_AE3D_27D4_EB4Fu64,
+    );
+    for chunk in b.chunks(8) {
+        let mut w = [0u8; 8];
+        w[..chunk.len()].copy_from_slice(chunk);
+        let x = u64::from_le_bytes(w);
+        h1 = (h1 ^ x).wrapping_mul(0xFF51_AFD7_ED55_8CCD).rotate_left(29);
+        h2 = (h2.rotate_left(17) ^ x).wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    }
+    h1 ^= h1 >> 33;
+    h1 = h1.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h2 ^= h2 >> 31;
+    h2 = h2.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    ((h1 as u128) << 64) | (h2 ^ (h2 >> 32)) as u128
+}
+
+impl Solver {
+    pub fn new(rules: Rules) -> Self {
+        Solver {
+            rules,
+            lost: Table::default(),
+            nodes: 0,
+            budget: u64::MAX,
+            aborted: false,
+            path: Vec::new(),
+            bufs: Vec::new(),
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Forget the positions proved lost (between boards).
+    pub fn reset(&mut self) {
+        self.lost.clear();
+        self.nodes = 0;
+    }
+
+    /// Can `board` (digits) be cleared with at most `adds` adds? `budget` bounds the
+    /// nodes of this call.
+    pub fn solve(&mut self, board: &[u8], adds: u8, budget: u64) -> Verdict {
+        self.budget = self.nodes.saturating_add(budget);
+        self.aborted = false;
+        self.path.clear();
+        let classes: Vec<u8> = board
+            .iter()
+            .map(|&d| if d == 0 { 0 } else { class(d) })
+            .collect();
+        let found = self.dfs(classes, adds, 0);
+        if found {
+            self.path.reverse();
+            Verdict::Solvable(std::mem::take(&mut self.path))
+        } else if self.aborted {
+            Verdict::Unknown
+        } else {
+            Verdict::Unsolvable
+        }
+    }
+
+    /// The fewest adds that clear the board (up to `max_adds`), with that solution;
+    /// None if it cannot be cleared within `max_adds`; Err(()) if the budget ran out.
+    #[allow(clippy::result_unit_err)]
+    pub fn min_adds(
+        &mut self,
+        board: &[u8],
+        max_adds: u8,
+        budget: u64,
+    ) -> Result<Option<(u8, Vec<Move>)>, ()> {
+        let start = self.nodes;
+        // Odd class counts need at least one add.
+        let mut counts = [0u32; 6];
+        for &d in board.iter().filter(|&&d| d != 0) {
+            counts[class(d) as usize] += 1;
+        }
+        let first = if counts.iter().any(|c| c % 2 == 1) {
+            1
+        } else {
+            0
+        };
+        for k in first..=max_adds {
+            let left = budget.saturating_sub(self.nodes - start);
+            match self.solve(board, k, left) {
+                Verdict::Solvable(m) => return Ok(Some((k, m))),
+                Verdict::Unknown => return Err(()),
+                Verdict::Unsolvable => {}
+            }
+        }
+        Ok(None)
+    }
+
+    /// The reading-order shortcut (see the module notes): the moves, if it clears `b`.
+    fn reading_order_win(&self, b: &[u8], adds: u8) -> Option<Vec<Move>> {
+        let mut stack: Vec<u8> = Vec::with_capacity(b.len());
+        for &x in b.iter().filter(|&&x| x != 0) {
+            if stack.last() == Some(&x) {
+                stack.pop();
+            } else {
+                stack.push(x);
+            }
+        }
+        let palindrome = stack.iter().eq(stack.iter().rev());
+        if !(stack.is_empty() || (adds > 0 && palindrome)) {
+            return None;
+        }
+        // Play it out: always the first pair of neighbours in reading order.
+        let mut board = b.to_vec();
+        let mut moves = Vec::new();
+        let mut added = false;
+        loop {
+            let mut prev: Option<usize> = None;
+            let mut found = None;
+            for (i, &x) in board.iter().enumerate() {
+                if x == 0 {
+                    continue;
+                }
+                if let Some(p) = prev {
+                    if board[p] == x {
+                        found = Some((p, i));
+                        break;
+                    }
+                }
+                prev = Some(i);
+            }
+            match found {
+                Some((i, j)) => {
+                    moves.push(Move::Pair(i as u16, j as u16));
+                    self.rules.remove(&mut board, i, j);
+                }
+                None if board.iter().all(|&x| x == 0) => return Some(moves),
+                None if !added && adds > 0 => {
+                    added = true;
+                    moves.push(Move::Add);
+                    self.rules.add(&mut board);
+                }
+                None => unreachable!("the reduced word said this clears"),
+            }
+        }
+    }
+
+    fn dfs(&mut self, b: Vec<u8>, adds: u8, depth: usize) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            self.aborted = true;
+            return false;
+        }
+        let mut counts = [0u32; 6];
+        for &x in &b {
+            counts[x as usize] += 1;
+        }
+        let digits: u32 = counts[1..].iter().sum();
+        if digits == 0 {
+            return true;
+        }
+        if adds == 0 && counts[1..].iter().any(|c| c % 2 == 1) {
+            return false;
+        }
+        let k = key(&b);
+        if self.lost.get(&k).is_some_and(|&a| a >= adds) {
+            return false;
+        }
+        if let Some(moves) = self.reading_order_win(&b, adds) {
+            self.path.extend(moves.into_iter().rev());
+            return true;
+        }
+        if self.bufs.len() <= depth {
+            self.bufs.push(Vec::new());
+        }
+        let mut moves = std::mem::take(&mut self.bufs[depth]);
+        self.rules.moves(&b, &mut moves);
+        // Pairs that keep every row first (stable: reading order within each group).
+        let cols = self.rules.cols;
+        let empties_row = |i: u16, j: u16| {
+            let row_empty_without = |r: usize| {
+                let s = r * cols;
+                let e = (s + cols).min(b.len());
+                (s..e).all(|c| b[c] == 0 || c == i as usize || c == j as usize)
+            };
+            row_empty_without(i as usize / cols) || row_empty_without(j as usize / cols)
+        };
+        moves.sort_by_key(|&(i, j)| !empties_row(i, j));
+        let mut solved = false;
+        for &(i, j) in &moves {
+            let mut child = b.clone();
+            self.rules.remove(&mut child, i as usize, j as usize);
+            if self.dfs(child, adds, depth + 1) {
+                self.path.push(Move::Pair(i, j));
+                solved = true;
+                break;
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        self.bufs[depth] = moves;
+        if solved {
+            return true;
+        }
+        if adds > 0 && !self.aborted {
+            let mut child = b.clone();
+            self.rules.add(&mut child);
+            if self.dfs(child, adds - 1, depth + 1) {
+                self.path.push(Move::Add);
+                return true;
+            }
+        }
+        if !self.aborted {
+            let e = self.lost.entry(k).or_insert(adds);
+            *e = (*e).max(adds);
+        }
+        false
+    }
+}

@@ -1,0 +1,313 @@
+use super::*;
+use crate::seed::item_rng;
+use proptest::prelude::*;
+
+/// A second, deliberately plain implementation of the rules, written from the spec
+/// without looking at the engine: grid coordinates, explicit line walks.
+mod plain {
+    pub fn sees(b: &[u8], cols: usize, diagonals: bool, i: usize, j: usize) -> bool {
+        let (i, j) = (i.min(j), i.max(j));
+        // Reading order: only empty cells between.
+        if b[i + 1..j].iter().all(|&x| x == 0) {
+            return true;
+        }
+        let (ri, ci) = ((i / cols) as i64, (i % cols) as i64);
+        let (rj, cj) = ((j / cols) as i64, (j % cols) as i64);
+        let (dr, dc) = (rj - ri, cj - ci);
+        let straight = dc == 0 || (diagonals && dr == dc.abs());
+        if !straight || dr == 0 {
+            return false;
+        }
+        let (sr, sc) = (1, dc.signum());
+        let (mut r, mut c) = (ri + sr, ci + sc);
+        while (r, c) != (rj, cj) {
+            if b[(r * cols as i64 + c) as usize] != 0 {
+                return false;
+            }
+            r += sr;
+            c += sc;
+        }
+        true
+    }
+
+    pub fn apply(b: &mut Vec<u8>, cols: usize, i: usize, j: usize) {
+        b[i] = 0;
+        b[j] = 0;
+        let mut rows: Vec<Vec<u8>> = b.chunks(cols).map(|r| r.to_vec()).collect();
+        rows.retain(|r| r.iter().any(|&x| x != 0));
+        *b = rows.concat();
+    }
+
+    pub fn add(b: &mut Vec<u8>, after_last_cell: bool) {
+        let digits: Vec<u8> = b.iter().copied().filter(|&x| x != 0).collect();
+        if !after_last_cell {
+            while b.last() == Some(&0) {
+                b.pop();
+            }
+        }
+        b.extend(digits);
+    }
+
+    /// Exhaustive search, remembering boards already seen lost (exact keys, no
+    /// pruning): can `b` be cleared?
+    pub fn clearable(
+        b: &[u8],
+        cols: usize,
+        diagonals: bool,
+        adds: u8,
+        after_last_cell: bool,
+    ) -> bool {
+        search(
+            b,
+            cols,
+            diagonals,
+            adds,
+            after_last_cell,
+            &mut std::collections::HashSet::new(),
+        )
+    }
+
+    fn search(
+        b: &[u8],
+        cols: usize,
+        diagonals: bool,
+        adds: u8,
+        after_last_cell: bool,
+        lost: &mut std::collections::HashSet<(Vec<u8>, u8)>,
+    ) -> bool {
+        if b.iter().all(|&x| x == 0) {
+            return true;
+        }
+        if lost.contains(&(b.to_vec(), adds)) {
+            return false;
+        }
+        for i in 0..b.len() {
+            for j in i + 1..b.len() {
+                if b[i] != 0
+                    && b[j] != 0
+                    && (b[i] == b[j] || b[i] + b[j] == 10)
+                    && sees(b, cols, diagonals, i, j)
+                {
+                    let mut c = b.to_vec();
+                    apply(&mut c, cols, i, j);
+                    if search(&c, cols, diagonals, adds, after_last_cell, lost) {
+                        return true;
+                    }
+                }
+            }
+        }
+        if adds > 0 {
+            let mut c = b.to_vec();
+            add(&mut c, after_last_cell);
+            if search(&c, cols, diagonals, adds - 1, after_last_cell, lost) {
+                return true;
+            }
+        }
+        lost.insert((b.to_vec(), adds));
+        false
+    }
+}
+
+fn rules(cols: usize, diagonals: bool, append: Append) -> Rules {
+    Rules {
+        cols,
+        diagonals,
+        append,
+    }
+}
+
+fn random_board(rng: &mut crate::seed::Rng, n: usize) -> Vec<u8> {
+    (0..n).map(|_| rng.random_range(1..=9)).collect()
+}
+
+#[test]
+fn engine_and_plain_rules_agree_on_visibility() {
+    let mut rng = item_rng(1, "nm-sees", 0);
+    for t in 0..3000 {
+        let cols = 3 + t % 7;
+        let mut b = random_board(&mut rng, 10 + t % 30);
+        for x in b.iter_mut() {
+            if rng.random_range(0..3) == 0 {
+                *x = 0;
+            }
+        }
+        let r = rules(cols, t % 2 == 0, Append::AfterLastDigit);
+        for i in 0..b.len() {
+            for j in i + 1..b.len() {
+                if b[i] != 0 && b[j] != 0 {
+                    assert_eq!(
+                        r.sees(&b, i, j),
+                        plain::sees(&b, cols, r.diagonals, i, j),
+                        "{b:?} cols {cols} ({i},{j})"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn solutions_replay_under_the_plain_rules() {
+    // Every solution the exact solver emits, on hundreds of seeded boards, replayed by
+    // the second implementation.
+    for (n, adds, append) in [
+        (27, 4, Append::AfterLastDigit),
+        (27, 1, Append::AfterLastDigit),
+        (27, 4, Append::AfterLastCell),
+        (18, 2, Append::AfterLastCell),
+    ] {
+        let r = rules(9, true, append);
+        let mut solver = Solver::new(r);
+        let mut solved = 0;
+        for i in 0..150 {
+            let b = random_board(&mut item_rng(2, "nm-replay", i), n);
+            solver.reset();
+            if let Verdict::Solvable(moves) = solver.solve(&b, adds, 5_000_000) {
+                solved += 1;
+                let mut cur = b.clone();
+                let mut used = 0;
+                for m in &moves {
+                    match *m {
+                        Move::Add => {
+                            used += 1;
+                            plain::add(&mut cur, append == Append::AfterLastCell);
+                        }
+                        Move::Pair(a, c) => {
+                            let (a, c) = (a as usize, c as usize);
+                            assert!(cur[a] != 0 && cur[c] != 0);
+                            assert!(rules::matches(cur[a], cur[c]));
+                            assert!(plain::sees(&cur, 9, true, a, c), "{b:?}: {m:?}");
+                            plain::apply(&mut cur, 9, a, c);
+                        }
+                    }
+                }
+                assert!(used <= adds);
+                assert!(cur.iter().all(|&x| x == 0), "{b:?} not cleared");
+            }
+        }
+        assert!(solved > 50, "{n} digits, {adds} adds: only {solved} solved");
+    }
+}
+
+#[test]
+fn verdicts_match_a_plain_exhaustive_search_on_small_boards() {
+    // 12- to 18-digit boards with 0 or 1 add, including unsolvable ones.
+    let mut counts = [0usize; 2];
+    for i in 0..200u64 {
+        let mut rng = item_rng(3, "nm-exhaustive", i);
+        let n = 12 + (i as usize % 4) * 2;
+        let b = random_board(&mut rng, n);
+        let adds = (i % 2) as u8;
+        let diagonals = i % 3 != 0;
+        let append = if i % 5 == 0 {
+            Append::AfterLastCell
+        } else {
+            Append::AfterLastDigit
+        };
+        let mut solver = Solver::new(rules(6, diagonals, append));
+        let got = solver.solve(&b, adds, u64::MAX);
+        let want = plain::clearable(&b, 6, diagonals, adds, append == Append::AfterLastCell);
+        assert_ne!(got, Verdict::Unknown);
+        assert_eq!(
+            matches!(got, Verdict::Solvable(_)),
+            want,
+            "{b:?} adds {adds}"
+        );
+        counts[want as usize] += 1;
+    }
+    assert!(
+        counts[0] > 20 && counts[1] > 20,
+        "both answers exercised: {counts:?}"
+    );
+}
+
+#[test]
+fn min_adds_is_the_first_limit_that_works() {
+    let r = rules(9, true, Append::AfterLastDigit);
+    let mut solver = Solver::new(r);
+    for i in 0..100 {
+        let b = random_board(&mut item_rng(4, "nm-min", i), 27);
+        solver.reset();
+        let Ok(Some((k, moves))) = solver.min_adds(&b, 4, 10_000_000) else {
+            continue;
+        };
+        assert_eq!(replay(&r, &b, &moves, k), Ok(k));
+        assert!(k >= 1, "27 digits always have an odd class count");
+        let mut fresh = Solver::new(r);
+        assert_eq!(fresh.solve(&b, k - 1, 10_000_000), Verdict::Unsolvable);
+    }
+}
+
+#[test]
+fn monte_carlo_wins_replay_and_never_beat_the_exact_solver() {
+    let r = rules(9, true, Append::AfterLastDigit);
+    let mut solver = Solver::new(r);
+    let mut rng = item_rng(5, "nm-mc", 0);
+    for i in 0..100 {
+        let b = random_board(&mut item_rng(5, "nm-mc-board", i), 27);
+        solver.reset();
+        let exact = solver.solve(&b, 1, 10_000_000);
+        if let Some((_, moves)) = montecarlo::solve(&r, &b, 1, 50, &mut rng) {
+            assert!(replay(&r, &b, &moves, 1).is_ok());
+            assert!(
+                matches!(exact, Verdict::Solvable(_)),
+                "MC cleared what the solver calls lost"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_game_verifies_its_boards() {
+    let game = NumberMatch::new(NumberMatchParams {
+        adds: 1,
+        ..NumberMatchParams::default()
+    })
+    .unwrap();
+    for i in 0..40 {
+        if let Outcome::Accepted(p) = game.generate(&mut item_rng(6, "nm-game", i)) {
+            game.verify(&p).unwrap();
+            assert_eq!(p.min_adds, 1);
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn pairs_keep_class_parities_and_adds_double(
+        digits in proptest::collection::vec(1u8..=9, 4..60),
+        cols in 2usize..12,
+        pick in 0usize..1000,
+    ) {
+        let r = rules(cols, true, Append::AfterLastDigit);
+        let counts = |b: &[u8]| {
+            let mut c = [0u32; 6];
+            for &d in b.iter().filter(|&&d| d != 0) {
+                c[rules::class(d) as usize] += 1;
+            }
+            c
+        };
+        let mut b = digits.clone();
+        let mut moves = Vec::new();
+        r.moves(&b, &mut moves);
+        if !moves.is_empty() {
+            let (i, j) = moves[pick % moves.len()];
+            let before = counts(&b);
+            let rows_before = b.len().div_ceil(cols);
+            r.remove(&mut b, i as usize, j as usize);
+            let after = counts(&b);
+            for k in 1..6 {
+                prop_assert_eq!(before[k] % 2, after[k] % 2);
+            }
+            // Rows that empty disappear: no row of the board is all empty.
+            prop_assert!(b.chunks(cols).all(|row| row.iter().any(|&x| x != 0)));
+            prop_assert!(b.len().div_ceil(cols) <= rows_before);
+        }
+        let before = counts(&b);
+        r.add(&mut b);
+        let after = counts(&b);
+        for k in 1..6 {
+            prop_assert_eq!(after[k], 2 * before[k]);
+        }
+    }
+}
