@@ -6,6 +6,7 @@ use puzzlebook::batch::{self, Record, RunOptions, Shard};
 use puzzlebook::book::{self, BookOptions};
 use puzzlebook::games::catan::{board::BoardKind, Catan, CatanParams, Sampler};
 use puzzlebook::games::flip::{self, Compat, Flip, FlipParams, Layout, Shape, Size, Solution};
+use puzzlebook::games::number_match::{self, Append, Difficulty, NumberMatch, NumberMatchParams};
 use puzzlebook::games::numbrix::{self, Grade, Numbrix, NumbrixParams, Style};
 use puzzlebook::games::Game;
 use puzzlebook::output::{write_atomic, AtomicFile};
@@ -53,6 +54,108 @@ enum Command {
     /// Numbrix: number paths with exactly one solution
     #[command(subcommand)]
     Numbrix(NumbrixCommand),
+    /// Number Match: boards that can be cleared, with a solution to replay
+    #[command(subcommand, name = "number-match")]
+    NumberMatch(NumberMatchCommand),
+}
+
+#[derive(Args)]
+struct MatchRules {
+    /// Columns of the board
+    #[arg(long, default_value_t = 9)]
+    columns: usize,
+    /// Where adds go: after-last-digit or after-last-cell
+    #[arg(long, default_value = "after-last-digit")]
+    append: Append,
+    /// Pairs may not see each other along diagonals (a variant)
+    #[arg(long)]
+    no_diagonals: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum MatchSolver {
+    Exact,
+    MonteCarlo,
+}
+
+#[derive(Subcommand)]
+enum NumberMatchCommand {
+    /// Random boards that can be cleared within the add limit, with a solution
+    #[command(
+        after_help = "Example:\n  puzzlebook number-match generate --count 3 --adds 1 --format text"
+    )]
+    Generate {
+        /// The add limit
+        #[arg(long, default_value_t = 4)]
+        adds: u8,
+        /// Digits on the start board
+        #[arg(long, default_value_t = 27)]
+        length: usize,
+        /// Keep only easy, medium or hard boards (by the share of random playouts that win)
+        #[arg(long)]
+        difficulty: Option<Difficulty>,
+        /// Search nodes per board (a board that runs out is skipped, never printed)
+        #[arg(long, default_value_t = number_match::DEFAULT_MAX_NODES)]
+        max_nodes: u64,
+        #[command(flatten)]
+        rules: MatchRules,
+        #[arg(long, value_enum, default_value = "jsonl")]
+        format: GenFormat,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Decide one board: solvable (with the moves) or unsolvable
+    #[command(
+        after_help = "Example:\n  puzzlebook number-match solve 271828182845904523536028747 --adds 1"
+    )]
+    Solve {
+        /// The board: digits 1-9 in reading order (. for an empty cell)
+        digits: String,
+        /// The add limit
+        #[arg(long, default_value_t = 4)]
+        adds: u8,
+        /// exact (proves unsolvable) or monte-carlo (the source article's random playouts)
+        #[arg(long, value_enum, default_value = "exact")]
+        solver: MatchSolver,
+        /// Monte Carlo trials
+        #[arg(long, default_value_t = 10_000)]
+        trials: u64,
+        /// Search nodes for the exact solver (running out is reported as unknown)
+        #[arg(long, default_value_t = 200_000_000)]
+        max_nodes: u64,
+        #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
+        seed: u64,
+        #[command(flatten)]
+        rules: MatchRules,
+        #[arg(long, value_enum, default_value = "text")]
+        format: SolveFormat,
+    },
+    /// How many random boards can be cleared, by add limit (CSV)
+    #[command(
+        after_help = "Example:\n  puzzlebook number-match stats --samples 10000 --out output/number-match-stats.csv"
+    )]
+    Stats {
+        /// Random boards
+        #[arg(long)]
+        samples: u64,
+        #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
+        seed: u64,
+        #[arg(long, default_value_t = 27)]
+        length: usize,
+        /// The highest add limit to examine
+        #[arg(long, default_value_t = 4)]
+        max_adds: u8,
+        /// Search nodes per board and limit (running out counts as unknown)
+        #[arg(long, default_value_t = number_match::DEFAULT_MAX_NODES)]
+        max_nodes: u64,
+        #[command(flatten)]
+        rules: MatchRules,
+        #[arg(long, default_value = "output/number-match-stats.csv")]
+        out: PathBuf,
+        /// Count only the boards with index mod N == K
+        #[arg(long, value_name = "K/N")]
+        shard: Option<Shard>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -338,6 +441,59 @@ fn run(cli: Cli) -> Result<ExitCode> {
             })?;
             generate(&game, &run, cli.jobs, show_progress, format)
         }
+        Command::NumberMatch(NumberMatchCommand::Generate {
+            adds,
+            length,
+            difficulty,
+            max_nodes,
+            rules,
+            format,
+            run,
+        }) => {
+            let game = NumberMatch::new(NumberMatchParams {
+                columns: rules.columns,
+                length,
+                adds,
+                append: rules.append,
+                diagonals: !rules.no_diagonals,
+                difficulty,
+                max_nodes,
+                ..NumberMatchParams::default()
+            })?;
+            generate(&game, &run, cli.jobs, show_progress, format)
+        }
+        Command::NumberMatch(NumberMatchCommand::Solve {
+            digits,
+            adds,
+            solver,
+            trials,
+            max_nodes,
+            seed,
+            rules,
+            format,
+        }) => match_solve(
+            &digits, adds, solver, trials, max_nodes, seed, &rules, format,
+        ),
+        Command::NumberMatch(NumberMatchCommand::Stats {
+            samples,
+            seed,
+            length,
+            max_adds,
+            max_nodes,
+            rules,
+            out,
+            shard,
+        }) => match_stats(
+            samples,
+            seed,
+            length,
+            max_adds,
+            max_nodes,
+            &rules,
+            &out,
+            shard.unwrap_or_default(),
+            cli.jobs,
+        ),
         Command::Numbrix(NumbrixCommand::Solve {
             file,
             format,
@@ -647,6 +803,171 @@ fn numbrix_solve(file: &str, format: SolveFormat, budget: u64) -> Result<ExitCod
             grids.len()
         )));
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn match_rules(r: &MatchRules, adds: u8) -> Result<number_match::Rules> {
+    NumberMatch::check(r.columns, adds)?;
+    Ok(number_match::Rules {
+        cols: r.columns,
+        diagonals: !r.no_diagonals,
+        append: r.append,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn match_solve(
+    digits: &str,
+    adds: u8,
+    which: MatchSolver,
+    trials: u64,
+    max_nodes: u64,
+    seed: u64,
+    r: &MatchRules,
+    format: SolveFormat,
+) -> Result<ExitCode> {
+    use number_match::{montecarlo, move_records, rules::parse_board, Solver};
+    let rules = match_rules(r, adds)?;
+    let board = parse_board(digits).map_err(Error::Invalid)?;
+    if max_nodes == 0 || trials == 0 {
+        return Err(Error::invalid(
+            "--max-nodes and --trials must be at least 1",
+        ));
+    }
+    let started = std::time::Instant::now();
+    // (solvable: Some(bool) or None for unknown, min_adds, moves, extra)
+    let (solvable, min_adds, moves, note) = match which {
+        MatchSolver::Exact => {
+            let mut solver = Solver::new(rules);
+            match solver.min_adds(&board, adds, max_nodes) {
+                Ok(Some((k, m))) => (Some(true), Some(k), m, format!("{} nodes", solver.nodes())),
+                Ok(None) => (
+                    Some(false),
+                    None,
+                    Vec::new(),
+                    format!("{} nodes", solver.nodes()),
+                ),
+                Err(()) => (None, None, Vec::new(), format!("{} nodes", solver.nodes())),
+            }
+        }
+        MatchSolver::MonteCarlo => {
+            let mut rng = puzzlebook::seed::item_rng(seed, "number-match-monte-carlo", 0);
+            match montecarlo::solve(&rules, &board, adds, trials, &mut rng) {
+                Some((t, m)) => {
+                    let used = m.iter().filter(|x| **x == number_match::Move::Add).count() as u8;
+                    (Some(true), Some(used), m, format!("trial {t}"))
+                }
+                // Monte Carlo proves nothing: failing is "unknown".
+                None => (None, None, Vec::new(), format!("{trials} trials failed")),
+            }
+        }
+    };
+    let micros = started.elapsed().as_secs_f64() * 1e6;
+    let board_text: String = board
+        .iter()
+        .map(|&d| if d == 0 { '.' } else { (b'0' + d) as char })
+        .collect();
+    let out = match format {
+        SolveFormat::Json => {
+            let v = serde_json::json!({
+                "game": "number_match",
+                "board": board_text,
+                "columns": rules.cols,
+                "adds": adds,
+                "append": rules.append.name(),
+                "solver": if which == MatchSolver::Exact { "exact" } else { "monte-carlo" },
+                "solvable": solvable,
+                "min_adds": if which == MatchSolver::Exact { serde_json::json!(min_adds) } else { serde_json::Value::Null },
+                "solution": if solvable == Some(true) { serde_json::json!(move_records(&moves)) } else { serde_json::Value::Null },
+            });
+            v.to_string() + "\n"
+        }
+        SolveFormat::Text => {
+            let head = match (solvable, which) {
+                (Some(true), MatchSolver::Exact) => format!(
+                    "solvable with {} add(s) at least ({note}, {micros:.0} us)",
+                    min_adds.unwrap_or(0)
+                ),
+                (Some(true), MatchSolver::MonteCarlo) => {
+                    format!("cleared by random play at {note} ({micros:.0} us)")
+                }
+                (Some(false), _) => {
+                    format!(
+                        "UNSOLVABLE with at most {adds} add(s): the search was exhaustive ({note})"
+                    )
+                }
+                (None, MatchSolver::Exact) => {
+                    format!("unknown: the search stopped at --max-nodes ({note})")
+                }
+                (None, MatchSolver::MonteCarlo) => {
+                    format!("unknown: {note} (Monte Carlo cannot prove a board unsolvable)")
+                }
+            };
+            let mut t = format!(
+                "{head}\n{}",
+                number_match::rules::render(&board, rules.cols)
+            );
+            if solvable == Some(true) {
+                t += &format!("moves: {}\n", number_match::notation(&moves, rules.cols));
+            }
+            t
+        }
+    };
+    print!("{out}");
+    if solvable.is_none() && which == MatchSolver::Exact {
+        return Err(Error::Check(format!(
+            "not decided within --max-nodes {max_nodes}"
+        )));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn match_stats(
+    samples: u64,
+    seed: u64,
+    length: usize,
+    max_adds: u8,
+    max_nodes: u64,
+    r: &MatchRules,
+    out: &Path,
+    shard: Shard,
+    jobs: usize,
+) -> Result<ExitCode> {
+    use number_match::stats;
+    if samples == 0 {
+        return Err(Error::invalid("--samples is 0: ask for at least 1 board"));
+    }
+    if length == 0 {
+        return Err(Error::invalid(
+            "--length is 0: a board needs at least 1 digit",
+        ));
+    }
+    let rules = match_rules(r, max_adds)?;
+    if out.starts_with("output") && !Path::new("output").exists() {
+        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
+    }
+    let file = AtomicFile::create(out)?;
+    let pool = batch::thread_pool(jobs)?;
+    let started = std::time::Instant::now();
+    let cfg = stats::Config {
+        seed,
+        length,
+        max_adds,
+        max_nodes,
+        rules,
+        samples,
+        shard,
+    };
+    let counts = pool.install(|| stats::run(&cfg));
+    write_csv(file, out, &stats::rows(&cfg, &counts))?;
+    eprintln!(
+        "{} boards in {:.2} s ({:.0} boards/s); wrote {}",
+        counts.boards,
+        started.elapsed().as_secs_f64(),
+        counts.boards as f64 / started.elapsed().as_secs_f64().max(1e-9),
+        out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -9,7 +9,9 @@ mod draw;
 pub mod montecarlo;
 pub mod rules;
 pub mod solve;
+pub mod stats;
 
+pub use draw::notation;
 pub use rules::{Append, Rules};
 pub use solve::{Move, Solver, Verdict};
 
@@ -215,7 +217,7 @@ pub fn replay(rules: &Rules, board: &[u8], moves: &[Move], adds: u8) -> Result<u
 }
 
 impl Game for NumberMatch {
-    const NAME: &'static str = "number-match";
+    const NAME: &'static str = "number_match";
     const TITLE: &'static str = "Number Match";
     type Params = NumberMatchParams;
     type Puzzle = NumberMatchPuzzle;

@@ -1,0 +1,190 @@
+//! `number-match stats`: for each add limit 0..=K, how many random boards can be
+//! cleared (decided exactly; budget-outs counted as unknown), the distribution of
+//! `min_adds`, and how long deciding took. Counts are sums, so they merge across
+//! threads and shards; times go into quarter-octave buckets (percentiles to within
+//! about 9%), the only part of the output that varies from run to run.
+
+use super::rules::Rules;
+use super::solve::{Solver, Verdict};
+use crate::batch::Shard;
+use crate::seed::item_rng;
+use rand::Rng as _;
+use rayon::prelude::*;
+use serde::Serialize;
+
+pub struct Config {
+    pub seed: u64,
+    pub length: usize,
+    pub max_adds: u8,
+    pub max_nodes: u64,
+    pub rules: Rules,
+    pub samples: u64,
+    pub shard: Shard,
+}
+
+const BUCKETS: usize = 200;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Limit {
+    pub clearable: u64,
+    pub unsolvable: u64,
+    pub unknown: u64,
+    /// Boards whose fewest adds is exactly this limit.
+    pub min_adds: u64,
+    pub time_buckets: Vec<u64>,
+    pub max_ns: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Counts {
+    pub boards: u64,
+    pub limits: Vec<Limit>,
+}
+
+fn bucket(ns: u64) -> usize {
+    (((ns.max(1) as f64).log2() * 4.0) as usize).min(BUCKETS - 1)
+}
+
+fn bucket_upper_us(b: usize) -> f64 {
+    let us = 2f64.powf((b + 1) as f64 / 4.0) / 1000.0;
+    (us * 1000.0).round() / 1000.0
+}
+
+impl Counts {
+    pub fn new(max_adds: u8) -> Self {
+        Counts {
+            boards: 0,
+            limits: (0..=max_adds)
+                .map(|_| Limit {
+                    time_buckets: vec![0; BUCKETS],
+                    ..Limit::default()
+                })
+                .collect(),
+        }
+    }
+
+    pub fn merge(mut self, o: Counts) -> Counts {
+        self.boards += o.boards;
+        for (a, b) in self.limits.iter_mut().zip(o.limits) {
+            a.clearable += b.clearable;
+            a.unsolvable += b.unsolvable;
+            a.unknown += b.unknown;
+            a.min_adds += b.min_adds;
+            a.max_ns = a.max_ns.max(b.max_ns);
+            for (x, y) in a.time_buckets.iter_mut().zip(b.time_buckets) {
+                *x += y;
+            }
+        }
+        self
+    }
+
+    /// Decide one board at every limit, each with a fresh solver (so each time is
+    /// the time to decide that limit alone).
+    pub fn add_board(&mut self, board: &[u8], cfg: &Config, solver: &mut Solver) {
+        self.boards += 1;
+        // min_adds is known when every lower limit was proved unsolvable.
+        let mut lower_all_unsolvable = true;
+        for (k, lim) in self.limits.iter_mut().enumerate() {
+            solver.reset();
+            let t = std::time::Instant::now();
+            let v = solver.solve(board, k as u8, cfg.max_nodes);
+            let ns = t.elapsed().as_nanos() as u64;
+            lim.time_buckets[bucket(ns)] += 1;
+            lim.max_ns = lim.max_ns.max(ns);
+            match v {
+                Verdict::Solvable(_) => {
+                    lim.clearable += 1;
+                    if lower_all_unsolvable {
+                        lim.min_adds += 1;
+                    }
+                    lower_all_unsolvable = false;
+                }
+                Verdict::Unsolvable => lim.unsolvable += 1,
+                Verdict::Unknown => {
+                    lim.unknown += 1;
+                    lower_all_unsolvable = false;
+                }
+            }
+        }
+    }
+}
+
+/// The boards of a run: board i is the first `length` digits of item i's stream, the
+/// same boards `number-match generate` draws.
+pub fn board(seed: u64, length: usize, i: u64) -> Vec<u8> {
+    let mut rng = item_rng(seed, <super::NumberMatch as crate::games::Game>::NAME, i);
+    (0..length).map(|_| rng.random_range(1..=9)).collect()
+}
+
+pub fn run(cfg: &Config) -> Counts {
+    let indices: Vec<u64> = cfg.shard.indices(0, cfg.samples).collect();
+    indices
+        .par_chunks(256)
+        .map(|chunk| {
+            let mut solver = Solver::new(cfg.rules);
+            let mut c = Counts::new(cfg.max_adds);
+            for &i in chunk {
+                c.add_board(&board(cfg.seed, cfg.length, i), cfg, &mut solver);
+            }
+            c
+        })
+        .reduce(|| Counts::new(cfg.max_adds), Counts::merge)
+}
+
+#[derive(Serialize)]
+pub struct Row {
+    pub seed: u64,
+    pub length: usize,
+    pub columns: usize,
+    pub append: &'static str,
+    pub diagonals: bool,
+    pub adds: usize,
+    pub boards: u64,
+    pub clearable: u64,
+    pub unsolvable: u64,
+    pub unknown: u64,
+    pub clearable_share: f64,
+    pub min_adds_exactly: u64,
+    pub time_p50_us: f64,
+    pub time_p90_us: f64,
+    pub time_p99_us: f64,
+    pub time_max_us: f64,
+}
+
+fn percentile(buckets: &[u64], q: f64) -> f64 {
+    let total: u64 = buckets.iter().sum();
+    let want = (total as f64 * q).ceil().max(1.0) as u64;
+    let mut seen = 0;
+    for (b, &n) in buckets.iter().enumerate() {
+        seen += n;
+        if seen >= want {
+            return bucket_upper_us(b);
+        }
+    }
+    0.0
+}
+
+pub fn rows(cfg: &Config, c: &Counts) -> Vec<Row> {
+    c.limits
+        .iter()
+        .enumerate()
+        .map(|(k, l)| Row {
+            seed: cfg.seed,
+            length: cfg.length,
+            columns: cfg.rules.cols,
+            append: cfg.rules.append.name(),
+            diagonals: cfg.rules.diagonals,
+            adds: k,
+            boards: c.boards,
+            clearable: l.clearable,
+            unsolvable: l.unsolvable,
+            unknown: l.unknown,
+            clearable_share: l.clearable as f64 / c.boards.max(1) as f64,
+            min_adds_exactly: l.min_adds,
+            time_p50_us: percentile(&l.time_buckets, 0.5),
+            time_p90_us: percentile(&l.time_buckets, 0.9),
+            time_p99_us: percentile(&l.time_buckets, 0.99),
+            time_max_us: l.max_ns as f64 / 1000.0,
+        })
+        .collect()
+}
