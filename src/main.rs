@@ -155,6 +155,9 @@ enum NumberMatchCommand {
         /// Count only the boards with index mod N == K
         #[arg(long, value_name = "K/N")]
         shard: Option<Shard>,
+        /// Also run Monte Carlo with this many trials per board and limit, to compare
+        #[arg(long, default_value_t = 0)]
+        monte_carlo_trials: u64,
     },
 }
 
@@ -483,7 +486,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             rules,
             out,
             shard,
+            monte_carlo_trials,
         }) => match_stats(
+            monte_carlo_trials,
             samples,
             seed,
             length,
@@ -924,6 +929,7 @@ fn match_solve(
 
 #[allow(clippy::too_many_arguments)]
 fn match_stats(
+    mc_trials: u64,
     samples: u64,
     seed: u64,
     length: usize,
@@ -958,6 +964,7 @@ fn match_stats(
         rules,
         samples,
         shard,
+        mc_trials,
     };
     let counts = pool.install(|| stats::run(&cfg));
     write_csv(file, out, &stats::rows(&cfg, &counts))?;

@@ -118,9 +118,10 @@ fn box_of(doc: &Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f32> {
 fn default_book_structure_text_and_fonts() {
     let (_dir, bytes) = build(&template("default.toml"), &[]);
     let doc = Document::load_mem(&bytes).unwrap();
-    // Planned pages: title, contents, 3+4+2+2 Flip pages, 2 Numbrix pages, 4 Catan
-    // pages, then 1+2+1+1+1 answer pages (Catan boards have no answers).
-    assert_eq!(doc.get_pages().len(), 25);
+    // Planned pages: title, contents, 3+4+2+2 Flip pages, 2 Numbrix pages, 1 Number
+    // Match page, 4 Catan pages, then 1+2+1+1+1+1 answer pages (Catan boards have no
+    // answers).
+    assert_eq!(doc.get_pages().len(), 27);
 
     let texts = page_texts(&doc);
     let all = texts.join("\n");
@@ -135,9 +136,11 @@ fn default_book_structure_text_and_fonts() {
         "Puzzle 22",
         "Numbrix",
         "Answers: Numbrix",
+        "Number Match",
+        "Answers: Number Match",
         "Catan set-ups",
-        "Board 30",
-        "26 puzzles and 4 boards in 6 sections, with answers",
+        "Board 34",
+        "30 puzzles and 4 boards in 7 sections, with answers",
     ] {
         assert!(all.contains(needle), "missing {needle:?}");
     }

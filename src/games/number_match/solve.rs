@@ -20,10 +20,15 @@
 //!   one add iff the reduced word is a palindrome (then `w w` reduces to nothing). The
 //!   search tries this at every position before branching, and when it applies,
 //!   plays it out greedily (always the first reading-order pair) to get the moves.
+//! - Before searching, 64 random playouts of the source's Monte Carlo kind, seeded by
+//!   the board: any win is a valid solution, and they find most solutions in
+//!   microseconds where the depth-first order can wander (a solution is a solution; a
+//!   proof of "unsolvable" always comes from the exhaustive search).
 //! - `min_adds` runs the search with 0, 1, 2, ... adds: the first limit that clears
 //!   the board is the fewest adds needed, and what earlier limits proved lost is kept.
 
 use super::rules::{class, Rules};
+use rand::SeedableRng;
 use std::collections::HashMap;
 
 /// One move: remove the pair of cells (flat indices into the board BEFORE the move),
@@ -68,6 +73,8 @@ pub struct Solver {
     aborted: bool,
     path: Vec<Move>,
     bufs: Vec<Vec<(u16, u16)>>,
+    /// Random playouts tried before the search.
+    playouts: u32,
 }
 
 /// Two independent 64-bit hashes of the board.
@@ -90,7 +97,19 @@ fn key(b: &[u8]) -> u128 {
     ((h1 as u128) << 64) | (h2 ^ (h2 >> 32)) as u128
 }
 
+/// Random playouts before each search (64 measured best among 0, 16, 64 and 256).
+pub const PLAYOUTS: u32 = 64;
+
 impl Solver {
+    /// A solver that searches at once, without the random playouts (for tests that
+    /// exercise the search itself).
+    pub fn search_only(rules: Rules) -> Self {
+        Solver {
+            playouts: 0,
+            ..Solver::new(rules)
+        }
+    }
+
     pub fn new(rules: Rules) -> Self {
         Solver {
             rules,
@@ -100,6 +119,7 @@ impl Solver {
             aborted: false,
             path: Vec::new(),
             bufs: Vec::new(),
+            playouts: PLAYOUTS,
         }
     }
 
@@ -123,6 +143,19 @@ impl Solver {
             .iter()
             .map(|&d| if d == 0 { 0 } else { class(d) })
             .collect();
+        // A few random playouts first (seeded by the board, so the answer is
+        // reproducible): they find most solutions in microseconds, and the search
+        // below is then needed only for the boards they miss and for proofs.
+        if self.playouts > 0 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(key(&classes) as u64);
+            for _ in 0..self.playouts {
+                if let Some(moves) =
+                    super::montecarlo::playout(&self.rules, &classes, adds, &mut rng)
+                {
+                    return Verdict::Solvable(moves);
+                }
+            }
+        }
         let found = self.dfs(classes, adds, 0);
         if found {
             self.path.reverse();
@@ -254,7 +287,7 @@ impl Solver {
             };
             row_empty_without(i as usize / cols) || row_empty_without(j as usize / cols)
         };
-        moves.sort_by_key(|&(i, j)| !empties_row(i, j));
+        moves.sort_by_key(|&(i, j)| empties_row(i, j));
         let mut solved = false;
         for &(i, j) in &moves {
             let mut child = b.clone();

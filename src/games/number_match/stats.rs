@@ -2,7 +2,9 @@
 //! cleared (decided exactly; budget-outs counted as unknown), the distribution of
 //! `min_adds`, and how long deciding took. Counts are sums, so they merge across
 //! threads and shards; times go into quarter-octave buckets (percentiles to within
-//! about 9%), the only part of the output that varies from run to run.
+//! about 9%), the only part of the output that varies from run to run. With
+//! `mc_trials` > 0, the source article's Monte Carlo runs on the same boards: how many
+//! it clears, how many clearable boards it misses, how many trials it needed.
 
 use super::rules::Rules;
 use super::solve::{Solver, Verdict};
@@ -20,6 +22,8 @@ pub struct Config {
     pub rules: Rules,
     pub samples: u64,
     pub shard: Shard,
+    /// Monte Carlo trials per board and limit (0: do not run it).
+    pub mc_trials: u64,
 }
 
 const BUCKETS: usize = 200;
@@ -33,6 +37,12 @@ pub struct Limit {
     pub min_adds: u64,
     pub time_buckets: Vec<u64>,
     pub max_ns: u64,
+    /// Monte Carlo: boards it cleared, clearable boards it missed, trials used on
+    /// the boards it cleared, and its time per board.
+    pub mc_cleared: u64,
+    pub mc_missed: u64,
+    pub mc_trials_used: u64,
+    pub mc_buckets: Vec<u64>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -57,6 +67,7 @@ impl Counts {
             limits: (0..=max_adds)
                 .map(|_| Limit {
                     time_buckets: vec![0; BUCKETS],
+                    mc_buckets: vec![0; BUCKETS],
                     ..Limit::default()
                 })
                 .collect(),
@@ -74,13 +85,25 @@ impl Counts {
             for (x, y) in a.time_buckets.iter_mut().zip(b.time_buckets) {
                 *x += y;
             }
+            a.mc_cleared += b.mc_cleared;
+            a.mc_missed += b.mc_missed;
+            a.mc_trials_used += b.mc_trials_used;
+            for (x, y) in a.mc_buckets.iter_mut().zip(b.mc_buckets) {
+                *x += y;
+            }
         }
         self
     }
 
     /// Decide one board at every limit, each with a fresh solver (so each time is
     /// the time to decide that limit alone).
-    pub fn add_board(&mut self, board: &[u8], cfg: &Config, solver: &mut Solver) {
+    pub fn add_board(
+        &mut self,
+        board: &[u8],
+        cfg: &Config,
+        solver: &mut Solver,
+        rng: &mut crate::seed::Rng,
+    ) {
         self.boards += 1;
         // min_adds is known when every lower limit was proved unsolvable.
         let mut lower_all_unsolvable = true;
@@ -91,6 +114,19 @@ impl Counts {
             let ns = t.elapsed().as_nanos() as u64;
             lim.time_buckets[bucket(ns)] += 1;
             lim.max_ns = lim.max_ns.max(ns);
+            if cfg.mc_trials > 0 {
+                let t = std::time::Instant::now();
+                let mc = super::montecarlo::solve(&cfg.rules, board, k as u8, cfg.mc_trials, rng);
+                lim.mc_buckets[bucket(t.elapsed().as_nanos() as u64)] += 1;
+                match mc {
+                    Some((trials, _)) => {
+                        lim.mc_cleared += 1;
+                        lim.mc_trials_used += trials;
+                    }
+                    None if matches!(v, Verdict::Solvable(_)) => lim.mc_missed += 1,
+                    None => {}
+                }
+            }
             match v {
                 Verdict::Solvable(_) => {
                     lim.clearable += 1;
@@ -124,7 +160,8 @@ pub fn run(cfg: &Config) -> Counts {
             let mut solver = Solver::new(cfg.rules);
             let mut c = Counts::new(cfg.max_adds);
             for &i in chunk {
-                c.add_board(&board(cfg.seed, cfg.length, i), cfg, &mut solver);
+                let mut rng = item_rng(cfg.seed, "number_match-stats-monte-carlo", i);
+                c.add_board(&board(cfg.seed, cfg.length, i), cfg, &mut solver, &mut rng);
             }
             c
         })
@@ -149,6 +186,12 @@ pub struct Row {
     pub time_p90_us: f64,
     pub time_p99_us: f64,
     pub time_max_us: f64,
+    pub mc_trials: u64,
+    pub mc_cleared: u64,
+    pub mc_missed: u64,
+    pub mc_mean_trials: f64,
+    pub mc_time_p50_us: f64,
+    pub mc_time_p99_us: f64,
 }
 
 fn percentile(buckets: &[u64], q: f64) -> f64 {
@@ -184,7 +227,17 @@ pub fn rows(cfg: &Config, c: &Counts) -> Vec<Row> {
             time_p50_us: percentile(&l.time_buckets, 0.5),
             time_p90_us: percentile(&l.time_buckets, 0.9),
             time_p99_us: percentile(&l.time_buckets, 0.99),
-            time_max_us: l.max_ns as f64 / 1000.0,
+            time_max_us: (l.max_ns as f64).round() / 1000.0,
+            mc_trials: cfg.mc_trials,
+            mc_cleared: l.mc_cleared,
+            mc_missed: l.mc_missed,
+            mc_mean_trials: if l.mc_cleared == 0 {
+                0.0
+            } else {
+                (l.mc_trials_used as f64 / l.mc_cleared as f64 * 100.0).round() / 100.0
+            },
+            mc_time_p50_us: percentile(&l.mc_buckets, 0.5),
+            mc_time_p99_us: percentile(&l.mc_buckets, 0.99),
         })
         .collect()
 }

@@ -157,12 +157,15 @@ fn solutions_replay_under_the_plain_rules() {
         (18, 2, Append::AfterLastCell),
     ] {
         let r = rules(9, true, append);
+        // Half the boards through the search alone, half with the playouts first.
         let mut solver = Solver::new(r);
+        let mut search = Solver::search_only(r);
         let mut solved = 0;
         for i in 0..150 {
             let b = random_board(&mut item_rng(2, "nm-replay", i), n);
-            solver.reset();
-            if let Verdict::Solvable(moves) = solver.solve(&b, adds, 5_000_000) {
+            let s = if i % 2 == 0 { &mut solver } else { &mut search };
+            s.reset();
+            if let Verdict::Solvable(moves) = s.solve(&b, adds, 5_000_000) {
                 solved += 1;
                 let mut cur = b.clone();
                 let mut used = 0;
@@ -204,7 +207,7 @@ fn verdicts_match_a_plain_exhaustive_search_on_small_boards() {
         } else {
             Append::AfterLastDigit
         };
-        let mut solver = Solver::new(rules(6, diagonals, append));
+        let mut solver = Solver::search_only(rules(6, diagonals, append));
         let got = solver.solve(&b, adds, u64::MAX);
         let want = plain::clearable(&b, 6, diagonals, adds, append == Append::AfterLastCell);
         assert_ne!(got, Verdict::Unknown);
