@@ -191,8 +191,51 @@ fn numbrix(c: &mut Criterion) {
     g.finish();
 }
 
+/// Number Match: deciding 256 random 27-digit boards (the first 256 of seed 1,
+/// every one decided) with 1 and with 4 adds, and one Monte Carlo playout.
+fn number_match(c: &mut Criterion) {
+    use puzzlebook::games::number_match::{montecarlo, stats, Append, Rules, Solver, Verdict};
+    let rules = Rules {
+        cols: 9,
+        diagonals: true,
+        append: Append::AfterLastDigit,
+    };
+    let boards: Vec<Vec<u8>> = (0..256).map(|i| stats::board(1, 27, i)).collect();
+    let mut g = c.benchmark_group("number_match");
+    g.throughput(Throughput::Elements(boards.len() as u64));
+    g.sample_size(20);
+    for adds in [1u8, 4] {
+        let mut solver = Solver::new(rules);
+        g.bench_function(BenchmarkId::new("decide_256_boards_adds", adds), |b| {
+            b.iter(|| {
+                let mut solved = 0;
+                for board in &boards {
+                    solver.reset();
+                    match solver.solve(board, adds, 50_000_000) {
+                        Verdict::Solvable(_) => solved += 1,
+                        Verdict::Unsolvable => {}
+                        Verdict::Unknown => panic!("undecided board in the benchmark set"),
+                    }
+                }
+                black_box(solved)
+            })
+        });
+    }
+    g.throughput(Throughput::Elements(1));
+    let mut i = 0u64;
+    g.bench_function("monte_carlo_playout_adds_1", |b| {
+        b.iter(|| {
+            i += 1;
+            let board = &boards[(i % 256) as usize];
+            black_box(montecarlo::playout(&rules, board, 1, &mut item_rng(1, "mc", i)).is_some())
+        })
+    });
+    g.finish();
+}
+
 criterion_group!(
     benches,
+    number_match,
     numbrix,
     flip_generate_solve,
     flip_pipeline,

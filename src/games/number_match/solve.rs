@@ -97,8 +97,16 @@ fn key(b: &[u8]) -> u128 {
     ((h1 as u128) << 64) | (h2 ^ (h2 >> 32)) as u128
 }
 
-/// Random playouts before each search (64 measured best among 0, 16, 64 and 256).
+/// Random playouts before the first search (64 measured best among 0, 16, 64, 256).
 pub const PLAYOUTS: u32 = 64;
+
+/// (playouts, search nodes) per round; the last round's search is unlimited.
+const ROUNDS: [(u32, u64); 4] = [
+    (PLAYOUTS, 2_000),
+    (256, 20_000),
+    (1024, 200_000),
+    (0, u64::MAX),
+];
 
 impl Solver {
     /// A solver that searches at once, without the random playouts (for tests that
@@ -146,25 +154,49 @@ impl Solver {
         // A few random playouts first (seeded by the board, so the answer is
         // reproducible): they find most solutions in microseconds, and the search
         // below is then needed only for the boards they miss and for proofs.
-        if self.playouts > 0 {
-            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(key(&classes) as u64);
-            for _ in 0..self.playouts {
+        // With no add left, an odd class count is lost at once (see above).
+        let mut counts = [0u32; 6];
+        for &c in &classes {
+            counts[c as usize] += 1;
+        }
+        if adds == 0 && counts[1..].iter().any(|n| n % 2 == 1) {
+            self.nodes += 1;
+            return Verdict::Unsolvable;
+        }
+        // Rounds of random playouts and ever longer searches. A search cut short by its
+        // round's node limit loses nothing: the positions it proved lost stay in the
+        // table, so the next round skips them. The last round searches to the end (or
+        // to the caller's budget).
+        let limit = self.budget;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(key(&classes) as u64);
+        let rounds: &[(u32, u64)] = if self.playouts == 0 {
+            &[(0, u64::MAX)]
+        } else {
+            &ROUNDS
+        };
+        for &(playouts, nodes) in rounds {
+            for _ in 0..playouts {
                 if let Some(moves) =
                     super::montecarlo::playout(&self.rules, &classes, adds, &mut rng)
                 {
                     return Verdict::Solvable(moves);
                 }
             }
+            self.budget = limit.min(self.nodes.saturating_add(nodes));
+            self.aborted = false;
+            self.path.clear();
+            if self.dfs(classes.clone(), adds, 0) {
+                self.path.reverse();
+                return Verdict::Solvable(std::mem::take(&mut self.path));
+            }
+            if !self.aborted {
+                return Verdict::Unsolvable;
+            }
+            if self.nodes >= limit {
+                break;
+            }
         }
-        let found = self.dfs(classes, adds, 0);
-        if found {
-            self.path.reverse();
-            Verdict::Solvable(std::mem::take(&mut self.path))
-        } else if self.aborted {
-            Verdict::Unknown
-        } else {
-            Verdict::Unsolvable
-        }
+        Verdict::Unknown
     }
 
     /// The fewest adds that clear the board (up to `max_adds`), with that solution;
