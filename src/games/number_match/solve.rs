@@ -20,10 +20,12 @@
 //!   one add iff the reduced word is a palindrome (then `w w` reduces to nothing). The
 //!   search tries this at every position before branching, and when it applies,
 //!   plays it out greedily (always the first reading-order pair) to get the moves.
-//! - Before searching, 64 random playouts of the source's Monte Carlo kind, seeded by
-//!   the board: any win is a valid solution, and they find most solutions in
-//!   microseconds where the depth-first order can wander (a solution is a solution; a
-//!   proof of "unsolvable" always comes from the exhaustive search).
+//! - Rounds: random playouts of the source's Monte Carlo kind (seeded by the board),
+//!   then a search with a node limit, then more playouts and a longer search, and at
+//!   last a search to the end. A win in a playout is a valid solution, and playouts
+//!   find most solutions in microseconds where the depth-first order can wander; a
+//!   proof of "unsolvable" always comes from the exhaustive last round. The table of
+//!   lost positions carries over between rounds, so a cut-short search is not wasted.
 //! - `min_adds` runs the search with 0, 1, 2, ... adds: the first limit that clears
 //!   the board is the fewest adds needed, and what earlier limits proved lost is kept.
 
