@@ -10,6 +10,7 @@ use crate::Result;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+pub mod carcassonne;
 pub mod catan;
 pub mod flip;
 pub mod number_match;

@@ -1,0 +1,294 @@
+//! Tiles in the challenge encoding `[N, E, S, W, cities]` (0 field, 1 road, 2 city;
+//! `cities` = separate city areas on the tile), the 19 distinct tiles, rotations, and
+//! parsing a landscape with errors that name the row, column and edge.
+
+use serde_json::Value;
+
+pub const FIELD: u8 = 0;
+pub const ROAD: u8 = 1;
+pub const CITY: u8 = 2;
+pub const EDGE_NAMES: [&str; 4] = ["north", "east", "south", "west"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Tile {
+    pub edges: [u8; 4],
+    pub cities: u8,
+}
+
+/// The 19 distinct tiles, ignoring rotation (the spec's list).
+pub const DISTINCT: [[u8; 5]; 19] = [
+    [1, 0, 1, 0, 0],
+    [0, 0, 1, 1, 0],
+    [2, 1, 1, 1, 1],
+    [0, 1, 1, 1, 0],
+    [2, 0, 0, 0, 1],
+    [2, 2, 0, 2, 1],
+    [0, 0, 0, 0, 0],
+    [2, 2, 2, 2, 1],
+    [2, 2, 0, 0, 1],
+    [2, 1, 1, 2, 1],
+    [2, 2, 0, 0, 2],
+    [0, 0, 1, 0, 0],
+    [2, 0, 1, 1, 1],
+    [2, 1, 1, 0, 1],
+    [0, 2, 0, 2, 1],
+    [1, 1, 1, 1, 0],
+    [2, 1, 0, 1, 1],
+    [2, 2, 1, 2, 1],
+    [2, 0, 2, 0, 2],
+];
+
+/// The base game's 72 tiles: (count, tile). The start tile is one of the four
+/// `[2,1,0,1,1]`.
+pub const BASE_SET: [(u8, [u8; 5]); 19] = [
+    (4, [0, 0, 0, 0, 0]),
+    (2, [0, 0, 1, 0, 0]),
+    (4, [2, 1, 0, 1, 1]),
+    (1, [2, 2, 2, 2, 1]),
+    (3, [2, 2, 1, 2, 1]),
+    (3, [0, 2, 0, 2, 1]),
+    (5, [2, 0, 0, 2, 1]),
+    (5, [2, 1, 1, 2, 1]),
+    (4, [2, 2, 0, 2, 1]),
+    (3, [2, 1, 1, 0, 1]),
+    (3, [2, 1, 1, 1, 1]),
+    (3, [2, 0, 1, 1, 1]),
+    (5, [2, 0, 0, 0, 1]),
+    (3, [2, 0, 2, 0, 2]),
+    (2, [2, 0, 0, 2, 2]),
+    (1, [1, 1, 1, 1, 0]),
+    (4, [0, 1, 1, 1, 0]),
+    (9, [0, 0, 1, 1, 0]),
+    (8, [0, 1, 0, 1, 0]),
+];
+
+pub const START: [u8; 5] = [2, 1, 0, 1, 1];
+
+impl Tile {
+    pub fn from_array(a: [u8; 5]) -> Tile {
+        Tile {
+            edges: [a[0], a[1], a[2], a[3]],
+            cities: a[4],
+        }
+    }
+
+    pub fn to_array(self) -> [u8; 5] {
+        let e = self.edges;
+        [e[0], e[1], e[2], e[3], self.cities]
+    }
+
+    /// Turned clockwise by `k` quarter turns: the north edge goes east.
+    pub fn rotated(self, k: usize) -> Tile {
+        let mut edges = [0; 4];
+        for (d, e) in edges.iter_mut().enumerate() {
+            *e = self.edges[(d + 4 - k % 4) % 4];
+        }
+        Tile {
+            edges,
+            cities: self.cities,
+        }
+    }
+
+    /// Mirrored east-west.
+    pub fn mirrored(self) -> Tile {
+        let e = self.edges;
+        Tile {
+            edges: [e[0], e[3], e[2], e[1]],
+            cities: self.cities,
+        }
+    }
+
+    /// Whether this is one of the 19 tiles in some rotation.
+    pub fn is_known(self) -> bool {
+        (0..4).any(|k| {
+            DISTINCT
+                .iter()
+                .any(|&d| Tile::from_array(d) == self.rotated(k))
+        })
+    }
+
+    pub fn count(self, value: u8) -> usize {
+        self.edges.iter().filter(|&&e| e == value).count()
+    }
+
+    pub fn is_monastery(self) -> bool {
+        self.count(CITY) == 0 && self.count(ROAD) <= 1
+    }
+
+    /// The distinct orientations of the tile (1, 2 or 4).
+    pub fn orientations(self) -> Vec<Tile> {
+        let mut v: Vec<Tile> = (0..4).map(|k| self.rotated(k)).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
+/// A landscape: rows of squares, `None` for an empty square.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Landscape {
+    pub rows: usize,
+    pub cols: usize,
+    pub squares: Vec<Option<Tile>>,
+}
+
+impl Landscape {
+    pub fn get(&self, r: isize, c: isize) -> Option<Tile> {
+        if r < 0 || c < 0 || r as usize >= self.rows || c as usize >= self.cols {
+            None
+        } else {
+            self.squares[r as usize * self.cols + c as usize]
+        }
+    }
+
+    pub fn tiles(&self) -> usize {
+        self.squares.iter().filter(|s| s.is_some()).count()
+    }
+
+    /// The challenge encoding.
+    pub fn to_json(&self) -> Value {
+        Value::Array(
+            self.squares
+                .chunks(self.cols)
+                .map(|row| {
+                    Value::Array(
+                        row.iter()
+                            .map(|s| match s {
+                                None => Value::Array(vec![]),
+                                Some(t) => serde_json::json!(t.to_array()),
+                            })
+                            .collect(),
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    /// Check that touching edges agree; the first disagreement, named.
+    pub fn check_consistent(&self) -> Result<(), String> {
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                let Some(t) = self.squares[r * self.cols + c] else {
+                    continue;
+                };
+                // East and south neighbours.
+                for (dir, dr, dc) in [(1usize, 0isize, 1isize), (2, 1, 0)] {
+                    if let Some(u) = self.get(r as isize + dr, c as isize + dc) {
+                        let (a, b) = (t.edges[dir], u.edges[(dir + 2) % 4]);
+                        if a != b {
+                            return Err(format!(
+                                "inconsistent landscape: {} {} edge is {} but {} {} edge is {}",
+                                at(r, c),
+                                EDGE_NAMES[dir],
+                                edge_word(a),
+                                at(r + dr as usize, c + dc as usize),
+                                EDGE_NAMES[(dir + 2) % 4],
+                                edge_word(b)
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A square named for people (1-based) and for programs (0-based JSON indices).
+pub fn at(r: usize, c: usize) -> String {
+    format!("row {}, column {} ([{r}][{c}])", r + 1, c + 1)
+}
+
+pub fn edge_word(v: u8) -> &'static str {
+    match v {
+        FIELD => "a field (0)",
+        ROAD => "a road (1)",
+        _ => "a city (2)",
+    }
+}
+
+/// Parse and validate a landscape from JSON text.
+pub fn parse(text: &str) -> Result<Landscape, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("malformed JSON: {e}"))?;
+    from_value(&v)
+}
+
+pub fn from_value(v: &Value) -> Result<Landscape, String> {
+    let rows = v.as_array().ok_or("a landscape is a JSON array of rows")?;
+    if rows.is_empty() {
+        return Err("the landscape has no rows".into());
+    }
+    let mut squares = Vec::new();
+    let mut cols = None;
+    for (r, row) in rows.iter().enumerate() {
+        let row = row
+            .as_array()
+            .ok_or_else(|| format!("row {} is not an array of squares", r + 1))?;
+        match cols {
+            None => cols = Some(row.len()),
+            Some(n) if n != row.len() => {
+                return Err(format!(
+                    "ragged landscape: row {} has {} squares but row 1 has {n}",
+                    r + 1,
+                    row.len()
+                ))
+            }
+            _ => {}
+        }
+        for (c, sq) in row.iter().enumerate() {
+            let at = at(r, c);
+            let sq = sq
+                .as_array()
+                .ok_or_else(|| format!("{at}: a square is [] or [N, E, S, W, cities]"))?;
+            if sq.is_empty() {
+                squares.push(None);
+                continue;
+            }
+            if sq.len() != 5 {
+                return Err(format!(
+                    "{at}: a tile has 5 numbers [N, E, S, W, cities], this one has {}",
+                    sq.len()
+                ));
+            }
+            let mut a = [0u8; 5];
+            for (k, x) in sq.iter().enumerate() {
+                let n = x.as_u64().filter(|&n| n <= 2).ok_or_else(|| {
+                    if k < 4 {
+                        format!(
+                            "{at}: the {} edge is {x}; edges are 0 (field), 1 (road) or 2 (city)",
+                            EDGE_NAMES[k]
+                        )
+                    } else {
+                        format!("{at}: the city count is {x}; it is 0, 1 or 2")
+                    }
+                })?;
+                a[k] = n as u8;
+            }
+            let t = Tile::from_array(a);
+            if !t.is_known() {
+                let why = if t.count(CITY) > 0 && t.cities == 0 {
+                    " (a city edge but 0 cities)"
+                } else if t.count(CITY) == 0 && t.cities > 0 {
+                    " (no city edge but a city)"
+                } else {
+                    ""
+                };
+                return Err(format!(
+                    "{at}: {a:?} is not one of the 19 tiles in any rotation{why}"
+                ));
+            }
+            squares.push(Some(t));
+        }
+    }
+    let cols = cols.unwrap_or(0);
+    let l = Landscape {
+        rows: rows.len(),
+        cols,
+        squares,
+    };
+    if l.tiles() == 0 {
+        return Err("the landscape has no tile".into());
+    }
+    l.check_consistent()?;
+    Ok(l)
+}
