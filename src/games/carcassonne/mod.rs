@@ -2,6 +2,7 @@
 //! and make landscapes by the real game's placement rules. See
 //! `shared/specs/carcassonne.md`.
 
+pub mod generate;
 pub mod score;
 pub mod tiles;
 

@@ -81,7 +81,7 @@ fn segments(t: Tile) -> Segments {
         kinds: [0; 8],
         n: 0,
     };
-    let mut new = |s: &mut Segments, kind: u8| {
+    let new = |s: &mut Segments, kind: u8| {
         s.kinds[s.n as usize] = kind;
         s.n += 1;
         s.n - 1
