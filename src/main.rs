@@ -4,6 +4,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use puzzlebook::batch::{self, Record, RunOptions, Shard};
 use puzzlebook::book::{self, BookOptions};
+use puzzlebook::games::carcassonne::{self, Carcassonne, CarcassonneParams};
 use puzzlebook::games::catan::{board::BoardKind, Catan, CatanParams, Sampler};
 use puzzlebook::games::flip::{self, Compat, Flip, FlipParams, Layout, Shape, Size, Solution};
 use puzzlebook::games::number_match::{self, Append, Difficulty, NumberMatch, NumberMatchParams};
@@ -57,6 +58,46 @@ enum Command {
     /// Number Match: boards that can be cleared, with a solution to replay
     #[command(subcommand, name = "number-match")]
     NumberMatch(NumberMatchCommand),
+    /// Carcassonne: score one-player landscapes, make real-game ones
+    #[command(subcommand)]
+    Carcassonne(CarcassonneCommand),
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum ScoreFormat {
+    Text,
+    Jsonl,
+}
+
+#[derive(Subcommand)]
+enum CarcassonneCommand {
+    /// Score landscapes: one JSON document, or one per line (JSON Lines)
+    #[command(
+        after_help = "Example:\n  echo '[[[2,1,1,0,1]]]' | puzzlebook carcassonne score --breakdown"
+    )]
+    Score {
+        /// Landscape file, or - for standard input
+        #[arg(default_value = "-")]
+        file: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ScoreFormat,
+        /// Also give the breakdown ("1 c. city (4), 6 i. roads (10), ...")
+        #[arg(long)]
+        breakdown: bool,
+    },
+    /// Landscapes by the real game's placement rules, with their scores
+    #[command(
+        after_help = "Example:\n  puzzlebook carcassonne generate --tiles 30 --count 2 --seed 4"
+    )]
+    Generate {
+        /// Tiles per landscape (1-72, the start tile included)
+        #[arg(long, default_value_t = 20)]
+        tiles: usize,
+        #[arg(long, value_enum, default_value = "jsonl")]
+        format: GenFormat,
+        #[command(flatten)]
+        run: RunArgs,
+    },
 }
 
 #[derive(Args)]
@@ -499,6 +540,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             shard.unwrap_or_default(),
             cli.jobs,
         ),
+        Command::Carcassonne(CarcassonneCommand::Score {
+            file,
+            format,
+            breakdown,
+        }) => carcassonne_score(&file, format, breakdown),
+        Command::Carcassonne(CarcassonneCommand::Generate { tiles, format, run }) => {
+            let game = Carcassonne::new(CarcassonneParams { tiles })?;
+            generate(&game, &run, cli.jobs, show_progress, format)
+        }
         Command::Numbrix(NumbrixCommand::Solve {
             file,
             format,
@@ -807,6 +857,90 @@ fn numbrix_solve(file: &str, format: SolveFormat, budget: u64) -> Result<ExitCod
             "{unknown} of {} grid(s) not decided within --max-nodes {budget}",
             grids.len()
         )));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The landscapes of an input: one JSON document, or one per line. A line may also be
+/// a record with a "landscape" field (such as `carcassonne generate` output).
+fn landscapes_of(text: &str) -> Vec<(usize, Result<carcassonne::Landscape, String>)> {
+    let of_value = |v: &serde_json::Value| match v.get("landscape") {
+        Some(l) => carcassonne::tiles::from_value(l),
+        None => carcassonne::tiles::from_value(v),
+    };
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
+        return vec![(1, of_value(&v))];
+    }
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            let parsed = serde_json::from_str::<serde_json::Value>(l)
+                .map_err(|e| format!("malformed JSON: {e}"))
+                .and_then(|v| of_value(&v));
+            (i + 1, parsed)
+        })
+        .collect()
+}
+
+fn carcassonne_score(file: &str, format: ScoreFormat, breakdown: bool) -> Result<ExitCode> {
+    let text = read_input(file)?;
+    let name = if file == "-" { "standard input" } else { file };
+    let inputs = landscapes_of(&text);
+    if inputs.is_empty() {
+        return Err(Error::invalid(format!(
+            "{name}: no landscape (give a JSON array of rows of squares)"
+        )));
+    }
+    let many = inputs.len() > 1;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut bad = 0;
+    for (line, parsed) in &inputs {
+        let where_ = if many {
+            format!("line {line}: ")
+        } else {
+            String::new()
+        };
+        let text = match (parsed, format) {
+            (Ok(l), ScoreFormat::Jsonl) => {
+                let b = carcassonne::score(l);
+                let mut v = serde_json::json!({"score": b.total()});
+                if breakdown {
+                    v["breakdown"] = serde_json::json!(b);
+                    v["breakdown_text"] = serde_json::json!(b.text());
+                }
+                v.to_string() + "\n"
+            }
+            (Ok(l), ScoreFormat::Text) => {
+                let b = carcassonne::score(l);
+                if breakdown {
+                    format!("{}: {}\n", b.total(), b.text())
+                } else {
+                    format!("{}\n", b.total())
+                }
+            }
+            (Err(e), ScoreFormat::Jsonl) => {
+                bad += 1;
+                serde_json::json!({"error": format!("{where_}{e}")}).to_string() + "\n"
+            }
+            (Err(e), ScoreFormat::Text) => {
+                bad += 1;
+                if !many {
+                    return Err(Error::invalid(format!("{name}: {e}")));
+                }
+                eprintln!("error: {name}: {where_}{e}");
+                continue;
+            }
+        };
+        out.write_all(text.as_bytes())
+            .map_err(|e| Error::io("cannot write to", "standard output", e))?;
+    }
+    out.flush()
+        .map_err(|e| Error::io("cannot write to", "standard output", e))?;
+    if bad > 0 {
+        // The errors are already written, one per landscape (a single bad landscape
+        // in text mode returned its error above); exit 1 without repeating them.
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }

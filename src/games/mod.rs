@@ -87,6 +87,7 @@ pub const NAMES: &[&str] = &[
     catan::Catan::NAME,
     numbrix::Numbrix::NAME,
     number_match::NumberMatch::NAME,
+    carcassonne::Carcassonne::NAME,
 ];
 
 /// Run `visitor` with the game called `name`.
@@ -96,6 +97,7 @@ pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output> {
         catan::Catan::NAME => Ok(visitor.visit::<catan::Catan>()),
         numbrix::Numbrix::NAME => Ok(visitor.visit::<numbrix::Numbrix>()),
         number_match::NumberMatch::NAME => Ok(visitor.visit::<number_match::NumberMatch>()),
+        carcassonne::Carcassonne::NAME => Ok(visitor.visit::<carcassonne::Carcassonne>()),
         _ => Err(crate::Error::invalid(format!(
             "unknown game '{name}': choose one of {}",
             NAMES.join(", ")

@@ -1,0 +1,150 @@
+//! Carcassonne through the real binary: the published cases (from tests/cases, copied
+//! unchanged from shared/cases), JSON Lines with bad lines among good ones, generated
+//! landscapes scored back, and bad input.
+
+mod common;
+use common::*;
+use serde_json::Value;
+
+fn cases() -> String {
+    std::fs::read_to_string(root().join("tests/cases/carcassonne_public.jsonl")).unwrap()
+}
+
+#[test]
+fn published_cases_through_score() {
+    let out = bin()
+        .args(["carcassonne", "score", "--format", "jsonl"])
+        .write_stdin(cases())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "two cases are invalid");
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 7, "every line answered, the bad ones too");
+    let scores: Vec<Option<u64>> = lines.iter().map(|l| l["score"].as_u64()).collect();
+    assert_eq!(
+        scores,
+        [Some(32), Some(33), None, Some(2), None, Some(106), Some(39)]
+    );
+    assert!(lines[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("row 3, column 2"));
+    assert!(lines[4]["error"]
+        .as_str()
+        .unwrap()
+        .contains("south edge is a road (1)"));
+}
+
+#[test]
+fn one_landscape_text_with_breakdown() {
+    let first = cases().lines().next().unwrap().to_string();
+    let v: Value = serde_json::from_str(&first).unwrap();
+    let out = bin()
+        .args(["carcassonne", "score", "--breakdown"])
+        .write_stdin(v["landscape"].to_string())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "32: 1 c. city (4), 1 i. city (6), 6 i. roads (10), 2 i. monasteries (12)\n"
+    );
+}
+
+#[test]
+fn generated_landscapes_score_back_the_same() {
+    let out = stdout_of(&[
+        "carcassonne",
+        "generate",
+        "--tiles",
+        "72",
+        "--count",
+        "50",
+        "--seed",
+        "3",
+    ]);
+    let rescored = bin()
+        .args(["carcassonne", "score", "--format", "jsonl"])
+        .write_stdin(out.clone())
+        .output()
+        .unwrap();
+    assert!(rescored.status.success());
+    for (rec, back) in out
+        .lines()
+        .zip(String::from_utf8(rescored.stdout).unwrap().lines())
+    {
+        let (r, b): (Value, Value) = (
+            serde_json::from_str(rec).unwrap(),
+            serde_json::from_str(back).unwrap(),
+        );
+        assert_eq!(r["game"], "carcassonne");
+        assert_eq!(r["score"], b["score"]);
+        assert!(r["tiles"].as_u64().unwrap() <= 72);
+        assert!(r["breakdown"]["complete_cities"]["points"].is_u64());
+    }
+    let a = stdout_of(&[
+        "carcassonne",
+        "generate",
+        "--count",
+        "30",
+        "--seed",
+        "8",
+        "-j",
+        "1",
+    ]);
+    let b = stdout_of(&[
+        "carcassonne",
+        "generate",
+        "--count",
+        "30",
+        "--seed",
+        "8",
+        "-j",
+        "2",
+    ]);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn bad_input_is_one_clear_error() {
+    let cases = [
+        ("[[", "malformed JSON"),
+        ("[[[1,0,1,0,3]]]", "city count is 3"),
+        ("[[[1,0,5,0,0]]]", "the south edge is 5"),
+        ("[[[1,0,1,0]]]", "this one has 4"),
+        ("[[[1,0,1,0,0]],[[1,0,1,0,0],[]]]", "ragged landscape: row 2 has 2 squares but row 1 has 1"),
+        ("[[[],[]]]", "no tile"),
+        ("[]", "no rows"),
+        ("[[[1,1,0,0,1]]]", "not one of the 19 tiles"),
+        ("[[[1,0,1,0,0],[0,2,0,2,1]]]", "row 1, column 1 ([0][0]) east edge is a field (0) but row 1, column 2 ([0][1]) west edge is a city (2)"),
+    ];
+    for (input, needle) in cases {
+        fails_with(&["carcassonne", "score"], Some(input), needle);
+    }
+    fails_with(
+        &["carcassonne", "generate", "--tiles", "0"],
+        None,
+        "1 to 72",
+    );
+    fails_with(
+        &["carcassonne", "generate", "--tiles", "73"],
+        None,
+        "1 to 72",
+    );
+    fails_with(
+        &["carcassonne", "score", "/no/such/file"],
+        None,
+        "cannot read",
+    );
+}
+
+#[test]
+fn help_shows_examples() {
+    for cmd in ["score", "generate"] {
+        assert!(stdout_of(&["carcassonne", cmd, "--help"]).contains("Example:"));
+    }
+}
