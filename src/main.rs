@@ -85,6 +85,24 @@ enum CarcassonneCommand {
         #[arg(long)]
         breakdown: bool,
     },
+    /// Score and feature distributions of generated landscapes, by size (CSV)
+    #[command(
+        after_help = "Example:\n  puzzlebook carcassonne stats --samples 100000 --tiles 10,20,40,72"
+    )]
+    Stats {
+        #[arg(long)]
+        samples: u64,
+        /// Landscape sizes, comma-separated (1-72 tiles each)
+        #[arg(long, default_value = "10,20,40,72")]
+        tiles: String,
+        #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
+        seed: u64,
+        #[arg(long, default_value = "output/carcassonne-stats.csv")]
+        out: PathBuf,
+        /// Count only the landscapes with index mod N == K
+        #[arg(long, value_name = "K/N")]
+        shard: Option<Shard>,
+    },
     /// Landscapes by the real game's placement rules, with their scores
     #[command(
         after_help = "Example:\n  puzzlebook carcassonne generate --tiles 30 --count 2 --seed 4"
@@ -545,6 +563,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
             format,
             breakdown,
         }) => carcassonne_score(&file, format, breakdown),
+        Command::Carcassonne(CarcassonneCommand::Stats {
+            samples,
+            tiles,
+            seed,
+            out,
+            shard,
+        }) => carcassonne_stats(
+            samples,
+            &tiles,
+            seed,
+            &out,
+            shard.unwrap_or_default(),
+            cli.jobs,
+        ),
         Command::Carcassonne(CarcassonneCommand::Generate { tiles, format, run }) => {
             let game = Carcassonne::new(CarcassonneParams { tiles })?;
             generate(&game, &run, cli.jobs, show_progress, format)
@@ -881,6 +913,64 @@ fn landscapes_of(text: &str) -> Vec<(usize, Result<carcassonne::Landscape, Strin
             (i + 1, parsed)
         })
         .collect()
+}
+
+fn carcassonne_stats(
+    samples: u64,
+    tiles: &str,
+    seed: u64,
+    out: &Path,
+    shard: Shard,
+    jobs: usize,
+) -> Result<ExitCode> {
+    use carcassonne::stats;
+    if samples == 0 {
+        return Err(Error::invalid(
+            "--samples is 0: ask for at least 1 landscape",
+        ));
+    }
+    let sizes: Vec<usize> = tiles
+        .split(',')
+        .map(|t| {
+            t.trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=72).contains(n))
+                .ok_or_else(|| {
+                    Error::invalid(format!(
+                        "--tiles '{t}': sizes are 1 to 72 tiles, comma-separated"
+                    ))
+                })
+        })
+        .collect::<Result<_>>()?;
+    if out.starts_with("output") && !Path::new("output").exists() {
+        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
+    }
+    let file = AtomicFile::create(out)?;
+    let pool = batch::thread_pool(jobs)?;
+    let started = std::time::Instant::now();
+    let mut rows = Vec::new();
+    println!("tiles  landscapes  score: mean  p10  p50  p90   complete cities  roads  monasteries (means)");
+    for &t in &sizes {
+        let h = pool.install(|| stats::run(seed, t, samples, shard));
+        let (mean, p10, p50, p90) = stats::summary(&h.0[0]);
+        let m = |k: usize| stats::summary(&h.0[k]).0;
+        println!(
+            "{t:>5}  {:>10}  {mean:>11.2} {p10:>4} {p50:>4} {p90:>4}   {:>15.2} {:>6.2} {:>12.2}",
+            h.0[0].iter().sum::<u64>(),
+            m(1),
+            m(3),
+            m(5)
+        );
+        rows.extend(stats::rows(seed, t, &h));
+    }
+    write_csv(file, out, &rows)?;
+    eprintln!(
+        "wrote {} in {:.2} s",
+        out.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn carcassonne_score(file: &str, format: ScoreFormat, breakdown: bool) -> Result<ExitCode> {

@@ -4,6 +4,7 @@
 
 pub mod generate;
 pub mod score;
+pub mod stats;
 pub mod tiles;
 
 pub use score::{score, Breakdown};

@@ -1,0 +1,128 @@
+//! `carcassonne stats`: for each landscape size, the distribution of the score and of
+//! the feature counts over many generated landscapes, as mergeable histograms. The CSV
+//! is in long form: one row per (size, measure, value) with the number of landscapes.
+
+use super::{generate, score};
+use crate::batch::Shard;
+use crate::seed::item_rng;
+use rayon::prelude::*;
+use serde::Serialize;
+
+pub const MEASURES: [&str; 8] = [
+    "score",
+    "complete_cities",
+    "incomplete_cities",
+    "complete_roads",
+    "incomplete_roads",
+    "complete_monasteries",
+    "incomplete_monasteries",
+    "discarded",
+];
+
+/// Histograms per measure (value -> landscapes).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Hist(pub Vec<Vec<u64>>);
+
+impl Hist {
+    fn new() -> Self {
+        Hist(vec![Vec::new(); MEASURES.len()])
+    }
+    fn add(&mut self, m: usize, v: u32) {
+        let h = &mut self.0[m];
+        if h.len() <= v as usize {
+            h.resize(v as usize + 1, 0);
+        }
+        h[v as usize] += 1;
+    }
+    fn merge(mut self, o: Hist) -> Hist {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            if a.len() < b.len() {
+                a.resize(b.len(), 0);
+            }
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+        self
+    }
+}
+
+/// Histograms for `samples` landscapes of `tiles` tiles (landscape i is the one
+/// `carcassonne generate --tiles T` makes as item i).
+pub fn run(seed: u64, tiles: usize, samples: u64, shard: Shard) -> Hist {
+    let idx: Vec<u64> = shard.indices(0, samples).collect();
+    idx.par_chunks(1024)
+        .map(|chunk| {
+            let mut h = Hist::new();
+            for &i in chunk {
+                let made = generate::landscape(tiles, &mut item_rng(seed, "carcassonne", i));
+                let b = score(&made.landscape);
+                let vals = [
+                    b.total(),
+                    b.complete_cities.count,
+                    b.incomplete_cities.count,
+                    b.complete_roads.count,
+                    b.incomplete_roads.count,
+                    b.complete_monasteries.count,
+                    b.incomplete_monasteries.count,
+                    made.discarded as u32,
+                ];
+                for (m, v) in vals.into_iter().enumerate() {
+                    h.add(m, v);
+                }
+            }
+            h
+        })
+        .reduce(Hist::new, Hist::merge)
+}
+
+#[derive(Serialize)]
+pub struct Row {
+    pub seed: u64,
+    pub tiles: usize,
+    pub samples: u64,
+    pub measure: &'static str,
+    pub value: usize,
+    pub landscapes: u64,
+}
+
+pub fn rows(seed: u64, tiles: usize, h: &Hist) -> Vec<Row> {
+    let samples: u64 = h.0[0].iter().sum();
+    let mut out = Vec::new();
+    for (m, hist) in h.0.iter().enumerate() {
+        for (value, &n) in hist.iter().enumerate().filter(|(_, &n)| n > 0) {
+            out.push(Row {
+                seed,
+                tiles,
+                samples,
+                measure: MEASURES[m],
+                value,
+                landscapes: n,
+            });
+        }
+    }
+    out
+}
+
+/// Mean and the 10th, 50th and 90th percentiles of one measure.
+pub fn summary(hist: &[u64]) -> (f64, usize, usize, usize) {
+    let n: u64 = hist.iter().sum();
+    let mean = hist
+        .iter()
+        .enumerate()
+        .map(|(v, &c)| v as f64 * c as f64)
+        .sum::<f64>()
+        / n.max(1) as f64;
+    let q = |f: f64| {
+        let want = ((n as f64) * f).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        for (v, &c) in hist.iter().enumerate() {
+            seen += c;
+            if seen >= want {
+                return v;
+            }
+        }
+        0
+    };
+    (mean, q(0.1), q(0.5), q(0.9))
+}
