@@ -233,8 +233,34 @@ fn number_match(c: &mut Criterion) {
     g.finish();
 }
 
+/// Carcassonne: scoring a 72-tile landscape, and making one (placement and score).
+fn carcassonne(c: &mut Criterion) {
+    use puzzlebook::games::carcassonne::{generate, score};
+    let landscapes: Vec<_> = (0..64)
+        .map(|i| generate::landscape(72, &mut item_rng(1, "carcassonne", i)).landscape)
+        .collect();
+    let mut g = c.benchmark_group("carcassonne");
+    g.throughput(Throughput::Elements(1));
+    let mut k = 0;
+    g.bench_function("score_72_tiles", |b| {
+        b.iter(|| {
+            k = (k + 1) % landscapes.len();
+            black_box(score(&landscapes[k]).total())
+        })
+    });
+    let mut i = 0u64;
+    g.bench_function("generate_72_tiles", |b| {
+        b.iter(|| {
+            i += 1;
+            black_box(generate::landscape(72, &mut item_rng(1, "carcassonne", i)).discarded)
+        })
+    });
+    g.finish();
+}
+
 criterion_group!(
     benches,
+    carcassonne,
     number_match,
     numbrix,
     flip_generate_solve,

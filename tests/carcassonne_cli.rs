@@ -148,3 +148,67 @@ fn help_shows_examples() {
         assert!(stdout_of(&["carcassonne", cmd, "--help"]).contains("Example:"));
     }
 }
+
+#[test]
+fn stats_csv_has_every_landscape_once_per_measure() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c.csv");
+    stdout_of(&[
+        "carcassonne",
+        "stats",
+        "--samples",
+        "500",
+        "--tiles",
+        "5,30",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "seed,tiles,samples,measure,value,landscapes"
+    );
+    let mut sums = std::collections::BTreeMap::new();
+    for l in lines {
+        let f: Vec<&str> = l.split(',').collect();
+        *sums
+            .entry((f[1].to_string(), f[3].to_string()))
+            .or_insert(0u64) += f[5].parse::<u64>().unwrap();
+    }
+    assert_eq!(sums.len(), 2 * 8);
+    assert!(sums.values().all(|&n| n == 500), "{sums:?}");
+    fails_with(
+        &["carcassonne", "stats", "--samples", "0"],
+        None,
+        "--samples is 0",
+    );
+    fails_with(
+        &["carcassonne", "stats", "--samples", "5", "--tiles", "5,99"],
+        None,
+        "1 to 72",
+    );
+}
+
+#[test]
+fn the_book_template_builds() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c.pdf");
+    let res = bin()
+        .args([
+            "book",
+            "--template",
+            template("carcassonne.toml").to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    let doc = lopdf::Document::load(&out).unwrap();
+    assert_eq!(doc.get_pages().len(), 26);
+}
