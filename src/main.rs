@@ -84,6 +84,9 @@ enum CarcassonneCommand {
         /// Also give the breakdown ("1 c. city (4), 6 i. roads (10), ...")
         #[arg(long)]
         breakdown: bool,
+        /// Score farms too (full game: 3 points per complete city a field touches)
+        #[arg(long)]
+        farms: bool,
     },
     /// Score and feature distributions of generated landscapes, by size (CSV)
     #[command(
@@ -111,6 +114,9 @@ enum CarcassonneCommand {
         /// Tiles per landscape (1-72, the start tile included)
         #[arg(long, default_value_t = 20)]
         tiles: usize,
+        /// Score farms too (full game)
+        #[arg(long)]
+        farms: bool,
         #[arg(long, value_enum, default_value = "jsonl")]
         format: GenFormat,
         #[command(flatten)]
@@ -562,7 +568,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             file,
             format,
             breakdown,
-        }) => carcassonne_score(&file, format, breakdown),
+            farms,
+        }) => carcassonne_score(&file, format, breakdown, farms),
         Command::Carcassonne(CarcassonneCommand::Stats {
             samples,
             tiles,
@@ -577,8 +584,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             shard.unwrap_or_default(),
             cli.jobs,
         ),
-        Command::Carcassonne(CarcassonneCommand::Generate { tiles, format, run }) => {
-            let game = Carcassonne::new(CarcassonneParams { tiles })?;
+        Command::Carcassonne(CarcassonneCommand::Generate {
+            tiles,
+            farms,
+            format,
+            run,
+        }) => {
+            let game = Carcassonne::new(CarcassonneParams { tiles, farms })?;
             generate(&game, &run, cli.jobs, show_progress, format)
         }
         Command::Numbrix(NumbrixCommand::Solve {
@@ -896,10 +908,7 @@ fn numbrix_solve(file: &str, format: SolveFormat, budget: u64) -> Result<ExitCod
 /// The landscapes of an input: one JSON document, or one per line. A line may also be
 /// a record with a "landscape" field (such as `carcassonne generate` output).
 fn landscapes_of(text: &str) -> Vec<(usize, Result<carcassonne::Landscape, String>)> {
-    let of_value = |v: &serde_json::Value| match v.get("landscape") {
-        Some(l) => carcassonne::tiles::from_value(l),
-        None => carcassonne::tiles::from_value(v),
-    };
+    let of_value = carcassonne::tiles::from_record;
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
         return vec![(1, of_value(&v))];
     }
@@ -973,7 +982,12 @@ fn carcassonne_stats(
     Ok(ExitCode::SUCCESS)
 }
 
-fn carcassonne_score(file: &str, format: ScoreFormat, breakdown: bool) -> Result<ExitCode> {
+fn carcassonne_score(
+    file: &str,
+    format: ScoreFormat,
+    breakdown: bool,
+    farms: bool,
+) -> Result<ExitCode> {
     let text = read_input(file)?;
     let name = if file == "-" { "standard input" } else { file };
     let inputs = landscapes_of(&text);
@@ -993,7 +1007,7 @@ fn carcassonne_score(file: &str, format: ScoreFormat, breakdown: bool) -> Result
         };
         let text = match (parsed, format) {
             (Ok(l), ScoreFormat::Jsonl) => {
-                let b = carcassonne::score(l);
+                let b = carcassonne::score::score_with(l, farms);
                 let mut v = serde_json::json!({"score": b.total()});
                 if breakdown {
                     v["breakdown"] = serde_json::json!(b);
@@ -1002,7 +1016,7 @@ fn carcassonne_score(file: &str, format: ScoreFormat, breakdown: bool) -> Result
                 v.to_string() + "\n"
             }
             (Ok(l), ScoreFormat::Text) => {
-                let b = carcassonne::score(l);
+                let b = carcassonne::score::score_with(l, farms);
                 if breakdown {
                     format!("{}: {}\n", b.total(), b.text())
                 } else {

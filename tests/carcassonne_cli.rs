@@ -56,6 +56,53 @@ fn one_landscape_text_with_breakdown() {
 }
 
 #[test]
+fn farms_are_an_option_off_by_default() {
+    // Two city caps facing each other: one complete city; the grass around it is split
+    // by the city into two farms, each touching that complete city (3 points each).
+    let two = "[[[0,0,2,0,1]],[[2,0,0,0,1]]]";
+    let score = |extra: &[&str]| {
+        let mut args = vec!["carcassonne", "score", "--breakdown"];
+        args.extend_from_slice(extra);
+        let out = bin().args(&args).write_stdin(two).output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(score(&[]), "4: 1 c. city (4)\n");
+    assert_eq!(score(&["--farms"]), "10: 1 c. city (4), 2 farms (6)\n");
+    let json: Value =
+        serde_json::from_str(score(&["--farms", "--format", "jsonl"]).trim()).unwrap();
+    assert_eq!(json["score"], 10);
+    assert_eq!(json["breakdown"]["farms"]["count"], 2);
+    assert_eq!(json["breakdown"]["farms"]["points"], 6);
+    let plain: Value = serde_json::from_str(score(&["--format", "jsonl"]).trim()).unwrap();
+    assert!(plain["breakdown"].get("farms").is_none(), "{plain}");
+}
+
+#[test]
+fn shields_come_as_a_list_beside_the_landscape() {
+    let input = concat!(
+        r#"{"landscape": [[[0,0,2,0,1]],[[2,0,0,0,1]]], "shields": [[1, 0]]}"#,
+        "\n",
+        r#"{"landscape": [[[0,1,0,1,0]]], "shields": [[0, 0]]}"#,
+        "\n"
+    );
+    let out = bin()
+        .args(["carcassonne", "score", "--breakdown"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("6: 1 c. city (4), 1 shield (2)"));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("line 2") && err.contains("no single city"),
+        "{err}"
+    );
+}
+
+#[test]
 fn generated_landscapes_score_back_the_same() {
     let out = stdout_of(&[
         "carcassonne",

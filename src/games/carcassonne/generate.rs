@@ -104,6 +104,7 @@ pub fn landscape(tiles: usize, rng: &mut impl RngCore) -> Made {
             rows,
             cols,
             squares,
+            shields: Vec::new(),
         },
         discarded,
     }

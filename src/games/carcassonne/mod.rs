@@ -26,11 +26,16 @@ mod draw;
 pub struct CarcassonneParams {
     /// Stop after this many tiles (1 to 72, the start tile included).
     pub tiles: usize,
+    /// Score farms too (the full game's rule; off by default).
+    pub farms: bool,
 }
 
 impl Default for CarcassonneParams {
     fn default() -> Self {
-        CarcassonneParams { tiles: 20 }
+        CarcassonneParams {
+            tiles: 20,
+            farms: false,
+        }
     }
 }
 
@@ -68,7 +73,7 @@ impl Game for Carcassonne {
 
     fn generate(&self, rng: &mut Rng) -> Outcome<CarcassonnePuzzle> {
         let made = generate::landscape(self.params.tiles, rng);
-        let b = score(&made.landscape);
+        let b = score::score_with(&made.landscape, self.params.farms);
         Outcome::Accepted(CarcassonnePuzzle {
             landscape: made.landscape.to_json(),
             tiles: made.landscape.tiles(),
@@ -83,7 +88,7 @@ impl Game for Carcassonne {
     fn verify(&self, p: &CarcassonnePuzzle) -> Result<(), String> {
         // Re-read the record's own JSON: valid tiles, consistent, same score.
         let l = tiles::from_value(&p.landscape)?;
-        let b = score(&l);
+        let b = score::score_with(&l, self.params.farms);
         if b.total() != p.score || b != p.breakdown {
             return Err(format!(
                 "the landscape scores {}, the record says {}",
@@ -118,10 +123,14 @@ impl Game for Carcassonne {
     }
 
     fn how_to_play(&self) -> String {
-        "One player owns every road, city and monastery. A city scores 2 points per tile when it is closed \
+        let farms = if self.params.farms {
+            " Farms count too: each field area scores 3 points for every complete city it touches."
+        } else {
+            ""
+        };
+        format!("{}{farms}", "One player owns every road, city and monastery. A city scores 2 points per tile when it is closed \
          (no open edge) and 1 per tile when it is not; a road scores 1 per tile, finished or not; a monastery \
          scores 1 plus 1 for each of the eight squares around it that holds a tile (9 when surrounded). A tile \
-         counts once per feature. What does each landscape score?"
-            .into()
+         counts once per feature. What does each landscape score?")
     }
 }

@@ -12,6 +12,12 @@ pub struct Part {
     pub points: u32,
 }
 
+impl Part {
+    pub fn is_empty(&self) -> bool {
+        self.count == 0 && self.points == 0
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Breakdown {
     pub complete_cities: Part,
@@ -20,6 +26,13 @@ pub struct Breakdown {
     pub incomplete_roads: Part,
     pub complete_monasteries: Part,
     pub incomplete_monasteries: Part,
+    /// Farms that border a complete city (only with the farms option).
+    #[serde(skip_serializing_if = "Part::is_empty")]
+    pub farms: Part,
+    /// Shields (the full game's option): 2 points each in a complete city, 1 in an
+    /// incomplete one, on top of the city's own points.
+    #[serde(skip_serializing_if = "Part::is_empty")]
+    pub shields: Part,
 }
 
 impl Breakdown {
@@ -27,7 +40,7 @@ impl Breakdown {
         self.parts().iter().map(|(p, ..)| p.points).sum()
     }
 
-    fn parts(&self) -> [(Part, &'static str, &'static str, &'static str); 6] {
+    fn parts(&self) -> [(Part, &'static str, &'static str, &'static str); 8] {
         [
             (self.complete_cities, "c.", "city", "cities"),
             (self.incomplete_cities, "i.", "city", "cities"),
@@ -40,6 +53,8 @@ impl Breakdown {
                 "monastery",
                 "monasteries",
             ),
+            (self.farms, "", "farm", "farms"),
+            (self.shields, "", "shield", "shields"),
         ]
     }
 
@@ -50,12 +65,13 @@ impl Breakdown {
             .iter()
             .filter(|(p, ..)| p.count > 0)
             .map(|(p, ci, one, many)| {
-                format!(
-                    "{} {ci} {} ({})",
-                    p.count,
-                    if p.count == 1 { one } else { many },
-                    p.points
-                )
+                let what = if p.count == 1 { one } else { many };
+                let tag = if ci.is_empty() {
+                    String::new()
+                } else {
+                    format!("{ci} ")
+                };
+                format!("{} {tag}{what} ({})", p.count, p.points)
             })
             .collect();
         if parts.is_empty() {
@@ -126,8 +142,14 @@ fn find(parent: &mut [u32], mut x: u32) -> u32 {
     x
 }
 
-/// Score a consistent landscape.
+/// Score a consistent landscape by the spec's rules (no farms).
 pub fn score(l: &Landscape) -> Breakdown {
+    score_with(l, false)
+}
+
+/// Score with or without the full game's farms: every field area (farm) scores 3 points
+/// for each complete city it borders.
+pub fn score_with(l: &Landscape, farms: bool) -> Breakdown {
     let n = l.squares.len();
     let segs: Vec<Option<Segments>> = l.squares.iter().map(|s| s.map(segments)).collect();
     let node = |sq: usize, local: u8| (sq * 8 + local as usize) as u32;
@@ -184,6 +206,14 @@ pub fn score(l: &Landscape) -> Breakdown {
         }
         let tiles = (j - i) as u32;
         let complete = !feature_open[root as usize];
+        if kind[root as usize] == CITY {
+            let shields = members[i..j]
+                .iter()
+                .filter(|&&(_, sq)| l.has_shield(sq))
+                .count() as u32;
+            b.shields.count += shields;
+            b.shields.points += shields * if complete { 2 } else { 1 };
+        }
         let part = match (kind[root as usize], complete) {
             (CITY, true) => (&mut b.complete_cities, 2 * tiles),
             (CITY, false) => (&mut b.incomplete_cities, tiles),
@@ -212,5 +242,131 @@ pub fn score(l: &Landscape) -> Breakdown {
             b.incomplete_monasteries.points += 1 + around;
         }
     }
+    if farms {
+        b.farms = farm_points(l, &segs, &mut parent, &feature_open, &kind);
+    }
     b
+}
+
+/// Field areas of a tile: eight ports around it, two per edge, clockwise from the
+/// west half of the north edge (port 2d is the first half of edge d going clockwise,
+/// 2d+1 the second). Returns the field group of each port (u8::MAX: not a field).
+///
+/// Ports of a city edge are not fields. A road cuts the ring between its edge's two
+/// halves when the tile has two or more road edges (a road through the tile, or roads
+/// meeting at a crossing); a single road ends on the tile and the field goes round it.
+/// A city that is one area over several separate runs of edges (a band across the
+/// tile) cuts the ring at each run; a city cap over one run does not (the field goes
+/// round it, between its wall and any road).
+pub fn field_groups(t: Tile) -> [u8; 8] {
+    let roads = t.count(ROAD);
+    let city_edges: Vec<usize> = (0..4).filter(|&d| t.edges[d] == CITY).collect();
+    let runs = (0..4)
+        .filter(|&d| t.edges[d] == CITY && t.edges[(d + 3) % 4] != CITY)
+        .count();
+    let band = t.cities == 1 && runs >= 2;
+    // cut_after[p]: the ring is cut between port p and port p + 1.
+    let mut cut_after = [false; 8];
+    for d in 0..4 {
+        if t.edges[d] == ROAD && roads >= 2 {
+            cut_after[2 * d] = true;
+        }
+        if band && t.edges[d] == CITY {
+            cut_after[2 * d + 1] = true;
+            cut_after[(2 * d + 7) % 8] = true;
+        }
+    }
+    let is_field = |p: usize| t.edges[p / 2] != CITY;
+    let mut group = [u8::MAX; 8];
+    if city_edges.len() == 4 {
+        return group;
+    }
+    // Walk the ring from just after a cut (or from 0 if there is none).
+    let start = (0..8).find(|&p| cut_after[p]).map_or(0, |p| (p + 1) % 8);
+    let mut g = 0u8;
+    for k in 0..8 {
+        let p = (start + k) % 8;
+        if is_field(p) {
+            group[p] = g;
+        }
+        if cut_after[p] {
+            g += 1;
+        }
+    }
+    group
+}
+
+fn farm_points(
+    l: &Landscape,
+    segs: &[Option<Segments>],
+    parent: &mut [u32],
+    feature_open: &[bool],
+    kind: &[u8],
+) -> Part {
+    let n = l.squares.len();
+    let groups: Vec<[u8; 8]> = l
+        .squares
+        .iter()
+        .map(|s| s.map_or([u8::MAX; 8], field_groups))
+        .collect();
+    let fnode = |sq: usize, g: u8| (sq * 8 + g as usize) as u32;
+    let mut fparent: Vec<u32> = (0..(n * 8) as u32).collect();
+    // Join field groups across edges: port 2d+i meets the neighbour's port
+    // 2(d+2)+(1-i) (the same half of the shared edge, seen from the other side).
+    for sq in 0..n {
+        if l.squares[sq].is_none() {
+            continue;
+        }
+        let (r, c) = ((sq / l.cols) as isize, (sq % l.cols) as isize);
+        for (d, dr, dc) in [(1usize, 0isize, 1isize), (2, 1, 0)] {
+            if l.get(r + dr, c + dc).is_none() {
+                continue;
+            }
+            let other = (r + dr) as usize * l.cols + (c + dc) as usize;
+            for i in 0..2 {
+                let (a, b) = (
+                    groups[sq][2 * d + i],
+                    groups[other][2 * ((d + 2) % 4) + 1 - i],
+                );
+                if a != u8::MAX && b != u8::MAX {
+                    let (x, y) = (
+                        find(&mut fparent, fnode(sq, a)),
+                        find(&mut fparent, fnode(other, b)),
+                    );
+                    fparent[x as usize] = y;
+                }
+            }
+        }
+    }
+    // Which complete cities each farm borders: on a tile, a city segment borders the
+    // field groups of the ports just before and just after each run of its edges.
+    let mut borders: Vec<(u32, u32)> = Vec::new();
+    for sq in 0..n {
+        let (Some(t), Some(s)) = (l.squares[sq], &segs[sq]) else {
+            continue;
+        };
+        for d in 0..4 {
+            if t.edges[d] != CITY {
+                continue;
+            }
+            let city = find(parent, (sq * 8 + s.of_edge[d] as usize) as u32);
+            if kind[city as usize] != CITY || feature_open[city as usize] {
+                continue;
+            }
+            for p in [(2 * d + 7) % 8, (2 * d + 2) % 8] {
+                let g = groups[sq][p];
+                if g != u8::MAX {
+                    borders.push((find(&mut fparent, fnode(sq, g)), city));
+                }
+            }
+        }
+    }
+    borders.sort_unstable();
+    borders.dedup();
+    let mut part = Part::default();
+    let mut farms: Vec<u32> = borders.iter().map(|&(f, _)| f).collect();
+    farms.dedup();
+    part.count = farms.len() as u32;
+    part.points = 3 * borders.len() as u32;
+    part
 }

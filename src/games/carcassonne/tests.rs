@@ -1,3 +1,4 @@
+use super::tiles::CITY;
 use super::*;
 use serde_json::Value;
 
@@ -215,8 +216,18 @@ mod raster {
                 }
             }
             let n = tiles.len() as u32;
+            // Shields (an option): count the shielded tiles this city covers.
+            let shields = if city(k) {
+                tiles
+                    .iter()
+                    .filter(|&&(r, c)| l.has_shield(r * l.cols + c))
+                    .count() as u32
+            } else {
+                0
+            };
             total += match (city(k), open) {
-                (true, false) => 2 * n,
+                (true, false) => 2 * (n + shields),
+                (true, true) => n + shields,
                 _ => n,
             };
         }
@@ -260,7 +271,17 @@ fn both_scorers_agree_on_thousands_of_generated_landscapes() {
     for i in 0..3000u64 {
         let tiles = 1 + (i as usize % 72);
         let made = generate::landscape(tiles, &mut item_rng(1, "carcassonne-test", i));
-        let l = &made.landscape;
+        let mut l = made.landscape;
+        // Every other landscape gets shields on some of its single-city tiles.
+        if i % 2 == 1 {
+            l.shields = (0..l.squares.len())
+                .map(|sq| {
+                    l.squares[sq].is_some_and(|t| t.cities == 1 && t.count(CITY) > 0)
+                        && (sq as u64 * 7 + i).is_multiple_of(3)
+                })
+                .collect();
+        }
+        let l = &l;
         l.check_consistent().unwrap();
         assert!(l.squares.iter().flatten().all(|t| t.is_known()));
         assert_eq!(
@@ -281,10 +302,18 @@ fn rotate(l: &Landscape) -> Landscape {
             squares.push(l.squares[(l.rows - 1 - c) * l.cols + r].map(|t| t.rotated(1)));
         }
     }
+    let shields = if l.shields.is_empty() {
+        Vec::new()
+    } else {
+        (0..rows * cols)
+            .map(|i| l.has_shield((l.rows - 1 - i % cols) * l.cols + i / cols))
+            .collect()
+    };
     Landscape {
         rows,
         cols,
         squares,
+        shields,
     }
 }
 
@@ -295,10 +324,18 @@ fn mirror(l: &Landscape) -> Landscape {
             squares.push(l.squares[r * l.cols + c].map(|t| t.mirrored()));
         }
     }
+    let shields = if l.shields.is_empty() {
+        Vec::new()
+    } else {
+        (0..l.squares.len())
+            .map(|i| l.has_shield(i / l.cols * l.cols + (l.cols - 1 - i % l.cols)))
+            .collect()
+    };
     Landscape {
         rows: l.rows,
         cols: l.cols,
         squares,
+        shields,
     }
 }
 
@@ -330,5 +367,133 @@ proptest::proptest! {
         let m = |b: &Breakdown| b.complete_monasteries.points + b.incomplete_monasteries.points;
         let (s, g) = (score(&small), score(&big));
         proptest::prop_assert!(m(&g) >= m(&s), "{} -> {}", m(&s), m(&g));
+    }
+}
+
+fn land(rows: &str) -> Landscape {
+    parse(rows).unwrap()
+}
+
+#[test]
+fn farms_score_three_per_complete_city_they_touch() {
+    // An open city: no farm points.
+    let b = score::score_with(&land("[[[2,0,0,0,1]]]"), true);
+    assert_eq!(b.farms, score::Part::default());
+    // A city closed by two caps: the field above and the field below are separate
+    // farms (the city lies between), each touching the one complete city.
+    let b = score::score_with(&land("[[[0,0,2,0,1]],[[2,0,0,0,1]]]"), true);
+    assert_eq!(b.complete_cities.points, 4);
+    assert_eq!(
+        b.farms,
+        score::Part {
+            count: 2,
+            points: 6
+        }
+    );
+    assert_eq!(b.text(), "1 c. city (4), 2 farms (6)");
+    // A road under the city cuts the lower tile's field: only the strip between the
+    // road and the wall touches the city, the part beyond the road does not; the
+    // lower field of the road tile joins the farm of the tile below.
+    let b = score::score_with(&land("[[[0,0,2,0,1]],[[2,1,0,1,1]],[[0,0,0,0,0]]]"), true);
+    assert_eq!(
+        b.farms,
+        score::Part {
+            count: 2,
+            points: 6
+        }
+    );
+    // A band city across a tile separates north and south fields; both touch it.
+    let g = score::field_groups(Tile::from_array([0, 2, 0, 2, 1]));
+    assert_ne!(g[0], g[4]);
+    assert_eq!((g[0], g[4]), (g[1], g[5]));
+    // Two caps: one field between them.
+    let g = score::field_groups(Tile::from_array([2, 0, 2, 0, 2]));
+    assert!(g[2] != u8::MAX && g[2] == g[7]);
+    // A road through: two fields; a crossing: four; a road end: one.
+    let distinct = |t: [u8; 5]| {
+        let mut v: Vec<u8> = score::field_groups(Tile::from_array(t))
+            .into_iter()
+            .filter(|&x| x != u8::MAX)
+            .collect();
+        v.sort();
+        v.dedup();
+        v.len()
+    };
+    assert_eq!(distinct([1, 0, 1, 0, 0]), 2);
+    assert_eq!(distinct([1, 1, 1, 1, 0]), 4);
+    assert_eq!(distinct([0, 1, 1, 1, 0]), 3);
+    assert_eq!(distinct([0, 0, 1, 0, 0]), 1);
+    // City N and W, road E to S: the strip inside the curve touches the city, the
+    // corner outside it is a second field.
+    assert_eq!(distinct([2, 1, 1, 2, 1]), 2);
+    // Off by default.
+    let first = cases()[0]["landscape"].to_string();
+    assert_eq!(score(&land(&first)).farms, score::Part::default());
+}
+
+proptest::proptest! {
+    #[test]
+    fn farms_do_not_change_when_turned_or_mirrored(seed in 0u64..100_000, tiles in 1usize..=72) {
+        let l = generate::landscape(tiles, &mut crate::seed::item_rng(seed, "carcassonne-farms", 0)).landscape;
+        let s = score::score_with(&l, true);
+        proptest::prop_assert_eq!(score::score_with(&rotate(&l), true), s);
+        proptest::prop_assert_eq!(score::score_with(&mirror(&l), true), s);
+        // Farms only add points.
+        proptest::prop_assert_eq!(s.total() - s.farms.points, score(&l).total());
+    }
+}
+
+#[test]
+fn shields_add_two_in_a_complete_city_and_one_in_an_open_one() {
+    let rec = |shields: &str| {
+        let v: Value = serde_json::from_str(&format!(
+            r#"{{"landscape": [[[0,0,2,0,1]],[[2,0,0,0,1]]], "shields": {shields}}}"#
+        ))
+        .unwrap();
+        crate::games::carcassonne::tiles::from_record(&v)
+    };
+    let none = score(&rec("[]").unwrap());
+    assert_eq!(none.total(), 4);
+    assert_eq!(none.text(), "1 c. city (4)");
+    let one = score(&rec("[[1, 0]]").unwrap());
+    assert_eq!(one.total(), 6);
+    assert_eq!(one.text(), "1 c. city (4), 1 shield (2)");
+    // An open city: one point per tile and one per shield.
+    let v: Value =
+        serde_json::from_str(r#"{"landscape": [[[2,0,0,0,1]]], "shields": [[0, 0]]}"#).unwrap();
+    let open = score(&crate::games::carcassonne::tiles::from_record(&v).unwrap());
+    assert_eq!(open.text(), "1 i. city (1), 1 shield (1)");
+    // Bad shield lists are named.
+    for (bad, says) in [
+        ("[[2, 0]]", "outside the 2x1 landscape"),
+        ("[[0, 0], [0, 0]]", "listed twice"),
+        ("[[0]]", "not a [row, column] pair"),
+        ("{}", "list of [row, column]"),
+    ] {
+        let e = rec(bad).unwrap_err();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    let v: Value =
+        serde_json::from_str(r#"{"landscape": [[[0,1,0,1,0]]], "shields": [[0, 0]]}"#).unwrap();
+    let e = crate::games::carcassonne::tiles::from_record(&v).unwrap_err();
+    assert!(e.contains("no single city"), "{e}");
+    let v: Value =
+        serde_json::from_str(r#"{"landscape": [[[2,0,2,0,2]]], "shields": [[0, 0]]}"#).unwrap();
+    assert!(crate::games::carcassonne::tiles::from_record(&v).is_err());
+}
+
+proptest::proptest! {
+    #[test]
+    fn shields_only_add_and_turn_with_the_landscape(seed in 0u64..100_000, tiles in 1usize..=72, pick in 0u64..5) {
+        let mut l = generate::landscape(tiles, &mut crate::seed::item_rng(seed, "carcassonne-shields", 0)).landscape;
+        let plain = score(&l);
+        l.shields = (0..l.squares.len())
+            .map(|sq| l.squares[sq].is_some_and(|t| t.cities == 1 && t.count(CITY) > 0) && (sq as u64 + pick).is_multiple_of(4))
+            .collect();
+        let s = score(&l);
+        proptest::prop_assert_eq!(s.total() - s.shields.points, plain.total());
+        proptest::prop_assert_eq!(s.shields.count as usize, l.shield_list().len());
+        proptest::prop_assert_eq!(score(&rotate(&l)), s);
+        proptest::prop_assert_eq!(score(&mirror(&l)), s);
     }
 }

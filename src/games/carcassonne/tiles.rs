@@ -130,6 +130,10 @@ pub struct Landscape {
     pub rows: usize,
     pub cols: usize,
     pub squares: Vec<Option<Tile>>,
+    /// The full game's shields, one flag per square (empty: no shields). Only a tile
+    /// whose city edges form one city can carry one; the challenge encoding cannot show
+    /// them, so they come as a separate list in the record (see `from_record`).
+    pub shields: Vec<bool>,
 }
 
 impl Landscape {
@@ -139,6 +143,18 @@ impl Landscape {
         } else {
             self.squares[r as usize * self.cols + c as usize]
         }
+    }
+
+    pub fn has_shield(&self, sq: usize) -> bool {
+        self.shields.get(sq).copied().unwrap_or(false)
+    }
+
+    /// The shielded squares as 0-based `[row, column]` pairs, in reading order.
+    pub fn shield_list(&self) -> Vec<[usize; 2]> {
+        (0..self.squares.len())
+            .filter(|&sq| self.has_shield(sq))
+            .map(|sq| [sq / self.cols, sq % self.cols])
+            .collect()
     }
 
     pub fn tiles(&self) -> usize {
@@ -285,10 +301,62 @@ pub fn from_value(v: &Value) -> Result<Landscape, String> {
         rows: rows.len(),
         cols,
         squares,
+        shields: Vec::new(),
     };
     if l.tiles() == 0 {
         return Err("the landscape has no tile".into());
     }
     l.check_consistent()?;
+    Ok(l)
+}
+
+/// A landscape from a record: either the bare challenge array, or an object with a
+/// `landscape` array and, optionally, `shields`: a list of 0-based `[row, column]`
+/// squares whose tile carries a shield (the full game's option; the encoding itself has
+/// no way to mark one). Other keys (a generated record's score, seed...) are ignored.
+pub fn from_record(v: &Value) -> Result<Landscape, String> {
+    let Some(obj) = v.as_object() else {
+        return from_value(v);
+    };
+    let mut l = from_value(
+        obj.get("landscape")
+            .ok_or("a record object needs a \"landscape\" array")?,
+    )?;
+    let Some(list) = obj.get("shields") else {
+        return Ok(l);
+    };
+    let list = list
+        .as_array()
+        .ok_or("\"shields\" is a list of [row, column] squares (0-based)")?;
+    l.shields = vec![false; l.squares.len()];
+    for item in list {
+        let rc: Vec<u64> = item
+            .as_array()
+            .filter(|a| a.len() == 2)
+            .and_then(|a| a.iter().map(|x| x.as_u64()).collect())
+            .ok_or_else(|| format!("shield {item} is not a [row, column] pair (0-based)"))?;
+        let (r, c) = (rc[0] as usize, rc[1] as usize);
+        if r >= l.rows || c >= l.cols {
+            return Err(format!(
+                "shield [{r}, {c}] is outside the {}x{} landscape",
+                l.rows, l.cols
+            ));
+        }
+        let sq = r * l.cols + c;
+        match l.squares[sq] {
+            None => return Err(format!("shield at {}: the square is empty", at(r, c))),
+            Some(t) if t.count(CITY) == 0 || t.cities != 1 => {
+                return Err(format!(
+                    "shield at {}: {:?} has no single city to carry it",
+                    at(r, c),
+                    t.to_array()
+                ))
+            }
+            Some(_) if l.shields[sq] => {
+                return Err(format!("shield at {} is listed twice", at(r, c)))
+            }
+            Some(_) => l.shields[sq] = true,
+        }
+    }
     Ok(l)
 }
