@@ -53,6 +53,27 @@ impl Shard {
         let start = first + (self.index + self.count - first % self.count) % self.count;
         (start..end).step_by(self.count as usize)
     }
+
+    /// How many indices [`Shard::indices`] gives, without walking them.
+    pub fn len(&self, first: u64, count: u64) -> u64 {
+        let end = first.saturating_add(count);
+        let start = first + (self.index + self.count - first % self.count) % self.count;
+        if start >= end {
+            0
+        } else {
+            (end - 1 - start) / self.count + 1
+        }
+    }
+
+    pub fn is_whole(&self) -> bool {
+        self.count == 1
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
 }
 
 /// How to run a batch.
@@ -206,10 +227,16 @@ where
 {
     let started = Instant::now();
     let pool = thread_pool(opts.jobs)?;
-    let indices: Vec<u64> = opts.shard.indices(opts.first, count).collect();
-    let bar = progress_bar(opts, indices.len() as u64);
+    // Indices are taken a chunk at a time, so memory does not grow with the count.
+    let mut indices = opts.shard.indices(opts.first, count);
+    let bar = progress_bar(opts, opts.shard.len(opts.first, count));
     let mut summary = RunSummary::default();
-    for chunk in indices.chunks(CHUNK) {
+    loop {
+        let chunk: Vec<u64> = indices.by_ref().take(CHUNK).collect();
+        if chunk.is_empty() {
+            break;
+        }
+        crate::interrupt::check()?;
         let results: Vec<Result<(T, u64, Tally)>> = pool.install(|| {
             chunk
                 .par_iter()
@@ -266,6 +293,9 @@ mod tests {
             all.sort_unstable();
             assert_eq!(all, (5..45).collect::<Vec<_>>());
             for k in 0..n {
+                let s = Shard { index: k, count: n };
+                assert_eq!(s.len(5, 40), s.indices(5, 40).count() as u64);
+                assert_eq!(s.len(5, 0), 0);
                 assert!(Shard { index: k, count: n }
                     .indices(5, 40)
                     .all(|i| i % n == k));

@@ -25,6 +25,12 @@ pub enum Error {
     /// A check on produced data failed (a solution that does not verify, an unsolvable board).
     #[error("{0}")]
     Check(String),
+    /// Stopped by Ctrl-C (or another stop request) before the work was done; nothing
+    /// unfinished was left under a real output name.
+    #[error(
+        "interrupted: unfinished outputs were discarded; run the same command again to finish"
+    )]
+    Interrupted,
 }
 
 impl Error {

@@ -2,7 +2,7 @@
 //! (0 success, 1 invalid input or a failed check, 2 usage errors from clap).
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use puzzlebook::batch::{self, Record, RunOptions, Shard};
+use puzzlebook::batch::{self, Shard};
 use puzzlebook::book::{self, BookOptions};
 use puzzlebook::games::carcassonne::{self, Carcassonne, CarcassonneParams};
 use puzzlebook::games::catan::{board::BoardKind, Catan, CatanParams, Sampler};
@@ -61,6 +61,61 @@ enum Command {
     /// Carcassonne: score one-player landscapes, make real-game ones
     #[command(subcommand)]
     Carcassonne(CarcassonneCommand),
+    /// Make every output a job file names; skip what is made; shards and their merge
+    #[command(
+        after_help = "Examples:\n  puzzlebook run examples/nightly.toml\n  puzzlebook run examples/nightly.toml --shard 0/4   (then 1/4, 2/4, 3/4, anywhere)\n  puzzlebook run examples/nightly.toml --merge\n  SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_COUNT=4 puzzlebook run JOB.toml --shard-from-env"
+    )]
+    Run(RunJobArgs),
+    /// Combine the part files of a sharded run into the single-run output
+    #[command(
+        after_help = "Example:\n  puzzlebook merge --out output/numbrix.jsonl output/numbrix.part-*"
+    )]
+    Merge(MergeArgs),
+    /// Check the files of a manifest against their recorded SHA-256 and size
+    #[command(after_help = "Example:\n  puzzlebook verify output/nightly/manifest.json")]
+    Verify { manifest: PathBuf },
+}
+
+#[derive(Args)]
+struct RunJobArgs {
+    /// The job file (TOML)
+    job: PathBuf,
+    /// Output folder (default: the job's out_dir, else output/<job name>)
+    #[arg(long)]
+    out_dir: Option<PathBuf>,
+    /// Make only shard K of N: part files in <out_dir>/parts
+    #[arg(long, value_name = "K/N", conflicts_with_all = ["shard_from_env", "merge"])]
+    shard: Option<Shard>,
+    /// Take the shard from the scheduler: PUZZLEBOOK_SHARD=K/N, Slurm's
+    /// SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, or Kubernetes'
+    /// JOB_COMPLETION_INDEX with PUZZLEBOOK_SHARD_COUNT
+    #[arg(long, conflicts_with = "merge")]
+    shard_from_env: bool,
+    /// Merge the shards' parts into the outputs and write the manifest
+    #[arg(long)]
+    merge: bool,
+    /// Make every output again, even those the manifest lists as made
+    #[arg(long)]
+    force: bool,
+    /// Log events as JSON lines on standard error
+    #[arg(long)]
+    json_log: bool,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// The merged output
+    #[arg(long)]
+    out: PathBuf,
+    /// For Catan bias parts: the summary CSV (default: beside --out, ending .summary.csv)
+    #[arg(long)]
+    summary: Option<PathBuf>,
+    /// For Catan bias parts: also draw the heat-map report (PDF)
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// The part files, in any order
+    #[arg(required = true)]
+    parts: Vec<PathBuf>,
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -102,7 +157,7 @@ enum CarcassonneCommand {
         seed: u64,
         #[arg(long, default_value = "output/carcassonne-stats.csv")]
         out: PathBuf,
-        /// Count only the landscapes with index mod N == K
+        /// Count only the landscapes with index mod N == K, into a part file for `merge`
         #[arg(long, value_name = "K/N")]
         shard: Option<Shard>,
     },
@@ -217,12 +272,16 @@ enum NumberMatchCommand {
         rules: MatchRules,
         #[arg(long, default_value = "output/number-match-stats.csv")]
         out: PathBuf,
-        /// Count only the boards with index mod N == K
+        /// Count only the boards with index mod N == K, into a part file for `merge`
         #[arg(long, value_name = "K/N")]
         shard: Option<Shard>,
         /// Also run Monte Carlo with this many trials per board and limit, to compare
         #[arg(long, default_value_t = 0)]
         monte_carlo_trials: u64,
+        /// Add wall-clock time columns (they differ from run to run; without them the
+        /// CSV is the same on every run)
+        #[arg(long)]
+        timings: bool,
     },
 }
 
@@ -328,7 +387,7 @@ struct BiasArgs {
     /// Draw the heat-map report as PDF
     #[arg(long)]
     report: Option<PathBuf>,
-    /// Count only the boards with index mod N == K
+    /// Count only the boards with index mod N == K, into a part file for `merge`
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
     /// Boards in the full-rejection reference run, for rules that cannot be enumerated
@@ -372,7 +431,7 @@ struct RunArgs {
     /// Index of the first item (to regenerate one item of a larger run)
     #[arg(long, default_value_t = 0)]
     first: u64,
-    /// Make only the items with index mod N == K
+    /// Make only the items with index mod N == K, as a part file for `merge`
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
     /// Write here instead of standard output
@@ -431,9 +490,22 @@ enum FlipCommand {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Ctrl-C: the first asks the work to stop at its next check (unfinished files are
+    // dropped, never renamed into place); a second one stops at once.
+    let _ = ctrlc::set_handler(|| {
+        if puzzlebook::interrupt::requested() {
+            std::process::exit(130);
+        }
+        eprintln!("stopping (press Ctrl-C again to stop at once)");
+        puzzlebook::interrupt::request();
+    });
     match run(cli) {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(Error::Interrupted) => {
+            eprintln!("error: {}", Error::Interrupted);
+            ExitCode::from(130)
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
@@ -453,6 +525,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let show_progress = progress(cli.quiet);
     match cli.command {
         Command::Book(args) => book_cmd(args, cli.jobs, show_progress),
+        Command::Run(args) => run_job(args, cli.jobs, show_progress),
+        Command::Merge(args) => merge_cmd(args),
+        Command::Verify { manifest } => verify_cmd(&manifest),
         Command::Flip(FlipCommand::Generate {
             size,
             compat,
@@ -552,6 +627,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             out,
             shard,
             monte_carlo_trials,
+            timings,
         }) => match_stats(
             monte_carlo_trials,
             samples,
@@ -561,7 +637,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             max_nodes,
             &rules,
             &out,
-            shard.unwrap_or_default(),
+            shard,
+            timings,
             cli.jobs,
         ),
         Command::Carcassonne(CarcassonneCommand::Score {
@@ -576,14 +653,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             seed,
             out,
             shard,
-        }) => carcassonne_stats(
-            samples,
-            &tiles,
-            seed,
-            &out,
-            shard.unwrap_or_default(),
-            cli.jobs,
-        ),
+        }) => carcassonne_stats(samples, &tiles, seed, &out, shard, cli.jobs),
         Command::Carcassonne(CarcassonneCommand::Generate {
             tiles,
             farms,
@@ -644,7 +714,8 @@ fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
-/// Run a generation and write JSON Lines or text, to stdout or (atomically) a file.
+/// Run a generation and write JSON Lines or text, to stdout or (atomically) a file;
+/// with `--shard`, a part file for `puzzlebook merge`.
 fn generate<G: Game>(
     game: &G,
     run: &RunArgs,
@@ -652,53 +723,33 @@ fn generate<G: Game>(
     show_progress: bool,
     format: GenFormat,
 ) -> Result<ExitCode> {
+    use puzzlebook::jobs::make::{self, Dest, Env, ItemFormat};
     if run.count == 0 {
         return Err(Error::invalid("--count is 0: ask for at least 1 item"));
     }
-    let opts = RunOptions {
-        seed: run.seed,
-        jobs,
-        progress: show_progress,
-        shard: run.shard.unwrap_or_default(),
-        first: run.first,
-        label: G::NAME.to_string(),
-        ..RunOptions::default()
+    let dest = match &run.out {
+        Some(p) => Dest::File(p.clone()),
+        None => Dest::Stdout,
     };
-    let mut sink = Sink::open(run.out.as_deref())?;
-    // Records are serialised on the worker threads and written in index order.
-    let to_text = |item: batch::Item<G::Puzzle>| -> Result<String> {
-        Ok(match format {
-            GenFormat::Jsonl => {
-                let record = Record {
-                    game: G::NAME,
-                    index: item.index,
-                    seed: run.seed,
-                    puzzle: &item.puzzle,
-                };
-                serde_json::to_string(&record).expect("records serialise") + "\n"
-            }
-            GenFormat::Text => {
-                let answer = game.answer(&item.puzzle);
-                let about = if answer.is_empty() {
-                    game.caption(&item.puzzle)
-                } else {
-                    answer
-                };
-                format!(
-                    "# {} item {} (seed {}): {}\n{}\n",
-                    G::NAME,
-                    item.index,
-                    run.seed,
-                    about,
-                    game.text(&item.puzzle)
-                )
-            }
-        })
+    let format = match format {
+        GenFormat::Jsonl => ItemFormat::Jsonl,
+        GenFormat::Text => ItemFormat::Text,
     };
-    let summary = batch::run_map(game, &opts, run.count, to_text, |text| {
-        sink.write(text.as_bytes())
-    })?;
-    sink.finish()?;
+    let (_, summary) = make::items(
+        game,
+        game.params(),
+        run.seed,
+        run.first,
+        run.count,
+        format,
+        run.shard.unwrap_or_default(),
+        run.shard.map(|_| None),
+        &dest,
+        &Env {
+            jobs,
+            progress: show_progress,
+        },
+    )?;
     if show_progress || run.out.is_some() {
         eprintln!(
             "{} items in {:.2} s ({:.0}/s), {} attempts{}",
@@ -714,42 +765,6 @@ fn generate<G: Game>(
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Where generated records go: standard output, or a file that gets its real name
-/// only when the run completes.
-enum Sink {
-    Stdout(std::io::BufWriter<std::io::StdoutLock<'static>>),
-    File(AtomicFile, PathBuf),
-}
-
-impl Sink {
-    fn open(out: Option<&Path>) -> Result<Sink> {
-        Ok(match out {
-            Some(path) => Sink::File(AtomicFile::create(path)?, path.to_path_buf()),
-            None => Sink::Stdout(std::io::BufWriter::new(std::io::stdout().lock())),
-        })
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> Result<()> {
-        match self {
-            Sink::Stdout(w) => w
-                .write_all(bytes)
-                .map_err(|e| Error::io("cannot write to", "standard output", e)),
-            Sink::File(f, path) => f
-                .write_all(bytes)
-                .map_err(|e| Error::io("cannot write to", path.clone(), e)),
-        }
-    }
-
-    fn finish(self) -> Result<()> {
-        match self {
-            Sink::Stdout(mut w) => w
-                .flush()
-                .map_err(|e| Error::io("cannot write to", "standard output", e)),
-            Sink::File(f, _) => f.commit(),
-        }
-    }
 }
 
 fn read_input(file: &str) -> Result<String> {
@@ -929,15 +944,11 @@ fn carcassonne_stats(
     tiles: &str,
     seed: u64,
     out: &Path,
-    shard: Shard,
+    shard: Option<Shard>,
     jobs: usize,
 ) -> Result<ExitCode> {
     use carcassonne::stats;
-    if samples == 0 {
-        return Err(Error::invalid(
-            "--samples is 0: ask for at least 1 landscape",
-        ));
-    }
+    use puzzlebook::jobs::make::{carcassonne_stats as cs, CarcassonneStatsSpec, Target};
     let sizes: Vec<usize> = tiles
         .split(',')
         .map(|t| {
@@ -952,16 +963,29 @@ fn carcassonne_stats(
                 })
         })
         .collect::<Result<_>>()?;
-    if out.starts_with("output") && !Path::new("output").exists() {
-        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
+    let spec = CarcassonneStatsSpec {
+        samples,
+        tiles: sizes,
+    };
+    cs::config(&spec, seed).map_err(|e| Error::invalid(format!("--{e}")))?;
+    let out = stats_out(out, "output/carcassonne-stats.csv", shard)?;
+    if let Some(shard) = shard {
+        let target = Target::Part {
+            path: out.clone(),
+            tag: None,
+        };
+        let spec = puzzlebook::jobs::make::Spec::CarcassonneStats(spec);
+        batch::thread_pool(jobs)?
+            .install(|| spec.make(Some(seed), shard, &target, &Default::default()))?;
+        eprintln!("wrote part {shard} to {}", out.display());
+        return Ok(ExitCode::SUCCESS);
     }
-    let file = AtomicFile::create(out)?;
-    let pool = batch::thread_pool(jobs)?;
+    // Fail on an unwritable path before the long run.
+    drop(AtomicFile::create(&out)?);
     let started = std::time::Instant::now();
-    let mut rows = Vec::new();
+    let hists = batch::thread_pool(jobs)?.install(|| cs::count(&spec, seed, Shard::default()))?;
     println!("tiles  landscapes  score: mean  p10  p50  p90   complete cities  roads  monasteries (means)");
-    for &t in &sizes {
-        let h = pool.install(|| stats::run(seed, t, samples, shard));
+    for (&t, h) in spec.tiles.iter().zip(&hists) {
         let (mean, p10, p50, p90) = stats::summary(&h.0[0]);
         let m = |k: usize| stats::summary(&h.0[k]).0;
         println!(
@@ -971,15 +995,29 @@ fn carcassonne_stats(
             m(3),
             m(5)
         );
-        rows.extend(stats::rows(seed, t, &h));
     }
-    write_csv(file, out, &rows)?;
+    cs::write(&spec, seed, &hists, &out)?;
     eprintln!(
         "wrote {} in {:.2} s",
         out.display(),
         started.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The file a statistics command writes: with `--shard K/N` and the default path, the
+/// part file beside it (`...csv.part-K-of-N`). The default output folder is created.
+fn stats_out(out: &Path, default: &str, shard: Option<Shard>) -> Result<PathBuf> {
+    let is_default = out == Path::new(default);
+    if is_default && !Path::new("output").exists() {
+        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
+    }
+    Ok(match shard {
+        Some(s) if is_default => {
+            PathBuf::from(format!("{default}.part-{}-of-{}", s.index, s.count))
+        }
+        _ => out.to_path_buf(),
+    })
 }
 
 fn carcassonne_score(
@@ -1175,42 +1213,46 @@ fn match_stats(
     max_nodes: u64,
     r: &MatchRules,
     out: &Path,
-    shard: Shard,
+    shard: Option<Shard>,
+    timings: bool,
     jobs: usize,
 ) -> Result<ExitCode> {
-    use number_match::stats;
-    if samples == 0 {
-        return Err(Error::invalid("--samples is 0: ask for at least 1 board"));
-    }
-    if length == 0 {
-        return Err(Error::invalid(
-            "--length is 0: a board needs at least 1 digit",
-        ));
-    }
-    let rules = match_rules(r, max_adds)?;
-    if out.starts_with("output") && !Path::new("output").exists() {
-        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
-    }
-    let file = AtomicFile::create(out)?;
-    let pool = batch::thread_pool(jobs)?;
-    let started = std::time::Instant::now();
-    let cfg = stats::Config {
-        seed,
+    use puzzlebook::jobs::make::{match_stats as ms, MatchStatsSpec, Spec, Target};
+    let spec = MatchStatsSpec {
+        samples,
         length,
         max_adds,
         max_nodes,
-        rules,
-        samples,
-        shard,
-        mc_trials,
+        columns: r.columns,
+        append: r.append.name().to_string(),
+        diagonals: !r.no_diagonals,
+        monte_carlo_trials: mc_trials,
+        timings,
     };
-    let counts = pool.install(|| stats::run(&cfg));
-    write_csv(file, out, &stats::rows(&cfg, &counts))?;
+    let cfg = ms::config(&spec, seed, shard.unwrap_or_default())
+        .map_err(|e| Error::invalid(format!("--{e}")))?;
+    let out = stats_out(out, "output/number-match-stats.csv", shard)?;
+    let started = std::time::Instant::now();
+    let spec = Spec::NumberMatchStats(spec);
+    let target = match shard {
+        Some(_) => Target::Part {
+            path: out.clone(),
+            tag: None,
+        },
+        None => Target::Whole(puzzlebook::jobs::make::StatsFiles::single(out.clone())),
+    };
+    // Fail on an unwritable path before the long run.
+    drop(AtomicFile::create(&out)?);
+    let env = puzzlebook::jobs::make::Env {
+        jobs,
+        progress: false,
+    };
+    let made = spec.make(Some(seed), cfg.shard, &target, &env)?;
     eprintln!(
         "{} boards in {:.2} s ({:.0} boards/s); wrote {}",
-        counts.boards,
+        made.items,
         started.elapsed().as_secs_f64(),
-        counts.boards as f64 / started.elapsed().as_secs_f64().max(1e-9),
+        made.items as f64 / started.elapsed().as_secs_f64().max(1e-9),
         out.display()
     );
     Ok(ExitCode::SUCCESS)
@@ -1250,63 +1292,65 @@ fn analysis_text(a: &flip::Analysis) -> String {
 }
 
 fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
-    use puzzlebook::games::catan::{bias, context, rules::Rules, sampler::ALL_SAMPLERS};
-    if args.samples == 0 {
-        return Err(Error::invalid(
-            "--samples is 0: ask for at least 1 board per sampler",
-        ));
+    use puzzlebook::games::catan::bias;
+    use puzzlebook::jobs::make::{catan_bias as cb, BiasSpec, StatsFiles};
+    let spec = BiasSpec {
+        samples: args.samples,
+        samplers: args.samplers.clone(),
+        board: args.catan.board.name().to_string(),
+        rules: args.catan.rules.clone(),
+        reference_samples: args.reference_samples,
+        summary: None,
+        report: None,
+    };
+    let (ctx, samplers) = cb::setup(&spec).map_err(|e| match e {
+        Error::Invalid(m) if m.starts_with("samples") => Error::Invalid(format!("--{m}")),
+        e => e,
+    })?;
+    let out = stats_out(&args.out, "output/catan-bias.csv", args.shard)?;
+    if let Some(shard) = args.shard {
+        drop(AtomicFile::create(&out)?);
+        let target = puzzlebook::jobs::make::Target::Part {
+            path: out.clone(),
+            tag: None,
+        };
+        let env = puzzlebook::jobs::make::Env {
+            jobs,
+            progress: show_progress,
+        };
+        puzzlebook::jobs::make::Spec::CatanBias(spec).make(
+            Some(args.seed),
+            shard,
+            &target,
+            &env,
+        )?;
+        eprintln!("wrote part {shard} to {}", out.display());
+        return Ok(ExitCode::SUCCESS);
     }
-    let rules: Rules = args.catan.rules.parse().map_err(Error::Invalid)?;
-    let explicit = args.samplers.is_some();
-    let samplers: Vec<Sampler> = match &args.samplers {
-        Some(list) => list
-            .split(',')
-            .map(|s| s.trim().parse::<Sampler>())
-            .collect::<Result<_, _>>()
-            .map_err(Error::Invalid)?,
-        None => ALL_SAMPLERS.to_vec(),
-    };
-    // One context serves every sampler; `direct` needs the placement table.
-    let ctx = match context(args.catan.board, &rules, Sampler::Direct) {
-        Ok(ctx) => ctx,
-        Err(e) if explicit && samplers.contains(&Sampler::Direct) => return Err(e),
-        Err(_) => context(args.catan.board, &rules, Sampler::FullRejection)?,
-    };
     if ctx.table.is_none() {
         eprintln!(
-            "note: rules {rules} cannot be enumerated on the {} board; expectations come from a reference run of {} full-rejection boards, and direct is skipped",
+            "note: rules {} cannot be enumerated on the {} board; expectations come from a reference run of {} full-rejection boards, and direct is skipped",
+            ctx.rules,
             args.catan.board.name(),
             args.reference_samples
         );
     }
-    let samplers: Vec<Sampler> = samplers
-        .into_iter()
-        .filter(|&s| s != Sampler::Direct || ctx.table.is_some())
-        .collect();
-    let summary_path = args
-        .summary
-        .clone()
-        .unwrap_or_else(|| args.out.with_extension("summary.csv"));
-    let default_out = args.out.starts_with("output");
-    if default_out && !Path::new("output").exists() {
-        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
+    let files = StatsFiles {
+        out: out.clone(),
+        summary: Some(
+            args.summary
+                .clone()
+                .unwrap_or_else(|| out.with_extension("summary.csv")),
+        ),
+        report: args.report.clone(),
+    };
+    // Fail on an unwritable path before the long run.
+    for f in cb::files_written(&files) {
+        drop(AtomicFile::create(&f)?);
     }
-    // Open the outputs first, so an unwritable path fails before the long run.
-    let out = AtomicFile::create(&args.out)?;
-    let summary_file = AtomicFile::create(&summary_path)?;
-    let report_file = args.report.as_deref().map(AtomicFile::create).transpose()?;
-    let shard = args.shard.unwrap_or_default();
-    let pool = batch::thread_pool(jobs)?;
-    let study = pool
+    let cfg = cb::study_config(&spec, samplers, args.seed, Shard::default(), show_progress);
+    let study = batch::thread_pool(jobs)?
         .install(|| {
-            let cfg = bias::StudyConfig {
-                samplers: samplers.clone(),
-                seed: args.seed,
-                samples: args.samples,
-                shard,
-                reference_samples: args.reference_samples,
-                progress_bar: show_progress,
-            };
             bias::study(&ctx, &cfg, |s: Sampler, c: &bias::Counts, secs: f64| {
                 eprintln!(
                     "{}: {} boards, {} attempts in {:.2} s ({:.2} M boards/s)",
@@ -1318,21 +1362,13 @@ fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCo
                 );
             })
         })
-        .map_err(Error::Invalid)?;
-    write_csv(out, &args.out, &study.rows)?;
-    write_csv(summary_file, &summary_path, &study.summaries)?;
-    if let (Some(file), Some(path)) = (report_file, &args.report) {
-        let pages = puzzlebook::games::catan::report::pages(ctx.shape, &study, args.seed);
-        let pdf = book::render_pages(
-            "Catan bias report",
-            puzzlebook::games::catan::report::PAGE,
-            &pages,
-        )?;
-        let mut file = file;
-        file.write_all(&pdf)
-            .map_err(|e| Error::io("cannot write", path, e))?;
-        file.commit()?;
-    }
+        .map_err(puzzlebook::jobs::make::stop_or)?;
+    cb::write(&ctx, &study, args.seed, &files)?;
+    print_bias_table(&study);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_bias_table(study: &puzzlebook::games::catan::bias::Study) {
     println!("sampler          samples     acceptance  chi-square (df)         p-value    max |z| (where)");
     for s in &study.summaries {
         let chi = match (s.chi_square, s.df) {
@@ -1345,17 +1381,139 @@ fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCo
             s.sampler, s.samples, s.acceptance_rate, chi, p, s.max_abs_z, s.max_abs_z_at
         );
     }
+}
+
+/// The shard a scheduler gives this task.
+fn shard_from_env() -> Result<Shard> {
+    let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+    let num = |k: &str, v: String| {
+        v.trim()
+            .parse::<u64>()
+            .map_err(|_| Error::invalid(format!("{k}={v} is not a whole number")))
+    };
+    if let Some(v) = var("PUZZLEBOOK_SHARD") {
+        return v
+            .parse()
+            .map_err(|e| Error::invalid(format!("PUZZLEBOOK_SHARD: {e}")));
+    }
+    let (index, count) = if let Some(id) = var("SLURM_ARRAY_TASK_ID") {
+        let id = num("SLURM_ARRAY_TASK_ID", id)?;
+        let count = match var("SLURM_ARRAY_TASK_COUNT") {
+            Some(c) => num("SLURM_ARRAY_TASK_COUNT", c)?,
+            None => match (var("SLURM_ARRAY_TASK_MIN"), var("SLURM_ARRAY_TASK_MAX")) {
+                (Some(lo), Some(hi)) => {
+                    let (lo, hi) = (
+                        num("SLURM_ARRAY_TASK_MIN", lo)?,
+                        num("SLURM_ARRAY_TASK_MAX", hi)?,
+                    );
+                    if lo != 0 {
+                        return Err(Error::invalid(format!(
+                            "the Slurm array starts at {lo}: use --array=0-(N-1)"
+                        )));
+                    }
+                    hi + 1
+                }
+                _ => return Err(Error::invalid(
+                    "SLURM_ARRAY_TASK_ID is set but not SLURM_ARRAY_TASK_COUNT (or _MIN and _MAX)",
+                )),
+            },
+        };
+        (id, count)
+    } else if let Some(id) = var("JOB_COMPLETION_INDEX") {
+        let count = var("PUZZLEBOOK_SHARD_COUNT").ok_or_else(|| {
+            Error::invalid(
+                "JOB_COMPLETION_INDEX is set but PUZZLEBOOK_SHARD_COUNT is not: set it to the Job's completions",
+            )
+        })?;
+        (
+            num("JOB_COMPLETION_INDEX", id)?,
+            num("PUZZLEBOOK_SHARD_COUNT", count)?,
+        )
+    } else {
+        return Err(Error::invalid(
+            "--shard-from-env: none of PUZZLEBOOK_SHARD, SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX is set",
+        ));
+    };
+    format!("{index}/{count}")
+        .parse()
+        .map_err(|e| Error::invalid(format!("the scheduler's shard: {e}")))
+}
+
+fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
+    use puzzlebook::jobs::{self, LogStyle};
+    let shard = if args.shard_from_env {
+        Some(shard_from_env()?)
+    } else {
+        args.shard
+    };
+    let job = jobs::Job::load(&args.job)?;
+    let opts = jobs::RunOptions {
+        out_dir: args.out_dir,
+        shard,
+        merge: args.merge,
+        force: args.force,
+        env: puzzlebook::jobs::make::Env {
+            jobs,
+            progress: show_progress && !args.json_log,
+        },
+        log: if args.json_log {
+            LogStyle::Json
+        } else {
+            LogStyle::Text
+        },
+    };
+    jobs::run(&job, &opts)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn write_csv<T: serde::Serialize>(file: AtomicFile, path: &Path, rows: &[T]) -> Result<()> {
-    let mut w = csv::Writer::from_writer(file);
-    for r in rows {
-        w.serialize(r)
-            .map_err(|e| Error::invalid(format!("cannot write {}: {e}", path.display())))?;
+fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
+    use puzzlebook::jobs::make::{self, StatsFiles};
+    if args.parts.iter().any(|p| p == &args.out) {
+        return Err(Error::invalid(format!(
+            "--out {} is one of the parts: choose another file",
+            args.out.display()
+        )));
     }
-    let file = w
-        .into_inner()
-        .map_err(|e| Error::invalid(format!("cannot write {}: {e}", path.display())))?;
-    file.commit()
+    let started = std::time::Instant::now();
+    let files = StatsFiles {
+        out: args.out.clone(),
+        summary: args.summary.clone(),
+        report: args.report.clone(),
+    };
+    let merged = make::merge(&args.parts, &files)?;
+    if let Some(study) = &merged.study {
+        print_bias_table(study);
+    } else if args.summary.is_some() || args.report.is_some() {
+        eprintln!("note: --summary and --report apply to Catan bias parts only");
+    }
+    eprintln!(
+        "merged {} parts ({}, {} items) into {} in {:.2} s",
+        args.parts.len(),
+        merged.kind,
+        merged.made.items,
+        args.out.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify_cmd(manifest: &Path) -> Result<ExitCode> {
+    let checks = puzzlebook::jobs::manifest::verify(manifest)?;
+    let bad: Vec<_> = checks.iter().filter(|c| c.problem.is_some()).collect();
+    for c in &checks {
+        match &c.problem {
+            None => println!("ok       {}", c.file.display()),
+            Some(p) => println!("MISMATCH {}: {p}", c.file.display()),
+        }
+    }
+    if !bad.is_empty() {
+        return Err(Error::Check(format!(
+            "{} of {} files do not match {}",
+            bad.len(),
+            checks.len(),
+            manifest.display()
+        )));
+    }
+    eprintln!("all {} files match {}", checks.len(), manifest.display());
+    Ok(ExitCode::SUCCESS)
 }

@@ -30,7 +30,7 @@ impl AtomicFile {
             Error::invalid(format!("output path {} has no file name", target.display()))
         })?;
         let temp = dir.join(format!(
-            ".{}.part-{}",
+            ".{}.tmp-{}",
             name.to_string_lossy(),
             std::process::id()
         ));

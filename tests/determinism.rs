@@ -53,7 +53,10 @@ fn shards_merge_back_into_the_single_run() {
                 "--shard",
                 &format!("{k}/{n}"),
             ]);
-            for l in part.lines() {
+            let mut it = part.lines();
+            let header: serde_json::Value = serde_json::from_str(it.next().unwrap()).unwrap();
+            assert_eq!(header["shard"], serde_json::json!([k, n]));
+            for l in it {
                 let v: serde_json::Value = serde_json::from_str(l).unwrap();
                 assert_eq!(v["index"].as_u64().unwrap() % n as u64, k as u64);
                 lines.push((v["index"].as_u64().unwrap(), l.to_string()));

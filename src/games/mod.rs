@@ -42,6 +42,8 @@ pub trait Game: Sized + Sync + Send + 'static {
 
     /// Validate the parameters and prepare whatever generation needs.
     fn new(params: Self::Params) -> Result<Self>;
+    /// The parameters the game was made with (recorded in part files).
+    fn params(&self) -> &Self::Params;
     /// One seeded attempt.
     fn generate(&self, rng: &mut Rng) -> Outcome<Self::Puzzle>;
     /// An independent check of a puzzle and its solution (not the generator's own word).

@@ -56,6 +56,10 @@ pub struct Carcassonne {
 }
 
 impl Game for Carcassonne {
+    fn params(&self) -> &CarcassonneParams {
+        &self.params
+    }
+
     const NAME: &'static str = "carcassonne";
     const TITLE: &'static str = "Carcassonne";
     type Params = CarcassonneParams;

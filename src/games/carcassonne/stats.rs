@@ -6,7 +6,7 @@ use super::{generate, score};
 use crate::batch::Shard;
 use crate::seed::item_rng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub const MEASURES: [&str; 8] = [
     "score",
@@ -20,11 +20,11 @@ pub const MEASURES: [&str; 8] = [
 ];
 
 /// Histograms per measure (value -> landscapes).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Hist(pub Vec<Vec<u64>>);
 
 impl Hist {
-    fn new() -> Self {
+    pub fn new() -> Self {
         Hist(vec![Vec::new(); MEASURES.len()])
     }
     fn add(&mut self, m: usize, v: u32) {
@@ -34,7 +34,7 @@ impl Hist {
         }
         h[v as usize] += 1;
     }
-    fn merge(mut self, o: Hist) -> Hist {
+    pub fn merge(mut self, o: Hist) -> Hist {
         for (a, b) in self.0.iter_mut().zip(o.0) {
             if a.len() < b.len() {
                 a.resize(b.len(), 0);
@@ -54,6 +54,10 @@ pub fn run(seed: u64, tiles: usize, samples: u64, shard: Shard) -> Hist {
     idx.par_chunks(1024)
         .map(|chunk| {
             let mut h = Hist::new();
+            // On a stop request the rest is skipped; the caller discards the result.
+            if crate::interrupt::requested() {
+                return h;
+            }
             for &i in chunk {
                 let made = generate::landscape(tiles, &mut item_rng(seed, "carcassonne", i));
                 let b = score(&made.landscape);

@@ -249,6 +249,9 @@ pub fn count_with_progress(
     chunks
         .par_iter()
         .map(|&c| {
+            if crate::interrupt::requested() {
+                return Err("interrupted".to_string());
+            }
             let mut counts = Counts::new(shape, ncells);
             let end = ((c + 1) * CHUNK).min(samples);
             for i in shard.indices(c * CHUNK, end - c * CHUNK) {
@@ -518,29 +521,26 @@ pub struct StudyConfig {
 pub fn study(
     ctx: &Ctx,
     cfg: &StudyConfig,
-    mut progress: impl FnMut(Sampler, &Counts, f64),
+    progress: impl FnMut(Sampler, &Counts, f64),
 ) -> Result<Study, String> {
-    let (seed, samples, shard) = (cfg.seed, cfg.samples, cfg.shard);
-    let shape = ctx.shape;
-    let (expectations, cells, reference_n) = match &ctx.table {
-        Some(t) => (
-            Expectations::exact(shape, t),
-            Some(Cells::new(shape, t)),
-            None,
-        ),
-        None => (
-            reference(ctx, seed ^ 0x5eed_0f4e_fe2e_c0de, cfg.reference_samples)?,
-            None,
-            Some(cfg.reference_samples),
-        ),
-    };
-    let mut rows = Vec::new();
-    let mut summaries = Vec::new();
+    let counts = count_samplers(ctx, cfg, progress)?;
+    finish(ctx, cfg, counts)
+}
+
+/// The counting half of a study: per sampler, the counts of this shard's boards.
+/// Counts from shards of the same study add up ([`Counts::merge`]) to the counts of
+/// the whole run.
+pub fn count_samplers(
+    ctx: &Ctx,
+    cfg: &StudyConfig,
+    mut progress: impl FnMut(Sampler, &Counts, f64),
+) -> Result<Vec<(Sampler, Counts)>, String> {
+    let cells = ctx.table.as_ref().map(|t| Cells::new(ctx.shape, t));
     let mut all = Vec::new();
     for &s in &cfg.samplers {
         let started = std::time::Instant::now();
         let bar = if cfg.progress_bar {
-            let bar = indicatif::ProgressBar::new(samples);
+            let bar = indicatif::ProgressBar::new(cfg.samples);
             bar.set_style(
                 indicatif::ProgressStyle::with_template(
                     "{prefix} [{bar:32}] {human_pos}/{human_len} eta {eta}",
@@ -553,27 +553,62 @@ pub fn study(
         } else {
             indicatif::ProgressBar::hidden()
         };
-        let counts = count_with_progress(ctx, s, cells.as_ref(), seed, samples, shard, &bar)?;
+        let counts = count_with_progress(
+            ctx,
+            s,
+            cells.as_ref(),
+            cfg.seed,
+            cfg.samples,
+            cfg.shard,
+            &bar,
+        )?;
         bar.finish_and_clear();
         progress(s, &counts, started.elapsed().as_secs_f64());
+        all.push((s, counts));
+    }
+    Ok(all)
+}
+
+/// The comparing half: the expectations (exact, or from the reference run) and, per
+/// sampler, the rows and the summary for the given (whole-run) counts.
+pub fn finish(
+    ctx: &Ctx,
+    cfg: &StudyConfig,
+    counts: Vec<(Sampler, Counts)>,
+) -> Result<Study, String> {
+    let shape = ctx.shape;
+    let (expectations, cells, reference_n) = match &ctx.table {
+        Some(t) => (
+            Expectations::exact(shape, t),
+            Some(Cells::new(shape, t)),
+            None,
+        ),
+        None => (
+            reference(ctx, cfg.seed ^ 0x5eed_0f4e_fe2e_c0de, cfg.reference_samples)?,
+            None,
+            Some(cfg.reference_samples),
+        ),
+    };
+    let mut rows = Vec::new();
+    let mut summaries = Vec::new();
+    for (s, c) in &counts {
         let (r, summary) = compare(
             shape,
             &ctx.rules.to_string(),
-            s,
-            seed,
-            &counts,
+            *s,
+            cfg.seed,
+            c,
             &expectations,
             cells.as_ref(),
             reference_n,
         );
         rows.extend(r);
         summaries.push(summary);
-        all.push((s, counts));
     }
     Ok(Study {
         rows,
         summaries,
-        counts: all,
+        counts,
         expectations,
     })
 }

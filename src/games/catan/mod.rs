@@ -144,6 +144,10 @@ pub fn context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<sampl
 }
 
 impl Game for Catan {
+    fn params(&self) -> &CatanParams {
+        &self.params
+    }
+
     const NAME: &'static str = "catan";
     const TITLE: &'static str = "Catan boards";
     type Params = CatanParams;

@@ -141,6 +141,10 @@ impl Flip {
 }
 
 impl Game for Flip {
+    fn params(&self) -> &FlipParams {
+        &self.params
+    }
+
     const NAME: &'static str = "flip";
     const TITLE: &'static str = "Flip";
     type Params = FlipParams;

@@ -217,6 +217,10 @@ pub fn replay(rules: &Rules, board: &[u8], moves: &[Move], adds: u8) -> Result<u
 }
 
 impl Game for NumberMatch {
+    fn params(&self) -> &NumberMatchParams {
+        &self.params
+    }
+
     const NAME: &'static str = "number_match";
     const TITLE: &'static str = "Number Match";
     type Params = NumberMatchParams;

@@ -1,8 +1,10 @@
 //! `number-match stats`: for each add limit 0..=K, how many random boards can be
 //! cleared (decided exactly; budget-outs counted as unknown), the distribution of
-//! `min_adds`, and how long deciding took. Counts are sums, so they merge across
-//! threads and shards; times go into quarter-octave buckets (percentiles to within
-//! about 9%), the only part of the output that varies from run to run. With
+//! `min_adds`, and how much search deciding took. Counts are sums, so they merge across
+//! threads and shards; search nodes (and, with `timings`, wall-clock times) go into
+//! quarter-octave buckets (percentiles to within about 9%). Node counts are the same
+//! on every run, so the CSV is reproducible byte for byte; times are not, which is why
+//! they are opt-in (empty columns otherwise). With
 //! `mc_trials` > 0, the source article's Monte Carlo runs on the same boards: how many
 //! it clears, how many clearable boards it misses, how many trials it needed.
 
@@ -12,7 +14,7 @@ use crate::batch::Shard;
 use crate::seed::item_rng;
 use rand::Rng as _;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub struct Config {
     pub seed: u64,
@@ -24,17 +26,22 @@ pub struct Config {
     pub shard: Shard,
     /// Monte Carlo trials per board and limit (0: do not run it).
     pub mc_trials: u64,
+    /// Also measure wall-clock times (they differ from run to run).
+    pub timings: bool,
 }
 
 const BUCKETS: usize = 200;
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Limit {
     pub clearable: u64,
     pub unsolvable: u64,
     pub unknown: u64,
     /// Boards whose fewest adds is exactly this limit.
     pub min_adds: u64,
+    /// Search nodes to decide a board (quarter-octave buckets) and the most seen.
+    pub node_buckets: Vec<u64>,
+    pub max_nodes: u64,
     pub time_buckets: Vec<u64>,
     pub max_ns: u64,
     /// Monte Carlo: boards it cleared, clearable boards it missed, trials used on
@@ -45,7 +52,7 @@ pub struct Limit {
     pub mc_buckets: Vec<u64>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Counts {
     pub boards: u64,
     pub limits: Vec<Limit>,
@@ -66,6 +73,7 @@ impl Counts {
             boards: 0,
             limits: (0..=max_adds)
                 .map(|_| Limit {
+                    node_buckets: vec![0; BUCKETS],
                     time_buckets: vec![0; BUCKETS],
                     mc_buckets: vec![0; BUCKETS],
                     ..Limit::default()
@@ -82,6 +90,10 @@ impl Counts {
             a.unknown += b.unknown;
             a.min_adds += b.min_adds;
             a.max_ns = a.max_ns.max(b.max_ns);
+            a.max_nodes = a.max_nodes.max(b.max_nodes);
+            for (x, y) in a.node_buckets.iter_mut().zip(b.node_buckets) {
+                *x += y;
+            }
             for (x, y) in a.time_buckets.iter_mut().zip(b.time_buckets) {
                 *x += y;
             }
@@ -109,15 +121,22 @@ impl Counts {
         let mut lower_all_unsolvable = true;
         for (k, lim) in self.limits.iter_mut().enumerate() {
             solver.reset();
-            let t = std::time::Instant::now();
+            let t = cfg.timings.then(std::time::Instant::now);
             let v = solver.solve(board, k as u8, cfg.max_nodes);
-            let ns = t.elapsed().as_nanos() as u64;
-            lim.time_buckets[bucket(ns)] += 1;
-            lim.max_ns = lim.max_ns.max(ns);
+            if let Some(t) = t {
+                let ns = t.elapsed().as_nanos() as u64;
+                lim.time_buckets[bucket(ns)] += 1;
+                lim.max_ns = lim.max_ns.max(ns);
+            }
+            let nodes = solver.nodes();
+            lim.node_buckets[bucket(nodes)] += 1;
+            lim.max_nodes = lim.max_nodes.max(nodes);
             if cfg.mc_trials > 0 {
-                let t = std::time::Instant::now();
+                let t = cfg.timings.then(std::time::Instant::now);
                 let mc = super::montecarlo::solve(&cfg.rules, board, k as u8, cfg.mc_trials, rng);
-                lim.mc_buckets[bucket(t.elapsed().as_nanos() as u64)] += 1;
+                if let Some(t) = t {
+                    lim.mc_buckets[bucket(t.elapsed().as_nanos() as u64)] += 1;
+                }
                 match mc {
                     Some((trials, _)) => {
                         lim.mc_cleared += 1;
@@ -159,6 +178,10 @@ pub fn run(cfg: &Config) -> Counts {
         .map(|chunk| {
             let mut solver = Solver::new(cfg.rules);
             let mut c = Counts::new(cfg.max_adds);
+            // On a stop request the rest is skipped; the caller discards the result.
+            if crate::interrupt::requested() {
+                return c;
+            }
             for &i in chunk {
                 let mut rng = item_rng(cfg.seed, "number_match-stats-monte-carlo", i);
                 c.add_board(&board(cfg.seed, cfg.length, i), cfg, &mut solver, &mut rng);
@@ -182,29 +205,44 @@ pub struct Row {
     pub unknown: u64,
     pub clearable_share: f64,
     pub min_adds_exactly: u64,
-    pub time_p50_us: f64,
-    pub time_p90_us: f64,
-    pub time_p99_us: f64,
-    pub time_max_us: f64,
+    pub nodes_p50: u64,
+    pub nodes_p90: u64,
+    pub nodes_p99: u64,
+    pub nodes_max: u64,
+    pub time_p50_us: Option<f64>,
+    pub time_p90_us: Option<f64>,
+    pub time_p99_us: Option<f64>,
+    pub time_max_us: Option<f64>,
     pub mc_trials: u64,
     pub mc_cleared: u64,
     pub mc_missed: u64,
     pub mc_mean_trials: f64,
-    pub mc_time_p50_us: f64,
-    pub mc_time_p99_us: f64,
+    pub mc_time_p50_us: Option<f64>,
+    pub mc_time_p99_us: Option<f64>,
 }
 
-fn percentile(buckets: &[u64], q: f64) -> f64 {
+/// The bucket holding quantile `q` (None when the buckets are empty).
+fn quantile_bucket(buckets: &[u64], q: f64) -> Option<usize> {
     let total: u64 = buckets.iter().sum();
     let want = (total as f64 * q).ceil().max(1.0) as u64;
     let mut seen = 0;
     for (b, &n) in buckets.iter().enumerate() {
         seen += n;
         if seen >= want {
-            return bucket_upper_us(b);
+            return Some(b);
         }
     }
-    0.0
+    None
+}
+
+/// A time quantile in microseconds (the bucket's upper bound).
+fn percentile(buckets: &[u64], q: f64) -> Option<f64> {
+    quantile_bucket(buckets, q).map(bucket_upper_us)
+}
+
+/// A node-count quantile (the bucket's upper bound, rounded up).
+fn node_percentile(buckets: &[u64], q: f64) -> u64 {
+    quantile_bucket(buckets, q).map_or(0, |b| 2f64.powf((b + 1) as f64 / 4.0).ceil() as u64)
 }
 
 pub fn rows(cfg: &Config, c: &Counts) -> Vec<Row> {
@@ -224,10 +262,14 @@ pub fn rows(cfg: &Config, c: &Counts) -> Vec<Row> {
             unknown: l.unknown,
             clearable_share: l.clearable as f64 / c.boards.max(1) as f64,
             min_adds_exactly: l.min_adds,
+            nodes_p50: node_percentile(&l.node_buckets, 0.5),
+            nodes_p90: node_percentile(&l.node_buckets, 0.9),
+            nodes_p99: node_percentile(&l.node_buckets, 0.99),
+            nodes_max: l.max_nodes,
             time_p50_us: percentile(&l.time_buckets, 0.5),
             time_p90_us: percentile(&l.time_buckets, 0.9),
             time_p99_us: percentile(&l.time_buckets, 0.99),
-            time_max_us: (l.max_ns as f64).round() / 1000.0,
+            time_max_us: cfg.timings.then(|| (l.max_ns as f64).round() / 1000.0),
             mc_trials: cfg.mc_trials,
             mc_cleared: l.mc_cleared,
             mc_missed: l.mc_missed,

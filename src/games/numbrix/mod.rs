@@ -132,6 +132,10 @@ impl Numbrix {
 }
 
 impl Game for Numbrix {
+    fn params(&self) -> &NumbrixParams {
+        &self.params
+    }
+
     const NAME: &'static str = "numbrix";
     const TITLE: &'static str = "Numbrix";
     type Params = NumbrixParams;

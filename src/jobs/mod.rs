@@ -1,0 +1,478 @@
+//! Job files and batch runs: `puzzlebook run JOB.toml` makes every output a job file
+//! names (books, JSON Lines sets, statistics), records each in `manifest.json`, skips
+//! what is already made, and can run as shards on a scheduler with a merge at the end.
+//!
+//! A job file:
+//! ```toml
+//! seed = 2026                  # master seed (an output may set its own)
+//! out_dir = "output/nightly"   # where the outputs go (the command line can override)
+//!
+//! [[output]]
+//! name = "numbrix.jsonl"       # a file name inside out_dir
+//! kind = "items"               # items, book, catan-bias, carcassonne-stats, number-match-stats
+//! game = "numbrix"
+//! count = 200
+//! params = { size = "9", style = "free" }
+//! ```
+//! Paths (`out_dir`, templates) are relative to the current folder, like every other
+//! path on the command line.
+
+pub mod make;
+pub mod manifest;
+pub mod part;
+
+use crate::batch::Shard;
+use crate::{Error, Result};
+use make::{Env, Made, Spec, StatsFiles, Target};
+use manifest::{Entry, Manifest};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JobFile {
+    seed: Option<u64>,
+    out_dir: Option<PathBuf>,
+    #[serde(default)]
+    output: Vec<toml::Table>,
+}
+
+/// A loaded, checked job.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub path: PathBuf,
+    pub sha256: String,
+    pub seed: Option<u64>,
+    pub out_dir: PathBuf,
+    pub outputs: Vec<Output>,
+}
+
+/// One output of a job.
+#[derive(Debug, Clone)]
+pub struct Output {
+    pub name: String,
+    /// The output's own seed, else the job's (None: the template's or the default).
+    pub seed: Option<u64>,
+    pub spec: Spec,
+    /// SHA-256 of kind, configuration and tool version: what makes the output what it is.
+    pub config_sha256: String,
+}
+
+impl Output {
+    /// The files this output writes, relative to the output folder: its name, and for
+    /// a Catan bias run the summary CSV and the optional report.
+    pub fn files(&self) -> Vec<String> {
+        let mut v = vec![self.name.clone()];
+        if let Spec::CatanBias(b) = &self.spec {
+            v.push(b.summary.clone().unwrap_or_else(|| {
+                Path::new(&self.name)
+                    .with_extension("summary.csv")
+                    .to_string_lossy()
+                    .into_owned()
+            }));
+            v.extend(b.report.clone());
+        }
+        v
+    }
+
+    fn target(&self, dir: &Path) -> StatsFiles {
+        let f = self.files();
+        StatsFiles {
+            out: dir.join(&f[0]),
+            summary: f.get(1).map(|s| dir.join(s)),
+            report: f.get(2).map(|s| dir.join(s)),
+        }
+    }
+
+    fn effective_seed(&self) -> u64 {
+        match (&self.spec, self.seed) {
+            (_, Some(s)) => s,
+            (Spec::Book(b), None) => crate::book::Template::load(&b.template)
+                .ok()
+                .and_then(|t| t.seed)
+                .unwrap_or(crate::seed::DEFAULT_SEED),
+            _ => crate::seed::DEFAULT_SEED,
+        }
+    }
+}
+
+fn file_name_ok(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && !name.contains(['/', '\\'])
+        && name != "manifest.json"
+        && name != "parts"
+}
+
+impl Job {
+    /// Read and check a job file: unknown keys, bad names, conflicting outputs, missing
+    /// templates, unknown games and bad parameters are errors before anything runs.
+    pub fn load(path: &Path) -> Result<Job> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io("cannot read job file", path, e))?;
+        let bad = |m: String| Error::invalid(format!("job {}: {m}", path.display()));
+        let text = String::from_utf8(bytes.clone()).map_err(|_| bad("not UTF-8 text".into()))?;
+        let file: JobFile =
+            toml::from_str(&text).map_err(|e| bad(e.message().trim().to_string()))?;
+        if file.output.is_empty() {
+            return Err(bad("no [[output]] tables: name at least one output".into()));
+        }
+        let mut outputs: Vec<Output> = Vec::new();
+        let mut written: Vec<(String, String)> = Vec::new();
+        for (i, mut t) in file.output.into_iter().enumerate() {
+            let name = match t.remove("name") {
+                Some(toml::Value::String(s)) => s,
+                _ => return Err(bad(format!("output {} has no name = \"FILE\"", i + 1))),
+            };
+            let at = |m: String| bad(format!("output '{name}': {m}"));
+            if !file_name_ok(&name) {
+                return Err(at(
+                    "the name is a file name inside out_dir (no folders, not hidden, not manifest.json)".into(),
+                ));
+            }
+            let seed = match t.remove("seed") {
+                None => file.seed,
+                Some(toml::Value::Integer(s)) if s >= 0 => Some(s as u64),
+                Some(v) => return Err(at(format!("seed {v} is not a whole number >= 0"))),
+            };
+            let spec: Spec = toml::Value::Table(t)
+                .try_into()
+                .map_err(|e: toml::de::Error| at(e.message().trim().to_string()))?;
+            let config = spec.check(seed).map_err(|e| at(e.to_string()))?;
+            let config_sha256 = manifest::sha256_hex(
+                json!({"kind": spec.kind(), "version": crate::VERSION, "config": config})
+                    .to_string()
+                    .as_bytes(),
+            );
+            let o = Output {
+                name: name.clone(),
+                seed,
+                spec,
+                config_sha256,
+            };
+            for f in o.files() {
+                if !file_name_ok(&f) {
+                    return Err(at(format!("'{f}' is not a plain file name")));
+                }
+                if let Some((other, _)) = written.iter().find(|(_, g)| *g == f) {
+                    return Err(bad(format!(
+                        "conflicting outputs: '{other}' and '{name}' both write {f}"
+                    )));
+                }
+                written.push((name.clone(), f));
+            }
+            outputs.push(o);
+        }
+        let stem = path
+            .file_stem()
+            .map_or("job".into(), |s| s.to_string_lossy().into_owned());
+        Ok(Job {
+            path: path.to_path_buf(),
+            sha256: manifest::sha256_hex(&bytes),
+            seed: file.seed,
+            out_dir: file
+                .out_dir
+                .unwrap_or_else(|| Path::new("output").join(stem)),
+            outputs,
+        })
+    }
+}
+
+/// How progress is reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LogStyle {
+    /// One line per event on standard error.
+    #[default]
+    Text,
+    /// One JSON object per event on standard error.
+    Json,
+}
+
+pub struct Log {
+    pub style: LogStyle,
+}
+
+impl Log {
+    fn event(&self, text: String, v: Value) {
+        match self.style {
+            LogStyle::Text => eprintln!("{text}"),
+            LogStyle::Json => eprintln!("{v}"),
+        }
+    }
+}
+
+/// How to run a job.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    pub out_dir: Option<PathBuf>,
+    /// Make only this shard's parts.
+    pub shard: Option<Shard>,
+    /// Merge the shards' parts into the outputs.
+    pub merge: bool,
+    /// Make every output again even when the manifest says it is made.
+    pub force: bool,
+    pub env: Env,
+    pub log: LogStyle,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default)]
+pub struct RunReport {
+    pub made: usize,
+    pub skipped: usize,
+    pub out_dir: PathBuf,
+}
+
+/// Remove temporary files an earlier, killed run may have left for these files.
+fn clean_stale(dir: &Path, files: &[String]) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let n = e.file_name().to_string_lossy().into_owned();
+        if files.iter().any(|f| n.starts_with(&format!(".{f}.tmp-"))) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+fn up_to_date(m: &Manifest, o: &Output, dir: &Path) -> bool {
+    let entries = m.entries(&o.name);
+    let files = o.files();
+    entries.len() == files.len()
+        && files.iter().all(|f| {
+            entries.iter().any(|e| {
+                e.file == *f
+                    && e.config_sha256 == o.config_sha256
+                    && manifest::file_sha256(&dir.join(f))
+                        .is_ok_and(|(h, n)| h == e.sha256 && n == e.bytes)
+            })
+        })
+}
+
+/// Run a job: whole, one shard, or the merge of the shards.
+pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
+    let dir = opts.out_dir.clone().unwrap_or_else(|| job.out_dir.clone());
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
+    let log = Log { style: opts.log };
+    let what = match (opts.shard, opts.merge) {
+        (Some(s), _) => format!("shard {s}"),
+        (None, true) => "merge of the shards".into(),
+        (None, false) => "whole run".into(),
+    };
+    log.event(
+        format!(
+            "job {}: {} outputs into {} ({what})",
+            job.path.display(),
+            job.outputs.len(),
+            dir.display()
+        ),
+        json!({"event": "start", "job": job.path.display().to_string(), "outputs": job.outputs.len(),
+               "out_dir": dir.display().to_string(), "mode": what, "version": crate::VERSION}),
+    );
+    let started = Instant::now();
+    let report = match opts.shard {
+        Some(shard) => run_shard(job, opts, &dir, shard, &log)?,
+        None => run_whole(job, opts, &dir, &log)?,
+    };
+    log.event(
+        format!(
+            "done: {} made, {} up to date, in {:.2} s",
+            report.made,
+            report.skipped,
+            started.elapsed().as_secs_f64()
+        ),
+        json!({"event": "done", "made": report.made, "up_to_date": report.skipped,
+               "seconds": started.elapsed().as_secs_f64()}),
+    );
+    Ok(report)
+}
+
+fn log_made(log: &Log, name: &str, kind: &str, made: &Made, secs: f64, bytes: u64) {
+    let rate = made.items as f64 / secs.max(1e-9);
+    let note = if made.note.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", made.note)
+    };
+    log.event(
+        format!(
+            "made {name}: {} items in {secs:.2} s ({rate:.0}/s), {} KB{note}",
+            made.items,
+            bytes.div_ceil(1024)
+        ),
+        json!({"event": "made", "output": name, "kind": kind, "items": made.items,
+               "seconds": secs, "per_second": rate, "bytes": bytes,
+               "files": made.files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>()}),
+    );
+}
+
+fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunReport> {
+    let mpath = dir.join("manifest.json");
+    let mut m = Manifest::load(&mpath)
+        .ok()
+        .filter(|m| m.version == crate::VERSION)
+        .unwrap_or(Manifest {
+            tool: "puzzlebook".into(),
+            version: crate::VERSION.into(),
+            job: String::new(),
+            job_sha256: String::new(),
+            seed: None,
+            outputs: Vec::new(),
+        });
+    m.job = job.path.display().to_string();
+    m.job_sha256 = job.sha256.clone();
+    m.seed = job.seed;
+    m.outputs
+        .retain(|e| job.outputs.iter().any(|o| o.name == e.output));
+    let parts_dir = dir.join("parts");
+    let mut report = RunReport {
+        out_dir: dir.to_path_buf(),
+        ..RunReport::default()
+    };
+    for o in &job.outputs {
+        crate::interrupt::check()?;
+        if !opts.force && up_to_date(&m, o, dir) {
+            report.skipped += 1;
+            log.event(
+                format!("up to date: {}", o.name),
+                json!({"event": "up_to_date", "output": o.name}),
+            );
+            continue;
+        }
+        clean_stale(dir, &o.files());
+        let t = Instant::now();
+        let made = if opts.merge {
+            let parts = find_parts(&parts_dir, o)?;
+            make::merge(&parts, &o.target(dir))?.made
+        } else {
+            o.spec.make(
+                o.seed,
+                Shard::default(),
+                &Target::Whole(o.target(dir)),
+                &opts.env,
+            )?
+        };
+        let secs = t.elapsed().as_secs_f64();
+        m.outputs.retain(|e| e.output != o.name);
+        let mut bytes = 0;
+        for f in o.files() {
+            let (sha256, n) = manifest::file_sha256(&dir.join(&f))?;
+            bytes += n;
+            m.outputs.push(Entry {
+                output: o.name.clone(),
+                kind: o.spec.kind().into(),
+                file: f,
+                sha256,
+                bytes: n,
+                items: made.items,
+                seconds: (secs * 1000.0).round() / 1000.0,
+                config_sha256: o.config_sha256.clone(),
+                seed: o.effective_seed(),
+            });
+        }
+        // Entries in job order, so the manifest reads like the job file.
+        m.outputs
+            .sort_by_key(|e| job.outputs.iter().position(|o| o.name == e.output));
+        m.save(&mpath)?;
+        report.made += 1;
+        log_made(log, &o.name, o.spec.kind(), &made, secs, bytes);
+    }
+    m.save(&mpath)?;
+    Ok(report)
+}
+
+/// The parts of one output made by `run --shard` for this configuration.
+fn find_parts(parts_dir: &Path, o: &Output) -> Result<Vec<PathBuf>> {
+    let prefix = format!("{}.part-", o.name);
+    let mut found = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(parts_dir) {
+        for e in rd.flatten() {
+            let n = e.file_name().to_string_lossy().into_owned();
+            if n.starts_with(&prefix) && n.contains("-of-") {
+                let h = part::Part::open(&e.path())?.header;
+                if h.job_output.as_deref() == Some(&o.config_sha256) {
+                    found.push(e.path());
+                }
+            }
+        }
+    }
+    if found.is_empty() {
+        return Err(Error::invalid(format!(
+            "no parts of '{}' for this job in {}: run the shards first (run JOB --shard K/N)",
+            o.name,
+            parts_dir.display()
+        )));
+    }
+    found.sort();
+    Ok(found)
+}
+
+fn run_shard(
+    job: &Job,
+    opts: &RunOptions,
+    dir: &Path,
+    shard: Shard,
+    log: &Log,
+) -> Result<RunReport> {
+    let parts_dir = dir.join("parts");
+    std::fs::create_dir_all(&parts_dir).map_err(|e| Error::io("cannot create", &parts_dir, e))?;
+    let mut report = RunReport {
+        out_dir: dir.to_path_buf(),
+        ..RunReport::default()
+    };
+    let mut books = 0u64;
+    for o in &job.outputs {
+        crate::interrupt::check()?;
+        // A book is one PDF: the shards take turns making whole books.
+        let my_shard = if matches!(o.spec, Spec::Book(_)) {
+            let owner = books % shard.count;
+            books += 1;
+            if owner != shard.index {
+                continue;
+            }
+            Shard::default()
+        } else {
+            shard
+        };
+        let path = part::part_name(&parts_dir, &o.name, my_shard);
+        let done = part::Part::open(&path).is_ok_and(|p| {
+            p.header.job_output.as_deref() == Some(&o.config_sha256)
+                && p.header.shard == [my_shard.index, my_shard.count]
+        });
+        if done && !opts.force {
+            report.skipped += 1;
+            log.event(
+                format!("up to date: {}", path.display()),
+                json!({"event": "up_to_date", "output": o.name, "part": path.display().to_string()}),
+            );
+            continue;
+        }
+        clean_stale(
+            &parts_dir,
+            &[path.file_name().unwrap().to_string_lossy().into_owned()],
+        );
+        let t = Instant::now();
+        let made = o.spec.make(
+            o.seed,
+            my_shard,
+            &Target::Part {
+                path: path.clone(),
+                tag: Some(o.config_sha256.clone()),
+            },
+            &opts.env,
+        )?;
+        let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        report.made += 1;
+        log_made(
+            log,
+            &o.name,
+            o.spec.kind(),
+            &made,
+            t.elapsed().as_secs_f64(),
+            bytes,
+        );
+    }
+    Ok(report)
+}
