@@ -1,0 +1,293 @@
+//! Items outputs (JSON Lines or text) and books: made whole, as parts, and merged.
+
+use super::*;
+
+/// The part-header configuration of an items run.
+fn items_config<G: Game>(
+    params: &G::Params,
+    seed: u64,
+    first: u64,
+    count: u64,
+    format: ItemFormat,
+) -> Value {
+    json!({
+        "game": G::NAME,
+        "params": serde_json::to_value(params).expect("parameters serialise"),
+        "seed": seed,
+        "first": first,
+        "count": count,
+        "format": format,
+    })
+}
+
+/// One item as its output text.
+fn item_text<G: Game>(
+    game: &G,
+    item: &batch::Item<G::Puzzle>,
+    seed: u64,
+    format: ItemFormat,
+) -> String {
+    match format {
+        ItemFormat::Jsonl => {
+            let record = Record {
+                game: G::NAME,
+                index: item.index,
+                seed,
+                puzzle: &item.puzzle,
+            };
+            serde_json::to_string(&record).expect("records serialise") + "\n"
+        }
+        ItemFormat::Text => {
+            let answer = game.answer(&item.puzzle);
+            let about = if answer.is_empty() {
+                game.caption(&item.puzzle)
+            } else {
+                answer
+            };
+            format!(
+                "# {} item {} (seed {}): {}\n{}\n",
+                G::NAME,
+                item.index,
+                seed,
+                about,
+                game.text(&item.puzzle)
+            )
+        }
+    }
+}
+
+/// Generate items `first .. first + count` of `shard` and write them: the final
+/// output when `part` is false, else a part file (header and one line per item).
+#[allow(clippy::too_many_arguments)]
+pub fn items<G: Game>(
+    game: &G,
+    params: &G::Params,
+    seed: u64,
+    first: u64,
+    count: u64,
+    format: ItemFormat,
+    shard: Shard,
+    part: Option<Tag>,
+    dest: &Dest,
+    env: &Env,
+) -> Result<(Made, batch::RunSummary)> {
+    if count == 0 {
+        return Err(Error::invalid("the count is 0: ask for at least 1 item"));
+    }
+    let opts = RunOptions {
+        seed,
+        jobs: env.jobs,
+        progress: env.progress,
+        shard,
+        first,
+        label: G::NAME.to_string(),
+        ..RunOptions::default()
+    };
+    let mut sink = Sink::open(dest)?;
+    if let Some(tag) = part {
+        let h = Header::new(
+            "items",
+            items_config::<G>(params, seed, first, count, format),
+            shard,
+        )
+        .tagged(tag);
+        sink.write(h.line().as_bytes())?;
+    }
+    let to_text = |item: batch::Item<G::Puzzle>| -> Result<String> {
+        let text = item_text(game, &item, seed, format);
+        Ok(if part.is_some() && format == ItemFormat::Text {
+            json!({"index": item.index, "text": text}).to_string() + "\n"
+        } else {
+            text
+        })
+    };
+    let summary = batch::run_map(game, &opts, count, to_text, |t| sink.write(t.as_bytes()))?;
+    sink.finish()?;
+    let made = Made {
+        items: summary.items,
+        files: file_of(dest),
+        note: if summary.rejections.is_empty() {
+            String::new()
+        } else {
+            format!("rejected: {}", summary.rejections)
+        },
+    };
+    Ok((made, summary))
+}
+
+pub(super) fn file_of(dest: &Dest) -> Vec<PathBuf> {
+    match dest {
+        Dest::File(p) => vec![p.clone()],
+        Dest::Stdout => Vec::new(),
+    }
+}
+
+/// Merge items parts: records in index order, exactly as one run writes them.
+pub(super) fn merge_items(parts: &mut [Part], dest: &Dest) -> Result<Made> {
+    let cfg = &parts[0].header.config;
+    let field = |k: &str| cfg[k].as_u64().ok_or_else(|| bad_config(k));
+    let (first, count) = (field("first")?, field("count")?);
+    let text = cfg["format"] == "text";
+    let n = parts.len() as u64;
+    let mut sink = Sink::open(dest)?;
+    #[derive(Deserialize)]
+    struct Index {
+        index: u64,
+        #[serde(default)]
+        text: String,
+    }
+    for i in first..first.saturating_add(count) {
+        if i % 65536 == 0 {
+            crate::interrupt::check()?;
+        }
+        let p = &mut parts[(i % n) as usize];
+        let line = p.next_line()?.ok_or_else(|| {
+            Error::invalid(format!(
+                "{} ends before item {i}: an incomplete part",
+                p.path.display()
+            ))
+        })?;
+        let rec: Index = serde_json::from_str(&line).map_err(|e| {
+            Error::invalid(format!(
+                "{}: item {i} is not a record: {e}",
+                p.path.display()
+            ))
+        })?;
+        if rec.index != i {
+            return Err(Error::invalid(format!(
+                "{}: expected item {i}, found item {}",
+                p.path.display(),
+                rec.index
+            )));
+        }
+        if text {
+            sink.write(rec.text.as_bytes())?;
+        } else {
+            sink.write(line.as_bytes())?;
+            sink.write(b"\n")?;
+        }
+    }
+    for p in parts.iter_mut() {
+        if p.next_line()?.is_some() {
+            return Err(Error::invalid(format!(
+                "{} holds more items than its run asked for",
+                p.path.display()
+            )));
+        }
+    }
+    sink.finish()?;
+    Ok(Made {
+        items: count,
+        files: file_of(dest),
+        note: String::new(),
+    })
+}
+
+pub(super) fn bad_config(k: &str) -> Error {
+    Error::invalid(format!("the part header has no valid '{k}'"))
+}
+
+/// Make a game from a job file's parameter table, then call back with it.
+pub trait WithGame {
+    fn with<G: Game>(self, game: G, params: G::Params) -> Result<Made>;
+}
+
+struct FromTable<'a, W> {
+    params: &'a toml::Table,
+    then: W,
+}
+
+impl<W: WithGame> GameVisitor for FromTable<'_, W> {
+    type Output = Result<Made>;
+    fn visit<G: Game>(self) -> Result<Made> {
+        let params = G::Params::deserialize(toml::Value::Table(self.params.clone()))
+            .map_err(|e| Error::invalid(format!("{} params: {}", G::NAME, e.message().trim())))?;
+        let game = G::new(params.clone())?;
+        self.then.with(game, params)
+    }
+}
+
+/// Look the game up by name and build it from a parameter table.
+pub fn with_game<W: WithGame>(name: &str, params: &toml::Table, then: W) -> Result<Made> {
+    games::visit(name, FromTable { params, then })?
+}
+
+/// Write a part (with the job output's tag, if any) rather than the final file.
+pub type Tag<'a> = Option<&'a str>;
+
+pub(super) struct MakeItems<'a> {
+    pub(super) spec: &'a ItemsSpec,
+    pub(super) seed: u64,
+    pub(super) shard: Shard,
+    pub(super) part: Option<Tag<'a>>,
+    pub(super) dest: &'a Dest,
+    pub(super) env: &'a Env,
+}
+
+impl WithGame for MakeItems<'_> {
+    fn with<G: Game>(self, game: G, params: G::Params) -> Result<Made> {
+        let s = self.spec;
+        items(
+            &game, &params, self.seed, s.first, s.count, s.format, self.shard, self.part,
+            self.dest, self.env,
+        )
+        .map(|(m, _)| m)
+    }
+}
+
+pub(super) struct Check;
+impl WithGame for Check {
+    fn with<G: Game>(self, _game: G, _params: G::Params) -> Result<Made> {
+        Ok(Made::default())
+    }
+}
+
+pub(super) fn book_config(
+    spec: &BookSpec,
+    seed: Option<u64>,
+) -> Result<(Value, crate::book::Template)> {
+    let text = std::fs::read(&spec.template).map_err(|e| Error::Template {
+        path: spec.template.clone(),
+        message: format!("cannot read it: {e}"),
+    })?;
+    let template = crate::book::Template::load(&spec.template)?;
+    Ok((
+        json!({
+            "template": spec.template.display().to_string(),
+            "template_sha256": crate::jobs::manifest::sha256_hex(&text),
+            "seed": seed,
+        }),
+        template,
+    ))
+}
+
+pub(super) fn book(
+    spec: &BookSpec,
+    seed: Option<u64>,
+    part: Option<Tag>,
+    dest: &Dest,
+    env: &Env,
+) -> Result<Made> {
+    let (config, template) = book_config(spec, seed)?;
+    let built = crate::book::build(
+        &template,
+        &crate::book::BookOptions {
+            seed,
+            jobs: env.jobs,
+            progress: env.progress,
+        },
+    )?;
+    let mut sink = Sink::open(dest)?;
+    if let Some(tag) = part {
+        let mut h = Header::new("book", config, Shard::default()).tagged(tag);
+        h.items = Some(built.puzzles as u64);
+        sink.write(h.line().as_bytes())?;
+    }
+    sink.write(&built.pdf)?;
+    sink.finish()?;
+    Ok(Made {
+        items: built.puzzles as u64,
+        files: file_of(dest),
+        note: format!("{} pages", built.pages),
+    })
+}

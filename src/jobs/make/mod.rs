@@ -1,0 +1,418 @@
+//! Every kind of output, made one way whether it is asked for on the command line or in
+//! a job file: whole (the final file) or as one shard's part, and merged from parts
+//! into exactly the bytes of a whole run.
+
+use super::part::{self, Header, Part};
+use crate::batch::{self, Record, RunOptions, Shard};
+use crate::games::{self, Game, GameVisitor};
+use crate::output::AtomicFile;
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+mod items;
+mod stats;
+pub use items::*;
+pub use stats::*;
+
+/// An output, as a job file's `[[output]]` table describes it (without `name` and
+/// `seed`, which every kind has).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Spec {
+    /// Generated items as JSON Lines (or text).
+    Items(ItemsSpec),
+    /// A PDF book from a template.
+    Book(BookSpec),
+    CatanBias(BiasSpec),
+    CarcassonneStats(CarcassonneStatsSpec),
+    NumberMatchStats(MatchStatsSpec),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ItemFormat {
+    #[default]
+    Jsonl,
+    Text,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemsSpec {
+    pub game: String,
+    pub count: u64,
+    #[serde(default)]
+    pub first: u64,
+    #[serde(default)]
+    pub format: ItemFormat,
+    /// The game's parameters, as in a book template's section.
+    #[serde(default)]
+    pub params: toml::Table,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BookSpec {
+    pub template: PathBuf,
+}
+
+fn base() -> String {
+    "base".into()
+}
+fn red_apart() -> String {
+    "red-apart".into()
+}
+fn reference_samples() -> u64 {
+    2_000_000
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BiasSpec {
+    pub samples: u64,
+    /// Samplers, comma-separated (default: all that apply).
+    #[serde(default)]
+    pub samplers: Option<String>,
+    #[serde(default = "base")]
+    pub board: String,
+    #[serde(default = "red_apart")]
+    pub rules: String,
+    #[serde(default = "reference_samples")]
+    pub reference_samples: u64,
+    /// File name of the summary CSV (default: the output's name ending .summary.csv).
+    #[serde(default)]
+    pub summary: Option<String>,
+    /// File name of a PDF report (default: none).
+    #[serde(default)]
+    pub report: Option<String>,
+}
+
+fn sizes() -> Vec<usize> {
+    vec![10, 20, 40, 72]
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CarcassonneStatsSpec {
+    pub samples: u64,
+    #[serde(default = "sizes")]
+    pub tiles: Vec<usize>,
+}
+
+fn length() -> usize {
+    27
+}
+fn four() -> u8 {
+    4
+}
+fn nine() -> usize {
+    9
+}
+fn max_nodes() -> u64 {
+    crate::games::number_match::DEFAULT_MAX_NODES
+}
+fn after_last_digit() -> String {
+    "after-last-digit".into()
+}
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchStatsSpec {
+    pub samples: u64,
+    #[serde(default = "length")]
+    pub length: usize,
+    #[serde(default = "four")]
+    pub max_adds: u8,
+    #[serde(default = "max_nodes")]
+    pub max_nodes: u64,
+    #[serde(default = "nine")]
+    pub columns: usize,
+    #[serde(default = "after_last_digit")]
+    pub append: String,
+    #[serde(default = "yes")]
+    pub diagonals: bool,
+    #[serde(default)]
+    pub monte_carlo_trials: u64,
+    /// Wall-clock columns (they differ from run to run; off keeps the CSV reproducible).
+    #[serde(default)]
+    pub timings: bool,
+}
+
+/// How to run.
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    pub jobs: usize,
+    pub progress: bool,
+}
+
+/// Where a file goes: a path (written atomically) or standard output.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Dest {
+    Stdout,
+    File(PathBuf),
+}
+
+/// An open destination.
+pub enum Sink {
+    Stdout(std::io::BufWriter<std::io::StdoutLock<'static>>),
+    File(AtomicFile, PathBuf),
+}
+
+impl Sink {
+    pub fn open(dest: &Dest) -> Result<Sink> {
+        Ok(match dest {
+            Dest::File(path) => Sink::File(AtomicFile::create(path)?, path.clone()),
+            Dest::Stdout => Sink::Stdout(std::io::BufWriter::new(std::io::stdout().lock())),
+        })
+    }
+
+    pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        match self {
+            Sink::Stdout(w) => w
+                .write_all(bytes)
+                .map_err(|e| Error::io("cannot write to", "standard output", e)),
+            Sink::File(f, path) => f
+                .write_all(bytes)
+                .map_err(|e| Error::io("cannot write to", path.clone(), e)),
+        }
+    }
+
+    pub fn finish(self) -> Result<()> {
+        match self {
+            Sink::Stdout(mut w) => w
+                .flush()
+                .map_err(|e| Error::io("cannot write to", "standard output", e)),
+            Sink::File(f, _) => f.commit(),
+        }
+    }
+}
+
+/// What making an output did.
+#[derive(Debug, Clone, Default)]
+pub struct Made {
+    /// Items (or samples) it holds.
+    pub items: u64,
+    /// Files written (empty when the output went to standard output).
+    pub files: Vec<PathBuf>,
+    /// Extra words for the log ("27 pages", "rejected: ...").
+    pub note: String,
+}
+
+// ---------------------------------------------------------------- merge and make
+
+/// What `merge` made, with the study for a Catan bias run (for the console table).
+pub struct Merged {
+    pub made: Made,
+    pub kind: String,
+    pub study: Option<crate::games::catan::bias::Study>,
+}
+
+/// Merge parts into the final output(s).
+pub fn merge(paths: &[PathBuf], files: &StatsFiles) -> Result<Merged> {
+    let mut parts = part::open_all(paths)?;
+    let kind = parts[0].header.kind.clone();
+    let dest = Dest::File(files.out.clone());
+    let mut study = None;
+    let made = match kind.as_str() {
+        "items" => merge_items(&mut parts, &dest)?,
+        "book" => {
+            let pdf = parts[0].rest()?;
+            crate::output::write_atomic(&files.out, &pdf)?;
+            Made {
+                items: parts[0].header.items.unwrap_or(0),
+                files: vec![files.out.clone()],
+                note: String::new(),
+            }
+        }
+        "carcassonne-stats" => carcassonne_stats::merge(&mut parts, files)?,
+        "number-match-stats" => match_stats::merge(&mut parts, files)?,
+        "catan-bias" => {
+            let (m, s) = catan_bias::merge(&mut parts, files)?;
+            study = Some(s);
+            m
+        }
+        other => {
+            return Err(Error::invalid(format!(
+                "{}: unknown part kind '{other}'",
+                parts[0].path.display()
+            )))
+        }
+    };
+    Ok(Merged { made, kind, study })
+}
+
+impl Spec {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Spec::Items(_) => "items",
+            Spec::Book(_) => "book",
+            Spec::CatanBias(_) => "catan-bias",
+            Spec::CarcassonneStats(_) => "carcassonne-stats",
+            Spec::NumberMatchStats(_) => "number-match-stats",
+        }
+    }
+
+    /// Check everything that can be checked before running (game, parameters,
+    /// template, rules, counts) and give the configuration that identifies the output.
+    pub fn check(&self, seed: Option<u64>) -> Result<Value> {
+        let s = seed.unwrap_or(crate::seed::DEFAULT_SEED);
+        Ok(match self {
+            Spec::Items(i) => {
+                if i.count == 0 {
+                    return Err(Error::invalid("count is 0: ask for at least 1 item"));
+                }
+                with_game(&i.game, &i.params, Check)?;
+                json!({"game": i.game, "params": i.params, "seed": s, "first": i.first,
+                       "count": i.count, "format": i.format})
+            }
+            Spec::Book(b) => book_config(b, seed)?.0,
+            Spec::CatanBias(b) => {
+                let (_, samplers) = catan_bias::setup(b)?;
+                let mut v = catan_bias::header_config(b, &samplers, s);
+                v["summary"] = json!(b.summary);
+                v["report"] = json!(b.report);
+                v
+            }
+            Spec::CarcassonneStats(c) => carcassonne_stats::config(c, s)?,
+            Spec::NumberMatchStats(m) => {
+                match_stats::config(m, s, Shard::default())?;
+                match_stats::header_config(m, s)
+            }
+        })
+    }
+
+    /// Make the output: whole into `files`, or (with `part`) this shard's part at
+    /// `part_path`.
+    pub fn make(
+        &self,
+        seed: Option<u64>,
+        shard: Shard,
+        target: &Target,
+        env: &Env,
+    ) -> Result<Made> {
+        let s = seed.unwrap_or(crate::seed::DEFAULT_SEED);
+        let (part, dest) = match target {
+            Target::Whole(f) => (None, Dest::File(f.out.clone())),
+            Target::Part { path, tag } => (Some(tag.as_deref()), Dest::File(path.clone())),
+        };
+        match self {
+            Spec::Items(i) => with_game(
+                &i.game,
+                &i.params,
+                MakeItems {
+                    spec: i,
+                    seed: s,
+                    shard,
+                    part,
+                    dest: &dest,
+                    env,
+                },
+            ),
+            Spec::Book(b) => book(b, seed, part, &dest, env),
+            Spec::CarcassonneStats(c) => {
+                let config = carcassonne_stats::config(c, s)?;
+                let hists = carcassonne_stats::count(c, s, shard)?;
+                match target {
+                    Target::Whole(f) => carcassonne_stats::write(c, s, &hists, &f.out)?,
+                    Target::Part { path, tag } => write_part(
+                        path,
+                        &Header::new(self.kind(), config, shard).tagged(tag.as_deref()),
+                        &hists,
+                    )?,
+                }
+                Ok(Made {
+                    items: shard.len(0, c.samples),
+                    files: target.files(),
+                    note: String::new(),
+                })
+            }
+            Spec::NumberMatchStats(m) => {
+                let cfg = match_stats::config(m, s, shard)?;
+                let counts =
+                    crate::batch::thread_pool(env.jobs)?.install(|| match_stats::count(&cfg))?;
+                match target {
+                    Target::Whole(f) => write_csv(&f.out, &stats_rows(&cfg, &counts))?,
+                    Target::Part { path, tag } => write_part(
+                        path,
+                        &Header::new(self.kind(), match_stats::header_config(m, s), shard)
+                            .tagged(tag.as_deref()),
+                        &counts,
+                    )?,
+                }
+                Ok(Made {
+                    items: counts.boards,
+                    files: target.files(),
+                    note: String::new(),
+                })
+            }
+            Spec::CatanBias(b) => {
+                let (ctx, samplers) = catan_bias::setup(b)?;
+                let config = catan_bias::header_config(b, &samplers, s);
+                let cfg = catan_bias::study_config(b, samplers, s, shard, env.progress);
+                let counts = crate::batch::thread_pool(env.jobs)?
+                    .install(|| crate::games::catan::bias::count_samplers(&ctx, &cfg, |_, _, _| {}))
+                    .map_err(stop_or)?;
+                match target {
+                    Target::Whole(f) => {
+                        let study = crate::games::catan::bias::finish(&ctx, &cfg, counts)
+                            .map_err(Error::Invalid)?;
+                        catan_bias::write(&ctx, &study, s, f)?;
+                    }
+                    Target::Part { path, tag } => write_part(
+                        path,
+                        &Header::new(self.kind(), config, shard).tagged(tag.as_deref()),
+                        &catan_bias::state(&counts),
+                    )?,
+                }
+                Ok(Made {
+                    items: shard.len(0, b.samples),
+                    files: target.files(),
+                    note: String::new(),
+                })
+            }
+        }
+    }
+}
+
+fn stats_rows(
+    cfg: &crate::games::number_match::stats::Config,
+    c: &crate::games::number_match::stats::Counts,
+) -> Vec<crate::games::number_match::stats::Row> {
+    crate::games::number_match::stats::rows(cfg, c)
+}
+
+/// A library error string, or Interrupted when a stop was asked for.
+pub fn stop_or(e: String) -> Error {
+    if crate::interrupt::requested() {
+        Error::Interrupted
+    } else {
+        Error::Invalid(e)
+    }
+}
+
+/// Where `Spec::make` writes.
+#[derive(Debug, Clone)]
+pub enum Target {
+    Whole(StatsFiles),
+    Part { path: PathBuf, tag: Option<String> },
+}
+
+impl Target {
+    fn files(&self) -> Vec<PathBuf> {
+        match self {
+            Target::Whole(f) => {
+                let mut v = vec![f.out.clone()];
+                v.extend(f.summary.clone());
+                v.extend(f.report.clone());
+                v
+            }
+            Target::Part { path, .. } => vec![path.clone()],
+        }
+    }
+}

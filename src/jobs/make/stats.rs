@@ -1,0 +1,371 @@
+//! Statistics outputs: counts that shards add up, and the CSVs (and report) computed
+//! from the totals.
+
+use super::*;
+
+/// Where a statistics output's files go: the main CSV, and for Catan the summary CSV
+/// and an optional report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatsFiles {
+    pub out: PathBuf,
+    pub summary: Option<PathBuf>,
+    pub report: Option<PathBuf>,
+}
+
+impl StatsFiles {
+    pub fn single(out: PathBuf) -> Self {
+        StatsFiles {
+            out,
+            summary: None,
+            report: None,
+        }
+    }
+}
+
+pub(super) fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
+    let file = AtomicFile::create(path)?;
+    let mut w = csv::Writer::from_writer(file);
+    for r in rows {
+        w.serialize(r)
+            .map_err(|e| Error::invalid(format!("cannot write {}: {e}", path.display())))?;
+    }
+    w.into_inner()
+        .map_err(|e| Error::invalid(format!("cannot write {}: {e}", path.display())))?
+        .commit()
+}
+
+pub(super) fn write_part(path: &Path, header: &Header, state: &impl Serialize) -> Result<()> {
+    let mut f = AtomicFile::create(path)?;
+    let body = header.line() + &serde_json::to_string(state).expect("counts serialise") + "\n";
+    f.write_all(body.as_bytes())
+        .map_err(|e| Error::io("cannot write", path, e))?;
+    f.commit()
+}
+
+/// Carcassonne statistics: histograms per landscape size.
+pub mod carcassonne_stats {
+    use super::*;
+    use crate::games::carcassonne::stats::{self, Hist};
+
+    pub fn config(spec: &CarcassonneStatsSpec, seed: u64) -> Result<Value> {
+        if spec.samples == 0 {
+            return Err(Error::invalid("samples is 0: ask for at least 1 landscape"));
+        }
+        if spec.tiles.is_empty() || spec.tiles.iter().any(|t| !(1..=72).contains(t)) {
+            return Err(Error::invalid(
+                "tiles: give landscape sizes of 1 to 72 tiles",
+            ));
+        }
+        Ok(json!({"seed": seed, "samples": spec.samples, "tiles": spec.tiles}))
+    }
+
+    pub fn count(spec: &CarcassonneStatsSpec, seed: u64, shard: Shard) -> Result<Vec<Hist>> {
+        let h = spec
+            .tiles
+            .iter()
+            .map(|&t| stats::run(seed, t, spec.samples, shard))
+            .collect();
+        crate::interrupt::check()?;
+        Ok(h)
+    }
+
+    pub fn write(spec: &CarcassonneStatsSpec, seed: u64, hists: &[Hist], out: &Path) -> Result<()> {
+        let mut rows = Vec::new();
+        for (&t, h) in spec.tiles.iter().zip(hists) {
+            rows.extend(stats::rows(seed, t, h));
+        }
+        write_csv(out, &rows)
+    }
+
+    pub(in crate::jobs) fn merge(parts: &mut [Part], files: &StatsFiles) -> Result<Made> {
+        let cfg = parts[0].header.config.clone();
+        let spec = CarcassonneStatsSpec {
+            samples: cfg["samples"]
+                .as_u64()
+                .ok_or_else(|| bad_config("samples"))?,
+            tiles: serde_json::from_value(cfg["tiles"].clone()).map_err(|_| bad_config("tiles"))?,
+        };
+        let seed = cfg["seed"].as_u64().ok_or_else(|| bad_config("seed"))?;
+        let mut total: Vec<Hist> = vec![Hist::new(); spec.tiles.len()];
+        for p in parts.iter_mut() {
+            let h: Vec<Hist> = p.state()?;
+            if h.len() != total.len() {
+                return Err(Error::invalid(format!(
+                    "{}: wrong number of sizes",
+                    p.path.display()
+                )));
+            }
+            total = total.into_iter().zip(h).map(|(a, b)| a.merge(b)).collect();
+        }
+        write(&spec, seed, &total, &files.out)?;
+        Ok(Made {
+            items: spec.samples,
+            files: vec![files.out.clone()],
+            note: String::new(),
+        })
+    }
+}
+
+/// Number Match statistics: counts per add limit.
+pub mod match_stats {
+    use super::*;
+    use crate::games::number_match::{self, stats, Append, NumberMatch};
+
+    pub fn config(spec: &MatchStatsSpec, seed: u64, shard: Shard) -> Result<stats::Config> {
+        if spec.samples == 0 {
+            return Err(Error::invalid("samples is 0: ask for at least 1 board"));
+        }
+        if spec.length == 0 {
+            return Err(Error::invalid(
+                "length is 0: a board needs at least 1 digit",
+            ));
+        }
+        if spec.max_nodes == 0 {
+            return Err(Error::invalid(
+                "max_nodes is 0: give the search at least 1 node",
+            ));
+        }
+        NumberMatch::check(spec.columns, spec.max_adds)?;
+        let append: Append = spec.append.parse().map_err(Error::Invalid)?;
+        Ok(stats::Config {
+            seed,
+            length: spec.length,
+            max_adds: spec.max_adds,
+            max_nodes: spec.max_nodes,
+            rules: number_match::Rules {
+                cols: spec.columns,
+                diagonals: spec.diagonals,
+                append,
+            },
+            samples: spec.samples,
+            shard,
+            mc_trials: spec.monte_carlo_trials,
+            timings: spec.timings,
+        })
+    }
+
+    pub fn header_config(spec: &MatchStatsSpec, seed: u64) -> Value {
+        json!({
+            "seed": seed, "samples": spec.samples, "length": spec.length,
+            "max_adds": spec.max_adds, "max_nodes": spec.max_nodes, "columns": spec.columns,
+            "append": spec.append, "diagonals": spec.diagonals,
+            "monte_carlo_trials": spec.monte_carlo_trials, "timings": spec.timings,
+        })
+    }
+
+    pub fn count(cfg: &stats::Config) -> Result<stats::Counts> {
+        let c = stats::run(cfg);
+        crate::interrupt::check()?;
+        Ok(c)
+    }
+
+    pub(in crate::jobs) fn merge(parts: &mut [Part], files: &StatsFiles) -> Result<Made> {
+        let spec = from_header(&parts[0].header.config)?;
+        let seed = parts[0].header.config["seed"]
+            .as_u64()
+            .ok_or_else(|| bad_config("seed"))?;
+        let cfg = config(&spec, seed, Shard::default())?;
+        let mut total = stats::Counts::new(spec.max_adds);
+        for p in parts.iter_mut() {
+            total = total.merge(p.state()?);
+        }
+        write_csv(&files.out, &stats::rows(&cfg, &total))?;
+        Ok(Made {
+            items: total.boards,
+            files: vec![files.out.clone()],
+            note: String::new(),
+        })
+    }
+
+    fn from_header(v: &Value) -> Result<MatchStatsSpec> {
+        let mut v = v.clone();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("seed");
+        }
+        serde_json::from_value(v).map_err(|e| Error::invalid(format!("bad part header: {e}")))
+    }
+}
+
+/// Catan bias: counts per sampler.
+pub mod catan_bias {
+    use super::*;
+    use crate::games::catan::{
+        bias, board::BoardKind, context, rules::Rules, sampler::ALL_SAMPLERS, Sampler,
+    };
+
+    /// The context and the samplers that will run (`direct` only where it applies,
+    /// unless asked for by name, which is then an error where it cannot run).
+    pub fn setup(spec: &BiasSpec) -> Result<(crate::games::catan::sampler::Ctx, Vec<Sampler>)> {
+        if spec.samples == 0 {
+            return Err(Error::invalid(
+                "samples is 0: ask for at least 1 board per sampler",
+            ));
+        }
+        let kind: BoardKind = spec.board.parse().map_err(Error::Invalid)?;
+        let rules: Rules = spec.rules.parse().map_err(Error::Invalid)?;
+        let explicit = spec.samplers.is_some();
+        let samplers: Vec<Sampler> = match &spec.samplers {
+            Some(list) => list
+                .split(',')
+                .map(|s| s.trim().parse::<Sampler>())
+                .collect::<Result<_, _>>()
+                .map_err(Error::Invalid)?,
+            None => ALL_SAMPLERS.to_vec(),
+        };
+        let ctx = match context(kind, &rules, Sampler::Direct) {
+            Ok(ctx) => ctx,
+            Err(e) if explicit && samplers.contains(&Sampler::Direct) => return Err(e),
+            Err(_) => context(kind, &rules, Sampler::FullRejection)?,
+        };
+        let samplers = samplers
+            .into_iter()
+            .filter(|&s| s != Sampler::Direct || ctx.table.is_some())
+            .collect();
+        Ok((ctx, samplers))
+    }
+
+    pub fn header_config(spec: &BiasSpec, samplers: &[Sampler], seed: u64) -> Value {
+        let names: Vec<&str> = samplers.iter().map(|s| s.name()).collect();
+        json!({
+            "seed": seed, "samples": spec.samples, "board": spec.board, "rules": spec.rules,
+            "samplers": names.join(","), "reference_samples": spec.reference_samples,
+        })
+    }
+
+    pub fn study_config(
+        spec: &BiasSpec,
+        samplers: Vec<Sampler>,
+        seed: u64,
+        shard: Shard,
+        bar: bool,
+    ) -> bias::StudyConfig {
+        bias::StudyConfig {
+            samplers,
+            seed,
+            samples: spec.samples,
+            shard,
+            reference_samples: spec.reference_samples,
+            progress_bar: bar,
+        }
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct Counted {
+        sampler: String,
+        counts: bias::Counts,
+    }
+
+    pub fn state(counts: &[(Sampler, bias::Counts)]) -> impl Serialize {
+        counts
+            .iter()
+            .map(|(s, c)| Counted {
+                sampler: s.name().to_string(),
+                counts: c.clone(),
+            })
+            .collect::<Vec<_>>()
+    }
+
+    /// Write the CSVs (and report) of a finished study.
+    pub fn write(
+        ctx: &crate::games::catan::sampler::Ctx,
+        study: &bias::Study,
+        seed: u64,
+        files: &StatsFiles,
+    ) -> Result<()> {
+        write_csv(&files.out, &study.rows)?;
+        let summary = files
+            .summary
+            .clone()
+            .unwrap_or_else(|| files.out.with_extension("summary.csv"));
+        write_csv(&summary, &study.summaries)?;
+        if let Some(path) = &files.report {
+            let pages = crate::games::catan::report::pages(ctx.shape, study, seed);
+            let pdf = crate::book::render_pages(
+                "Catan bias report",
+                crate::games::catan::report::PAGE,
+                &pages,
+            )?;
+            crate::output::write_atomic(path, &pdf)?;
+        }
+        Ok(())
+    }
+
+    pub fn files_written(files: &StatsFiles) -> Vec<PathBuf> {
+        let mut v = vec![
+            files.out.clone(),
+            files
+                .summary
+                .clone()
+                .unwrap_or_else(|| files.out.with_extension("summary.csv")),
+        ];
+        v.extend(files.report.clone());
+        v
+    }
+
+    pub(in crate::jobs) fn merge(
+        parts: &mut [Part],
+        files: &StatsFiles,
+    ) -> Result<(Made, bias::Study)> {
+        let cfg = parts[0].header.config.clone();
+        let s = |k: &str| {
+            cfg[k]
+                .as_str()
+                .map(str::to_string)
+                .ok_or_else(|| bad_config(k))
+        };
+        let spec = BiasSpec {
+            samples: cfg["samples"]
+                .as_u64()
+                .ok_or_else(|| bad_config("samples"))?,
+            samplers: Some(s("samplers")?),
+            board: s("board")?,
+            rules: s("rules")?,
+            reference_samples: cfg["reference_samples"]
+                .as_u64()
+                .ok_or_else(|| bad_config("reference_samples"))?,
+            summary: None,
+            report: None,
+        };
+        let seed = cfg["seed"].as_u64().ok_or_else(|| bad_config("seed"))?;
+        let (ctx, samplers) = setup(&spec)?;
+        let mut total: Option<Vec<(Sampler, bias::Counts)>> = None;
+        for p in parts.iter_mut() {
+            let got: Vec<Counted> = p.state()?;
+            let got: Vec<(Sampler, bias::Counts)> = got
+                .into_iter()
+                .map(|c| {
+                    Ok((
+                        c.sampler.parse::<Sampler>().map_err(Error::Invalid)?,
+                        c.counts,
+                    ))
+                })
+                .collect::<Result<_>>()?;
+            if got.iter().map(|g| g.0).collect::<Vec<_>>() != samplers {
+                return Err(Error::invalid(format!(
+                    "{}: its samplers do not match its header",
+                    p.path.display()
+                )));
+            }
+            total = Some(match total {
+                None => got,
+                Some(mut t) => {
+                    for (a, b) in t.iter_mut().zip(&got) {
+                        a.1.merge(&b.1);
+                    }
+                    t
+                }
+            });
+        }
+        let cfg = study_config(&spec, samplers, seed, Shard::default(), false);
+        let study = bias::finish(&ctx, &cfg, total.unwrap_or_default()).map_err(Error::Invalid)?;
+        write(&ctx, &study, seed, files)?;
+        Ok((
+            Made {
+                items: spec.samples,
+                files: files_written(files),
+                note: String::new(),
+            },
+            study,
+        ))
+    }
+}
