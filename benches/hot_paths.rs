@@ -258,8 +258,48 @@ fn carcassonne(c: &mut Criterion) {
     g.finish();
 }
 
+/// Merging shards: 4 part files of 5,000 Flip records each into one JSON Lines file
+/// (the merge step of a sharded run; it reads, checks and writes every record).
+fn batch_merge(c: &mut Criterion) {
+    use puzzlebook::batch::Shard;
+    use puzzlebook::jobs::make::{self, Dest, Env, ItemFormat, StatsFiles};
+    let dir = tempfile::tempdir().unwrap();
+    let game = flip_game(5, Shape::Block);
+    let n = 20_000u64;
+    let parts: Vec<std::path::PathBuf> = (0..4)
+        .map(|k| {
+            let path = dir.path().join(format!("p{k}"));
+            let shard = Shard { index: k, count: 4 };
+            let dest = Dest::File(path.clone());
+            make::items(
+                &game,
+                game.params(),
+                1,
+                0,
+                n,
+                ItemFormat::Jsonl,
+                shard,
+                Some(None),
+                &dest,
+                &Env::default(),
+            )
+            .unwrap();
+            path
+        })
+        .collect();
+    let out = StatsFiles::single(dir.path().join("merged.jsonl"));
+    let mut g = c.benchmark_group("batch");
+    g.throughput(Throughput::Elements(n));
+    g.sample_size(10);
+    g.bench_function("merge_4_parts_20000_records", |b| {
+        b.iter(|| black_box(make::merge(&parts, &out).unwrap().made.items))
+    });
+    g.finish();
+}
+
 criterion_group!(
     benches,
+    batch_merge,
     carcassonne,
     number_match,
     numbrix,

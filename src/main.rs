@@ -1309,6 +1309,11 @@ fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCo
     })?;
     let out = stats_out(&args.out, "output/catan-bias.csv", args.shard)?;
     if let Some(shard) = args.shard {
+        if args.report.is_some() || args.summary.is_some() {
+            return Err(Error::invalid(
+                "--summary and --report are made when the parts are merged: give them to `puzzlebook merge`",
+            ));
+        }
         drop(AtomicFile::create(&out)?);
         let target = puzzlebook::jobs::make::Target::Part {
             path: out.clone(),
