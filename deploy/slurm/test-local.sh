@@ -42,11 +42,11 @@ fail() {
 [[ $EUID -eq 0 ]] || { echo "test-local.sh: run as root (it installs packages and starts daemons)" >&2; exit 2; }
 
 # ---------------------------------------------------------------- 1. packages
+export PATH="$PATH:/usr/sbin:/sbin"
 need=()
 for p in slurmctld:slurm-wlm slurmd:slurm-wlm sbatch:slurm-wlm munged:munge mungekey:munge; do
-    command -v "${p%%:*}" >/dev/null 2>&1 || PATH="$PATH:/usr/sbin:/sbin" command -v "${p%%:*}" >/dev/null 2>&1 || need+=("${p#*:}")
+    command -v "${p%%:*}" >/dev/null 2>&1 || need+=("${p#*:}")
 done
-export PATH="$PATH:/usr/sbin:/sbin"
 if ((${#need[@]})); then
     mapfile -t need < <(printf '%s\n' "${need[@]}" | sort -u)
     say "installing ${need[*]} (apt-get)"
@@ -59,7 +59,7 @@ if ((${#need[@]})); then
     fi
     rm -f "$apt_log"
 fi
-say "slurm $(slurmctld -V | awk '{print $2}'), munge $(munged -V 2>&1 | awk '{print $2; exit}')"
+say "slurm $(slurmctld -V | awk '{print $2}'), $(munged -V 2>&1 | awk '{print $1; exit}')"
 
 # ---------------------------------------------------------------- 2. the cluster
 work="$(mktemp -d /tmp/puzzlebook-slurm-test.XXXXXX)"
