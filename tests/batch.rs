@@ -422,8 +422,9 @@ fn ctrl_c_stops_cleanly() {
     let mut child = child;
     wait_for_manifest(&out, &mut child);
     std::thread::sleep(std::time::Duration::from_millis(300));
-    std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+    // The shell's built-in kill: no procps needed.
+    std::process::Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
         .status()
         .unwrap();
     let done = child.wait_with_output().unwrap();
