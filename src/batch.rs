@@ -47,26 +47,42 @@ impl std::str::FromStr for Shard {
 }
 
 impl Shard {
-    /// The indices of this shard among `first .. first + count`.
+    /// The first index of this shard at or after `first` (None past the end of u64).
+    fn start(&self, first: u64) -> Option<u64> {
+        let offset = (self.index as u128 + self.count as u128 - (first % self.count) as u128)
+            % self.count as u128;
+        first.checked_add(offset as u64)
+    }
+
+    /// The indices of this shard among `first .. first + count` (callers make sure
+    /// that `first + count` fits in a u64; see [`check_range`]).
     pub fn indices(&self, first: u64, count: u64) -> impl Iterator<Item = u64> {
         let end = first.saturating_add(count);
-        let start = first + (self.index + self.count - first % self.count) % self.count;
-        (start..end).step_by(self.count as usize)
+        let start = self.start(first).unwrap_or(end).min(end);
+        (start..end).step_by(usize::try_from(self.count).unwrap_or(usize::MAX))
     }
 
     /// How many indices [`Shard::indices`] gives, without walking them.
     pub fn len(&self, first: u64, count: u64) -> u64 {
         let end = first.saturating_add(count);
-        let start = first + (self.index + self.count - first % self.count) % self.count;
-        if start >= end {
-            0
-        } else {
-            (end - 1 - start) / self.count + 1
+        match self.start(first) {
+            Some(start) if start < end => (end - 1 - start) / self.count + 1,
+            _ => 0,
         }
     }
 
     pub fn is_whole(&self) -> bool {
         self.count == 1
+    }
+}
+
+/// Item indices `first .. first + count` must fit in a u64.
+pub fn check_range(first: u64, count: u64) -> Result<()> {
+    match first.checked_add(count) {
+        Some(_) => Ok(()),
+        None => Err(Error::invalid(format!(
+            "--first {first} plus --count {count} is past the last index (2^64 - 1)"
+        ))),
     }
 }
 

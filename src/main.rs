@@ -967,7 +967,7 @@ fn carcassonne_stats(
         samples,
         tiles: sizes,
     };
-    cs::config(&spec, seed).map_err(|e| Error::invalid(format!("--{e}")))?;
+    cs::config(&spec, seed).map_err(flag_error)?;
     let out = stats_out(out, "output/carcassonne-stats.csv", shard)?;
     if let Some(shard) = shard {
         let target = Target::Part {
@@ -1003,6 +1003,20 @@ fn carcassonne_stats(
         started.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// A job-file style message ("samples is 0: ...") named as the command-line flag.
+fn flag_error(e: Error) -> Error {
+    match e {
+        Error::Invalid(m)
+            if ["samples ", "length ", "max_nodes ", "reference_samples "]
+                .iter()
+                .any(|k| m.starts_with(k)) =>
+        {
+            Error::Invalid(format!("--{}", m.replacen('_', "-", 1)))
+        }
+        e => e,
+    }
 }
 
 /// The file a statistics command writes: with `--shard K/N` and the default path, the
@@ -1229,8 +1243,7 @@ fn match_stats(
         monte_carlo_trials: mc_trials,
         timings,
     };
-    let cfg = ms::config(&spec, seed, shard.unwrap_or_default())
-        .map_err(|e| Error::invalid(format!("--{e}")))?;
+    let cfg = ms::config(&spec, seed, shard.unwrap_or_default()).map_err(flag_error)?;
     let out = stats_out(out, "output/number-match-stats.csv", shard)?;
     let started = std::time::Instant::now();
     let spec = Spec::NumberMatchStats(spec);
@@ -1303,10 +1316,7 @@ fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCo
         summary: None,
         report: None,
     };
-    let (ctx, samplers) = cb::setup(&spec).map_err(|e| match e {
-        Error::Invalid(m) if m.starts_with("samples") => Error::Invalid(format!("--{m}")),
-        e => e,
-    })?;
+    let (ctx, samplers) = cb::setup(&spec).map_err(flag_error)?;
     let out = stats_out(&args.out, "output/catan-bias.csv", args.shard)?;
     if let Some(shard) = args.shard {
         if args.report.is_some() || args.summary.is_some() {
@@ -1402,26 +1412,35 @@ fn shard_from_env() -> Result<Shard> {
             .map_err(|e| Error::invalid(format!("PUZZLEBOOK_SHARD: {e}")));
     }
     let (index, count) = if let Some(id) = var("SLURM_ARRAY_TASK_ID") {
+        // The array must be 0..N-1 with step 1, so task id = shard and count = N.
         let id = num("SLURM_ARRAY_TASK_ID", id)?;
-        let count = match var("SLURM_ARRAY_TASK_COUNT") {
-            Some(c) => num("SLURM_ARRAY_TASK_COUNT", c)?,
-            None => match (var("SLURM_ARRAY_TASK_MIN"), var("SLURM_ARRAY_TASK_MAX")) {
-                (Some(lo), Some(hi)) => {
-                    let (lo, hi) = (
-                        num("SLURM_ARRAY_TASK_MIN", lo)?,
-                        num("SLURM_ARRAY_TASK_MAX", hi)?,
-                    );
-                    if lo != 0 {
-                        return Err(Error::invalid(format!(
-                            "the Slurm array starts at {lo}: use --array=0-(N-1)"
-                        )));
-                    }
-                    hi + 1
-                }
-                _ => return Err(Error::invalid(
+        let min = var("SLURM_ARRAY_TASK_MIN")
+            .map(|v| num("SLURM_ARRAY_TASK_MIN", v))
+            .transpose()?;
+        let max = var("SLURM_ARRAY_TASK_MAX")
+            .map(|v| num("SLURM_ARRAY_TASK_MAX", v))
+            .transpose()?;
+        let count = var("SLURM_ARRAY_TASK_COUNT")
+            .map(|v| num("SLURM_ARRAY_TASK_COUNT", v))
+            .transpose()?;
+        if let Some(lo) = min.filter(|&lo| lo != 0) {
+            return Err(Error::invalid(format!(
+                "the Slurm array starts at {lo}: submit it as --array=0-(N-1)"
+            )));
+        }
+        let count = match (count, max) {
+            (Some(c), Some(hi)) if c != hi.saturating_add(1) => {
+                return Err(Error::invalid(format!(
+                    "the Slurm array has {c} tasks but ends at {hi}: submit it as --array=0-(N-1) without a step"
+                )))
+            }
+            (Some(c), _) => c,
+            (None, Some(hi)) => hi.saturating_add(1),
+            (None, None) => {
+                return Err(Error::invalid(
                     "SLURM_ARRAY_TASK_ID is set but not SLURM_ARRAY_TASK_COUNT (or _MIN and _MAX)",
-                )),
-            },
+                ))
+            }
         };
         (id, count)
     } else if let Some(id) = var("JOB_COMPLETION_INDEX") {
@@ -1473,11 +1492,28 @@ fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<ExitCod
 
 fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
     use puzzlebook::jobs::make::{self, StatsFiles};
-    if args.parts.iter().any(|p| p == &args.out) {
-        return Err(Error::invalid(format!(
-            "--out {} is one of the parts: choose another file",
-            args.out.display()
-        )));
+    // No output may be one of the parts (compared as files, not as spellings).
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    };
+    let outs: Vec<(&str, &Path)> = [
+        ("--out", Some(args.out.as_path())),
+        ("--summary", args.summary.as_deref()),
+        ("--report", args.report.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(n, p)| p.map(|p| (n, p)))
+    .collect();
+    for (flag, o) in &outs {
+        if args.parts.iter().any(|p| same(p, o)) {
+            return Err(Error::invalid(format!(
+                "{flag} {} is one of the parts: choose another file",
+                o.display()
+            )));
+        }
+        // Fail on an unwritable path before writing anything.
+        drop(AtomicFile::create(o)?);
     }
     let started = std::time::Instant::now();
     let files = StatsFiles {

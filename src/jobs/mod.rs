@@ -113,8 +113,14 @@ impl Job {
         let bytes = std::fs::read(path).map_err(|e| Error::io("cannot read job file", path, e))?;
         let bad = |m: String| Error::invalid(format!("job {}: {m}", path.display()));
         let text = String::from_utf8(bytes.clone()).map_err(|_| bad("not UTF-8 text".into()))?;
-        let file: JobFile =
-            toml::from_str(&text).map_err(|e| bad(e.message().trim().to_string()))?;
+        let file: JobFile = toml::from_str(&text).map_err(|e| {
+            let m = e.message().trim().to_string();
+            if m.contains("expected a sequence") {
+                bad(format!("{m}: write each output as an [[output]] table"))
+            } else {
+                bad(m)
+            }
+        })?;
         if file.output.is_empty() {
             return Err(bad("no [[output]] tables: name at least one output".into()));
         }
@@ -224,6 +230,33 @@ pub struct RunReport {
     pub out_dir: PathBuf,
 }
 
+/// Keep two runs from writing one folder at once: a whole run or a merge holds an
+/// exclusive lock on `DIR/.puzzlebook.lock`, shard runs (which write only their own
+/// parts) a shared one. The operating system drops the lock when the process ends,
+/// however it ends.
+fn lock(dir: &Path, shared: bool) -> Result<std::fs::File> {
+    let path = dir.join(".puzzlebook.lock");
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Error::io("cannot create", &path, e))?;
+    let got = if shared {
+        f.try_lock_shared()
+    } else {
+        f.try_lock()
+    };
+    match got {
+        Ok(()) => Ok(f),
+        Err(std::fs::TryLockError::WouldBlock) => Err(Error::invalid(format!(
+            "another puzzlebook run is using {}: wait for it to finish",
+            dir.display()
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => Err(Error::io("cannot lock", &path, e)),
+    }
+}
+
 /// Remove temporary files an earlier, killed run may have left for these files.
 fn clean_stale(dir: &Path, files: &[String]) {
     let Ok(rd) = std::fs::read_dir(dir) else {
@@ -255,6 +288,7 @@ fn up_to_date(m: &Manifest, o: &Output, dir: &Path) -> bool {
 pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
     let dir = opts.out_dir.clone().unwrap_or_else(|| job.out_dir.clone());
     std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
+    let _lock = lock(&dir, opts.shard.is_some())?;
     let log = Log { style: opts.log };
     let what = match (opts.shard, opts.merge) {
         (Some(s), _) => format!("shard {s}"),
@@ -383,30 +417,68 @@ fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunR
     Ok(report)
 }
 
-/// The parts of one output made by `run --shard` for this configuration.
+/// The parts of one output made by `run --shard` for this configuration: one complete
+/// set (shards 0..N-1 of one N). Files that are not parts of this output are ignored;
+/// sets of another N left by an earlier run are ignored when one set is complete.
 fn find_parts(parts_dir: &Path, o: &Output) -> Result<Vec<PathBuf>> {
     let prefix = format!("{}.part-", o.name);
-    let mut found = Vec::new();
+    let mut by_n: std::collections::BTreeMap<u64, Vec<(u64, PathBuf)>> = Default::default();
     if let Ok(rd) = std::fs::read_dir(parts_dir) {
         for e in rd.flatten() {
             let n = e.file_name().to_string_lossy().into_owned();
-            if n.starts_with(&prefix) && n.contains("-of-") {
-                let h = part::Part::open(&e.path())?.header;
-                if h.job_output.as_deref() == Some(&o.config_sha256) {
-                    found.push(e.path());
+            if !(n.starts_with(&prefix) && n.contains("-of-")) {
+                continue;
+            }
+            if let Ok(p) = part::Part::open(&e.path()) {
+                if p.header.job_output.as_deref() == Some(&o.config_sha256) {
+                    let [k, count] = p.header.shard;
+                    by_n.entry(count).or_default().push((k, e.path()));
                 }
             }
         }
     }
-    if found.is_empty() {
+    let complete: Vec<u64> = by_n
+        .iter()
+        .filter(|(n, v)| {
+            let mut ks: Vec<u64> = v.iter().map(|x| x.0).collect();
+            ks.sort_unstable();
+            ks.dedup();
+            ks.len() as u64 == **n && ks.iter().enumerate().all(|(i, &k)| i as u64 == k)
+        })
+        .map(|(n, _)| *n)
+        .collect();
+    if by_n.is_empty() {
         return Err(Error::invalid(format!(
             "no parts of '{}' for this job in {}: run the shards first (run JOB --shard K/N)",
             o.name,
             parts_dir.display()
         )));
     }
-    found.sort();
-    Ok(found)
+    let chosen = match complete.as_slice() {
+        [n] => *n,
+        // None complete: merge the largest set, and let the merge name what is missing.
+        [] => *by_n
+            .iter()
+            .max_by_key(|(_, v)| v.len())
+            .map(|(n, _)| n)
+            .expect("not empty"),
+        many => {
+            return Err(Error::invalid(format!(
+                "'{}' has complete sets of parts cut into {} shards in {}: delete the set you do not want",
+                o.name,
+                many.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" and "),
+                parts_dir.display()
+            )))
+        }
+    };
+    let mut v: Vec<PathBuf> = by_n
+        .remove(&chosen)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|x| x.1)
+        .collect();
+    v.sort();
+    Ok(v)
 }
 
 fn run_shard(
@@ -437,9 +509,10 @@ fn run_shard(
             shard
         };
         let path = part::part_name(&parts_dir, &o.name, my_shard);
-        let done = part::Part::open(&path).is_ok_and(|p| {
+        let done = part::Part::open(&path).is_ok_and(|mut p| {
             p.header.job_output.as_deref() == Some(&o.config_sha256)
                 && p.header.shard == [my_shard.index, my_shard.count]
+                && (p.header.kind != "book" || p.rest().is_ok())
         });
         if done && !opts.force {
             report.skipped += 1;

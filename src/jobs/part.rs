@@ -37,6 +37,10 @@ pub struct Header {
     /// For a book part: the puzzles in it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<u64>,
+    /// For a book part: the SHA-256 of the PDF that follows (a cut-off or changed
+    /// payload is refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload_sha256: Option<String>,
 }
 
 impl Header {
@@ -49,6 +53,7 @@ impl Header {
             shard: [shard.index, shard.count],
             job_output: None,
             items: None,
+            payload_sha256: None,
         }
     }
 
@@ -73,17 +78,17 @@ impl Part {
     pub fn open(path: &Path) -> Result<Part> {
         let file = std::fs::File::open(path).map_err(|e| Error::io("cannot read", path, e))?;
         let mut reader = std::io::BufReader::new(file);
-        let mut first = String::new();
-        reader
-            .read_line(&mut first)
-            .map_err(|e| Error::io("cannot read", path, e))?;
         let not_part = || {
             Error::invalid(format!(
                 "{} is not a puzzlebook part file (make parts with --shard K/N)",
                 path.display()
             ))
         };
-        let v: Value = serde_json::from_str(first.trim_end()).map_err(|_| not_part())?;
+        let mut first = Vec::new();
+        reader
+            .read_until(b'\n', &mut first)
+            .map_err(|e| Error::io("cannot read", path, e))?;
+        let v: Value = serde_json::from_slice(&first).map_err(|_| not_part())?;
         if v.get("puzzlebook_part").is_none() {
             return Err(not_part());
         }
@@ -123,12 +128,24 @@ impl Part {
         Ok(Some(s))
     }
 
-    /// The rest of the payload as bytes.
+    /// The rest of the payload as bytes, checked against the header's hash.
     pub fn rest(&mut self) -> Result<Vec<u8>> {
         let mut v = Vec::new();
         self.reader
             .read_to_end(&mut v)
             .map_err(|e| Error::io("cannot read", &self.path, e))?;
+        let want = self.header.payload_sha256.as_deref().ok_or_else(|| {
+            Error::invalid(format!(
+                "{}: the part header has no payload hash",
+                self.path.display()
+            ))
+        })?;
+        if super::manifest::sha256_hex(&v) != want {
+            return Err(Error::invalid(format!(
+                "{}: the payload does not match its header's SHA-256 (a cut-off or changed part): make it again",
+                self.path.display()
+            )));
+        }
         Ok(v)
     }
 
@@ -179,7 +196,14 @@ pub fn open_all(paths: &[PathBuf]) -> Result<Vec<Part>> {
                 first.kind
             )));
         }
-        if h.config != first.config || h.job_output != first.job_output {
+        if h.job_output != first.job_output {
+            return Err(Error::invalid(format!(
+                "parts from different runs: {} and {} were made for different job outputs (or one by a job, one by a command)",
+                name(p),
+                name(&parts[0])
+            )));
+        }
+        if h.config != first.config {
             return Err(Error::invalid(format!(
                 "parts from different runs: {} has {} but {} has {}",
                 name(p),
@@ -207,6 +231,15 @@ pub fn open_all(paths: &[PathBuf]) -> Result<Vec<Part>> {
             crate::VERSION
         )));
     }
+    for p in &parts {
+        let [k, n] = p.header.shard;
+        if n == 0 || k >= n {
+            return Err(Error::invalid(format!(
+                "{}: shard {k}/{n} is not a shard (K/N with K < N)",
+                name(p)
+            )));
+        }
+    }
     parts.sort_by_key(|p| p.header.shard[0]);
     let n = first.shard[1];
     for w in parts.windows(2) {
@@ -219,16 +252,20 @@ pub fn open_all(paths: &[PathBuf]) -> Result<Vec<Part>> {
             )));
         }
     }
-    let have: Vec<u64> = parts.iter().map(|p| p.header.shard[0]).collect();
-    let missing: Vec<String> = (0..n)
-        .filter(|k| !have.contains(k))
-        .map(|k| format!("{k}/{n}"))
-        .collect();
-    if !missing.is_empty() {
+    if (parts.len() as u64) < n {
+        // The shards are distinct and below n, so some are missing; name the first few.
+        let have: Vec<u64> = parts.iter().map(|p| p.header.shard[0]).collect();
+        let missing: Vec<String> = (0..n)
+            .filter(|k| !have.contains(k))
+            .take(8)
+            .map(|k| format!("{k}/{n}"))
+            .collect();
+        let count = n - parts.len() as u64;
         return Err(Error::invalid(format!(
-            "missing part{} {} (have {} of {n})",
-            if missing.len() == 1 { "" } else { "s" },
+            "missing part{} {}{} (have {} of {n})",
+            if count == 1 { "" } else { "s" },
             missing.join(", "),
+            if count > 8 { ", ..." } else { "" },
             parts.len()
         )));
     }

@@ -50,15 +50,19 @@ impl Hist {
 /// Histograms for `samples` landscapes of `tiles` tiles (landscape i is the one
 /// `carcassonne generate --tiles T` makes as item i).
 pub fn run(seed: u64, tiles: usize, samples: u64, shard: Shard) -> Hist {
-    let idx: Vec<u64> = shard.indices(0, samples).collect();
-    idx.par_chunks(1024)
-        .map(|chunk| {
+    // Chunks of index ranges, each walked lazily: memory does not grow with samples.
+    const CHUNK: u64 = 4096;
+    (0..samples.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let end = ((c + 1) * CHUNK).min(samples);
+            let chunk = shard.indices(c * CHUNK, end - c * CHUNK);
             let mut h = Hist::new();
             // On a stop request the rest is skipped; the caller discards the result.
             if crate::interrupt::requested() {
                 return h;
             }
-            for &i in chunk {
+            for i in chunk {
                 let made = generate::landscape(tiles, &mut item_rng(seed, "carcassonne", i));
                 let b = score(&made.landscape);
                 let vals = [

@@ -62,6 +62,21 @@ impl Counts {
         }
     }
 
+    /// Whether these counts can be a run of `boards` boards counted like `empty`:
+    /// the same vector lengths, every hex and harbor counted once per board, the
+    /// placement cells (if any) summing to the boards (checks a part before merging).
+    pub fn fits(&self, empty: &Counts, boards: u64) -> bool {
+        let per = |v: &[u64], w: usize| v.chunks(w).all(|c| c.iter().sum::<u64>() == boards);
+        self.boards == boards
+            && self.attempts >= boards
+            && self.joint.len() == empty.joint.len()
+            && self.harbor.len() == empty.harbor.len()
+            && self.cells.len() == empty.cells.len()
+            && per(&self.joint, JOINT)
+            && per(&self.harbor, 6)
+            && (self.cells.is_empty() || self.cells.iter().sum::<u64>() == boards)
+    }
+
     pub fn merge(&mut self, o: &Counts) {
         self.boards += o.boards;
         self.attempts += o.attempts;

@@ -82,6 +82,20 @@ impl Counts {
         }
     }
 
+    /// Whether these counts can be `boards` boards counted like `empty` (the same
+    /// limits and buckets; every board decided or unknown once per limit).
+    pub fn fits(&self, empty: &Counts, boards: u64) -> bool {
+        self.boards == boards
+            && self.limits.len() == empty.limits.len()
+            && self.limits.iter().zip(&empty.limits).all(|(l, e)| {
+                l.node_buckets.len() == e.node_buckets.len()
+                    && l.time_buckets.len() == e.time_buckets.len()
+                    && l.mc_buckets.len() == e.mc_buckets.len()
+                    && l.clearable + l.unsolvable + l.unknown == boards
+                    && l.node_buckets.iter().sum::<u64>() == boards
+            })
+    }
+
     pub fn merge(mut self, o: Counts) -> Counts {
         self.boards += o.boards;
         for (a, b) in self.limits.iter_mut().zip(o.limits) {
@@ -172,17 +186,20 @@ pub fn board(seed: u64, length: usize, i: u64) -> Vec<u8> {
 }
 
 pub fn run(cfg: &Config) -> Counts {
-    let indices: Vec<u64> = cfg.shard.indices(0, cfg.samples).collect();
-    indices
-        .par_chunks(256)
-        .map(|chunk| {
+    // Chunks of index ranges, each walked lazily: memory does not grow with samples.
+    const CHUNK: u64 = 1024;
+    (0..cfg.samples.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let end = ((c + 1) * CHUNK).min(cfg.samples);
+            let chunk = cfg.shard.indices(c * CHUNK, end - c * CHUNK);
             let mut solver = Solver::new(cfg.rules);
             let mut c = Counts::new(cfg.max_adds);
             // On a stop request the rest is skipped; the caller discards the result.
             if crate::interrupt::requested() {
                 return c;
             }
-            for &i in chunk {
+            for i in chunk {
                 let mut rng = item_rng(cfg.seed, "number_match-stats-monte-carlo", i);
                 c.add_board(&board(cfg.seed, cfg.length, i), cfg, &mut solver, &mut rng);
             }

@@ -74,6 +74,7 @@ pub fn items<G: Game>(
     if count == 0 {
         return Err(Error::invalid("the count is 0: ask for at least 1 item"));
     }
+    batch::check_range(first, count)?;
     let opts = RunOptions {
         seed,
         jobs: env.jobs,
@@ -235,9 +236,12 @@ impl WithGame for MakeItems<'_> {
     }
 }
 
-pub(super) struct Check;
-impl WithGame for Check {
-    fn with<G: Game>(self, _game: G, _params: G::Params) -> Result<Made> {
+/// Build the game (checking its parameters) and keep the parameters as the game
+/// reads them, defaults filled in (so `size = 4` and `size = "4"` are one output).
+pub(super) struct Check<'a>(pub(super) &'a std::cell::RefCell<Value>);
+impl WithGame for Check<'_> {
+    fn with<G: Game>(self, _game: G, params: G::Params) -> Result<Made> {
+        *self.0.borrow_mut() = serde_json::to_value(&params).expect("parameters serialise");
         Ok(Made::default())
     }
 }
@@ -281,6 +285,7 @@ pub(super) fn book(
     if let Some(tag) = part {
         let mut h = Header::new("book", config, Shard::default()).tagged(tag);
         h.items = Some(built.puzzles as u64);
+        h.payload_sha256 = Some(crate::jobs::manifest::sha256_hex(&built.pdf));
         sink.write(h.line().as_bytes())?;
     }
     sink.write(&built.pdf)?;

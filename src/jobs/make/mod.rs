@@ -267,17 +267,16 @@ impl Spec {
                 if i.count == 0 {
                     return Err(Error::invalid("count is 0: ask for at least 1 item"));
                 }
-                with_game(&i.game, &i.params, Check)?;
-                json!({"game": i.game, "params": i.params, "seed": s, "first": i.first,
+                crate::batch::check_range(i.first, i.count)?;
+                let params = std::cell::RefCell::new(Value::Null);
+                with_game(&i.game, &i.params, Check(&params))?;
+                json!({"game": i.game, "params": params.into_inner(), "seed": s, "first": i.first,
                        "count": i.count, "format": i.format})
             }
             Spec::Book(b) => book_config(b, seed)?.0,
             Spec::CatanBias(b) => {
                 let (_, samplers) = catan_bias::setup(b)?;
-                let mut v = catan_bias::header_config(b, &samplers, s);
-                v["summary"] = json!(b.summary);
-                v["report"] = json!(b.report);
-                v
+                catan_bias::header_config(b, &samplers, s)
             }
             Spec::CarcassonneStats(c) => carcassonne_stats::config(c, s)?,
             Spec::NumberMatchStats(m) => {
@@ -361,7 +360,7 @@ impl Spec {
                 match target {
                     Target::Whole(f) => {
                         let study = crate::games::catan::bias::finish(&ctx, &cfg, counts)
-                            .map_err(Error::Invalid)?;
+                            .map_err(stop_or)?;
                         catan_bias::write(&ctx, &study, s, f)?;
                     }
                     Target::Part { path, tag } => write_part(

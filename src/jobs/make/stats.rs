@@ -34,6 +34,21 @@ pub(super) fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
         .commit()
 }
 
+/// The shard a part says it holds.
+fn shard_of(p: &Part) -> Shard {
+    Shard {
+        index: p.header.shard[0],
+        count: p.header.shard[1],
+    }
+}
+
+fn bad_counts(p: &Part, want: u64) -> Error {
+    Error::invalid(format!(
+        "{}: its counts do not fit its header (expected {want} samples in the shape this run counts): a damaged part; make it again",
+        p.path.display()
+    ))
+}
+
 pub(super) fn write_part(path: &Path, header: &Header, state: &impl Serialize) -> Result<()> {
     let mut f = AtomicFile::create(path)?;
     let body = header.line() + &serde_json::to_string(state).expect("counts serialise") + "\n";
@@ -89,11 +104,14 @@ pub mod carcassonne_stats {
         let mut total: Vec<Hist> = vec![Hist::new(); spec.tiles.len()];
         for p in parts.iter_mut() {
             let h: Vec<Hist> = p.state()?;
-            if h.len() != total.len() {
-                return Err(Error::invalid(format!(
-                    "{}: wrong number of sizes",
-                    p.path.display()
-                )));
+            let want = shard_of(p).len(0, spec.samples);
+            let fits = h.len() == total.len()
+                && h.iter().all(|x| {
+                    x.0.len() == stats::MEASURES.len()
+                        && x.0.iter().all(|m| m.iter().sum::<u64>() == want)
+                });
+            if !fits {
+                return Err(bad_counts(p, want));
             }
             total = total.into_iter().zip(h).map(|(a, b)| a.merge(b)).collect();
         }
@@ -167,7 +185,12 @@ pub mod match_stats {
         let cfg = config(&spec, seed, Shard::default())?;
         let mut total = stats::Counts::new(spec.max_adds);
         for p in parts.iter_mut() {
-            total = total.merge(p.state()?);
+            let c: stats::Counts = p.state()?;
+            let want = shard_of(p).len(0, spec.samples);
+            if !c.fits(&total, want) {
+                return Err(bad_counts(p, want));
+            }
+            total = total.merge(c);
         }
         write_csv(&files.out, &stats::rows(&cfg, &total))?;
         Ok(Made {
@@ -199,6 +222,11 @@ pub mod catan_bias {
         if spec.samples == 0 {
             return Err(Error::invalid(
                 "samples is 0: ask for at least 1 board per sampler",
+            ));
+        }
+        if spec.reference_samples == 0 {
+            return Err(Error::invalid(
+                "reference_samples is 0: the reference run needs at least 1 board",
             ));
         }
         let kind: BoardKind = spec.board.parse().map_err(Error::Invalid)?;
@@ -346,6 +374,16 @@ pub mod catan_bias {
                     p.path.display()
                 )));
             }
+            let want = shard_of(p).len(0, spec.samples);
+            let empty = bias::Counts::new(
+                ctx.shape,
+                ctx.table
+                    .as_ref()
+                    .map_or(0, |t| bias::Cells::new(ctx.shape, t).len()),
+            );
+            if !got.iter().all(|(_, c)| c.fits(&empty, want)) {
+                return Err(bad_counts(p, want));
+            }
             total = Some(match total {
                 None => got,
                 Some(mut t) => {
@@ -357,7 +395,7 @@ pub mod catan_bias {
             });
         }
         let cfg = study_config(&spec, samplers, seed, Shard::default(), false);
-        let study = bias::finish(&ctx, &cfg, total.unwrap_or_default()).map_err(Error::Invalid)?;
+        let study = bias::finish(&ctx, &cfg, total.unwrap_or_default()).map_err(stop_or)?;
         write(&ctx, &study, seed, files)?;
         Ok((
             Made {
