@@ -105,6 +105,20 @@ fn ok(args: &[&str]) -> String {
     err
 }
 
+/// Run every shard K/N of a job into `dir`.
+fn shard_all(job: &Path, dir: &Path, n: u64) {
+    for k in 0..n {
+        ok(&[
+            "run",
+            p(job),
+            "--out-dir",
+            p(dir),
+            "--shard",
+            &format!("{k}/{n}"),
+        ]);
+    }
+}
+
 fn p(path: &Path) -> &str {
     path.to_str().unwrap()
 }
@@ -150,16 +164,7 @@ fn every_output_kind_merges_back_byte_for_byte() {
     );
     for n in [1u64, 2, 7] {
         let d = s.dir.path().join(format!("n{n}"));
-        for k in 0..n {
-            ok(&[
-                "run",
-                p(&s.job),
-                "--out-dir",
-                p(&d),
-                "--shard",
-                &format!("{k}/{n}"),
-            ]);
-        }
+        shard_all(&s.job, &d, n);
         // Nothing final before the merge: only parts.
         assert!(outputs(&d).is_empty(), "{:?}", outputs(&d));
         ok(&["run", p(&s.job), "--out-dir", p(&d), "--merge"]);
@@ -657,16 +662,7 @@ fn a_second_run_on_the_same_folder_is_refused_while_the_first_runs() {
 fn damaged_or_stray_parts_are_refused_not_merged() {
     let s = setup();
     let d = s.dir.path().join("sh");
-    for k in 0..2 {
-        ok(&[
-            "run",
-            p(&s.job),
-            "--out-dir",
-            p(&d),
-            "--shard",
-            &format!("{k}/2"),
-        ]);
-    }
+    shard_all(&s.job, &d, 2);
     let parts = d.join("parts");
     // A cut-off book part: the merge refuses it, and a shard run makes it again.
     let book = parts.join("book.pdf.part-0-of-1");
@@ -724,16 +720,7 @@ fn damaged_or_stray_parts_are_refused_not_merged() {
 fn an_old_set_of_parts_does_not_confuse_the_merge() {
     let s = setup();
     let d = s.dir.path().join("sh");
-    for k in 0..3 {
-        ok(&[
-            "run",
-            p(&s.job),
-            "--out-dir",
-            p(&d),
-            "--shard",
-            &format!("{k}/3"),
-        ]);
-    }
+    shard_all(&s.job, &d, 3);
     // A second, incomplete cut: the complete set of 3 is merged.
     ok(&["run", p(&s.job), "--out-dir", p(&d), "--shard", "1/2"]);
     ok(&["run", p(&s.job), "--out-dir", p(&d), "--merge"]);
@@ -763,16 +750,7 @@ fn items_from_a_later_first_index_shard_and_merge() {
     .unwrap();
     ok(&["run", p(&job)]);
     let d = dir.path().join("sh");
-    for k in 0..5 {
-        ok(&[
-            "run",
-            p(&job),
-            "--out-dir",
-            p(&d),
-            "--shard",
-            &format!("{k}/5"),
-        ]);
-    }
+    shard_all(&job, &d, 5);
     ok(&["run", p(&job), "--out-dir", p(&d), "--merge"]);
     same_files(&dir.path().join("whole"), &d);
     let text = std::fs::read_to_string(d.join("f.jsonl")).unwrap();
