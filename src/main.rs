@@ -1486,8 +1486,22 @@ fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<ExitCod
             LogStyle::Text
         },
     };
-    jobs::run(&job, &opts)?;
-    Ok(ExitCode::SUCCESS)
+    match jobs::run(&job, &opts) {
+        Ok(_) => Ok(ExitCode::SUCCESS),
+        // With --json-log the error is an event too (and the only line).
+        Err(e) if args.json_log => {
+            eprintln!(
+                "{}",
+                serde_json::json!({"event": "error", "message": e.to_string()})
+            );
+            Ok(ExitCode::from(if matches!(e, Error::Interrupted) {
+                130
+            } else {
+                1
+            }))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {

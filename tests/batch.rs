@@ -468,6 +468,27 @@ fn logs_are_lines_or_json() {
     assert_eq!(made[0]["output"], "numbrix.jsonl");
     assert_eq!(made[0]["items"], 15);
     assert!(made[0]["per_second"].as_f64().unwrap() > 0.0);
+    // An error is an event too, and the only line.
+    let (code, err) = run(&[
+        "run",
+        p(&s.job),
+        "--json-log",
+        "--merge",
+        "--out-dir",
+        p(&s.dir.path().join("none")),
+    ]);
+    assert_eq!(code, 1);
+    let last: Value = serde_json::from_str(err.lines().last().unwrap()).unwrap();
+    assert_eq!(last["event"], "error");
+    assert!(last["message"]
+        .as_str()
+        .unwrap()
+        .contains("run the shards first"));
+    assert!(
+        err.lines()
+            .all(|l| serde_json::from_str::<Value>(l).is_ok()),
+        "{err}"
+    );
 }
 
 #[test]
