@@ -9,8 +9,11 @@
 //!   position lost with k adds left is lost with fewer, so one entry serves both. Keys
 //!   are 128-bit hashes of (board length, cells); a false match needs a 2^-128 event
 //!   (far below the chance of a hardware fault), so "unsolvable" is exhaustive.
-//! - Order: pairs that leave a row intact come before pairs that empty a row (row
-//!   removal shifts diagonals), adds last; the first solution found is returned.
+//! - Order: the add first (see the rounds below), then pairs by how close they bring
+//!   the reading-order shortcut (below) to applying: the length of the reduced word
+//!   after the pair (no add left) or of the reduced word of the board added to itself
+//!   (an add left); ties: pairs that leave a row intact first (row removal shifts
+//!   diagonals). The first solution found is returned.
 //! - A shortcut that finds most solutions at once: read the digits in reading order as
 //!   a word whose letters are classes. Pairs next to each other in reading order may
 //!   always be removed, and removing such pairs reduces the word like a word in a free
@@ -20,12 +23,18 @@
 //!   one add iff the reduced word is a palindrome (then `w w` reduces to nothing). The
 //!   search tries this at every position before branching, and when it applies,
 //!   plays it out greedily (always the first reading-order pair) to get the moves.
-//! - Rounds: random playouts of the source's Monte Carlo kind (seeded by the board),
-//!   then a search with a node limit, then more playouts and a longer search, and at
-//!   last a search to the end. A win in a playout is a valid solution, and playouts
-//!   find most solutions in microseconds where the depth-first order can wander; a
-//!   proof of "unsolvable" always comes from the exhaustive last round. The table of
-//!   lost positions carries over between rounds, so a cut-short search is not wasted.
+//! - Rounds: first random playouts of the source's Monte Carlo kind (seeded by the
+//!   board; a win in a playout is a valid solution, and they find most solutions in
+//!   microseconds), then rounds of the search. Nearly all the work of an exhaustive
+//!   search is refuting the no-add positions that follow an add, and most add points
+//!   can in fact be won, but a depth-first search that spends millions of nodes
+//!   refuting the first add points it meets never reaches the good ones. So in round
+//!   r the no-add search after each add point gets at most 64 * 8^r nodes; a search
+//!   cut short makes its position (and every ancestor) "cut", never "lost", and the
+//!   round goes on with the other add points. Lost positions (proved exhaustively)
+//!   stay in the table across rounds; cut ones are remembered only within a round.
+//!   A round with no cut is exhaustive, so "unsolvable" comes only from such a round,
+//!   and the budget grows until one is (or the caller's budget runs out: unknown).
 //! - `min_adds` runs the search with 0, 1, 2, ... adds: the first limit that clears
 //!   the board is the fewest adds needed, and what earlier limits proved lost is kept.
 
@@ -67,6 +76,39 @@ impl std::hash::Hasher for IdHasher {
 
 type Table = HashMap<u128, u8, std::hash::BuildHasherDefault<IdHasher>>;
 
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum R {
+    Win,
+    Lost,
+    Cut,
+}
+
+/// How far the reading-order shortcut is from clearing `b`: the length of the reduced
+/// word (no add left) or of the reduced word of the board added to itself.
+fn heur(b: &[u8], adds: u8) -> u32 {
+    let mut st = [0u8; 512];
+    let mut n = 0usize;
+    for &x in b {
+        if x == 0 {
+            continue;
+        }
+        if n > 0 && st[n - 1] == x {
+            n -= 1;
+        } else {
+            st[n] = x;
+            n += 1;
+        }
+    }
+    if adds == 0 {
+        return n as u32;
+    }
+    let mut m = 0;
+    while m < n / 2 && st[m] == st[n - 1 - m] {
+        m += 1;
+    }
+    (n - 2 * m) as u32
+}
+
 pub struct Solver {
     rules: Rules,
     lost: Table,
@@ -75,6 +117,15 @@ pub struct Solver {
     aborted: bool,
     path: Vec<Move>,
     bufs: Vec<Vec<(u16, u16)>>,
+    /// Positions whose search was cut short in this round (by the add-point budget).
+    cut: std::collections::HashSet<u128, std::hash::BuildHasherDefault<IdHasher>>,
+    /// Nodes allowed to each no-add search that follows an add (this round), in the
+    /// first round, and the factor from one round to the next.
+    add_budget: u64,
+    first_add_budget: u64,
+    add_budget_growth: u64,
+    /// The node count at which the current no-add search stops.
+    sub_end: u64,
     /// Random playouts tried before the search.
     playouts: u32,
 }
@@ -99,16 +150,15 @@ fn key(b: &[u8]) -> u128 {
     ((h1 as u128) << 64) | (h2 ^ (h2 >> 32)) as u128
 }
 
-/// Random playouts before the first search (64 measured best among 0, 16, 64, 256).
-pub const PLAYOUTS: u32 = 64;
+/// Random playouts before the search (32 measured best among 0, 4, 16, 24, 32, 48, 64
+/// with the add-point rounds below).
+pub const PLAYOUTS: u32 = 32;
 
-/// (playouts, search nodes) per round; the last round's search is unlimited.
-const ROUNDS: [(u32, u64); 4] = [
-    (PLAYOUTS, 2_000),
-    (256, 20_000),
-    (1024, 200_000),
-    (0, u64::MAX),
-];
+/// The no-add search after each add point gets this many nodes in the first round,
+/// and this many times more in each next round (measured: 64 and 8 against 16-128
+/// and 4).
+const FIRST_ADD_BUDGET: u64 = 64;
+const ADD_BUDGET_GROWTH: u64 = 8;
 
 impl Solver {
     /// A solver that searches at once, without the random playouts (for tests that
@@ -129,7 +179,24 @@ impl Solver {
             aborted: false,
             path: Vec::new(),
             bufs: Vec::new(),
+            cut: Default::default(),
+            add_budget: u64::MAX,
+            first_add_budget: FIRST_ADD_BUDGET,
+            add_budget_growth: ADD_BUDGET_GROWTH,
+            sub_end: u64::MAX,
             playouts: PLAYOUTS,
+        }
+    }
+
+    /// The same solver with other add-point budgets (tests: tiny budgets make many
+    /// rounds and many cut searches).
+    #[cfg(test)]
+    pub(crate) fn with_add_budgets(self, first: u64, growth: u64) -> Self {
+        assert!(first >= 1 && growth >= 2);
+        Solver {
+            first_add_budget: first,
+            add_budget_growth: growth,
+            ..self
         }
     }
 
@@ -140,6 +207,7 @@ impl Solver {
     /// Forget the positions proved lost (between boards).
     pub fn reset(&mut self) {
         self.lost.clear();
+        self.cut.clear();
         self.nodes = 0;
     }
 
@@ -165,38 +233,43 @@ impl Solver {
             self.nodes += 1;
             return Verdict::Unsolvable;
         }
-        // Rounds of random playouts and ever longer searches. A search cut short by its
-        // round's node limit loses nothing: the positions it proved lost stay in the
-        // table, so the next round skips them. The last round searches to the end (or
-        // to the caller's budget).
+        // Playouts, then rounds of the search with a growing budget per add point (see
+        // the module notes). A round cut short loses nothing: the positions it proved
+        // lost stay in the table, so the next round skips them.
         let limit = self.budget;
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(key(&classes) as u64);
-        let rounds: &[(u32, u64)] = if self.playouts == 0 {
-            &[(0, u64::MAX)]
+        // With two or more adds the add-point budget guards only the last add's
+        // search, so the playouts carry more of the load there (64 rather than 32).
+        let playouts = if adds >= 2 {
+            self.playouts.saturating_mul(2)
         } else {
-            &ROUNDS
+            self.playouts
         };
-        for &(playouts, nodes) in rounds {
-            for _ in 0..playouts {
-                if let Some(moves) =
-                    super::montecarlo::playout(&self.rules, &classes, adds, &mut rng)
-                {
-                    return Verdict::Solvable(moves);
-                }
+        for _ in 0..playouts {
+            if let Some(moves) = super::montecarlo::playout(&self.rules, &classes, adds, &mut rng) {
+                return Verdict::Solvable(moves);
             }
-            self.budget = limit.min(self.nodes.saturating_add(nodes));
+        }
+        let mut l = self.first_add_budget;
+        loop {
+            self.add_budget = l;
+            self.sub_end = u64::MAX;
+            self.cut.clear();
+            self.budget = limit;
             self.aborted = false;
             self.path.clear();
-            if self.dfs(classes.clone(), adds, 0) {
-                self.path.reverse();
-                return Verdict::Solvable(std::mem::take(&mut self.path));
+            match self.dfs(&classes, adds, 0) {
+                R::Win => {
+                    self.path.reverse();
+                    return Verdict::Solvable(std::mem::take(&mut self.path));
+                }
+                R::Lost => return Verdict::Unsolvable,
+                R::Cut => {}
             }
-            if !self.aborted {
-                return Verdict::Unsolvable;
-            }
-            if self.nodes >= limit {
+            if self.aborted {
                 break;
             }
+            l = l.saturating_mul(self.add_budget_growth);
         }
         Verdict::Unknown
     }
@@ -281,37 +354,71 @@ impl Solver {
         }
     }
 
-    fn dfs(&mut self, b: Vec<u8>, adds: u8, depth: usize) -> bool {
+    /// The add from `b` (with `adds` left), and the search after it.
+    fn try_add(&mut self, b: &[u8], adds: u8, depth: usize) -> R {
+        let mut child = b.to_vec();
+        self.rules.add(&mut child);
+        let saved = self.sub_end;
+        if adds == 1 {
+            self.sub_end = self.nodes.saturating_add(self.add_budget);
+        }
+        let r = self.dfs(&child, adds - 1, depth + 1);
+        self.sub_end = saved;
+        if r == R::Win {
+            self.path.push(Move::Add);
+        }
+        r
+    }
+
+    fn dfs(&mut self, b: &[u8], adds: u8, depth: usize) -> R {
         self.nodes += 1;
         if self.nodes > self.budget {
             self.aborted = true;
-            return false;
+            return R::Cut;
+        }
+        if adds == 0 && self.nodes > self.sub_end {
+            return R::Cut;
         }
         let mut counts = [0u32; 6];
-        for &x in &b {
+        for &x in b {
             counts[x as usize] += 1;
         }
         let digits: u32 = counts[1..].iter().sum();
         if digits == 0 {
-            return true;
+            return R::Win;
         }
         if adds == 0 && counts[1..].iter().any(|c| c % 2 == 1) {
-            return false;
+            return R::Lost;
         }
-        let k = key(&b);
+        let k = key(b);
         if self.lost.get(&k).is_some_and(|&a| a >= adds) {
-            return false;
+            return R::Lost;
         }
-        if let Some(moves) = self.reading_order_win(&b, adds) {
+        let ck = k ^ adds as u128;
+        if self.cut.contains(&ck) {
+            return R::Cut;
+        }
+        if let Some(moves) = self.reading_order_win(b, adds) {
             self.path.extend(moves.into_iter().rev());
-            return true;
+            return R::Win;
         }
-        if self.bufs.len() <= depth {
+        let mut any_cut = false;
+        // With one add left, the add first (its no-add search limited to this round's
+        // add budget); with more, after the pairs, so the board does not double many
+        // times before any pair is tried.
+        if adds == 1 {
+            match self.try_add(b, adds, depth) {
+                R::Win => return R::Win,
+                R::Cut if self.aborted => return R::Cut,
+                R::Cut => any_cut = true,
+                R::Lost => {}
+            }
+        }
+        while self.bufs.len() <= depth {
             self.bufs.push(Vec::new());
         }
         let mut moves = std::mem::take(&mut self.bufs[depth]);
-        self.rules.moves(&b, &mut moves);
-        // Pairs that keep every row first (stable: reading order within each group).
+        self.rules.moves(b, &mut moves);
         let cols = self.rules.cols;
         let empties_row = |i: u16, j: u16| {
             let row_empty_without = |r: usize| {
@@ -321,36 +428,58 @@ impl Solver {
             };
             row_empty_without(i as usize / cols) || row_empty_without(j as usize / cols)
         };
-        moves.sort_by_key(|&(i, j)| empties_row(i, j));
-        let mut solved = false;
+        let rules = self.rules;
+        moves.sort_by_cached_key(|&(i, j)| {
+            let mut c = b.to_vec();
+            rules.remove(&mut c, i as usize, j as usize);
+            (heur(&c, adds), empties_row(i, j))
+        });
+        let mut result = R::Lost;
         for &(i, j) in &moves {
-            let mut child = b.clone();
+            let mut child = b.to_vec();
             self.rules.remove(&mut child, i as usize, j as usize);
-            if self.dfs(child, adds, depth + 1) {
-                self.path.push(Move::Pair(i, j));
-                solved = true;
-                break;
-            }
-            if self.aborted {
-                break;
+            match self.dfs(&child, adds, depth + 1) {
+                R::Win => {
+                    self.path.push(Move::Pair(i, j));
+                    result = R::Win;
+                    break;
+                }
+                R::Cut => {
+                    if self.aborted {
+                        result = R::Cut;
+                        break;
+                    }
+                    any_cut = true;
+                }
+                R::Lost => {}
             }
         }
         self.bufs[depth] = moves;
-        if solved {
-            return true;
-        }
-        if adds > 0 && !self.aborted {
-            let mut child = b.clone();
-            self.rules.add(&mut child);
-            if self.dfs(child, adds - 1, depth + 1) {
-                self.path.push(Move::Add);
-                return true;
+        if adds >= 2 && result == R::Lost {
+            match self.try_add(b, adds, depth) {
+                R::Win => return R::Win,
+                R::Cut => {
+                    if self.aborted {
+                        return R::Cut;
+                    }
+                    any_cut = true;
+                }
+                R::Lost => {}
             }
         }
-        if !self.aborted {
-            let e = self.lost.entry(k).or_insert(adds);
-            *e = (*e).max(adds);
+        if result == R::Lost && any_cut {
+            result = R::Cut;
         }
-        false
+        match result {
+            R::Lost => {
+                let e = self.lost.entry(k).or_insert(adds);
+                *e = (*e).max(adds);
+            }
+            R::Cut if !self.aborted => {
+                self.cut.insert(ck);
+            }
+            _ => {}
+        }
+        result
     }
 }

@@ -225,6 +225,69 @@ fn verdicts_match_a_plain_exhaustive_search_on_small_boards() {
 }
 
 #[test]
+fn add_point_rounds_match_a_plain_exhaustive_search() {
+    // The add-point budgets cut searches short and retry them in later rounds; a cut
+    // must never turn into "lost". Thousands of small boards (10-16 digits, 0-2 adds,
+    // both append readings, with and without diagonals), each decided with the
+    // default budgets and with tiny ones (1, doubling: many rounds, many cuts), against
+    // the plain exhaustive search.
+    let mut counts = [0usize; 2];
+    for i in 0..3000u64 {
+        let mut rng = item_rng(5, "nm-add-rounds", i);
+        let n = 10 + (i as usize % 4) * 2;
+        let b = random_board(&mut rng, n);
+        let adds = if n <= 12 {
+            (i % 3) as u8
+        } else {
+            (i % 2) as u8
+        };
+        let diagonals = i % 3 != 0;
+        let append = if i % 5 == 0 {
+            Append::AfterLastCell
+        } else {
+            Append::AfterLastDigit
+        };
+        let cols = 4 + (i as usize % 3);
+        let r = rules(cols, diagonals, append);
+        let want = plain::clearable(&b, cols, diagonals, adds, append == Append::AfterLastCell);
+        for mut solver in [
+            Solver::search_only(r),
+            Solver::search_only(r).with_add_budgets(1, 2),
+            Solver::new(r).with_add_budgets(1, 2),
+        ] {
+            let got = solver.solve(&b, adds, u64::MAX);
+            assert_ne!(got, Verdict::Unknown);
+            assert_eq!(
+                matches!(got, Verdict::Solvable(_)),
+                want,
+                "{b:?} cols {cols} adds {adds}"
+            );
+            if let Verdict::Solvable(moves) = got {
+                let mut cur = b.clone();
+                for m in &moves {
+                    match *m {
+                        Move::Add => plain::add(&mut cur, append == Append::AfterLastCell),
+                        Move::Pair(a, c) => {
+                            let (a, c) = (a as usize, c as usize);
+                            assert!(cur[a] != 0 && rules::matches(cur[a], cur[c]));
+                            assert!(plain::sees(&cur, cols, diagonals, a, c), "{b:?}: {m:?}");
+                            plain::apply(&mut cur, cols, a, c);
+                        }
+                    }
+                }
+                assert!(moves.iter().filter(|m| **m == Move::Add).count() <= adds as usize);
+                assert!(cur.iter().all(|&x| x == 0), "{b:?} not cleared");
+            }
+        }
+        counts[want as usize] += 1;
+    }
+    assert!(
+        counts[0] > 300 && counts[1] > 300,
+        "both answers exercised: {counts:?}"
+    );
+}
+
+#[test]
 fn min_adds_is_the_first_limit_that_works() {
     let r = rules(9, true, Append::AfterLastDigit);
     let mut solver = Solver::new(r);
