@@ -261,6 +261,7 @@ where
                     let attempts = item.attempts;
                     let mapped = map(item)?;
                     bar.inc(1);
+                    crate::progress::add(1);
                     Ok((mapped, attempts, rejections))
                 })
                 .collect()

@@ -13,6 +13,7 @@ pub mod games;
 pub mod interrupt;
 pub mod jobs;
 pub mod output;
+pub mod progress;
 pub mod seed;
 pub mod stats;
 

@@ -796,3 +796,36 @@ fn a_slurm_array_must_start_at_zero() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--array=0-(N-1)"));
 }
+
+#[test]
+fn json_progress_comes_while_an_output_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = dir.path().join("j.toml");
+    std::fs::write(
+        &job,
+        format!(
+            "out_dir = \"{}\"\n[[output]]\nname = \"b.csv\"\nkind = \"catan-bias\"\nsamples = 3000000\nsamplers = \"full-rejection\"\n",
+            dir.path().join("out").display()
+        ),
+    )
+    .unwrap();
+    let out = bin()
+        .args(["run", p(&job), "--json-log"])
+        .env("PUZZLEBOOK_PROGRESS_SECONDS", "0.02")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let events: Vec<Value> = String::from_utf8(out.stderr)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let progress: Vec<&Value> = events.iter().filter(|e| e["event"] == "progress").collect();
+    assert!(!progress.is_empty(), "{events:?}");
+    for e in &progress {
+        assert_eq!(e["output"], "b.csv");
+        assert_eq!(e["total"], 3_000_000);
+        assert!(e["done"].as_u64().unwrap() <= 3_000_000);
+    }
+    assert_eq!(events.last().unwrap()["event"], "done");
+}

@@ -199,7 +199,63 @@ pub struct Log {
     pub style: LogStyle,
 }
 
+/// Progress events of one output while it is being made (JSON log only): every
+/// few seconds `{"event":"progress","output":...,"done":N,"total":T}` from
+/// [`crate::progress`]. Stops when dropped.
+pub struct Ticker {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Ticker {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            t.thread().unpark();
+            let _ = t.join();
+        }
+    }
+}
+
+/// Seconds between progress events (PUZZLEBOOK_PROGRESS_SECONDS overrides the 10).
+fn progress_interval() -> std::time::Duration {
+    let secs = std::env::var("PUZZLEBOOK_PROGRESS_SECONDS")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|&s| s > 0.0 && s < 1e6)
+        .unwrap_or(10.0);
+    std::time::Duration::from_secs_f64(secs)
+}
+
 impl Log {
+    /// Start progress events for `output` (None in text mode: lines per output only).
+    fn ticker(&self, output: &str, total: Option<u64>) -> Option<Ticker> {
+        if self.style != LogStyle::Json {
+            return None;
+        }
+        crate::progress::reset();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (flag, name, every) = (stop.clone(), output.to_string(), progress_interval());
+        let started = Instant::now();
+        let thread = std::thread::spawn(move || loop {
+            std::thread::park_timeout(every);
+            if flag.load(std::sync::atomic::Ordering::SeqCst) {
+                return;
+            }
+            let done = crate::progress::done();
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!(
+                "{}",
+                json!({"event": "progress", "output": name, "done": done, "total": total,
+                       "seconds": secs, "per_second": done as f64 / secs.max(1e-9)})
+            );
+        });
+        Some(Ticker {
+            stop,
+            thread: Some(thread),
+        })
+    }
+
     fn event(&self, text: String, v: Value) {
         match self.style {
             LogStyle::Text => eprintln!("{text}"),
@@ -377,6 +433,7 @@ fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunR
         }
         clean_stale(dir, &o.files());
         let t = Instant::now();
+        let _ticker = log.ticker(&o.name, o.spec.total(Shard::default()));
         let made = if opts.merge {
             let parts = find_parts(&parts_dir, o)?;
             make::merge(&parts, &o.target(dir))?.made
@@ -527,6 +584,7 @@ fn run_shard(
             &[path.file_name().unwrap().to_string_lossy().into_owned()],
         );
         let t = Instant::now();
+        let _ticker = log.ticker(&o.name, o.spec.total(my_shard));
         let made = o.spec.make(
             o.seed,
             my_shard,

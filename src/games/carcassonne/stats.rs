@@ -57,6 +57,7 @@ pub fn run(seed: u64, tiles: usize, samples: u64, shard: Shard) -> Hist {
         .map(|c| {
             let end = ((c + 1) * CHUNK).min(samples);
             let chunk = shard.indices(c * CHUNK, end - c * CHUNK);
+            crate::progress::add(shard.len(c * CHUNK, end - c * CHUNK));
             let mut h = Hist::new();
             // On a stop request the rest is skipped; the caller discards the result.
             if crate::interrupt::requested() {

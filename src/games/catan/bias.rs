@@ -276,6 +276,7 @@ pub fn count_with_progress(
                 counts.add(&d.layout, d.attempts, cell);
             }
             bar.inc(end - c * CHUNK);
+            crate::progress::add(shard.len(c * CHUNK, end - c * CHUNK));
             Ok(counts)
         })
         .try_reduce(

@@ -193,6 +193,7 @@ pub fn run(cfg: &Config) -> Counts {
         .map(|c| {
             let end = ((c + 1) * CHUNK).min(cfg.samples);
             let chunk = cfg.shard.indices(c * CHUNK, end - c * CHUNK);
+            crate::progress::add(cfg.shard.len(c * CHUNK, end - c * CHUNK));
             let mut solver = Solver::new(cfg.rules);
             let mut c = Counts::new(cfg.max_adds);
             // On a stop request the rest is skipped; the caller discards the result.

@@ -258,6 +258,23 @@ impl Spec {
         }
     }
 
+    /// Items (or samples) this output makes for `shard`, for progress reports (None
+    /// for a book, whose sections count for themselves).
+    pub fn total(&self, shard: Shard) -> Option<u64> {
+        match self {
+            Spec::Items(i) => Some(shard.len(i.first, i.count)),
+            Spec::Book(_) => None,
+            Spec::CatanBias(b) => {
+                let samplers = catan_bias::setup(b).map_or(1, |(_, s)| s.len()) as u64;
+                Some(shard.len(0, b.samples).saturating_mul(samplers))
+            }
+            Spec::CarcassonneStats(c) => {
+                Some(shard.len(0, c.samples).saturating_mul(c.tiles.len() as u64))
+            }
+            Spec::NumberMatchStats(m) => Some(shard.len(0, m.samples)),
+        }
+    }
+
     /// Check everything that can be checked before running (game, parameters,
     /// template, rules, counts) and give the configuration that identifies the output.
     pub fn check(&self, seed: Option<u64>) -> Result<Value> {
