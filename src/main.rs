@@ -1352,15 +1352,12 @@ fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCo
     }
     let files = StatsFiles {
         out: out.clone(),
-        summary: Some(
-            args.summary
-                .clone()
-                .unwrap_or_else(|| out.with_extension("summary.csv")),
-        ),
+        summary: args.summary.clone(),
         report: args.report.clone(),
-    };
+    }
+    .with_default_summary();
     // Fail on an unwritable path before the long run.
-    for f in cb::files_written(&files) {
+    for f in files.all() {
         drop(AtomicFile::create(&f)?);
     }
     let cfg = cb::study_config(&spec, samplers, args.seed, Shard::default(), show_progress);

@@ -105,6 +105,17 @@ fn ok(args: &[&str]) -> String {
     err
 }
 
+/// A job file beside `out_dir` with one output (the TOML lines of its table).
+fn one_output_job(out_dir: &Path, output: &str) -> PathBuf {
+    let job = out_dir.with_extension("toml");
+    let text = format!(
+        "out_dir = \"{}\"\n[[output]]\n{output}\n",
+        out_dir.display()
+    );
+    std::fs::write(&job, text).unwrap();
+    job
+}
+
 /// Run every shard K/N of a job into `dir`.
 fn shard_all(job: &Path, dir: &Path, n: u64) {
     for k in 0..n {
@@ -760,15 +771,10 @@ fn an_old_set_of_parts_does_not_confuse_the_merge() {
 #[test]
 fn items_from_a_later_first_index_shard_and_merge() {
     let dir = tempfile::tempdir().unwrap();
-    let job = dir.path().join("j.toml");
-    std::fs::write(
-        &job,
-        format!(
-            "out_dir = \"{}\"\n[[output]]\nname = \"f.jsonl\"\nkind = \"items\"\ngame = \"flip\"\nfirst = 13\ncount = 17\nparams = {{ size = 4 }}\n",
-            dir.path().join("whole").display()
-        ),
-    )
-    .unwrap();
+    let job = one_output_job(
+        &dir.path().join("whole"),
+        "name = \"f.jsonl\"\nkind = \"items\"\ngame = \"flip\"\nfirst = 13\ncount = 17\nparams = { size = 4 }",
+    );
     ok(&["run", p(&job)]);
     let d = dir.path().join("sh");
     shard_all(&job, &d, 5);
@@ -800,15 +806,10 @@ fn a_slurm_array_must_start_at_zero() {
 #[test]
 fn json_progress_comes_while_an_output_is_made() {
     let dir = tempfile::tempdir().unwrap();
-    let job = dir.path().join("j.toml");
-    std::fs::write(
-        &job,
-        format!(
-            "out_dir = \"{}\"\n[[output]]\nname = \"b.csv\"\nkind = \"catan-bias\"\nsamples = 3000000\nsamplers = \"full-rejection\"\n",
-            dir.path().join("out").display()
-        ),
-    )
-    .unwrap();
+    let job = one_output_job(
+        &dir.path().join("out"),
+        "name = \"b.csv\"\nkind = \"catan-bias\"\nsamples = 3000000\nsamplers = \"full-rejection\"",
+    );
     let out = bin()
         .args(["run", p(&job), "--json-log"])
         .env("PUZZLEBOOK_PROGRESS_SECONDS", "0.02")

@@ -64,25 +64,23 @@ impl Output {
     /// The files this output writes, relative to the output folder: its name, and for
     /// a Catan bias run the summary CSV and the optional report.
     pub fn files(&self) -> Vec<String> {
-        let mut v = vec![self.name.clone()];
-        if let Spec::CatanBias(b) = &self.spec {
-            v.push(b.summary.clone().unwrap_or_else(|| {
-                Path::new(&self.name)
-                    .with_extension("summary.csv")
-                    .to_string_lossy()
-                    .into_owned()
-            }));
-            v.extend(b.report.clone());
-        }
-        v
+        self.target(Path::new(""))
+            .all()
+            .iter()
+            .map(|f| f.to_string_lossy().into_owned())
+            .collect()
     }
 
     fn target(&self, dir: &Path) -> StatsFiles {
-        let f = self.files();
-        StatsFiles {
-            out: dir.join(&f[0]),
-            summary: f.get(1).map(|s| dir.join(s)),
-            report: f.get(2).map(|s| dir.join(s)),
+        let files = StatsFiles::single(dir.join(&self.name));
+        match &self.spec {
+            Spec::CatanBias(b) => StatsFiles {
+                summary: b.summary.as_ref().map(|s| dir.join(s)),
+                report: b.report.as_ref().map(|s| dir.join(s)),
+                ..files
+            }
+            .with_default_summary(),
+            _ => files,
         }
     }
 
@@ -229,10 +227,11 @@ fn progress_interval() -> std::time::Duration {
 
 impl Log {
     /// Start progress events for `output` (None in text mode: lines per output only).
-    fn ticker(&self, output: &str, total: Option<u64>) -> Option<Ticker> {
+    fn ticker(&self, output: &str, total: impl FnOnce() -> Option<u64>) -> Option<Ticker> {
         if self.style != LogStyle::Json {
             return None;
         }
+        let total = total();
         crate::progress::reset();
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let (flag, name, every) = (stop.clone(), output.to_string(), progress_interval());
@@ -433,7 +432,7 @@ fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunR
         }
         clean_stale(dir, &o.files());
         let t = Instant::now();
-        let _ticker = log.ticker(&o.name, o.spec.total(Shard::default()));
+        let _ticker = log.ticker(&o.name, || o.spec.total(Shard::default()));
         let made = if opts.merge {
             let parts = find_parts(&parts_dir, o)?;
             make::merge(&parts, &o.target(dir))?.made
@@ -584,7 +583,7 @@ fn run_shard(
             &[path.file_name().unwrap().to_string_lossy().into_owned()],
         );
         let t = Instant::now();
-        let _ticker = log.ticker(&o.name, o.spec.total(my_shard));
+        let _ticker = log.ticker(&o.name, || o.spec.total(my_shard));
         let made = o.spec.make(
             o.seed,
             my_shard,

@@ -236,12 +236,20 @@ impl WithGame for MakeItems<'_> {
     }
 }
 
-/// Build the game (checking its parameters) and keep the parameters as the game
-/// reads them, defaults filled in (so `size = 4` and `size = "4"` are one output).
-pub(super) struct Check<'a>(pub(super) &'a std::cell::RefCell<Value>);
+/// Build the game (checking its parameters) and keep the configuration a part header
+/// of this run would carry: the parameters as the game reads them, defaults filled in
+/// (so `size = 4` and `size = "4"` are one output).
+pub(super) struct Check<'a> {
+    pub(super) spec: &'a ItemsSpec,
+    pub(super) seed: u64,
+    pub(super) config: &'a std::cell::RefCell<Value>,
+}
+
 impl WithGame for Check<'_> {
     fn with<G: Game>(self, _game: G, params: G::Params) -> Result<Made> {
-        *self.0.borrow_mut() = serde_json::to_value(&params).expect("parameters serialise");
+        let s = self.spec;
+        *self.config.borrow_mut() =
+            items_config::<G>(&params, self.seed, s.first, s.count, s.format);
         Ok(Made::default())
     }
 }

@@ -285,10 +285,17 @@ impl Spec {
                     return Err(Error::invalid("count is 0: ask for at least 1 item"));
                 }
                 crate::batch::check_range(i.first, i.count)?;
-                let params = std::cell::RefCell::new(Value::Null);
-                with_game(&i.game, &i.params, Check(&params))?;
-                json!({"game": i.game, "params": params.into_inner(), "seed": s, "first": i.first,
-                       "count": i.count, "format": i.format})
+                let config = std::cell::RefCell::new(Value::Null);
+                with_game(
+                    &i.game,
+                    &i.params,
+                    Check {
+                        spec: i,
+                        seed: s,
+                        config: &config,
+                    },
+                )?;
+                config.into_inner()
             }
             Spec::Book(b) => book_config(b, seed)?.0,
             Spec::CatanBias(b) => {
@@ -422,12 +429,7 @@ pub enum Target {
 impl Target {
     fn files(&self) -> Vec<PathBuf> {
         match self {
-            Target::Whole(f) => {
-                let mut v = vec![f.out.clone()];
-                v.extend(f.summary.clone());
-                v.extend(f.report.clone());
-                v
-            }
+            Target::Whole(f) => f.all(),
             Target::Part { path, .. } => vec![path.clone()],
         }
     }

@@ -20,6 +20,23 @@ impl StatsFiles {
             report: None,
         }
     }
+
+    /// A Catan bias run's files: without a summary path, the summary goes beside
+    /// `out`, ending `.summary.csv` (the one place this default lives).
+    pub fn with_default_summary(mut self) -> Self {
+        if self.summary.is_none() {
+            self.summary = Some(self.out.with_extension("summary.csv"));
+        }
+        self
+    }
+
+    /// Every file these describe.
+    pub fn all(&self) -> Vec<PathBuf> {
+        let mut v = vec![self.out.clone()];
+        v.extend(self.summary.clone());
+        v.extend(self.report.clone());
+        v
+    }
 }
 
 pub(super) fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
@@ -293,7 +310,8 @@ pub mod catan_bias {
             .collect::<Vec<_>>()
     }
 
-    /// Write the CSVs (and report) of a finished study.
+    /// Write the CSVs (and report) of a finished study; `files` as made by
+    /// [`StatsFiles::with_default_summary`].
     pub fn write(
         ctx: &crate::games::catan::sampler::Ctx,
         study: &bias::Study,
@@ -301,11 +319,9 @@ pub mod catan_bias {
         files: &StatsFiles,
     ) -> Result<()> {
         write_csv(&files.out, &study.rows)?;
-        let summary = files
-            .summary
-            .clone()
-            .unwrap_or_else(|| files.out.with_extension("summary.csv"));
-        write_csv(&summary, &study.summaries)?;
+        if let Some(summary) = &files.summary {
+            write_csv(summary, &study.summaries)?;
+        }
         if let Some(path) = &files.report {
             let pages = crate::games::catan::report::pages(ctx.shape, study, seed);
             let pdf = crate::book::render_pages(
@@ -316,18 +332,6 @@ pub mod catan_bias {
             crate::output::write_atomic(path, &pdf)?;
         }
         Ok(())
-    }
-
-    pub fn files_written(files: &StatsFiles) -> Vec<PathBuf> {
-        let mut v = vec![
-            files.out.clone(),
-            files
-                .summary
-                .clone()
-                .unwrap_or_else(|| files.out.with_extension("summary.csv")),
-        ];
-        v.extend(files.report.clone());
-        v
     }
 
     pub(in crate::jobs) fn merge(
@@ -396,11 +400,12 @@ pub mod catan_bias {
         }
         let cfg = study_config(&spec, samplers, seed, Shard::default(), false);
         let study = bias::finish(&ctx, &cfg, total.unwrap_or_default()).map_err(stop_or)?;
-        write(&ctx, &study, seed, files)?;
+        let files = files.clone().with_default_summary();
+        write(&ctx, &study, seed, &files)?;
         Ok((
             Made {
                 items: spec.samples,
-                files: files_written(files),
+                files: files.all(),
                 note: String::new(),
             },
             study,
