@@ -15,7 +15,7 @@ use std::collections::HashMap;
 /// 1 + its index in TOKEN_VALUES otherwise.
 const TOKEN_COLUMN: [u8; 16] = [0, 0, 1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 0, 0, 0];
 /// Joint counters per hex: 6 terrains x 11 token columns.
-const JOINT: usize = 66;
+pub(crate) const JOINT: usize = 66;
 
 /// Counts of one sampler's run. Adding two runs' counts gives the counts of both.
 /// Per hex the joint (terrain, token) counts are kept, one increment per hex and
@@ -188,16 +188,22 @@ impl Cells {
         self.probability.is_empty()
     }
 
+    /// The cell of a valid placement: the red set's index in the table and the deserts.
+    #[inline(always)]
+    pub fn of_placement(&self, red_set: u32, deserts: u32) -> usize {
+        let base = red_set as usize * self.per_red_set;
+        if self.per_red_set == 1 {
+            base
+        } else {
+            base + deserts.trailing_zeros() as usize
+        }
+    }
+
     /// The cell of a board, or None when its placement is not a valid one.
     #[inline]
     pub fn of(&self, shape: &Shape, d: &Drawn) -> Option<usize> {
         if let (Some(idx), true) = (d.red_set, d.deserts != 0) {
-            let base = idx as usize * self.per_red_set;
-            return Some(if self.per_red_set == 1 {
-                base
-            } else {
-                base + d.deserts.trailing_zeros() as usize
-            });
+            return Some(self.of_placement(idx, d.deserts));
         }
         let b = &d.layout;
         let mut reds = 0u32;
@@ -269,11 +275,20 @@ pub fn count_with_progress(
             }
             let mut counts = Counts::new(shape, ncells);
             let end = ((c + 1) * CHUNK).min(samples);
-            for i in shard.indices(c * CHUNK, end - c * CHUNK) {
-                let mut rng = streams.item(i);
-                let d = ctx.sample(sampler, &mut rng)?;
-                let cell = cells.and_then(|cl| cl.of(shape, &d));
-                counts.add(&d.layout, d.attempts, cell);
+            let indices = shard.indices(c * CHUNK, end - c * CHUNK);
+            match (sampler, ctx.plan()) {
+                // The direct sampler counts its boards in mask form (same boards).
+                (Sampler::Direct, Some(plan)) => {
+                    plan.count_into(&streams, indices, &mut counts, cells)
+                }
+                _ => {
+                    for i in indices {
+                        let mut rng = streams.item(i);
+                        let d = ctx.sample(sampler, &mut rng)?;
+                        let cell = cells.and_then(|cl| cl.of(shape, &d));
+                        counts.add(&d.layout, d.attempts, cell);
+                    }
+                }
             }
             bar.inc(end - c * CHUNK);
             crate::progress::add(shard.len(c * CHUNK, end - c * CHUNK));

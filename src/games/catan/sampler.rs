@@ -2,6 +2,7 @@
 //! and says how many attempts (whole or partial redraws) it took.
 
 use super::board::{is_red, Shape, DESERT};
+use super::direct::Plan;
 use super::exact::PlacementTable;
 use super::rules::{independent, offenders, Layout, Rule, Rules};
 use crate::seed::Rng;
@@ -209,6 +210,8 @@ pub struct Ctx {
     pub shape: &'static Shape,
     pub rules: Rules,
     pub table: Option<PlacementTable>,
+    /// How `direct` draws, built from the table.
+    plan: Option<Plan>,
     /// Token values in placement order: reds, then 2s and 12s, then the rest.
     order: [u8; 32],
     reds: usize,
@@ -269,9 +272,11 @@ impl Ctx {
             a[..order.len()].copy_from_slice(&order);
             a
         };
+        let plan = table.as_ref().map(|t| Plan::new(shape, t));
         Ctx {
             shape,
             rules,
+            plan,
             table,
             order,
             reds,
@@ -282,6 +287,11 @@ impl Ctx {
 
     fn n(&self) -> usize {
         self.shape.len()
+    }
+
+    /// The direct sampler's plan (when the rules can be enumerated).
+    pub fn plan(&self) -> Option<&Plan> {
+        self.plan.as_ref()
     }
 
     /// Tokens onto the non-desert hexes of `perm[deserts..]` in placement order.
@@ -553,36 +563,19 @@ impl Ctx {
     }
 
     /// A placement drawn uniformly from the enumerated valid ones (see `exact`), then the
-    /// rest at random. One attempt, no rejection of whole boards.
-    #[inline(always)]
+    /// rest at random, all as sets of places (see `direct`). One attempt, no rejection
+    /// of whole boards.
     fn direct(&self, draws: &mut Draws) -> Result<Drawn, String> {
-        let table = self
-            .table
+        let plan = self
+            .plan
             .as_ref()
             .ok_or_else(|| "the direct sampler needs the placement table".to_string())?;
-        if table.is_uniform() {
-            // Every valid red set has the same number of completions: pick one
-            // uniformly and complete it (no rule can fail afterwards).
-            let idx = draws.below(table.red_sets.len() as u32);
-            let mut drawn = self
-                .complete(draws, table.red_sets[idx as usize])
-                .ok_or("a valid red set failed to complete")?;
-            drawn.red_set = Some(idx);
-            return Ok(drawn);
-        }
-        let n = self.n();
-        let mut perm = [0u8; 32];
-        let (placed, red_set) = table.draw(draws, &mut perm[..n]);
-        draws.shuffle_prefix(&mut perm[..n], placed, n);
-        let mut b = Layout::default();
-        self.put_tokens(&perm[..n], &mut b);
-        self.put_terrain(draws, Self::mask(&perm[..self.shape.deserts]), &mut b);
-        self.put_harbors(draws, &mut b);
+        let m = plan.draw(draws.rng);
         Ok(Drawn {
-            layout: b,
+            layout: plan.layout(&m),
             attempts: 1,
-            red_set: Some(red_set),
-            deserts: Self::mask(&perm[..self.shape.deserts]),
+            red_set: Some(m.red_set),
+            deserts: m.deserts,
         })
     }
 }

@@ -1,0 +1,887 @@
+//! The `direct` sampler, drawn and counted in mask form.
+//!
+//! A board is a sequence of choices of *sets*: the red hexes (from the enumerated
+//! table), the deserts, which reds are 6s, which of the other hexes get the 3s, the 4s,
+//! ..., which land hexes are wheat, wood, ..., which harbor positions are 3:1, and so
+//! on. Each choice is "k of the m places still free", a uniform index below C(m, k). The
+//! number of free places at every step is fixed by the board shape, so the whole list of
+//! bounds is known in advance, and:
+//!
+//! * the indices are decoded from a few 64-bit random numbers by a multiply chain
+//!   (x*b1 gives the first index in the high word and the rest of x in the low word,
+//!   and so on; Brackett-Rozinsky and Lemire, "Batched ranged random integer
+//!   generation", 2024). This is exactly Lemire's multiply-and-reject for one number
+//!   below the product of the bounds, read in mixed radix, so it is exact: a 64-bit
+//!   number is redrawn when the final low word is below 2^64 mod product, which
+//!   happens with probability below 2^-12 here ([`GROUP_LIMIT`]);
+//! * index r of "k of m" is the r-th k-subset of m bits from a precomputed table,
+//!   spread onto the free places by a bit deposit (`pdep`), and taken from the free
+//!   set. Choices too large for a table start with single picks ("1 of m"): drawing
+//!   some members one at a time and then the rest as a set is still a uniform set.
+//!
+//! Drawing the sets in any fixed order, each uniform among the places left, gives every
+//! arrangement of the multiset the same probability, so given the placement the rest
+//! is uniform; the placement itself is drawn uniformly from the enumerated valid ones
+//! (weighted by its completions when the rules make those differ). That is the
+//! distribution of whole-board rejection, without rejection.
+//!
+//! The counters read the masks directly: per hex, the joint (terrain, token) counter
+//! index is built for eight hexes at a time in the bytes of a 64-bit word.
+
+use super::bias::{Cells, Counts, JOINT};
+use super::board::{Shape, DESERT, TOKEN_VALUES};
+use super::exact::PlacementTable;
+use super::rules::Layout;
+use crate::seed::{Rng, Streams};
+use rand::RngCore;
+
+/// Largest subset table (entries); larger choices begin with single picks.
+const TABLE_LIMIT: u64 = 4096;
+/// Largest product of bounds decoded from one 64-bit number; a redraw of that number
+/// has probability below product / 2^64 <= 2^-12.
+const GROUP_LIMIT: u64 = 1 << 52;
+/// Most 64-bit numbers one board's indices need (checked when a plan is built).
+const MAX_WORDS: usize = 8;
+
+/// One choice: `bound` = C(m, k) subsets of the free places, listed from `table` on,
+/// deposited into the mask `target`. The index comes from the multiply chain of
+/// 64-bit number `word`; `first` marks the first index taken from that number.
+#[derive(Debug, Clone, Copy)]
+struct Stage {
+    bound: u32,
+    table: u32,
+    target: u8,
+    word: u8,
+    first: bool,
+}
+
+/// The choices within one set of places; what is left after them goes to `last`.
+#[derive(Debug, Clone, Default)]
+struct Space {
+    stages: Vec<Stage>,
+    last: u8,
+}
+
+/// The product of the bounds decoded from one 64-bit number, and the rejection
+/// threshold 2^64 mod product.
+#[derive(Debug, Clone, Copy)]
+struct Group {
+    product: u64,
+    threshold: u64,
+}
+
+/// Where the stages' indices come from.
+trait Indices {
+    /// The index of stage `st`, below `st.bound`.
+    fn next(&mut self, st: &Stage) -> u32;
+}
+
+/// The 64-bit numbers of one board and the one being decoded.
+struct Chain {
+    words: [u64; MAX_WORDS],
+    x: u64,
+}
+
+impl Indices for Chain {
+    /// The next index of the chain, below `st.bound`.
+    #[inline(always)]
+    fn next(&mut self, st: &Stage) -> u32 {
+        if st.first {
+            self.x = self.words[st.word as usize % MAX_WORDS];
+        }
+        let m = u128::from(self.x) * u128::from(st.bound);
+        self.x = m as u64;
+        (m >> 64) as u32
+    }
+}
+
+/// A drawn board as sets of places (bit i = hex i, or harbor position i).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Masks {
+    /// Index of the red set in the placement table.
+    pub red_set: u32,
+    pub deserts: u32,
+    /// Hexes holding each value of TOKEN_VALUES.
+    pub token: [u32; 10],
+    /// Hexes of each terrain code (DESERT included).
+    pub terrain: [u32; 6],
+    /// Harbor positions of each harbor kind.
+    pub harbor: [u32; 6],
+}
+
+/// Everything fixed about drawing one shape under one placement table.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    n: usize,
+    harbors: usize,
+    deserts: usize,
+    extremes: usize,
+    /// The red set index and the deserts come from the multiply chain (every red set
+    /// has the same weight and no 2-12 rule); otherwise they are drawn first.
+    chained_placement: bool,
+    /// Every red set has the same weight.
+    uniform: bool,
+    two_twelve: bool,
+    red_sets: Vec<u32>,
+    /// The chained choice of the red set (bound: how many there are).
+    red_stage: Stage,
+    cum: Vec<u64>,
+    total: u64,
+    neighbours: Vec<u32>,
+    desert_space: Space,
+    red_space: Space,
+    extreme_space: Space,
+    token_space: Space,
+    terrain_space: Space,
+    harbor_space: Space,
+    groups: Vec<Group>,
+    subsets: Vec<u32>,
+}
+
+fn binom(n: u64, k: u64) -> u64 {
+    (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Index in TOKEN_VALUES of a token value.
+fn token_index(v: u8) -> u8 {
+    TOKEN_VALUES
+        .iter()
+        .position(|&t| t == v)
+        .expect("a token value") as u8
+}
+
+/// The subset tables, shared by all stages of a plan.
+struct Tables {
+    subsets: Vec<u32>,
+    at: std::collections::HashMap<(usize, usize), u32>,
+    /// Largest table; larger choices begin with single picks.
+    limit: u64,
+}
+
+impl Tables {
+    fn new(limit: u64) -> Tables {
+        Tables {
+            subsets: Vec::new(),
+            at: std::collections::HashMap::new(),
+            limit,
+        }
+    }
+
+    /// The stages filling `kinds` (target, count) into as many places as the counts
+    /// add up to, in order; the last kind takes what is left.
+    fn space(&mut self, kinds: &[(u8, usize)]) -> Space {
+        let kinds: Vec<(u8, usize)> = kinds.iter().copied().filter(|k| k.1 > 0).collect();
+        let Some((&(last, _), rest)) = kinds.split_last() else {
+            return Space::default();
+        };
+        let mut m: usize = kinds.iter().map(|k| k.1).sum();
+        let mut stages = Vec::new();
+        for &(target, count) in rest {
+            let mut k = count;
+            while k > 0 {
+                // Single picks until the rest of this kind fits in a table.
+                let take = if binom(m as u64, k as u64) <= self.limit {
+                    k
+                } else {
+                    1
+                };
+                let subsets = &mut self.subsets;
+                let table = *self.at.entry((m, take)).or_insert_with(|| {
+                    let at = subsets.len() as u32;
+                    push_subsets(m, take, subsets);
+                    at
+                });
+                stages.push(Stage {
+                    bound: binom(m as u64, take as u64) as u32,
+                    table,
+                    target,
+                    word: 0,
+                    first: false,
+                });
+                m -= take;
+                k -= take;
+            }
+        }
+        Space { stages, last }
+    }
+}
+
+/// Deposit the chosen subsets of `free`, stage by stage (indices from `indices`), into
+/// `masks`; what is left goes to the space's last mask.
+#[inline(always)]
+fn fill<P: Deposit>(
+    p: P,
+    subsets: &[u32],
+    space: &Space,
+    mut free: u32,
+    indices: &mut impl Indices,
+    masks: &mut [u32],
+) {
+    for st in &space.stages {
+        let sub = subsets[(st.table + indices.next(st)) as usize];
+        let placed = p.deposit(sub, free);
+        free ^= placed;
+        masks[st.target as usize] |= placed;
+    }
+    masks[space.last as usize] |= free;
+}
+
+impl Plan {
+    pub fn new(shape: &Shape, table: &PlacementTable) -> Plan {
+        let n = shape.len();
+        let mut tables = Tables::new(TABLE_LIMIT);
+        let count_of = |v: u8| shape.token_count(v);
+        let reds = shape.reds();
+        let extremes = count_of(2) + count_of(12);
+        let two_twelve = table.two_twelve();
+        let chained_placement = table.is_uniform() && !two_twelve;
+        let mut red_stage = Stage {
+            bound: table.red_sets.len() as u32,
+            table: 0,
+            target: 0,
+            word: 0,
+            first: false,
+        };
+        // Deserts among the non-red hexes (only when chained; mask 1 is never read).
+        let mut desert_space = if chained_placement {
+            tables.space(&[(0, shape.deserts), (1, n - reds - shape.deserts)])
+        } else {
+            Space::default()
+        };
+        let mut red_space =
+            tables.space(&[(token_index(6), count_of(6)), (token_index(8), count_of(8))]);
+        let mut extreme_space = if two_twelve {
+            tables.space(&[
+                (token_index(2), count_of(2)),
+                (token_index(12), count_of(12)),
+            ])
+        } else {
+            Space::default()
+        };
+        let others: Vec<(u8, usize)> = TOKEN_VALUES
+            .iter()
+            .filter(|&&v| v != 6 && v != 8 && !(two_twelve && (v == 2 || v == 12)))
+            .map(|&v| (token_index(v), count_of(v)))
+            .collect();
+        let mut token_space = tables.space(&others);
+        let terrains: Vec<(u8, usize)> = (0..DESERT).map(|t| (t, shape.terrain_count(t))).collect();
+        let mut terrain_space = tables.space(&terrains);
+        let harbor_kinds: Vec<(u8, usize)> = (0..6u8)
+            .map(|k| (k, shape.harbor_kinds.iter().filter(|&&x| x == k).count()))
+            .collect();
+        let mut harbor_space = tables.space(&harbor_kinds);
+        // Every index in the order it is used; pack them into groups whose product of
+        // bounds stays below the limit, and tell each stage where its index comes from.
+        let mut stages: Vec<&mut Stage> = Vec::new();
+        if chained_placement {
+            stages.push(&mut red_stage);
+        }
+        for sp in [
+            &mut desert_space,
+            &mut red_space,
+            &mut extreme_space,
+            &mut token_space,
+            &mut terrain_space,
+            &mut harbor_space,
+        ] {
+            stages.extend(sp.stages.iter_mut());
+        }
+        let mut groups: Vec<Group> = Vec::new();
+        for st in stages {
+            let b = u64::from(st.bound);
+            st.first = match groups.last() {
+                Some(g) => g.product.saturating_mul(b) > GROUP_LIMIT,
+                None => true,
+            };
+            if st.first {
+                groups.push(Group {
+                    product: 1,
+                    threshold: 0,
+                });
+            }
+            st.word = (groups.len() - 1) as u8;
+            let g = groups.last_mut().expect("a group");
+            g.product *= b;
+            g.threshold = threshold::<64>(g.product);
+        }
+        assert!(groups.len() <= MAX_WORDS, "too many choices for one board");
+        let subsets = tables.subsets;
+        Plan {
+            red_stage,
+            n,
+            harbors: shape.harbors.len(),
+            deserts: shape.deserts,
+            extremes,
+            chained_placement,
+            uniform: table.is_uniform(),
+            two_twelve,
+            red_sets: table.red_sets.clone(),
+            cum: table
+                .weights
+                .iter()
+                .scan(0u64, |s, &w| {
+                    *s += w;
+                    Some(*s)
+                })
+                .collect(),
+            total: table.total,
+            neighbours: shape.neighbours.clone(),
+            desert_space,
+            red_space,
+            extreme_space,
+            token_space,
+            terrain_space,
+            harbor_space,
+            groups,
+            subsets,
+        }
+    }
+
+    /// How many 64-bit numbers a board takes when nothing is redrawn.
+    pub fn words(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Draw one board (dispatching on the CPU's bit-deposit instruction).
+    pub fn draw(&self, rng: &mut Rng) -> Masks {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(b) = Bmi2::detect() {
+            // SAFETY: `b` exists only when the CPU has BMI2.
+            return unsafe { self.draw_bmi2(b, rng) };
+        }
+        self.draw_with(Soft, rng)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    fn draw_bmi2(&self, b: Bmi2, rng: &mut Rng) -> Masks {
+        self.draw_with(b, rng)
+    }
+
+    /// Draw one board with the given bit deposit (both give the same board).
+    #[inline(always)]
+    pub fn draw_with<P: Deposit>(&self, p: P, rng: &mut Rng) -> Masks {
+        // Each group's number is accepted when its final low word, x * product mod
+        // 2^64, is at least the threshold (one multiplication decides it).
+        let mut chain = Chain {
+            words: [0; MAX_WORDS],
+            x: 0,
+        };
+        for (w, g) in chain.words.iter_mut().zip(&self.groups) {
+            *w = loop {
+                let x = rng.next_u64();
+                if x.wrapping_mul(g.product) >= g.threshold {
+                    break x;
+                }
+            };
+        }
+        let all = ((1u64 << self.n) - 1) as u32;
+        let mut m = Masks::default();
+        let (red_set, reds, deserts, extremes) = if self.chained_placement {
+            let idx = chain.next(&self.red_stage);
+            let reds = self.red_sets[idx as usize];
+            let mut d = [0u32; 2];
+            fill(
+                p,
+                &self.subsets,
+                &self.desert_space,
+                all & !reds,
+                &mut chain,
+                &mut d,
+            );
+            (idx, reds, d[0], 0)
+        } else {
+            self.placement(p, rng)
+        };
+        m.red_set = red_set;
+        m.deserts = deserts;
+        fill(
+            p,
+            &self.subsets,
+            &self.red_space,
+            reds,
+            &mut chain,
+            &mut m.token,
+        );
+        if self.two_twelve {
+            fill(
+                p,
+                &self.subsets,
+                &self.extreme_space,
+                extremes,
+                &mut chain,
+                &mut m.token,
+            );
+        }
+        let land = all & !deserts;
+        let others = land & !reds & !extremes;
+        fill(
+            p,
+            &self.subsets,
+            &self.token_space,
+            others,
+            &mut chain,
+            &mut m.token,
+        );
+        fill(
+            p,
+            &self.subsets,
+            &self.terrain_space,
+            land,
+            &mut chain,
+            &mut m.terrain,
+        );
+        m.terrain[DESERT as usize] = deserts;
+        let harbors = ((1u64 << self.harbors) - 1) as u32;
+        fill(
+            p,
+            &self.subsets,
+            &self.harbor_space,
+            harbors,
+            &mut chain,
+            &mut m.harbor,
+        );
+        m
+    }
+
+    /// The placement when it is not chained: a red set with probability proportional to
+    /// its completions, then deserts and (with 2-12-apart) the 2/12 hexes uniformly
+    /// among the other hexes, both redrawn until the 2s and 12s are apart: a uniform
+    /// valid completion of that red set.
+    fn placement<P: Deposit>(&self, p: P, rng: &mut Rng) -> (u32, u32, u32, u32) {
+        let idx = if self.uniform {
+            below(rng, self.red_sets.len() as u64) as usize
+        } else {
+            let k = below(rng, self.total);
+            self.cum.partition_point(|&c| c <= k)
+        };
+        let reds = self.red_sets[idx];
+        let all = ((1u64 << self.n) - 1) as u32;
+        loop {
+            let mut free = all & !reds;
+            let deserts = self.pick(p, rng, &mut free, self.deserts);
+            let extremes = if self.two_twelve {
+                self.pick(p, rng, &mut free, self.extremes)
+            } else {
+                0
+            };
+            if !self.two_twelve || self.independent(extremes) {
+                return (idx as u32, reds, deserts, extremes);
+            }
+        }
+    }
+
+    /// `k` places of `free` chosen one at a time, uniformly; taken from `free`.
+    fn pick<P: Deposit>(&self, p: P, rng: &mut Rng, free: &mut u32, k: usize) -> u32 {
+        let mut set = 0;
+        for _ in 0..k {
+            let r = below(rng, u64::from(free.count_ones()));
+            let bit = p.deposit(1 << r, *free);
+            set |= bit;
+            *free ^= bit;
+        }
+        set
+    }
+
+    fn independent(&self, m: u32) -> bool {
+        let mut rest = m;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            if self.neighbours[i] & m != 0 {
+                return false;
+            }
+            rest &= rest - 1;
+        }
+        true
+    }
+
+    /// The board as hex and harbor arrays.
+    pub fn layout(&self, m: &Masks) -> Layout {
+        let mut b = Layout::default();
+        for (t, &mask) in m.terrain.iter().enumerate() {
+            for h in bits(mask) {
+                b.terrain[h] = t as u8;
+            }
+        }
+        for (k, &mask) in m.token.iter().enumerate() {
+            for h in bits(mask) {
+                b.token[h] = TOKEN_VALUES[k];
+            }
+        }
+        for (k, &mask) in m.harbor.iter().enumerate() {
+            for p in bits(mask) {
+                b.harbor[p] = k as u8;
+            }
+        }
+        b
+    }
+
+    /// Count one board: per hex its joint (terrain, token) counter, per harbor position
+    /// its kind, and its placement cell.
+    #[inline(always)]
+    fn count(
+        &self,
+        m: &Masks,
+        (n, harbors): (usize, usize),
+        local: &mut Local,
+        cells: Option<&Cells>,
+        counts: &mut Counts,
+    ) {
+        // Bit planes of the terrain code and of the token column (1 + index in
+        // TOKEN_VALUES, 0 on a desert), then for eight hexes at a time the bytes
+        // 11 * terrain + column: at most 65, so bytes never carry into each other.
+        let t = &m.terrain;
+        let tp = [t[1] | t[3] | t[5], t[2] | t[3], t[4] | t[5]];
+        let k = &m.token;
+        let cp = [
+            k[0] | k[2] | k[4] | k[6] | k[8],
+            k[1] | k[2] | k[5] | k[6] | k[9],
+            k[3] | k[4] | k[5] | k[6],
+            k[7] | k[8] | k[9],
+        ];
+        for c in 0..n.div_ceil(8) {
+            let byte = |plane: u32| SPREAD[((plane >> (8 * c)) & 0xff) as usize];
+            let terrain = byte(tp[0]) | byte(tp[1]) << 1 | byte(tp[2]) << 2;
+            let column = byte(cp[0]) | byte(cp[1]) << 1 | byte(cp[2]) << 2 | byte(cp[3]) << 3;
+            let mut idx = terrain * 11 + column;
+            for h in 8 * c..(8 * c + 8).min(n) {
+                local.joint[h % 32][(idx & 0x7f) as usize] += 1;
+                idx >>= 8;
+            }
+        }
+        let hk = &m.harbor;
+        let hp = [hk[1] | hk[3] | hk[5], hk[2] | hk[3], hk[4] | hk[5]];
+        for c in 0..harbors.div_ceil(8) {
+            let byte = |plane: u32| SPREAD[((plane >> (8 * c)) & 0xff) as usize];
+            let mut kind = byte(hp[0]) | byte(hp[1]) << 1 | byte(hp[2]) << 2;
+            for p in 8 * c..(8 * c + 8).min(harbors) {
+                local.harbor[p % 16][(kind & 7) as usize] += 1;
+                kind >>= 8;
+            }
+        }
+        if let Some(cells) = cells {
+            counts.cells[cells.of_placement(m.red_set, m.deserts)] += 1;
+        }
+        local.boards += 1;
+        if local.boards == u32::MAX {
+            local.flush(self, counts);
+        }
+    }
+
+    /// Draw and count the boards `indices` of the run `streams` into `counts`.
+    pub fn count_into(
+        &self,
+        streams: &Streams,
+        indices: impl Iterator<Item = u64>,
+        counts: &mut Counts,
+        cells: Option<&Cells>,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(b) = Bmi2::detect() {
+            // SAFETY: `b` exists only when the CPU has BMI2.
+            return unsafe { self.count_bmi2(b, streams, indices, counts, cells) };
+        }
+        self.count_with(Soft, streams, indices, counts, cells)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    fn count_bmi2(
+        &self,
+        b: Bmi2,
+        streams: &Streams,
+        indices: impl Iterator<Item = u64>,
+        counts: &mut Counts,
+        cells: Option<&Cells>,
+    ) {
+        self.count_with(b, streams, indices, counts, cells)
+    }
+
+    /// [`Plan::count_into`] with the given bit deposit.
+    #[inline(always)]
+    pub fn count_with<P: Deposit>(
+        &self,
+        p: P,
+        streams: &Streams,
+        indices: impl Iterator<Item = u64>,
+        counts: &mut Counts,
+        cells: Option<&Cells>,
+    ) {
+        let mut local = Local::new();
+        // The two shapes with their sizes as constants, so the counting loops unroll.
+        match (self.n, self.harbors) {
+            (19, 9) => self.each::<P, 19, 9>(p, streams, indices, &mut local, cells, counts),
+            (30, 11) => self.each::<P, 30, 11>(p, streams, indices, &mut local, cells, counts),
+            _ => self.each::<P, 0, 0>(p, streams, indices, &mut local, cells, counts),
+        }
+        local.flush(self, counts);
+    }
+
+    /// The counting loop; N and H are the hex and harbor counts, or 0 for "the plan's".
+    #[inline(always)]
+    fn each<P: Deposit, const N: usize, const H: usize>(
+        &self,
+        p: P,
+        streams: &Streams,
+        indices: impl Iterator<Item = u64>,
+        local: &mut Local,
+        cells: Option<&Cells>,
+        counts: &mut Counts,
+    ) {
+        let sizes = if N == 0 {
+            (self.n, self.harbors)
+        } else {
+            (N, H)
+        };
+        for i in indices {
+            let m = self.draw_with(p, &mut streams.item(i));
+            self.count(&m, sizes, local, cells, counts);
+        }
+    }
+}
+
+/// Counters of one counting call, shaped so that their indices need no bounds checks
+/// (hex < 32, joint column < 128; harbor position < 16, kind < 8).
+struct Local {
+    joint: Box<[[u32; 128]; 32]>,
+    harbor: [[u32; 8]; 16],
+    boards: u32,
+}
+
+impl Local {
+    fn new() -> Local {
+        Local {
+            joint: Box::new([[0; 128]; 32]),
+            harbor: [[0; 8]; 16],
+            boards: 0,
+        }
+    }
+
+    /// Add into `counts` and start again from zero.
+    fn flush(&mut self, plan: &Plan, counts: &mut Counts) {
+        for (h, row) in self.joint.iter_mut().take(plan.n).enumerate() {
+            for (j, c) in row.iter_mut().take(JOINT).enumerate() {
+                counts.joint[h * JOINT + j] += u64::from(std::mem::take(c));
+            }
+        }
+        for (p, row) in self.harbor.iter_mut().take(plan.harbors).enumerate() {
+            for (k, c) in row.iter_mut().take(6).enumerate() {
+                counts.harbor[p * 6 + k] += u64::from(std::mem::take(c));
+            }
+        }
+        let boards = u64::from(std::mem::take(&mut self.boards));
+        counts.boards += boards;
+        counts.attempts += boards;
+    }
+}
+
+/// The set bits of a mask, lowest first.
+fn bits(mut m: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            i
+        })
+    })
+}
+
+/// Byte i of SPREAD[b] is bit i of b.
+static SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            t[b] |= ((b as u64 >> i) & 1) << (8 * i);
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Every k-subset of m bits, in increasing order (Gosper's next-subset step).
+fn push_subsets(m: usize, k: usize, out: &mut Vec<u32>) {
+    if k == 0 {
+        out.push(0);
+        return;
+    }
+    let end = 1u64 << m;
+    let mut v = (1u64 << k) - 1;
+    while v < end {
+        out.push(v as u32);
+        let c = v & v.wrapping_neg();
+        let r = v + c;
+        v = (((r ^ v) >> 2) / c) | r;
+    }
+}
+
+/// Decode one number x below 2^BITS into indices below `bounds` (mixed radix, most
+/// significant first) by the multiply chain; returns the final low word, which must be
+/// at least [`threshold`] of the product for the draw to be accepted.
+#[inline(always)]
+pub fn decode<const BITS: u32>(mut x: u64, bounds: &[u32], out: &mut [u32]) -> u64 {
+    let mask = if BITS == 64 {
+        u64::MAX
+    } else {
+        (1u64 << BITS) - 1
+    };
+    for (slot, &b) in out.iter_mut().zip(bounds) {
+        let m = u128::from(x) * u128::from(b);
+        *slot = (m >> BITS) as u32;
+        x = (m as u64) & mask;
+    }
+    x
+}
+
+/// 2^BITS mod product: low words below it are rejected (Lemire's threshold).
+pub fn threshold<const BITS: u32>(product: u64) -> u64 {
+    ((1u128 << BITS) % u128::from(product)) as u64
+}
+
+/// Uniform below n (n >= 1) from 64-bit numbers, by multiply-and-reject.
+fn below(rng: &mut Rng, n: u64) -> u64 {
+    let t = threshold::<64>(n);
+    loop {
+        let m = u128::from(rng.next_u64()) * u128::from(n);
+        if m as u64 >= t {
+            return (m >> 64) as u64;
+        }
+    }
+}
+
+/// Parallel bit deposit: the low bits of `src` go, in order, to the set bits of `mask`.
+pub trait Deposit: Copy {
+    fn deposit(self, src: u32, mask: u32) -> u32;
+}
+
+/// Bit deposit in plain code, one bit of the mask at a time.
+#[derive(Debug, Clone, Copy)]
+pub struct Soft;
+
+impl Deposit for Soft {
+    #[inline(always)]
+    fn deposit(self, mut src: u32, mut mask: u32) -> u32 {
+        let mut out = 0;
+        while mask != 0 && src != 0 {
+            let low = mask & mask.wrapping_neg();
+            if src & 1 == 1 {
+                out |= low;
+            }
+            src >>= 1;
+            mask ^= low;
+        }
+        out
+    }
+}
+
+/// The `pdep` instruction. A value exists only on a CPU with BMI2 where `pdep` is fast
+/// (AMD processors before Zen 3 run it in microcode, slower than [`Soft`]).
+#[cfg(target_arch = "x86_64")]
+#[derive(Debug, Clone, Copy)]
+pub struct Bmi2(());
+
+#[cfg(target_arch = "x86_64")]
+impl Bmi2 {
+    pub fn detect() -> Option<Bmi2> {
+        use std::sync::OnceLock;
+        static FAST: OnceLock<bool> = OnceLock::new();
+        let fast = *FAST.get_or_init(|| {
+            if !std::is_x86_feature_detected!("bmi2") {
+                return false;
+            }
+            // Leaves 0 (vendor) and 1 (family) exist on every x86-64 processor.
+            let (vendor, info) = (std::arch::x86_64::__cpuid(0), std::arch::x86_64::__cpuid(1));
+            let amd =
+                (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+            let family = ((info.eax >> 8) & 0xf) + ((info.eax >> 20) & 0xff);
+            !(amd && family < 0x19)
+        });
+        fast.then_some(Bmi2(()))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Deposit for Bmi2 {
+    #[inline(always)]
+    fn deposit(self, src: u32, mask: u32) -> u32 {
+        // SAFETY: a Bmi2 value exists only when the CPU has BMI2 (see `detect`).
+        unsafe { std::arch::x86_64::_pdep_u32(src, mask) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subset_tables_list_every_k_subset_once() {
+        for m in 0..=12usize {
+            for k in 0..=m {
+                let mut v = Vec::new();
+                push_subsets(m, k, &mut v);
+                assert_eq!(v.len() as u64, binom(m as u64, k as u64), "C({m},{k})");
+                assert!(v
+                    .iter()
+                    .all(|&s| s.count_ones() as usize == k && s >> m == 0));
+                assert!(v.windows(2).all(|w| w[0] < w[1]), "distinct, increasing");
+            }
+        }
+    }
+
+    #[test]
+    fn software_deposit_matches_its_definition() {
+        let mut rng = crate::seed::item_rng(3, "test", 0);
+        for _ in 0..20_000 {
+            let (src, mask) = (rng.next_u32(), rng.next_u32() >> (rng.next_u32() % 32));
+            // Definition: the i-th lowest set bit of mask gets bit i of src.
+            let mut want = 0;
+            for (i, b) in bits(mask).enumerate() {
+                want |= ((src >> i) & 1) << b;
+            }
+            assert_eq!(Soft.deposit(src, mask), want);
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("bmi2") {
+                // SAFETY: checked just above.
+                let hw = unsafe { std::arch::x86_64::_pdep_u32(src, mask) };
+                assert_eq!(hw, want);
+            }
+        }
+    }
+
+    /// The multiply chain with rejection is exact: over every x below 2^BITS, each
+    /// tuple of indices is accepted the same number of times (checked exhaustively on
+    /// 12-bit numbers, where the same arithmetic runs as on 64-bit ones).
+    #[test]
+    fn multiply_chain_is_exactly_uniform() {
+        const BITS: u32 = 12;
+        for bounds in [
+            vec![3u32, 5, 7],
+            vec![6, 13],
+            vec![2; 12],
+            vec![4095],
+            vec![31, 33, 4],
+            vec![1, 17, 1, 9],
+            vec![15, 6, 14, 3],
+        ] {
+            let product: u64 = bounds.iter().map(|&b| u64::from(b)).product();
+            let t = threshold::<BITS>(product);
+            let mut seen = std::collections::HashMap::new();
+            let mut out = vec![0u32; bounds.len()];
+            for x in 0..1u64 << BITS {
+                if decode::<BITS>(x, &bounds, &mut out) >= t {
+                    assert!(out.iter().zip(&bounds).all(|(o, b)| o < b));
+                    *seen.entry(out.clone()).or_insert(0u64) += 1;
+                }
+            }
+            assert_eq!(seen.len() as u64, product, "{bounds:?}: every tuple");
+            let first = *seen.values().next().unwrap();
+            assert!(
+                seen.values().all(|&c| c == first),
+                "{bounds:?}: equal counts"
+            );
+            assert_eq!(first, (1u64 << BITS) / product);
+        }
+    }
+}
