@@ -850,6 +850,112 @@ mod tests {
         }
     }
 
+    /// Stage indices given in order (to enumerate every tuple of them).
+    struct Given<'a>(&'a [u32], usize);
+
+    impl Indices for Given<'_> {
+        fn next(&mut self, st: &Stage) -> u32 {
+            let r = self.0[self.1];
+            assert!(r < st.bound);
+            self.1 += 1;
+            r
+        }
+    }
+
+    /// Every tuple of stage indices, for 3 + 2 + 2 items of three kinds on 7 places
+    /// scattered in a 19-bit mask, under table limits that force single picks, mixed
+    /// stages and whole tables: each of the 210 arrangements comes out equally often.
+    #[test]
+    fn stages_give_every_arrangement_equally_often() {
+        let free = 0b100_1010_0010_0101_0001u32;
+        assert_eq!(free.count_ones(), 7);
+        for limit in [1, 6, 20, 4096] {
+            let mut t = Tables::new(limit);
+            let sp = t.space(&[(0, 3), (1, 2), (2, 2)]);
+            let bounds: Vec<u32> = sp.stages.iter().map(|s| s.bound).collect();
+            let total: u64 = bounds.iter().map(|&b| u64::from(b)).product();
+            let mut seen = std::collections::HashMap::new();
+            let mut tuple = vec![0u32; bounds.len()];
+            for _ in 0..total {
+                let mut masks = [0u32; 3];
+                fill(
+                    Soft,
+                    &t.subsets,
+                    &sp,
+                    free,
+                    &mut Given(&tuple, 0),
+                    &mut masks,
+                );
+                #[cfg(target_arch = "x86_64")]
+                if let Some(b) = Bmi2::detect() {
+                    let mut hw = [0u32; 3];
+                    fill(b, &t.subsets, &sp, free, &mut Given(&tuple, 0), &mut hw);
+                    assert_eq!(hw, masks);
+                }
+                let sizes = masks.map(u32::count_ones);
+                assert_eq!(sizes, [3, 2, 2]);
+                assert_eq!(masks[0] | masks[1] | masks[2], free);
+                *seen.entry(masks).or_insert(0u64) += 1;
+                // Next tuple (odometer, last index fastest).
+                for (r, &b) in tuple.iter_mut().zip(&bounds).rev() {
+                    *r += 1;
+                    if *r < b {
+                        break;
+                    }
+                    *r = 0;
+                }
+            }
+            assert_eq!(seen.len(), 210, "limit {limit}");
+            assert!(
+                seen.values().all(|&c| c == total / 210),
+                "limit {limit}: {bounds:?}"
+            );
+        }
+    }
+
+    /// The fast counters give exactly the counts of drawing each board as a layout
+    /// and counting it plainly (cell found from the layout), with either deposit.
+    #[test]
+    fn counting_masks_equals_counting_the_boards() {
+        use crate::games::catan::board::BoardKind;
+        use crate::games::catan::{context, rules::Rules, Sampler};
+        for (kind, rules, words) in [
+            (BoardKind::Base, "red-apart", 2),
+            (BoardKind::Base, "none", 2),
+            (BoardKind::Base, "red-apart,2-12-apart", 2),
+            (BoardKind::Base, "2-12-apart", 2),
+            (BoardKind::Extended, "red-apart", 4),
+            (BoardKind::Extended, "none", 4),
+        ] {
+            let rules: Rules = rules.parse().unwrap();
+            let ctx = context(kind, &rules, Sampler::Direct).unwrap();
+            let plan = ctx.plan().unwrap();
+            assert_eq!(plan.words(), words, "{rules}: 64-bit numbers per board");
+            let cells = Cells::new(ctx.shape, ctx.table.as_ref().unwrap());
+            let streams = Streams::new(9, "catan");
+            let empty = Counts::new(ctx.shape, cells.len());
+            let mut fast = empty.clone();
+            plan.count_into(&streams, 0..4000, &mut fast, Some(&cells));
+            let mut soft = empty.clone();
+            plan.count_with(Soft, &streams, 0..4000, &mut soft, Some(&cells));
+            let mut plain = empty.clone();
+            for i in 0..4000 {
+                let mut d = ctx.sample(Sampler::Direct, &mut streams.item(i)).unwrap();
+                assert_eq!(
+                    plan.draw_with(Soft, &mut streams.item(i)),
+                    plan.draw(&mut streams.item(i))
+                );
+                d.red_set = None;
+                let cell = cells.of(ctx.shape, &d);
+                assert!(cell.is_some(), "{rules}: board {i} has a valid placement");
+                plain.add(&d.layout, d.attempts, cell);
+            }
+            assert_eq!(fast, plain, "{rules}");
+            assert_eq!(soft, plain, "{rules}");
+            assert!(fast.fits(&empty, 4000));
+        }
+    }
+
     /// The multiply chain with rejection is exact: over every x below 2^BITS, each
     /// tuple of indices is accepted the same number of times (checked exhaustively on
     /// 12-bit numbers, where the same arithmetic runs as on 64-bit ones).
@@ -882,6 +988,16 @@ mod tests {
                 "{bounds:?}: equal counts"
             );
             assert_eq!(first, (1u64 << BITS) / product);
+        }
+        // On 64-bit numbers the final low word is x * product mod 2^64, which is what
+        // the sampler tests (one multiplication) before decoding.
+        let mut rng = crate::seed::item_rng(4, "test", 0);
+        let bounds = [532u32, 15, 6, 14, 78, 55, 36, 21, 10, 3];
+        let product: u64 = bounds.iter().map(|&b| u64::from(b)).product();
+        let mut out = [0u32; 10];
+        for _ in 0..10_000 {
+            let x = rng.next_u64();
+            assert_eq!(decode::<64>(x, &bounds, &mut out), x.wrapping_mul(product));
         }
     }
 }

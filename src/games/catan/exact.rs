@@ -9,7 +9,6 @@
 
 use super::board::{is_red, Shape, DESERT, TOKEN_VALUES};
 use super::rules::{independent, Rules};
-use super::sampler::Draws;
 
 /// Enumeration work above which we refuse and fall back to a reference sample.
 pub const MAX_ENUMERATION: u128 = 200_000_000;
@@ -100,18 +99,13 @@ impl Stages {
 /// uniform draw of a valid placement.
 #[derive(Debug, Clone)]
 pub struct PlacementTable {
-    stages_n: usize,
-    deserts: usize,
-    extremes: usize,
     two_twelve: bool,
     pub red_sets: Vec<u32>,
-    /// weight[i] = completions of red_sets[i]; `cum` is its running sum.
+    /// weight[i] = completions of red_sets[i].
     pub weights: Vec<u64>,
-    cum: Vec<u64>,
     pub total: u64,
     /// Every red set has the same weight (draw its index directly).
     uniform: bool,
-    neighbours: Vec<u32>,
 }
 
 /// Valid 2/12 placements (as sets) inside `free`: independent sets when the rule is on.
@@ -178,24 +172,14 @@ impl PlacementTable {
                 shape.kind.name()
             ));
         }
-        let mut cum = Vec::with_capacity(weights.len());
-        let mut total = 0u64;
-        for &w in &weights {
-            total += w;
-            cum.push(total);
-        }
+        let total = weights.iter().sum();
         let uniform = weights.iter().all(|&w| w == weights[0]);
         Ok(PlacementTable {
             uniform,
-            stages_n: st.n,
-            deserts: st.deserts,
-            extremes: st.extremes,
             two_twelve: rules.two_twelve_apart(),
             red_sets,
             weights,
-            cum,
             total,
-            neighbours: shape.neighbours.clone(),
         })
     }
 
@@ -207,82 +191,6 @@ impl PlacementTable {
     /// Whether the 2-12-apart rule shaped this table.
     pub fn two_twelve(&self) -> bool {
         self.two_twelve
-    }
-
-    fn independent(&self, mut m: u32) -> bool {
-        let all = m;
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            if self.neighbours[i] & all != 0 {
-                return false;
-            }
-            m &= m - 1;
-        }
-        true
-    }
-
-    /// Fill `perm` with deserts, then reds (in random order), then (with 2-12-apart) the
-    /// 2s and 12s, then the other hexes; returns how many leading places are fixed.
-    pub fn draw(&self, draws: &mut Draws, perm: &mut [u8]) -> (usize, u32) {
-        let idx = if self.uniform {
-            draws.below(self.red_sets.len() as u32) as usize
-        } else {
-            let k = draws.below_u64(self.total);
-            self.cum.partition_point(|&c| c <= k)
-        };
-        let reds = self.red_sets[idx];
-        let all = ((1u64 << self.stages_n) - 1) as u32;
-        loop {
-            // Deserts uniform among the non-red hexes, then 2s and 12s uniform among
-            // what is left; redrawing this inner part until the 2s and 12s are apart
-            // is a uniform draw among the valid completions of this red set.
-            let mut free = all & !reds;
-            let mut deserts = 0u32;
-            for _ in 0..self.deserts {
-                let h = draws.pick_bit(free);
-                deserts |= 1 << h;
-                free &= !(1 << h);
-            }
-            let mut ext = 0u32;
-            if self.two_twelve {
-                let mut f = free;
-                for _ in 0..self.extremes {
-                    let h = draws.pick_bit(f);
-                    ext |= 1 << h;
-                    f &= !(1 << h);
-                }
-                if !self.independent(ext) {
-                    continue;
-                }
-            }
-            let mut at = 0;
-            let mut push = |mask: u32, perm: &mut [u8], draws: &mut Draws| {
-                let start = at;
-                let mut m = mask;
-                while m != 0 {
-                    perm[at] = m.trailing_zeros() as u8;
-                    at += 1;
-                    m &= m - 1;
-                }
-                // Uniform order inside the group (which red is a 6, which 2s/12s are 2s).
-                let len = at - start;
-                draws.shuffle_prefix(&mut perm[start..at], 0, len);
-            };
-            push(deserts, perm, draws);
-            push(reds, perm, draws);
-            if self.two_twelve {
-                push(ext, perm, draws);
-            }
-            let fixed = at;
-            let rest = all & !deserts & !reds & !ext;
-            let mut m = rest;
-            while m != 0 {
-                perm[at] = m.trailing_zeros() as u8;
-                at += 1;
-                m &= m - 1;
-            }
-            return (fixed, idx as u32);
-        }
     }
 
     /// The exact acceptance rate of whole-board rejection.

@@ -114,19 +114,6 @@ impl<'a> Draws<'a> {
         }
     }
 
-    /// Uniform in 0..n for 64-bit n (n >= 1), by the same multiply-and-reject.
-    #[inline]
-    pub fn below_u64(&mut self, n: u64) -> u64 {
-        let mut m = u128::from(self.rng.next_u64()) * u128::from(n);
-        if (m as u64) < n {
-            let t = n.wrapping_neg() % n;
-            while (m as u64) < t {
-                m = u128::from(self.rng.next_u64()) * u128::from(n);
-            }
-        }
-        (m >> 64) as u64
-    }
-
     /// Fisher-Yates: make `v[from..]` a uniform random permutation, or only its first
     /// `k` places (each uniform among what is left). One 16-bit multiply per place.
     /// The hot paths use [`Draws::shuffle32`]; see the README's speed notes for the
