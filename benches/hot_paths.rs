@@ -121,6 +121,29 @@ fn catan(c: &mut Criterion) {
         });
     }
     g.finish();
+    // The direct sampler's own loop: a board drawn as sets of places, with the CPU's
+    // bit deposit and with the plain-code one (used where pdep is missing or slow).
+    let plan = ctx.plan().unwrap();
+    let streams = puzzlebook::seed::Streams::new(1, "catan");
+    let mut g = c.benchmark_group("catan_direct_masks");
+    g.throughput(Throughput::Elements(1));
+    let mut i = 0u64;
+    g.bench_function("draw", |b| {
+        b.iter(|| {
+            i += 1;
+            black_box(plan.draw(&mut streams.item(i)).deserts)
+        })
+    });
+    g.bench_function("draw_plain_deposit", |b| {
+        b.iter(|| {
+            i += 1;
+            black_box(
+                plan.draw_with(puzzlebook::games::catan::direct::Soft, &mut streams.item(i))
+                    .deserts,
+            )
+        })
+    });
+    g.finish();
     let cells = Cells::new(ctx.shape, ctx.table.as_ref().unwrap());
     let mut g = c.benchmark_group("catan_bias_counting");
     g.sample_size(10);

@@ -276,12 +276,10 @@ pub fn count_with_progress(
             let mut counts = Counts::new(shape, ncells);
             let end = ((c + 1) * CHUNK).min(samples);
             let indices = shard.indices(c * CHUNK, end - c * CHUNK);
-            match (sampler, ctx.plan()) {
-                // The direct sampler counts its boards in mask form (same boards).
-                (Sampler::Direct, Some(plan)) => {
-                    plan.count_into(&streams, indices, &mut counts, cells)
-                }
-                _ => {
+            match ctx.mask_plan(sampler) {
+                // Samplers that draw in mask form count there (the same boards).
+                Some(plan) => plan.count_into(&streams, indices, &mut counts, cells),
+                None => {
                     for i in indices {
                         let mut rng = streams.item(i);
                         let d = ctx.sample(sampler, &mut rng)?;

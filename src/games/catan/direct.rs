@@ -98,6 +98,8 @@ impl Indices for Chain {
 /// A drawn board as sets of places (bit i = hex i, or harbor position i).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Masks {
+    /// Attempts it took (1 for `direct`; red sets drawn for full rejection).
+    pub attempts: u64,
     /// Index of the red set in the placement table.
     pub red_set: u32,
     pub deserts: u32,
@@ -119,6 +121,9 @@ pub struct Plan {
     /// The red set index and the deserts come from the multiply chain (every red set
     /// has the same weight and no 2-12 rule); otherwise they are drawn first.
     chained_placement: bool,
+    /// Full rejection: the red set is drawn from all sets of that many hexes until
+    /// one is valid (then it is not in the chain).
+    rejection: Option<Rejection>,
     /// Every red set has the same weight.
     uniform: bool,
     two_twelve: bool,
@@ -226,15 +231,97 @@ fn fill<P: Deposit>(
     masks[space.last as usize] |= free;
 }
 
+/// How full rejection draws a red set: a uniform index below `bound` into every set of
+/// that many hexes, from 16-bit (or, for more than 2^16 sets, 32-bit) pieces of the
+/// random numbers by Lemire's multiply-and-reject; `valid[i]` is the set's index in the
+/// placement table, or u32::MAX when the rules refuse it.
+#[derive(Debug, Clone)]
+struct Rejection {
+    bound: u32,
+    wide: bool,
+    threshold: u32,
+    valid: Vec<u32>,
+}
+
+impl Rejection {
+    fn new(shape: &Shape, table: &PlacementTable) -> Rejection {
+        let index: std::collections::HashMap<u32, u32> = table
+            .red_sets
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| (m, i as u32))
+            .collect();
+        let mut valid = Vec::new();
+        let all = ((1u64 << shape.len()) - 1) as u32;
+        super::exact::subsets(all, shape.reds(), &mut |m| {
+            valid.push(index.get(&m).copied().unwrap_or(u32::MAX));
+        });
+        let bound = valid.len() as u32;
+        let wide = valid.len() > 1 << 16;
+        let bits = if wide { 32 } else { 16 };
+        Rejection {
+            bound,
+            wide,
+            threshold: ((1u64 << bits) % u64::from(bound)) as u32,
+            valid,
+        }
+    }
+
+    /// The index below `bound` that a piece of `bits` random bits gives, or None when
+    /// Lemire's test rejects the piece (its low word is below 2^bits mod bound).
+    #[inline(always)]
+    fn piece(&self, x: u64, bits: u32) -> Option<usize> {
+        let m = x * u64::from(self.bound);
+        let low = (m & ((1 << bits) - 1)) as u32;
+        (low >= self.threshold).then_some((m >> bits) as usize)
+    }
+
+    /// A valid red set's table index, and how many sets were drawn to find it.
+    #[inline(always)]
+    fn draw(&self, rng: &mut Rng) -> (u32, u64) {
+        let (bits, pieces) = if self.wide { (32, 2) } else { (16, 4) };
+        let mut attempts = 0;
+        loop {
+            let mut x = rng.next_u64();
+            for _ in 0..pieces {
+                let piece = self.piece(x & ((1 << bits) - 1), bits);
+                x >>= bits;
+                if let Some(i) = piece {
+                    attempts += 1;
+                    let v = self.valid[i];
+                    if v != u32::MAX {
+                        return (v, attempts);
+                    }
+                }
+            }
+        }
+    }
+}
+
 impl Plan {
-    pub fn new(shape: &Shape, table: &PlacementTable) -> Plan {
+    /// The `direct` sampler: a valid placement drawn from the table, then the rest.
+    pub fn direct(shape: &Shape, table: &PlacementTable) -> Plan {
+        Plan::build(shape, table, None)
+    }
+
+    /// Whole-board rejection for rules that only keep red sets apart (`red-apart` or
+    /// none; the table is built for them): the red set is drawn uniformly from all
+    /// sets until valid, which is the stage of a uniform board that those rules
+    /// judge (see `Ctx::full_rejection`), then the rest as `direct` does. None for
+    /// other rules.
+    pub fn full_rejection(shape: &Shape, table: &PlacementTable) -> Option<Plan> {
+        (!table.two_twelve()).then(|| Plan::build(shape, table, Some(Rejection::new(shape, table))))
+    }
+
+    fn build(shape: &Shape, table: &PlacementTable, rejection: Option<Rejection>) -> Plan {
         let n = shape.len();
         let mut tables = Tables::new(TABLE_LIMIT);
         let count_of = |v: u8| shape.token_count(v);
         let reds = shape.reds();
         let extremes = count_of(2) + count_of(12);
         let two_twelve = table.two_twelve();
-        let chained_placement = table.is_uniform() && !two_twelve;
+        // Without 2-12-apart every valid red set has the same number of completions.
+        let chained_placement = rejection.is_some() || (table.is_uniform() && !two_twelve);
         let mut red_stage = Stage {
             bound: table.red_sets.len() as u32,
             table: 0,
@@ -273,7 +360,7 @@ impl Plan {
         // Every index in the order it is used; pack them into groups whose product of
         // bounds stays below the limit, and tell each stage where its index comes from.
         let mut stages: Vec<&mut Stage> = Vec::new();
-        if chained_placement {
+        if chained_placement && rejection.is_none() {
             stages.push(&mut red_stage);
         }
         for sp in [
@@ -313,6 +400,7 @@ impl Plan {
             deserts: shape.deserts,
             extremes,
             chained_placement,
+            rejection,
             uniform: table.is_uniform(),
             two_twelve,
             red_sets: table.red_sets.clone(),
@@ -363,6 +451,13 @@ impl Plan {
     pub fn draw_with<P: Deposit>(&self, p: P, rng: &mut Rng) -> Masks {
         // Each group's number is accepted when its final low word, x * product mod
         // 2^64, is at least the threshold (one multiplication decides it).
+        let (given, attempts) = match &self.rejection {
+            Some(r) => {
+                let (idx, attempts) = r.draw(rng);
+                (Some(idx), attempts)
+            }
+            None => (None, 1),
+        };
         let mut chain = Chain {
             words: [0; MAX_WORDS],
             x: 0,
@@ -378,7 +473,7 @@ impl Plan {
         let all = ((1u64 << self.n) - 1) as u32;
         let mut m = Masks::default();
         let (red_set, reds, deserts, extremes) = if self.chained_placement {
-            let idx = chain.next(&self.red_stage);
+            let idx = given.unwrap_or_else(|| chain.next(&self.red_stage));
             let reds = self.red_sets[idx as usize];
             let mut d = [0u32; 2];
             fill(
@@ -393,6 +488,7 @@ impl Plan {
         } else {
             self.placement(p, rng)
         };
+        m.attempts = attempts;
         m.red_set = red_set;
         m.deserts = deserts;
         fill(
@@ -563,6 +659,7 @@ impl Plan {
             counts.cells[cells.of_placement(m.red_set, m.deserts)] += 1;
         }
         local.boards += 1;
+        local.attempts += m.attempts;
         if local.boards == u32::MAX {
             local.flush(self, counts);
         }
@@ -646,6 +743,7 @@ struct Local {
     joint: Box<[[u32; 128]; 32]>,
     harbor: [[u32; 8]; 16],
     boards: u32,
+    attempts: u64,
 }
 
 impl Local {
@@ -654,6 +752,7 @@ impl Local {
             joint: Box::new([[0; 128]; 32]),
             harbor: [[0; 8]; 16],
             boards: 0,
+            attempts: 0,
         }
     }
 
@@ -669,9 +768,8 @@ impl Local {
                 counts.harbor[p * 6 + k] += u64::from(std::mem::take(c));
             }
         }
-        let boards = u64::from(std::mem::take(&mut self.boards));
-        counts.boards += boards;
-        counts.attempts += boards;
+        counts.boards += u64::from(std::mem::take(&mut self.boards));
+        counts.attempts += std::mem::take(&mut self.attempts);
     }
 }
 
@@ -913,6 +1011,36 @@ mod tests {
         }
     }
 
+    /// Full rejection's red-set index from a 16-bit piece: over all 2^16 pieces every
+    /// index is accepted equally often, and the valid sets are the table's.
+    #[test]
+    fn rejection_pieces_are_exactly_uniform() {
+        use crate::games::catan::board::BoardKind;
+        use crate::games::catan::{context, rules::Rules, Sampler};
+        let rules: Rules = "red-apart".parse().unwrap();
+        let ctx = context(BoardKind::Base, &rules, Sampler::Direct).unwrap();
+        let r = Rejection::new(ctx.shape, ctx.table.as_ref().unwrap());
+        assert_eq!((r.bound, r.wide), (3876, false));
+        assert_eq!(r.valid.iter().filter(|&&v| v != u32::MAX).count(), 532);
+        let mut seen = vec![0u32; 3876];
+        for x in 0..1u64 << 16 {
+            if let Some(i) = r.piece(x, 16) {
+                seen[i] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&c| c == 65536 / 3876), "{:?}", &seen[..8]);
+        let wide = Rejection::new(
+            BoardKind::Extended.shape(),
+            context(BoardKind::Extended, &rules, Sampler::Direct)
+                .unwrap()
+                .table
+                .as_ref()
+                .unwrap(),
+        );
+        assert_eq!((wide.bound, wide.wide), (593_775, true));
+        assert_eq!(wide.threshold, ((1u64 << 32) % 593_775) as u32);
+    }
+
     /// The fast counters give exactly the counts of drawing each board as a layout
     /// and counting it plainly (cell found from the layout), with either deposit.
     #[test]
@@ -929,30 +1057,40 @@ mod tests {
         ] {
             let rules: Rules = rules.parse().unwrap();
             let ctx = context(kind, &rules, Sampler::Direct).unwrap();
-            let plan = ctx.plan().unwrap();
-            assert_eq!(plan.words(), words, "{rules}: 64-bit numbers per board");
-            let cells = Cells::new(ctx.shape, ctx.table.as_ref().unwrap());
-            let streams = Streams::new(9, "catan");
-            let empty = Counts::new(ctx.shape, cells.len());
-            let mut fast = empty.clone();
-            plan.count_into(&streams, 0..4000, &mut fast, Some(&cells));
-            let mut soft = empty.clone();
-            plan.count_with(Soft, &streams, 0..4000, &mut soft, Some(&cells));
-            let mut plain = empty.clone();
-            for i in 0..4000 {
-                let mut d = ctx.sample(Sampler::Direct, &mut streams.item(i)).unwrap();
-                assert_eq!(
-                    plan.draw_with(Soft, &mut streams.item(i)),
-                    plan.draw(&mut streams.item(i))
-                );
-                d.red_set = None;
-                let cell = cells.of(ctx.shape, &d);
-                assert!(cell.is_some(), "{rules}: board {i} has a valid placement");
-                plain.add(&d.layout, d.attempts, cell);
+            assert_eq!(
+                ctx.plan().unwrap().words(),
+                words,
+                "{rules}: numbers per board"
+            );
+            for sampler in [Sampler::Direct, Sampler::FullRejection] {
+                let Some(plan) = ctx.mask_plan(sampler) else {
+                    assert!(rules.two_twelve_apart(), "{rules}: full rejection in masks");
+                    continue;
+                };
+                let cells = Cells::new(ctx.shape, ctx.table.as_ref().unwrap());
+                let streams = Streams::new(9, "catan");
+                let empty = Counts::new(ctx.shape, cells.len());
+                let mut fast = empty.clone();
+                plan.count_into(&streams, 0..4000, &mut fast, Some(&cells));
+                let mut soft = empty.clone();
+                plan.count_with(Soft, &streams, 0..4000, &mut soft, Some(&cells));
+                let mut plain = empty.clone();
+                for i in 0..4000 {
+                    let mut d = ctx.sample(sampler, &mut streams.item(i)).unwrap();
+                    let (a, b) = (&mut streams.item(i), &mut streams.item(i));
+                    assert_eq!(plan.draw_with(Soft, a), plan.draw(b));
+                    d.red_set = None;
+                    let cell = cells.of(ctx.shape, &d);
+                    assert!(cell.is_some(), "{rules}: board {i} has a valid placement");
+                    plain.add(&d.layout, d.attempts, cell);
+                }
+                assert_eq!(fast, plain, "{rules} {sampler:?}");
+                assert_eq!(soft, plain, "{rules} {sampler:?}");
+                assert!(fast.fits(&empty, 4000));
+                if sampler == Sampler::FullRejection && rules.red_apart() {
+                    assert!(fast.attempts > 4000 * 5, "{rules}: about 51/7 sets a board");
+                }
             }
-            assert_eq!(fast, plain, "{rules}");
-            assert_eq!(soft, plain, "{rules}");
-            assert!(fast.fits(&empty, 4000));
         }
     }
 

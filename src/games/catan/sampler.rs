@@ -2,7 +2,7 @@
 //! and says how many attempts (whole or partial redraws) it took.
 
 use super::board::{is_red, Shape, DESERT};
-use super::direct::Plan;
+use super::direct::{Masks, Plan};
 use super::exact::PlacementTable;
 use super::rules::{independent, offenders, Layout, Rule, Rules};
 use crate::seed::Rng;
@@ -199,6 +199,8 @@ pub struct Ctx {
     pub table: Option<PlacementTable>,
     /// How `direct` draws, built from the table.
     plan: Option<Plan>,
+    /// How `full-rejection` draws when the rules only keep reds apart.
+    rejection_plan: Option<Plan>,
     /// Token values in placement order: reds, then 2s and 12s, then the rest.
     order: [u8; 32],
     reds: usize,
@@ -259,11 +261,13 @@ impl Ctx {
             a[..order.len()].copy_from_slice(&order);
             a
         };
-        let plan = table.as_ref().map(|t| Plan::new(shape, t));
+        let plan = table.as_ref().map(|t| Plan::direct(shape, t));
+        let rejection_plan = table.as_ref().and_then(|t| Plan::full_rejection(shape, t));
         Ctx {
             shape,
             rules,
             plan,
+            rejection_plan,
             table,
             order,
             reds,
@@ -279,6 +283,16 @@ impl Ctx {
     /// The direct sampler's plan (when the rules can be enumerated).
     pub fn plan(&self) -> Option<&Plan> {
         self.plan.as_ref()
+    }
+
+    /// How `sampler` draws in mask form, when it does (`direct`, and `full-rejection`
+    /// under `red-apart` or no rule).
+    pub fn mask_plan(&self, sampler: Sampler) -> Option<&Plan> {
+        match sampler {
+            Sampler::Direct => self.plan.as_ref(),
+            Sampler::FullRejection => self.rejection_plan.as_ref(),
+            _ => None,
+        }
     }
 
     /// Tokens onto the non-desert hexes of `perm[deserts..]` in placement order.
@@ -357,8 +371,14 @@ impl Ctx {
     /// drawn, stopping early rejects exactly the boards that drawing to the end and
     /// checking would reject (attempt counts included). An accepted board is uniform
     /// among valid boards; only the work of drawing the rest of rejected boards is saved.
+    ///
+    /// Under `red-apart` (or no rule) the red set is the only stage a rule judges, so
+    /// the rest is drawn by the same stages as `direct` (see `direct.rs`).
     #[inline(always)]
     fn full_rejection(&self, draws: &mut Draws) -> Result<Drawn, String> {
+        if let Some(plan) = &self.rejection_plan {
+            return Ok(Self::drawn(plan, plan.draw(draws.rng)));
+        }
         let count = self.red_subsets.len() as u32;
         for attempt in 1..=MAX_ATTEMPTS {
             let (reds, ok, table_index) = self.red_subsets[draws.below(count) as usize];
@@ -557,13 +577,16 @@ impl Ctx {
             .plan
             .as_ref()
             .ok_or_else(|| "the direct sampler needs the placement table".to_string())?;
-        let m = plan.draw(draws.rng);
-        Ok(Drawn {
+        Ok(Self::drawn(plan, plan.draw(draws.rng)))
+    }
+
+    fn drawn(plan: &Plan, m: Masks) -> Drawn {
+        Drawn {
             layout: plan.layout(&m),
-            attempts: 1,
+            attempts: m.attempts,
             red_set: Some(m.red_set),
             deserts: m.deserts,
-        })
+        }
     }
 }
 
