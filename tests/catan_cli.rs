@@ -171,9 +171,10 @@ fn bias_writes_both_csvs_and_the_report() {
 }
 
 #[test]
-fn bias_is_the_same_at_any_thread_count() {
+fn bias_is_the_same_at_any_thread_count_and_deposit() {
     let dir = tempfile::tempdir().unwrap();
-    let run = |name: &str, extra: &[&str]| {
+    // `plain` forces the plain-code bit deposit used on machines without a fast pdep.
+    let run = |name: &str, extra: &[&str], plain: bool| {
         let path = dir.path().join(name);
         let mut args = vec![
             "catan",
@@ -181,15 +182,35 @@ fn bias_is_the_same_at_any_thread_count() {
             "--samples",
             "30000",
             "--samplers",
-            "full-rejection",
+            "full-rejection,direct,swap",
             "--out",
             path.to_str().unwrap(),
         ];
         args.extend_from_slice(extra);
-        bin().args(&args).assert().success();
+        let mut cmd = bin();
+        if plain {
+            cmd.env("PUZZLEBOOK_PLAIN_DEPOSIT", "1");
+        }
+        cmd.args(&args).assert().success();
         std::fs::read_to_string(path).unwrap()
     };
-    assert_eq!(run("a.csv", &["-j", "1"]), run("b.csv", &["-j", "2"]));
+    let one = run("a.csv", &["-j", "1"], false);
+    assert_eq!(one, run("b.csv", &["-j", "2"], false));
+    assert_eq!(one, run("c.csv", &["-j", "2"], true));
+    // Boards themselves too, for both samplers drawn as sets of places.
+    for sampler in ["direct", "full-rejection"] {
+        let gen = |plain: bool| {
+            let mut cmd = bin();
+            if plain {
+                cmd.env("PUZZLEBOOK_PLAIN_DEPOSIT", "1");
+            }
+            let args = ["catan", "generate", "--count", "50", "--sampler", sampler];
+            cmd.args(args).output().unwrap().stdout
+        };
+        let fast = gen(false);
+        assert_eq!(fast.iter().filter(|&&b| b == b'\n').count(), 50);
+        assert_eq!(fast, gen(true), "{sampler}");
+    }
 }
 
 #[test]

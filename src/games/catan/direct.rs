@@ -859,20 +859,49 @@ pub trait Deposit: Copy {
 pub struct Soft;
 
 impl Deposit for Soft {
+    /// Four bits of the mask at a time: a nibble with c set bits takes the next c bits
+    /// of `src`, spread by a 16 x 16 table (counts from a table too: without the
+    /// POPCNT instruction `count_ones` is a long sequence).
     #[inline(always)]
-    fn deposit(self, mut src: u32, mut mask: u32) -> u32 {
+    fn deposit(self, mut src: u32, mask: u32) -> u32 {
+        const ONES: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
         let mut out = 0;
-        while mask != 0 && src != 0 {
-            let low = mask & mask.wrapping_neg();
-            if src & 1 == 1 {
-                out |= low;
-            }
-            src >>= 1;
-            mask ^= low;
+        let mut rest = mask;
+        let mut shift = 0;
+        while rest != 0 {
+            let nibble = (rest & 0xf) as usize;
+            out |= u32::from(DEPOSIT4[nibble][(src & 0xf) as usize]) << shift;
+            src >>= ONES[nibble];
+            rest >>= 4;
+            shift += 4;
         }
         out
     }
 }
+
+/// DEPOSIT4[mask][src]: the low bits of `src` placed on the set bits of a 4-bit mask
+/// (the bits of `src` beyond the mask's count are ignored).
+static DEPOSIT4: [[u8; 16]; 16] = {
+    let mut t = [[0u8; 16]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut src = 0;
+        while src < 16 {
+            let (mut out, mut s, mut bit) = (0u8, src, 0);
+            while bit < 4 {
+                if mask >> bit & 1 == 1 {
+                    out |= ((s & 1) << bit) as u8;
+                    s >>= 1;
+                }
+                bit += 1;
+            }
+            t[mask][src] = out;
+            src += 1;
+        }
+        mask += 1;
+    }
+    t
+};
 
 /// The `pdep` instruction. A value exists only on a CPU with BMI2 where `pdep` is fast
 /// (AMD processors before Zen 3 run it in microcode, slower than [`Soft`]).
@@ -886,7 +915,10 @@ impl Bmi2 {
         use std::sync::OnceLock;
         static FAST: OnceLock<bool> = OnceLock::new();
         let fast = *FAST.get_or_init(|| {
-            if !std::is_x86_feature_detected!("bmi2") {
+            // PUZZLEBOOK_PLAIN_DEPOSIT=1 forces the plain-code path (same output; for
+            // tests and for measuring what machines without fast pdep get).
+            let plain = std::env::var_os("PUZZLEBOOK_PLAIN_DEPOSIT").is_some_and(|v| v != "0");
+            if plain || !std::is_x86_feature_detected!("bmi2") {
                 return false;
             }
             // Leaves 0 (vendor) and 1 (family) exist on every x86-64 processor.
