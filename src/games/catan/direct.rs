@@ -593,22 +593,30 @@ impl Plan {
 
     /// The board as hex and harbor arrays.
     pub fn layout(&self, m: &Masks) -> Layout {
+        // Whole words of eight places, then the board's places copied out.
+        let planes = m.planes();
+        let k = &m.token;
+        // Bit planes of the token value itself (2 = 0b0010, ..., 12 = 0b1100).
+        let value = [
+            k[1] | k[3] | k[6] | k[8],
+            k[0] | k[1] | k[4] | k[7] | k[8],
+            k[2] | k[3] | k[4] | k[9],
+            k[5] | k[6] | k[7] | k[8] | k[9],
+        ];
+        let (mut terrain, mut token) = ([0u8; 32], [0u8; 32]);
+        for c in 0..self.n.div_ceil(8).min(4) {
+            let at = 8 * c..8 * c + 8;
+            terrain[at.clone()].copy_from_slice(&bytes(&planes.terrain, c).to_le_bytes());
+            token[at].copy_from_slice(&bytes(&value, c).to_le_bytes());
+        }
         let mut b = Layout::default();
-        for (t, &mask) in m.terrain.iter().enumerate() {
-            for h in bits(mask) {
-                b.terrain[h] = t as u8;
-            }
-        }
-        for (k, &mask) in m.token.iter().enumerate() {
-            for h in bits(mask) {
-                b.token[h] = TOKEN_VALUES[k];
-            }
-        }
-        for (k, &mask) in m.harbor.iter().enumerate() {
-            for p in bits(mask) {
-                b.harbor[p] = k as u8;
-            }
-        }
+        b.terrain[..self.n].copy_from_slice(&terrain[..self.n]);
+        b.token[..self.n].copy_from_slice(&token[..self.n]);
+        let mut harbor = [0u8; 16];
+        harbor[..8].copy_from_slice(&bytes(&planes.harbor, 0).to_le_bytes());
+        harbor[8..].copy_from_slice(&bytes(&planes.harbor, 1).to_le_bytes());
+        let len = b.harbor.len();
+        b.harbor.copy_from_slice(&harbor[..len]);
         b
     }
 
@@ -623,33 +631,18 @@ impl Plan {
         cells: Option<&Cells>,
         counts: &mut Counts,
     ) {
-        // Bit planes of the terrain code and of the token column (1 + index in
-        // TOKEN_VALUES, 0 on a desert), then for eight hexes at a time the bytes
-        // 11 * terrain + column: at most 65, so bytes never carry into each other.
-        let t = &m.terrain;
-        let tp = [t[1] | t[3] | t[5], t[2] | t[3], t[4] | t[5]];
-        let k = &m.token;
-        let cp = [
-            k[0] | k[2] | k[4] | k[6] | k[8],
-            k[1] | k[2] | k[5] | k[6] | k[9],
-            k[3] | k[4] | k[5] | k[6],
-            k[7] | k[8] | k[9],
-        ];
+        // For eight hexes at a time, the bytes 11 * terrain + column: at most 65, so
+        // bytes never carry into each other.
+        let planes = m.planes();
         for c in 0..n.div_ceil(8) {
-            let byte = |plane: u32| SPREAD[((plane >> (8 * c)) & 0xff) as usize];
-            let terrain = byte(tp[0]) | byte(tp[1]) << 1 | byte(tp[2]) << 2;
-            let column = byte(cp[0]) | byte(cp[1]) << 1 | byte(cp[2]) << 2 | byte(cp[3]) << 3;
-            let mut idx = terrain * 11 + column;
+            let mut idx = bytes(&planes.terrain, c) * 11 + bytes(&planes.column, c);
             for h in 8 * c..(8 * c + 8).min(n) {
                 local.joint[h % 32][(idx & 0x7f) as usize] += 1;
                 idx >>= 8;
             }
         }
-        let hk = &m.harbor;
-        let hp = [hk[1] | hk[3] | hk[5], hk[2] | hk[3], hk[4] | hk[5]];
         for c in 0..harbors.div_ceil(8) {
-            let byte = |plane: u32| SPREAD[((plane >> (8 * c)) & 0xff) as usize];
-            let mut kind = byte(hp[0]) | byte(hp[1]) << 1 | byte(hp[2]) << 2;
+            let mut kind = bytes(&planes.harbor, c);
             for p in 8 * c..(8 * c + 8).min(harbors) {
                 local.harbor[p % 16][(kind & 7) as usize] += 1;
                 kind >>= 8;
@@ -773,17 +766,6 @@ impl Local {
     }
 }
 
-/// The set bits of a mask, lowest first.
-fn bits(mut m: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (m != 0).then(|| {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            i
-        })
-    })
-}
-
 /// Byte i of SPREAD[b] is bit i of b.
 static SPREAD: [u64; 256] = {
     let mut t = [0u64; 256];
@@ -798,6 +780,41 @@ static SPREAD: [u64; 256] = {
     }
     t
 };
+
+/// A board's codes as bit planes (bit b of a place's code is bit `place` of plane b):
+/// terrain code, token column (1 + index in TOKEN_VALUES, 0 for none), harbor kind.
+struct Planes {
+    terrain: [u32; 3],
+    column: [u32; 4],
+    harbor: [u32; 3],
+}
+
+impl Masks {
+    #[inline(always)]
+    fn planes(&self) -> Planes {
+        let (t, k, h) = (&self.terrain, &self.token, &self.harbor);
+        Planes {
+            terrain: [t[1] | t[3] | t[5], t[2] | t[3], t[4] | t[5]],
+            column: [
+                k[0] | k[2] | k[4] | k[6] | k[8],
+                k[1] | k[2] | k[5] | k[6] | k[9],
+                k[3] | k[4] | k[5] | k[6],
+                k[7] | k[8] | k[9],
+            ],
+            harbor: [h[1] | h[3] | h[5], h[2] | h[3], h[4] | h[5]],
+        }
+    }
+}
+
+/// The codes of places 8c..8c+8 as the bytes of a word (byte i: place 8c + i).
+#[inline(always)]
+fn bytes<const K: usize>(planes: &[u32; K], c: usize) -> u64 {
+    let mut v = 0;
+    for (b, &plane) in planes.iter().enumerate() {
+        v |= SPREAD[((plane >> (8 * (c % 4))) & 0xff) as usize] << b;
+    }
+    v
+}
 
 /// Every k-subset of m bits, in increasing order (Gosper's next-subset step).
 fn push_subsets(m: usize, k: usize, out: &mut Vec<u32>) {
@@ -944,6 +961,32 @@ impl Deposit for Bmi2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The set bits of a mask, lowest first.
+    pub(super) fn bits(mut m: u32) -> impl Iterator<Item = usize> {
+        std::iter::from_fn(move || {
+            (m != 0).then(|| {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                i
+            })
+        })
+    }
+
+    /// The board as arrays, read straight off the masks (independent of the planes).
+    fn simple_layout(m: &Masks) -> Layout {
+        let mut b = Layout::default();
+        for (t, &mask) in m.terrain.iter().enumerate() {
+            bits(mask).for_each(|h| b.terrain[h] = t as u8);
+        }
+        for (k, &mask) in m.token.iter().enumerate() {
+            bits(mask).for_each(|h| b.token[h] = TOKEN_VALUES[k]);
+        }
+        for (k, &mask) in m.harbor.iter().enumerate() {
+            bits(mask).for_each(|p| b.harbor[p] = k as u8);
+        }
+        b
+    }
 
     #[test]
     fn subset_tables_list_every_k_subset_once() {
@@ -1110,7 +1153,9 @@ mod tests {
                 for i in 0..4000 {
                     let mut d = ctx.sample(sampler, &mut streams.item(i)).unwrap();
                     let (a, b) = (&mut streams.item(i), &mut streams.item(i));
-                    assert_eq!(plan.draw_with(Soft, a), plan.draw(b));
+                    let m = plan.draw(b);
+                    assert_eq!(plan.draw_with(Soft, a), m);
+                    assert_eq!(d.layout, simple_layout(&m));
                     d.red_set = None;
                     let cell = cells.of(ctx.shape, &d);
                     assert!(cell.is_some(), "{rules}: board {i} has a valid placement");
