@@ -1,4 +1,5 @@
-//! The `direct` sampler, drawn and counted in mask form.
+//! Boards drawn and counted as sets of places: the `direct` sampler, and
+//! `full-rejection` once its red set is accepted (under `red-apart` or no rule).
 //!
 //! A board is a sequence of choices of *sets*: the red hexes (from the enumerated
 //! table), the deserts, which reds are 6s, which of the other hexes get the 3s, the 4s,
@@ -23,7 +24,9 @@
 //! arrangement of the multiset the same probability, so given the placement the rest
 //! is uniform; the placement itself is drawn uniformly from the enumerated valid ones
 //! (weighted by its completions when the rules make those differ). That is the
-//! distribution of whole-board rejection, without rejection.
+//! distribution of whole-board rejection, without rejection. Full rejection draws the
+//! red set from all sets of that size until one is valid (the only stage its rules
+//! judge) and fills the rest the same way.
 //!
 //! The counters read the masks directly: per hex, the joint (terrain, token) counter
 //! index is built for eight hexes at a time in the bytes of a 64-bit word.
@@ -276,7 +279,8 @@ impl Rejection {
         (low >= self.threshold).then_some((m >> bits) as usize)
     }
 
-    /// A valid red set's table index, and how many sets were drawn to find it.
+    /// A valid red set's table index, and how many sets were drawn to find it. The
+    /// loop ends: a plan with rejection exists only for a non-empty table.
     #[inline(always)]
     fn draw(&self, rng: &mut Rng) -> (u32, u64) {
         let (bits, pieces) = if self.wide { (32, 2) } else { (16, 4) };
