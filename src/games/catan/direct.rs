@@ -34,7 +34,7 @@
 use super::bias::{Cells, Counts, JOINT};
 use super::board::{Shape, DESERT, TOKEN_VALUES};
 use super::exact::PlacementTable;
-use super::rules::Layout;
+use super::rules::{independent, Layout};
 use crate::seed::{Rng, Streams};
 use rand::RngCore;
 
@@ -135,7 +135,7 @@ pub struct Plan {
     red_stage: Stage,
     cum: Vec<u64>,
     total: u64,
-    neighbours: Vec<u32>,
+    shape: &'static Shape,
     desert_space: Space,
     red_space: Space,
     extreme_space: Space,
@@ -304,7 +304,7 @@ impl Rejection {
 
 impl Plan {
     /// The `direct` sampler: a valid placement drawn from the table, then the rest.
-    pub fn direct(shape: &Shape, table: &PlacementTable) -> Plan {
+    pub fn direct(shape: &'static Shape, table: &PlacementTable) -> Plan {
         Plan::build(shape, table, None)
     }
 
@@ -313,11 +313,11 @@ impl Plan {
     /// sets until valid, which is the stage of a uniform board that those rules
     /// judge (see `Ctx::full_rejection`), then the rest as `direct` does. None for
     /// other rules.
-    pub fn full_rejection(shape: &Shape, table: &PlacementTable) -> Option<Plan> {
+    pub fn full_rejection(shape: &'static Shape, table: &PlacementTable) -> Option<Plan> {
         (!table.two_twelve()).then(|| Plan::build(shape, table, Some(Rejection::new(shape, table))))
     }
 
-    fn build(shape: &Shape, table: &PlacementTable, rejection: Option<Rejection>) -> Plan {
+    fn build(shape: &'static Shape, table: &PlacementTable, rejection: Option<Rejection>) -> Plan {
         let n = shape.len();
         let mut tables = Tables::new(TABLE_LIMIT);
         let count_of = |v: u8| shape.token_count(v);
@@ -417,7 +417,7 @@ impl Plan {
                 })
                 .collect(),
             total: table.total,
-            neighbours: shape.neighbours.clone(),
+            shape,
             desert_space,
             red_space,
             extreme_space,
@@ -565,7 +565,7 @@ impl Plan {
             } else {
                 0
             };
-            if !self.two_twelve || self.independent(extremes) {
+            if !self.two_twelve || independent(self.shape, extremes) {
                 return (idx as u32, reds, deserts, extremes);
             }
         }
@@ -581,18 +581,6 @@ impl Plan {
             *free ^= bit;
         }
         set
-    }
-
-    fn independent(&self, m: u32) -> bool {
-        let mut rest = m;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            if self.neighbours[i] & m != 0 {
-                return false;
-            }
-            rest &= rest - 1;
-        }
-        true
     }
 
     /// The board as hex and harbor arrays.
