@@ -8,6 +8,11 @@ pub enum Error {
     /// Parameters or input data that cannot be used; the message names the problem and the fix.
     #[error("{0}")]
     Invalid(String),
+    /// A parameter with a value that cannot be used, named as in job files and
+    /// templates (`max_nodes is 0: ...`); the command line names it as its flag
+    /// (`--max-nodes is 0: ...`, see [`Error::as_flag`]).
+    #[error("{name} {problem}")]
+    Param { name: &'static str, problem: String },
     /// A template file that could not be read or understood.
     #[error("template {path}: {message}")]
     Template { path: PathBuf, message: String },
@@ -38,6 +43,24 @@ impl Error {
         Error::Invalid(message.into())
     }
 
+    /// A bad parameter value: `problem` follows the name ("is 0: ask for at least 1").
+    pub fn param(name: &'static str, problem: impl Into<String>) -> Self {
+        Error::Param {
+            name,
+            problem: problem.into(),
+        }
+    }
+
+    /// The error as the command line says it: a parameter named as its flag.
+    pub fn as_flag(self) -> Self {
+        match self {
+            Error::Param { name, problem } => {
+                Error::Invalid(format!("--{} {problem}", name.replace('_', "-")))
+            }
+            e => e,
+        }
+    }
+
     pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             action,
@@ -48,3 +71,22 @@ impl Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_are_named_as_fields_or_as_flags() {
+        let e = || Error::param("max_nodes", "is 0: give the search at least 1 node");
+        assert_eq!(
+            e().to_string(),
+            "max_nodes is 0: give the search at least 1 node"
+        );
+        assert_eq!(
+            e().as_flag().to_string(),
+            "--max-nodes is 0: give the search at least 1 node"
+        );
+        assert_eq!(Error::invalid("x").as_flag().to_string(), "x");
+    }
+}

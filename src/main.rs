@@ -541,7 +541,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 shape,
                 compat,
                 min_moves,
-            })?;
+            })
+            .map_err(Error::as_flag)?;
             generate(&game, &run, cli.jobs, show_progress, format)
         }
         Command::Flip(FlipCommand::Solve {
@@ -560,7 +561,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 sampler: sampler.parse::<Sampler>().map_err(Error::Invalid)?,
                 rules: catan.rules,
                 ..CatanParams::default()
-            })?;
+            })
+            .map_err(Error::as_flag)?;
             let format = match format {
                 CatanFormat::Jsonl => GenFormat::Jsonl,
                 CatanFormat::Ascii => GenFormat::Text,
@@ -581,7 +583,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 style,
                 difficulty,
                 max_nodes,
-            })?;
+            })
+            .map_err(Error::as_flag)?;
             generate(&game, &run, cli.jobs, show_progress, format)
         }
         Command::NumberMatch(NumberMatchCommand::Generate {
@@ -602,7 +605,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 difficulty,
                 max_nodes,
                 ..NumberMatchParams::default()
-            })?;
+            })
+            .map_err(Error::as_flag)?;
             generate(&game, &run, cli.jobs, show_progress, format)
         }
         Command::NumberMatch(NumberMatchCommand::Solve {
@@ -660,7 +664,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             format,
             run,
         }) => {
-            let game = Carcassonne::new(CarcassonneParams { tiles, farms })?;
+            let game =
+                Carcassonne::new(CarcassonneParams { tiles, farms }).map_err(Error::as_flag)?;
             generate(&game, &run, cli.jobs, show_progress, format)
         }
         Command::Numbrix(NumbrixCommand::Solve {
@@ -967,7 +972,7 @@ fn carcassonne_stats(
         samples,
         tiles: sizes,
     };
-    cs::config(&spec, seed).map_err(flag_error)?;
+    cs::config(&spec, seed).map_err(Error::as_flag)?;
     let out = stats_out(out, "output/carcassonne-stats.csv", shard)?;
     if let Some(shard) = shard {
         let target = Target::Part {
@@ -1003,20 +1008,6 @@ fn carcassonne_stats(
         started.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// A job-file style message ("samples is 0: ...") named as the command-line flag.
-fn flag_error(e: Error) -> Error {
-    match e {
-        Error::Invalid(m)
-            if ["samples ", "length ", "max_nodes ", "reference_samples "]
-                .iter()
-                .any(|k| m.starts_with(k)) =>
-        {
-            Error::Invalid(format!("--{}", m.replacen('_', "-", 1)))
-        }
-        e => e,
-    }
 }
 
 /// The file a statistics command writes: with `--shard K/N` and the default path, the
@@ -1102,7 +1093,7 @@ fn carcassonne_score(
 }
 
 fn match_rules(r: &MatchRules, adds: u8) -> Result<number_match::Rules> {
-    NumberMatch::check(r.columns, adds)?;
+    NumberMatch::check(r.columns, adds).map_err(Error::as_flag)?;
     Ok(number_match::Rules {
         cols: r.columns,
         diagonals: !r.no_diagonals,
@@ -1243,7 +1234,7 @@ fn match_stats(
         monte_carlo_trials: mc_trials,
         timings,
     };
-    let cfg = ms::config(&spec, seed, shard.unwrap_or_default()).map_err(flag_error)?;
+    let cfg = ms::config(&spec, seed, shard.unwrap_or_default()).map_err(Error::as_flag)?;
     let out = stats_out(out, "output/number-match-stats.csv", shard)?;
     let started = std::time::Instant::now();
     let spec = Spec::NumberMatchStats(spec);
@@ -1316,7 +1307,7 @@ fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCo
         summary: None,
         report: None,
     };
-    let (ctx, samplers) = cb::setup(&spec).map_err(flag_error)?;
+    let (ctx, samplers) = cb::setup(&spec).map_err(Error::as_flag)?;
     let out = stats_out(&args.out, "output/catan-bias.csv", args.shard)?;
     if let Some(shard) = args.shard {
         if args.report.is_some() || args.summary.is_some() {

@@ -585,7 +585,11 @@ fn bad_job_files_are_one_clear_error() {
             good.replace("name = \"flip.txt\"", "name = \"../flip.txt\""),
             "file name",
         ),
-        (good.replace("samples = 300", "samples = 0"), "samples is 0"),
+        // A job file names the field as written there, not as a flag.
+        (
+            good.replace("samples = 300", "samples = 0"),
+            ": samples is 0",
+        ),
         ("seed = 1\n".into(), "no [[output]]"),
     ];
     for (text, says) in cases {

@@ -234,17 +234,17 @@ fn bad_input_is_one_clear_error() {
     fails_with(
         &["number-match", "solve", "1234", "--columns", "0"],
         None,
-        "columns is 0",
+        "--columns is 0",
     );
     fails_with(
         &["number-match", "generate", "--columns", "0"],
         None,
-        "columns is 0",
+        "--columns is 0",
     );
     fails_with(
         &["number-match", "generate", "--length", "0"],
         None,
-        "length is 0",
+        "--length is 0",
     );
     fails_with(
         &["number-match", "generate", "--count", "0"],

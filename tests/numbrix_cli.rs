@@ -217,7 +217,7 @@ fn bad_input_is_one_clear_error() {
     fails_with(
         &["numbrix", "generate", "--max-nodes", "0"],
         None,
-        "max_nodes is 0",
+        "--max-nodes is 0",
     );
     // A search cut short by --max-nodes says so (never "unique") and exits 1.
     let sparse = format!("{}\n. . . . . . 49", [". . . . . . ."; 6].join("\n"));

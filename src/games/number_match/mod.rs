@@ -153,8 +153,9 @@ impl NumberMatch {
     /// Check parameters shared by the CLI and templates.
     pub fn check(columns: usize, adds: u8) -> Result<()> {
         if columns == 0 {
-            return Err(Error::invalid(
-                "columns is 0: a board needs at least 1 column",
+            return Err(Error::param(
+                "columns",
+                "is 0: a board needs at least 1 column",
             ));
         }
         if columns > 64 {
@@ -229,8 +230,9 @@ impl Game for NumberMatch {
     fn new(params: NumberMatchParams) -> Result<Self> {
         Self::check(params.columns, params.adds)?;
         if params.length == 0 {
-            return Err(Error::invalid(
-                "length is 0: a board needs at least 1 digit",
+            return Err(Error::param(
+                "length",
+                "is 0: a board needs at least 1 digit",
             ));
         }
         if params.length > 200 {
@@ -240,7 +242,10 @@ impl Game for NumberMatch {
             )));
         }
         if params.max_nodes == 0 {
-            return Err(Error::invalid("max_nodes is 0"));
+            return Err(Error::param(
+                "max_nodes",
+                "is 0: give the search at least 1 node",
+            ));
         }
         Ok(NumberMatch {
             rules: Rules {

@@ -145,8 +145,9 @@ impl Game for Numbrix {
         let Size { rows, cols } = params.size;
         grid::check_size(rows, cols).map_err(Error::Invalid)?;
         if params.max_nodes == 0 {
-            return Err(Error::invalid(
-                "max_nodes is 0: the solver needs a budget of at least 1 node",
+            return Err(Error::param(
+                "max_nodes",
+                "is 0: the solver needs a budget of at least 1 node",
             ));
         }
         Ok(Numbrix {

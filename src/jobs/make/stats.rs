@@ -81,11 +81,15 @@ pub mod carcassonne_stats {
 
     pub fn config(spec: &CarcassonneStatsSpec, seed: u64) -> Result<Value> {
         if spec.samples == 0 {
-            return Err(Error::invalid("samples is 0: ask for at least 1 landscape"));
+            return Err(Error::param(
+                "samples",
+                "is 0: ask for at least 1 landscape",
+            ));
         }
         if spec.tiles.is_empty() || spec.tiles.iter().any(|t| !(1..=72).contains(t)) {
-            return Err(Error::invalid(
-                "tiles: give landscape sizes of 1 to 72 tiles",
+            return Err(Error::param(
+                "tiles",
+                "must be landscape sizes of 1 to 72 tiles",
             ));
         }
         Ok(json!({"seed": seed, "samples": spec.samples, "tiles": spec.tiles}))
@@ -148,16 +152,18 @@ pub mod match_stats {
 
     pub fn config(spec: &MatchStatsSpec, seed: u64, shard: Shard) -> Result<stats::Config> {
         if spec.samples == 0 {
-            return Err(Error::invalid("samples is 0: ask for at least 1 board"));
+            return Err(Error::param("samples", "is 0: ask for at least 1 board"));
         }
         if spec.length == 0 {
-            return Err(Error::invalid(
-                "length is 0: a board needs at least 1 digit",
+            return Err(Error::param(
+                "length",
+                "is 0: a board needs at least 1 digit",
             ));
         }
         if spec.max_nodes == 0 {
-            return Err(Error::invalid(
-                "max_nodes is 0: give the search at least 1 node",
+            return Err(Error::param(
+                "max_nodes",
+                "is 0: give the search at least 1 node",
             ));
         }
         NumberMatch::check(spec.columns, spec.max_adds)?;
@@ -237,13 +243,15 @@ pub mod catan_bias {
     /// unless asked for by name, which is then an error where it cannot run).
     pub fn setup(spec: &BiasSpec) -> Result<(crate::games::catan::sampler::Ctx, Vec<Sampler>)> {
         if spec.samples == 0 {
-            return Err(Error::invalid(
-                "samples is 0: ask for at least 1 board per sampler",
+            return Err(Error::param(
+                "samples",
+                "is 0: ask for at least 1 board per sampler",
             ));
         }
         if spec.reference_samples == 0 {
-            return Err(Error::invalid(
-                "reference_samples is 0: the reference run needs at least 1 board",
+            return Err(Error::param(
+                "reference_samples",
+                "is 0: the reference run needs at least 1 board",
             ));
         }
         let kind: BoardKind = spec.board.parse().map_err(Error::Invalid)?;
