@@ -73,6 +73,15 @@ struct Group {
     threshold: u64,
 }
 
+impl Group {
+    /// Whether a 64-bit number x is kept: its chain's final low word, which is
+    /// x * product mod 2^64, is at least the threshold (Lemire's test).
+    #[inline(always)]
+    fn accepts(&self, x: u64) -> bool {
+        x.wrapping_mul(self.product) >= self.threshold
+    }
+}
+
 /// Where the stages' indices come from.
 trait Indices {
     /// The index of stage `st`, below `st.bound`.
@@ -248,17 +257,20 @@ struct Rejection {
 
 impl Rejection {
     fn new(shape: &Shape, table: &PlacementTable) -> Rejection {
-        let index: std::collections::HashMap<u32, u32> = table
-            .red_sets
-            .iter()
-            .enumerate()
-            .map(|(i, &m)| (m, i as u32))
-            .collect();
+        // The table lists its red sets in the order the same enumeration gives them,
+        // so one walk pairs them up.
         let mut valid = Vec::new();
+        let mut next = 0;
         let all = ((1u64 << shape.len()) - 1) as u32;
         super::exact::subsets(all, shape.reds(), &mut |m| {
-            valid.push(index.get(&m).copied().unwrap_or(u32::MAX));
+            if table.red_sets.get(next) == Some(&m) {
+                valid.push(next as u32);
+                next += 1;
+            } else {
+                valid.push(u32::MAX);
+            }
         });
+        assert_eq!(next, table.red_sets.len(), "the table's red sets, in order");
         let bound = valid.len() as u32;
         let wide = valid.len() > 1 << 16;
         let bits = if wide { 32 } else { 16 };
@@ -453,15 +465,7 @@ impl Plan {
     /// Draw one board with the given bit deposit (both give the same board).
     #[inline(always)]
     pub fn draw_with<P: Deposit>(&self, p: P, rng: &mut Rng) -> Masks {
-        // Each group's number is accepted when its final low word, x * product mod
-        // 2^64, is at least the threshold (one multiplication decides it).
-        let (given, attempts) = match &self.rejection {
-            Some(r) => {
-                let (idx, attempts) = r.draw(rng);
-                (Some(idx), attempts)
-            }
-            None => (None, 1),
-        };
+        let given = self.rejection.as_ref().map(|r| r.draw(rng));
         let mut chain = Chain {
             words: [0; MAX_WORDS],
             x: 0,
@@ -469,15 +473,29 @@ impl Plan {
         for (w, g) in chain.words.iter_mut().zip(&self.groups) {
             *w = loop {
                 let x = rng.next_u64();
-                if x.wrapping_mul(g.product) >= g.threshold {
+                if g.accepts(x) {
                     break x;
                 }
             };
         }
+        self.fill_board(p, rng, &mut chain, given)
+    }
+
+    /// The board from its stage indices (`indices`) and, for full rejection, the red
+    /// set already drawn with its attempt count.
+    #[inline(always)]
+    fn fill_board<P: Deposit>(
+        &self,
+        p: P,
+        rng: &mut Rng,
+        chain: &mut impl Indices,
+        given: Option<(u32, u64)>,
+    ) -> Masks {
+        let attempts = given.map_or(1, |g| g.1);
         let all = ((1u64 << self.n) - 1) as u32;
         let mut m = Masks::default();
         let (red_set, reds, deserts, extremes) = if self.chained_placement {
-            let idx = given.unwrap_or_else(|| chain.next(&self.red_stage));
+            let idx = given.map_or_else(|| chain.next(&self.red_stage), |g| g.0);
             let reds = self.red_sets[idx as usize];
             let mut d = [0u32; 2];
             fill(
@@ -485,7 +503,7 @@ impl Plan {
                 &self.subsets,
                 &self.desert_space,
                 all & !reds,
-                &mut chain,
+                chain,
                 &mut d,
             );
             (idx, reds, d[0], 0)
@@ -495,21 +513,14 @@ impl Plan {
         m.attempts = attempts;
         m.red_set = red_set;
         m.deserts = deserts;
-        fill(
-            p,
-            &self.subsets,
-            &self.red_space,
-            reds,
-            &mut chain,
-            &mut m.token,
-        );
+        fill(p, &self.subsets, &self.red_space, reds, chain, &mut m.token);
         if self.two_twelve {
             fill(
                 p,
                 &self.subsets,
                 &self.extreme_space,
                 extremes,
-                &mut chain,
+                chain,
                 &mut m.token,
             );
         }
@@ -520,7 +531,7 @@ impl Plan {
             &self.subsets,
             &self.token_space,
             others,
-            &mut chain,
+            chain,
             &mut m.token,
         );
         fill(
@@ -528,7 +539,7 @@ impl Plan {
             &self.subsets,
             &self.terrain_space,
             land,
-            &mut chain,
+            chain,
             &mut m.terrain,
         );
         m.terrain[DESERT as usize] = deserts;
@@ -538,7 +549,7 @@ impl Plan {
             &self.subsets,
             &self.harbor_space,
             harbors,
-            &mut chain,
+            chain,
             &mut m.harbor,
         );
         m
@@ -926,15 +937,26 @@ impl Bmi2 {
         let fast = *FAST.get_or_init(|| {
             // PUZZLEBOOK_PLAIN_DEPOSIT=1 forces the plain-code path (same output; for
             // tests and for measuring what machines without fast pdep get).
-            let plain = std::env::var_os("PUZZLEBOOK_PLAIN_DEPOSIT").is_some_and(|v| v != "0");
+            let plain = std::env::var_os("PUZZLEBOOK_PLAIN_DEPOSIT")
+                .is_some_and(|v| !v.is_empty() && v != "0");
             if plain || !std::is_x86_feature_detected!("bmi2") {
                 return false;
             }
-            // Leaves 0 (vendor) and 1 (family) exist on every x86-64 processor.
-            let (vendor, info) = (std::arch::x86_64::__cpuid(0), std::arch::x86_64::__cpuid(1));
-            let amd =
-                (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
-            let family = ((info.eax >> 8) & 0xf) + ((info.eax >> 20) & 0xff);
+            // SAFETY: leaves 0 (vendor) and 1 (family) exist on every x86-64 processor
+            // (`__cpuid` is a safe function in recent Rust, unsafe in older releases).
+            #[allow(unused_unsafe)]
+            let (vendor, info) =
+                unsafe { (std::arch::x86_64::__cpuid(0), std::arch::x86_64::__cpuid(1)) };
+            let name = (vendor.ebx, vendor.edx, vendor.ecx);
+            // "AuthenticAMD", and "HygonGenuine" (a Zen 1 core).
+            let amd = name == (0x6874_7541, 0x6974_6e65, 0x444d_4163)
+                || name == (0x6f67_7948, 0x6e65_476e, 0x656e_6975);
+            let base = (info.eax >> 8) & 0xf;
+            let family = if base == 0xf {
+                base + ((info.eax >> 20) & 0xff)
+            } else {
+                base
+            };
             !(amd && family < 0x19)
         });
         fast.then_some(Bmi2(()))
@@ -1106,6 +1128,102 @@ mod tests {
         );
         assert_eq!((wide.bound, wide.wide), (593_775, true));
         assert_eq!(wide.threshold, ((1u64 << 32) % 593_775) as u32);
+    }
+
+    /// The stages whose indices come from the chain, in the order a board uses them.
+    fn chained_stages(plan: &Plan) -> Vec<Stage> {
+        let mut v = Vec::new();
+        if plan.chained_placement && plan.rejection.is_none() {
+            v.push(plan.red_stage);
+        }
+        if plan.chained_placement {
+            v.extend(&plan.desert_space.stages);
+        }
+        v.extend(&plan.red_space.stages);
+        if plan.two_twelve {
+            v.extend(&plan.extreme_space.stages);
+        }
+        for sp in [&plan.token_space, &plan.terrain_space, &plan.harbor_space] {
+            v.extend(&sp.stages);
+        }
+        v
+    }
+
+    /// The plan's bookkeeping against the plain decoder: its stages, in the order a
+    /// board uses them, fall into groups with the plan's products and thresholds; a
+    /// number is kept exactly when `decode` says Lemire's test passes (also for numbers
+    /// made to land near the threshold); and a board built from indices decoded that
+    /// way equals the one `draw_with` draws.
+    #[test]
+    fn draws_agree_with_the_plain_decoder() {
+        use crate::games::catan::board::BoardKind;
+        use crate::games::catan::{context, rules::Rules, Sampler};
+        let (mut kept, mut dropped) = (0, 0);
+        for (kind, rules) in [
+            (BoardKind::Base, "red-apart"),
+            (BoardKind::Base, "none"),
+            (BoardKind::Base, "red-apart,2-12-apart"),
+            (BoardKind::Extended, "red-apart"),
+        ] {
+            let rules: Rules = rules.parse().unwrap();
+            let ctx = context(kind, &rules, Sampler::Direct).unwrap();
+            for sampler in [Sampler::Direct, Sampler::FullRejection] {
+                let Some(plan) = ctx.mask_plan(sampler) else {
+                    continue;
+                };
+                let mut groups: Vec<Vec<u32>> = Vec::new();
+                for st in chained_stages(plan) {
+                    if st.first {
+                        groups.push(Vec::new());
+                    }
+                    groups.last_mut().expect("a first stage").push(st.bound);
+                    assert_eq!(usize::from(st.word), groups.len() - 1);
+                }
+                assert_eq!(groups.len(), plan.groups.len(), "{rules} {sampler:?}");
+                let products: Vec<u64> = groups
+                    .iter()
+                    .map(|b| b.iter().map(|&x| u64::from(x)).product())
+                    .collect();
+                for ((bounds, &product), g) in groups.iter().zip(&products).zip(&plan.groups) {
+                    assert_eq!(
+                        (g.product, g.threshold),
+                        (product, threshold::<64>(product))
+                    );
+                    let mut out = vec![0u32; bounds.len()];
+                    for j in 0..2000u64 {
+                        // x * product lands just above a multiple of 2^64.
+                        let k = u128::from(j.wrapping_mul(0x9e37_79b9_7f4a_7c15) % product);
+                        let x = ((k << 64) / u128::from(product)) as u64 + 1;
+                        let keep = decode::<64>(x, bounds, &mut out) >= threshold::<64>(product);
+                        assert_eq!(g.accepts(x), keep);
+                        if keep {
+                            kept += 1;
+                        } else {
+                            dropped += 1;
+                        }
+                    }
+                }
+                let streams = Streams::new(11, "catan");
+                for i in 0..2000 {
+                    let mut rng = streams.item(i);
+                    let given = plan.rejection.as_ref().map(|r| r.draw(&mut rng));
+                    let mut indices = Vec::new();
+                    for (bounds, &product) in groups.iter().zip(&products) {
+                        let mut out = vec![0u32; bounds.len()];
+                        while decode::<64>(rng.next_u64(), bounds, &mut out)
+                            < threshold::<64>(product)
+                        {}
+                        indices.extend(out);
+                    }
+                    let reference = plan.fill_board(Soft, &mut rng, &mut Given(&indices, 0), given);
+                    assert_eq!(plan.draw_with(Soft, &mut streams.item(i)), reference);
+                }
+            }
+        }
+        assert!(
+            kept > 1000 && dropped > 1000,
+            "both outcomes: {kept} / {dropped}"
+        );
     }
 
     /// The fast counters give exactly the counts of drawing each board as a layout

@@ -7,6 +7,7 @@ use super::exact::PlacementTable;
 use super::rules::{independent, offenders, Layout, Rule, Rules};
 use crate::seed::Rng;
 use rand::RngCore;
+use std::sync::OnceLock;
 
 /// How a board is drawn.
 #[derive(
@@ -197,10 +198,10 @@ pub struct Ctx {
     pub shape: &'static Shape,
     pub rules: Rules,
     pub table: Option<PlacementTable>,
-    /// How `direct` draws, built from the table.
-    plan: Option<Plan>,
-    /// How `full-rejection` draws when the rules only keep reds apart.
-    rejection_plan: Option<Plan>,
+    /// How `direct` draws, built from the table when first needed.
+    plan: OnceLock<Option<Plan>>,
+    /// How `full-rejection` draws when the rules only keep reds apart (built likewise).
+    rejection_plan: OnceLock<Option<Plan>>,
     /// Token values in placement order: reds, then 2s and 12s, then the rest.
     order: [u8; 32],
     reds: usize,
@@ -261,13 +262,11 @@ impl Ctx {
             a[..order.len()].copy_from_slice(&order);
             a
         };
-        let plan = table.as_ref().map(|t| Plan::direct(shape, t));
-        let rejection_plan = table.as_ref().and_then(|t| Plan::full_rejection(shape, t));
         Ctx {
             shape,
             rules,
-            plan,
-            rejection_plan,
+            plan: OnceLock::new(),
+            rejection_plan: OnceLock::new(),
             table,
             order,
             reds,
@@ -282,15 +281,23 @@ impl Ctx {
 
     /// The direct sampler's plan (when the rules can be enumerated).
     pub fn plan(&self) -> Option<&Plan> {
-        self.plan.as_ref()
+        self.plan
+            .get_or_init(|| self.table.as_ref().map(|t| Plan::direct(self.shape, t)))
+            .as_ref()
     }
 
     /// How `sampler` draws in mask form, when it does (`direct`, and `full-rejection`
     /// under `red-apart` or no rule).
     pub fn mask_plan(&self, sampler: Sampler) -> Option<&Plan> {
         match sampler {
-            Sampler::Direct => self.plan.as_ref(),
-            Sampler::FullRejection => self.rejection_plan.as_ref(),
+            Sampler::Direct => self.plan(),
+            Sampler::FullRejection => self
+                .rejection_plan
+                .get_or_init(|| {
+                    let t = self.table.as_ref()?;
+                    Plan::full_rejection(self.shape, t)
+                })
+                .as_ref(),
             _ => None,
         }
     }
@@ -376,7 +383,7 @@ impl Ctx {
     /// the rest is drawn by the same stages as `direct` (see `direct.rs`).
     #[inline(always)]
     fn full_rejection(&self, draws: &mut Draws) -> Result<Drawn, String> {
-        if let Some(plan) = &self.rejection_plan {
+        if let Some(plan) = self.mask_plan(Sampler::FullRejection) {
             return Ok(Self::drawn(plan, plan.draw(draws.rng)));
         }
         let count = self.red_subsets.len() as u32;
@@ -574,8 +581,7 @@ impl Ctx {
     /// of whole boards.
     fn direct(&self, draws: &mut Draws) -> Result<Drawn, String> {
         let plan = self
-            .plan
-            .as_ref()
+            .plan()
             .ok_or_else(|| "the direct sampler needs the placement table".to_string())?;
         Ok(Self::drawn(plan, plan.draw(draws.rng)))
     }
