@@ -1,5 +1,5 @@
 //! Boards drawn and counted as sets of places: the `direct` sampler, and
-//! `full-rejection` once its red set is accepted (under `red-apart` or no rule).
+//! `full-rejection` under the placement rules (`red-apart`, `2-12-apart`).
 //!
 //! A board is a sequence of choices of *sets*: the red hexes (from the enumerated
 //! table), the deserts, which reds are 6s, which of the other hexes get the 3s, the 4s,
@@ -25,8 +25,9 @@
 //! is uniform; the placement itself is drawn uniformly from the enumerated valid ones
 //! (weighted by its completions when the rules make those differ). That is the
 //! distribution of whole-board rejection, without rejection. Full rejection draws the
-//! red set from all sets of that size until one is valid (the only stage its rules
-//! judge) and fills the rest the same way.
+//! red set from all sets of that size until one is valid and (with `2-12-apart`) the
+//! deserts and 2/12 hexes, rejecting the whole board when the 2s or 12s touch (the
+//! stages its rules judge), and fills the rest the same way.
 //!
 //! The counters read the masks directly: per hex, the joint (terrain, token) counter
 //! index is built for eight hexes at a time in the bytes of a 64-bit word.
@@ -320,13 +321,13 @@ impl Plan {
         Plan::build(shape, table, None)
     }
 
-    /// Whole-board rejection for rules that only keep red sets apart (`red-apart` or
-    /// none; the table is built for them): the red set is drawn uniformly from all
-    /// sets until valid, which is the stage of a uniform board that those rules
-    /// judge (see `Ctx::full_rejection`), then the rest as `direct` does. None for
-    /// other rules.
-    pub fn full_rejection(shape: &'static Shape, table: &PlacementTable) -> Option<Plan> {
-        (!table.two_twelve()).then(|| Plan::build(shape, table, Some(Rejection::new(shape, table))))
+    /// Whole-board rejection for the placement rules (the ones the table is built
+    /// for): the red set is drawn uniformly from all sets until `red-apart` holds, then
+    /// (with `2-12-apart`) the deserts and the 2/12 hexes, a board whose 2s or 12s
+    /// touch being one more rejected attempt; these are the stages of a uniform board
+    /// that the rules judge (see `Ctx::full_rejection`). The rest as `direct` does.
+    pub fn full_rejection(shape: &'static Shape, table: &PlacementTable) -> Plan {
+        Plan::build(shape, table, Some(Rejection::new(shape, table)))
     }
 
     fn build(shape: &'static Shape, table: &PlacementTable, rejection: Option<Rejection>) -> Plan {
@@ -336,8 +337,9 @@ impl Plan {
         let reds = shape.reds();
         let extremes = count_of(2) + count_of(12);
         let two_twelve = table.two_twelve();
-        // Without 2-12-apart every valid red set has the same number of completions.
-        let chained_placement = rejection.is_some() || (table.is_uniform() && !two_twelve);
+        // Without 2-12-apart every valid red set has the same number of completions,
+        // and nothing after the red set can reject a board.
+        let chained_placement = !two_twelve && (rejection.is_some() || table.is_uniform());
         let mut red_stage = Stage {
             bound: table.red_sets.len() as u32,
             table: 0,
@@ -457,7 +459,7 @@ impl Plan {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "bmi2")]
+    #[target_feature(enable = "bmi2,popcnt")]
     fn draw_bmi2(&self, b: Bmi2, rng: &mut Rng) -> Masks {
         self.draw_with(b, rng)
     }
@@ -465,7 +467,11 @@ impl Plan {
     /// Draw one board with the given bit deposit (both give the same board).
     #[inline(always)]
     pub fn draw_with<P: Deposit>(&self, p: P, rng: &mut Rng) -> Masks {
-        let given = self.rejection.as_ref().map(|r| r.draw(rng));
+        // Full rejection's red set, when nothing after it can reject the board.
+        let given = match &self.rejection {
+            Some(r) if self.chained_placement => Some(r.draw(rng)),
+            _ => None,
+        };
         let mut chain = Chain {
             words: [0; MAX_WORDS],
             x: 0,
@@ -491,7 +497,7 @@ impl Plan {
         chain: &mut impl Indices,
         given: Option<(u32, u64)>,
     ) -> Masks {
-        let attempts = given.map_or(1, |g| g.1);
+        let mut attempts = given.map_or(1, |g| g.1);
         let all = ((1u64 << self.n) - 1) as u32;
         let mut m = Masks::default();
         let (red_set, reds, deserts, extremes) = if self.chained_placement {
@@ -508,7 +514,9 @@ impl Plan {
             );
             (idx, reds, d[0], 0)
         } else {
-            self.placement(p, rng)
+            let (idx, reds, deserts, extremes, a) = self.placement(p, rng);
+            attempts = a;
+            (idx, reds, deserts, extremes)
         };
         m.attempts = attempts;
         m.red_set = red_set;
@@ -555,29 +563,46 @@ impl Plan {
         m
     }
 
-    /// The placement when it is not chained: a red set with probability proportional to
-    /// its completions, then deserts and (with 2-12-apart) the 2/12 hexes uniformly
-    /// among the other hexes, both redrawn until the 2s and 12s are apart: a uniform
-    /// valid completion of that red set.
-    fn placement<P: Deposit>(&self, p: P, rng: &mut Rng) -> (u32, u32, u32, u32) {
-        let idx = if self.uniform {
-            below(rng, self.red_sets.len() as u64) as usize
-        } else {
-            let k = below(rng, self.total);
-            self.cum.partition_point(|&c| c <= k)
-        };
-        let reds = self.red_sets[idx];
+    /// The placement when it is not chained (with 2-12-apart): returns the red set's
+    /// table index, the red set, the deserts, the 2/12 hexes and the attempts.
+    ///
+    /// `direct`: a red set with probability proportional to its completions, then the
+    /// deserts and the 2/12 hexes uniformly among the other hexes, both redrawn until
+    /// the 2s and 12s are apart: a uniform valid completion of that red set.
+    /// Full rejection: a red set by rejection, then deserts and 2/12 hexes uniformly
+    /// once; 2s or 12s side by side reject the whole board (one more attempt), as
+    /// drawing the whole board and checking it would.
+    fn placement<P: Deposit>(&self, p: P, rng: &mut Rng) -> (u32, u32, u32, u32, u64) {
         let all = ((1u64 << self.n) - 1) as u32;
+        let mut attempts = 0;
         loop {
-            let mut free = all & !reds;
-            let deserts = self.pick(p, rng, &mut free, self.deserts);
-            let extremes = if self.two_twelve {
-                self.pick(p, rng, &mut free, self.extremes)
-            } else {
-                0
+            let idx = match &self.rejection {
+                Some(r) => {
+                    let (idx, a) = r.draw(rng);
+                    attempts += a;
+                    idx as usize
+                }
+                None if self.uniform => below(rng, self.red_sets.len() as u64) as usize,
+                None => {
+                    let k = below(rng, self.total);
+                    self.cum.partition_point(|&c| c <= k)
+                }
             };
-            if !self.two_twelve || independent(self.shape, extremes) {
-                return (idx as u32, reds, deserts, extremes);
+            let reds = self.red_sets[idx];
+            loop {
+                let mut free = all & !reds;
+                let deserts = self.pick(p, rng, &mut free, self.deserts);
+                let extremes = if self.two_twelve {
+                    self.pick(p, rng, &mut free, self.extremes)
+                } else {
+                    0
+                };
+                if !self.two_twelve || independent(self.shape, extremes) {
+                    return (idx as u32, reds, deserts, extremes, attempts.max(1));
+                }
+                if self.rejection.is_some() {
+                    break;
+                }
             }
         }
     }
@@ -678,7 +703,7 @@ impl Plan {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "bmi2")]
+    #[target_feature(enable = "bmi2,popcnt")]
     fn count_bmi2(
         &self,
         b: Bmi2,
@@ -923,8 +948,8 @@ static DEPOSIT4: [[u8; 16]; 16] = {
     t
 };
 
-/// The `pdep` instruction. A value exists only on a CPU with BMI2 where `pdep` is fast
-/// (AMD processors before Zen 3 run it in microcode, slower than [`Soft`]).
+/// The `pdep` instruction. A value exists only on a CPU with BMI2 (and POPCNT) where
+/// `pdep` is fast (AMD processors before Zen 3 run it in microcode, slower than [`Soft`]).
 #[cfg(target_arch = "x86_64")]
 #[derive(Debug, Clone, Copy)]
 pub struct Bmi2(());
@@ -939,7 +964,9 @@ impl Bmi2 {
             // tests and for measuring what machines without fast pdep get).
             let plain = std::env::var_os("PUZZLEBOOK_PLAIN_DEPOSIT")
                 .is_some_and(|v| !v.is_empty() && v != "0");
-            if plain || !std::is_x86_feature_detected!("bmi2") {
+            let features =
+                std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("popcnt");
+            if plain || !features {
                 return false;
             }
             // SAFETY: leaves 0 (vendor) and 1 (family) exist on every x86-64 processor
@@ -1206,7 +1233,10 @@ mod tests {
                 let streams = Streams::new(11, "catan");
                 for i in 0..2000 {
                     let mut rng = streams.item(i);
-                    let given = plan.rejection.as_ref().map(|r| r.draw(&mut rng));
+                    let given = match &plan.rejection {
+                        Some(r) if plan.chained_placement => Some(r.draw(&mut rng)),
+                        _ => None,
+                    };
                     let mut indices = Vec::new();
                     for (bounds, &product) in groups.iter().zip(&products) {
                         let mut out = vec![0u32; bounds.len()];
@@ -1248,10 +1278,7 @@ mod tests {
                 "{rules}: numbers per board"
             );
             for sampler in [Sampler::Direct, Sampler::FullRejection] {
-                let Some(plan) = ctx.mask_plan(sampler) else {
-                    assert!(rules.two_twelve_apart(), "{rules}: full rejection in masks");
-                    continue;
-                };
+                let plan = ctx.mask_plan(sampler).unwrap();
                 let cells = Cells::new(ctx.shape, ctx.table.as_ref().unwrap());
                 let streams = Streams::new(9, "catan");
                 let empty = Counts::new(ctx.shape, cells.len());

@@ -286,8 +286,8 @@ impl Ctx {
             .as_ref()
     }
 
-    /// How `sampler` draws in mask form, when it does (`direct`, and `full-rejection`
-    /// under `red-apart` or no rule).
+    /// How `sampler` draws in mask form, when it does (`direct` and `full-rejection`
+    /// under placement rules, the ones the table is built for).
     pub fn mask_plan(&self, sampler: Sampler) -> Option<&Plan> {
         match sampler {
             Sampler::Direct => self.plan(),
@@ -295,7 +295,7 @@ impl Ctx {
                 .rejection_plan
                 .get_or_init(|| {
                     let t = self.table.as_ref()?;
-                    Plan::full_rejection(self.shape, t)
+                    Some(Plan::full_rejection(self.shape, t))
                 })
                 .as_ref(),
             _ => None,
@@ -379,8 +379,9 @@ impl Ctx {
     /// checking would reject (attempt counts included). An accepted board is uniform
     /// among valid boards; only the work of drawing the rest of rejected boards is saved.
     ///
-    /// Under `red-apart` (or no rule) the red set is the only stage a rule judges, so
-    /// the rest is drawn by the same stages as `direct` (see `direct.rs`).
+    /// Under placement rules only (`red-apart`, `2-12-apart`) the stages a rule judges
+    /// are drawn this way in mask form and the rest by the same stages as `direct`
+    /// (see `direct.rs`); other rules take the array path below.
     #[inline(always)]
     fn full_rejection(&self, draws: &mut Draws) -> Result<Drawn, String> {
         if let Some(plan) = self.mask_plan(Sampler::FullRejection) {
