@@ -79,6 +79,17 @@ fn uniform_samplers_with_two_rules_and_on_the_big_board() {
                 "{rules} {name}: {r:?}"
             );
         }
+        // Full rejection accepts at the exact rate (within 5 binomial sd of the attempts).
+        let r = summary(&s, "full-rejection");
+        let (num, den) = r.exact_acceptance.split_once('/').unwrap();
+        let p = num.parse::<f64>().unwrap() / den.parse::<f64>().unwrap();
+        let sd = (p * (1.0 - p) / r.attempts as f64).sqrt();
+        assert!(
+            (r.acceptance_rate - p).abs() < 5.0 * sd,
+            "{rules}: acceptance {} against {}",
+            r.acceptance_rate,
+            r.exact_acceptance
+        );
     }
 }
 
