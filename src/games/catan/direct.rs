@@ -904,36 +904,42 @@ pub trait Deposit: Copy {
 pub struct Soft;
 
 impl Deposit for Soft {
-    /// Four bits of the mask at a time: a nibble with c set bits takes the next c bits
-    /// of `src`, spread by a 16 x 16 table (counts from a table too: without the
-    /// POPCNT instruction `count_ones` is a long sequence).
+    /// A byte of the mask at a time: a byte with c set bits takes the next c bits of
+    /// `src`, spread by a 256 x 256 table (counts from a table too: without the POPCNT
+    /// instruction `count_ones` is a long sequence).
     #[inline(always)]
     fn deposit(self, mut src: u32, mask: u32) -> u32 {
-        const ONES: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
         let mut out = 0;
-        let mut rest = mask;
-        let mut shift = 0;
-        while rest != 0 {
-            let nibble = (rest & 0xf) as usize;
-            out |= u32::from(DEPOSIT4[nibble][(src & 0xf) as usize]) << shift;
-            src >>= ONES[nibble];
-            rest >>= 4;
-            shift += 4;
+        for shift in [0, 8, 16, 24] {
+            let byte = ((mask >> shift) & 0xff) as usize;
+            out |= u32::from(DEPOSIT8[byte][(src & 0xff) as usize]) << shift;
+            src >>= ONES8[byte];
         }
         out
     }
 }
 
-/// DEPOSIT4[mask][src]: the low bits of `src` placed on the set bits of a 4-bit mask
+/// Set bits of each byte.
+static ONES8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u32).count_ones() as u8;
+        b += 1;
+    }
+    t
+};
+
+/// DEPOSIT8[mask][src]: the low bits of `src` placed on the set bits of an 8-bit mask
 /// (the bits of `src` beyond the mask's count are ignored).
-static DEPOSIT4: [[u8; 16]; 16] = {
-    let mut t = [[0u8; 16]; 16];
+static DEPOSIT8: [[u8; 256]; 256] = {
+    let mut t = [[0u8; 256]; 256];
     let mut mask = 0;
-    while mask < 16 {
+    while mask < 256 {
         let mut src = 0;
-        while src < 16 {
+        while src < 256 {
             let (mut out, mut s, mut bit) = (0u8, src, 0);
-            while bit < 4 {
+            while bit < 8 {
                 if mask >> bit & 1 == 1 {
                     out |= ((s & 1) << bit) as u8;
                     s >>= 1;
