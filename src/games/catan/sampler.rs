@@ -207,9 +207,9 @@ pub struct Ctx {
     reds: usize,
     extremes: usize,
     /// Every set of `reds` hexes, with whether it meets the red rule: whole-board
-    /// rejection draws an index into this list (one random number per attempt).
-    /// The third field is the set's index in the placement table (u32::MAX if none).
-    red_subsets: Vec<(u32, bool, u32)>,
+    /// rejection on the array path draws an index into this list (one random number
+    /// per attempt). Made on first use.
+    red_subsets: OnceLock<Vec<(u32, bool)>>,
 }
 
 /// Give up after this many attempts (a rule set that is very hard to meet).
@@ -242,21 +242,6 @@ impl Ctx {
                 .copied()
                 .filter(|&t| !is_red(t) && t != 2 && t != 12),
         );
-        let in_table: std::collections::HashMap<u32, u32> = table
-            .as_ref()
-            .map(|t| {
-                t.red_sets
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &m)| (m, i as u32))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut red_subsets = Vec::new();
-        super::exact::subsets(((1u64 << shape.len()) - 1) as u32, reds, &mut |m| {
-            let ok = !rules.red_apart() || independent(shape, m);
-            red_subsets.push((m, ok, in_table.get(&m).copied().unwrap_or(u32::MAX)));
-        });
         let order = {
             let mut a = [0u8; 32];
             a[..order.len()].copy_from_slice(&order);
@@ -271,7 +256,7 @@ impl Ctx {
             order,
             reds,
             extremes,
-            red_subsets,
+            red_subsets: OnceLock::new(),
         }
     }
 
@@ -387,15 +372,21 @@ impl Ctx {
         if let Some(plan) = self.mask_plan(Sampler::FullRejection) {
             return Ok(Self::drawn(plan, plan.draw(draws.rng)));
         }
-        let count = self.red_subsets.len() as u32;
+        let red_subsets = self.red_subsets.get_or_init(|| {
+            let mut v = Vec::new();
+            super::exact::subsets(((1u64 << self.n()) - 1) as u32, self.reds, &mut |m| {
+                v.push((m, !self.rules.red_apart() || independent(self.shape, m)));
+            });
+            v
+        });
+        let count = red_subsets.len() as u32;
         for attempt in 1..=MAX_ATTEMPTS {
-            let (reds, ok, table_index) = self.red_subsets[draws.below(count) as usize];
+            let (reds, ok) = red_subsets[draws.below(count) as usize];
             if !ok {
                 continue;
             }
             if let Some(mut drawn) = self.complete(draws, reds) {
                 drawn.attempts = attempt;
-                drawn.red_set = (table_index != u32::MAX).then_some(table_index);
                 return Ok(drawn);
             }
         }
