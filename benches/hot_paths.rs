@@ -131,7 +131,7 @@ fn catan(c: &mut Criterion) {
     g.bench_function("draw", |b| {
         b.iter(|| {
             i += 1;
-            black_box(plan.draw(&mut streams.item(i)).deserts)
+            black_box(plan.draw(&mut streams.item(i)).red_set)
         })
     });
     g.bench_function("draw_plain_deposit", |b| {
@@ -139,7 +139,7 @@ fn catan(c: &mut Criterion) {
             i += 1;
             black_box(
                 plan.draw_with(puzzlebook::games::catan::direct::Soft, &mut streams.item(i))
-                    .deserts,
+                    .red_set,
             )
         })
     });

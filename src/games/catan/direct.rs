@@ -115,10 +115,9 @@ pub struct Masks {
     pub attempts: u64,
     /// Index of the red set in the placement table.
     pub red_set: u32,
-    pub deserts: u32,
     /// Hexes holding each value of TOKEN_VALUES.
     pub token: [u32; 10],
-    /// Hexes of each terrain code (DESERT included).
+    /// Hexes of each terrain code (DESERT: the deserts).
     pub terrain: [u32; 6],
     /// Harbor positions of each harbor kind.
     pub harbor: [u32; 6],
@@ -497,10 +496,9 @@ impl Plan {
         chain: &mut impl Indices,
         given: Option<(u32, u64)>,
     ) -> Masks {
-        let mut attempts = given.map_or(1, |g| g.1);
         let all = ((1u64 << self.n) - 1) as u32;
         let mut m = Masks::default();
-        let (red_set, reds, deserts, extremes) = if self.chained_placement {
+        let (red_set, reds, deserts, extremes, attempts) = if self.chained_placement {
             let idx = given.map_or_else(|| chain.next(&self.red_stage), |g| g.0);
             let reds = self.red_sets[idx as usize];
             let mut d = [0u32; 2];
@@ -512,15 +510,12 @@ impl Plan {
                 chain,
                 &mut d,
             );
-            (idx, reds, d[0], 0)
+            (idx, reds, d[0], 0, given.map_or(1, |g| g.1))
         } else {
-            let (idx, reds, deserts, extremes, a) = self.placement(p, rng);
-            attempts = a;
-            (idx, reds, deserts, extremes)
+            self.placement(p, rng)
         };
         m.attempts = attempts;
         m.red_set = red_set;
-        m.deserts = deserts;
         fill(p, &self.subsets, &self.red_space, reds, chain, &mut m.token);
         if self.two_twelve {
             fill(
@@ -677,7 +672,7 @@ impl Plan {
             }
         }
         if let Some(cells) = cells {
-            counts.cells[cells.of_placement(m.red_set, m.deserts)] += 1;
+            counts.cells[cells.of_placement(m.red_set, m.terrain[DESERT as usize])] += 1;
         }
         local.boards += 1;
         local.attempts += m.attempts;

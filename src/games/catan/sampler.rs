@@ -583,7 +583,7 @@ impl Ctx {
             layout: plan.layout(&m),
             attempts: m.attempts,
             red_set: Some(m.red_set),
-            deserts: m.deserts,
+            deserts: m.terrain[DESERT as usize],
         }
     }
 }
