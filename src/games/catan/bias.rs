@@ -202,33 +202,21 @@ impl Cells {
     /// The cell of a board, or None when its placement is not a valid one.
     #[inline]
     pub fn of(&self, shape: &Shape, d: &Drawn) -> Option<usize> {
-        if let (Some(idx), true) = (d.red_set, d.deserts != 0) {
-            return Some(self.of_placement(idx, d.deserts));
-        }
         let b = &d.layout;
-        let mut reds = 0u32;
-        let mut desert = 0usize;
+        let (mut reds, mut deserts) = (0u32, 0u32);
         for h in 0..shape.len() {
             if is_red(b.token[h]) {
                 reds |= 1 << h;
             }
             if b.terrain[h] == DESERT {
-                desert = h;
+                deserts |= 1 << h;
             }
         }
         let idx = match &self.index {
             CellIndex::Dense(v) => v[reds as usize],
             CellIndex::Sparse(m) => m.get(&reds).copied().unwrap_or(0),
         };
-        if idx == 0 {
-            return None;
-        }
-        let base = (idx - 1) as usize * self.per_red_set;
-        Some(if self.per_red_set == 1 {
-            base
-        } else {
-            base + desert
-        })
+        (idx != 0).then(|| self.of_placement(idx - 1, deserts))
     }
 }
 

@@ -1289,12 +1289,11 @@ mod tests {
                 plan.count_with(Soft, &streams, 0..4000, &mut soft, Some(&cells));
                 let mut plain = empty.clone();
                 for i in 0..4000 {
-                    let mut d = ctx.sample(sampler, &mut streams.item(i)).unwrap();
+                    let d = ctx.sample(sampler, &mut streams.item(i)).unwrap();
                     let (a, b) = (&mut streams.item(i), &mut streams.item(i));
                     let m = plan.draw(b);
                     assert_eq!(plan.draw_with(Soft, a), m);
                     assert_eq!(d.layout, simple_layout(&m));
-                    d.red_set = None;
                     let cell = cells.of(ctx.shape, &d);
                     assert!(cell.is_some(), "{rules}: board {i} has a valid placement");
                     plain.add(&d.layout, d.attempts, cell);

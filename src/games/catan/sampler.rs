@@ -171,25 +171,16 @@ impl<'a> Draws<'a> {
     }
 }
 
-/// A drawn board, with what the counters can use without looking again.
+/// A drawn board and the attempts it took.
 #[derive(Debug, Clone, Copy)]
 pub struct Drawn {
     pub layout: Layout,
     pub attempts: u64,
-    /// Index of the red set in the placement table, when the sampler knows it.
-    pub red_set: Option<u32>,
-    /// The desert hexes (0 if the sampler did not say).
-    pub deserts: u32,
 }
 
 impl Drawn {
     fn new(layout: Layout, attempts: u64) -> Drawn {
-        Drawn {
-            layout,
-            attempts,
-            red_set: None,
-            deserts: 0,
-        }
+        Drawn { layout, attempts }
     }
 }
 
@@ -434,12 +425,7 @@ impl Ctx {
             return None;
         }
         self.put_harbors(draws, &mut b);
-        Some(Drawn {
-            layout: b,
-            attempts: 1,
-            red_set: None,
-            deserts,
-        })
+        Some(Drawn::new(b, 1))
     }
 
     fn gave_up(&self) -> String {
@@ -579,12 +565,7 @@ impl Ctx {
     }
 
     fn drawn(plan: &Plan, m: Masks) -> Drawn {
-        Drawn {
-            layout: plan.layout(&m),
-            attempts: m.attempts,
-            red_set: Some(m.red_set),
-            deserts: m.terrain[DESERT as usize],
-        }
+        Drawn::new(plan.layout(&m), m.attempts)
     }
 }
 
