@@ -11,6 +11,7 @@ pub mod canvas;
 pub mod error;
 pub mod games;
 pub mod interrupt;
+pub mod limits;
 pub mod jobs;
 pub mod output;
 pub mod progress;
