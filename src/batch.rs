@@ -55,18 +55,21 @@ impl Shard {
     }
 
     /// The indices of this shard among `first .. first + count` (callers make sure
-    /// that `first + count` fits in a u64; see [`check_range`]).
-    pub fn indices(&self, first: u64, count: u64) -> impl Iterator<Item = u64> {
-        let end = first.saturating_add(count);
-        let start = self.start(first).unwrap_or(end).min(end);
-        (start..end).step_by(usize::try_from(self.count).unwrap_or(usize::MAX))
+    /// that the last one, `first + count - 1`, fits in a u64; see [`check_range`]).
+    pub fn indices(&self, first: u64, count: u64) -> ShardIndices {
+        let last = count.checked_sub(1).and_then(|c| first.checked_add(c));
+        ShardIndices {
+            next: last.and(self.start(first)),
+            last: last.unwrap_or(0),
+            step: self.count,
+        }
     }
 
     /// How many indices [`Shard::indices`] gives, without walking them.
     pub fn len(&self, first: u64, count: u64) -> u64 {
-        let end = first.saturating_add(count);
-        match self.start(first) {
-            Some(start) if start < end => (end - 1 - start) / self.count + 1,
+        let last = count.checked_sub(1).and_then(|c| first.checked_add(c));
+        match (self.start(first), last) {
+            (Some(start), Some(last)) if start <= last => (last - start) / self.count + 1,
             _ => 0,
         }
     }
@@ -76,12 +79,30 @@ impl Shard {
     }
 }
 
-/// Item indices `first .. first + count` must fit in a u64.
+/// The indices of one shard, in increasing order (the last index of a u64 included).
+#[derive(Debug, Clone)]
+pub struct ShardIndices {
+    next: Option<u64>,
+    last: u64,
+    step: u64,
+}
+
+impl Iterator for ShardIndices {
+    type Item = u64;
+    fn next(&mut self) -> Option<u64> {
+        let i = self.next.filter(|&i| i <= self.last)?;
+        self.next = i.checked_add(self.step);
+        Some(i)
+    }
+}
+
+/// Item indices `first ..= first + count - 1` must fit in a u64 (the last index,
+/// 2^64 - 1, included).
 pub fn check_range(first: u64, count: u64) -> Result<()> {
-    match first.checked_add(count) {
+    match first.checked_add(count.saturating_sub(1)) {
         Some(_) => Ok(()),
         None => Err(Error::invalid(format!(
-            "--first {first} plus --count {count} is past the last index (2^64 - 1)"
+            "first {first} and count {count} go past the last index, 2^64 - 1: the last item would be {first} + {count} - 1"
         ))),
     }
 }
@@ -168,7 +189,13 @@ pub fn generate_item<G: Game>(
     let mut rejections = Tally::default();
     let max_attempts = max_attempts.min(game.attempt_budget());
     for attempt in 1..=max_attempts {
-        match game.generate(&mut rng) {
+        // Checked before and after every attempt: a stop is seen within one attempt
+        // (games' long searches also look at the flag and give up early), and an
+        // attempt cut short by a stop is never taken for a finished item.
+        crate::interrupt::check()?;
+        let outcome = game.generate(&mut rng);
+        crate::interrupt::check()?;
+        match outcome {
             Outcome::Accepted(puzzle) => {
                 game.verify(&puzzle).map_err(|why| {
                     Error::Check(format!(
@@ -318,6 +345,23 @@ mod tests {
                     .all(|i| i % n == k));
             }
         }
+        // The last index of a u64 is an index like any other.
+        let whole = Shard::default();
+        assert_eq!(whole.indices(u64::MAX, 1).collect::<Vec<_>>(), [u64::MAX]);
+        assert_eq!(whole.len(u64::MAX, 1), 1);
+        assert_eq!(
+            whole.indices(u64::MAX - 2, 3).collect::<Vec<_>>(),
+            [u64::MAX - 2, u64::MAX - 1, u64::MAX]
+        );
+        let odd = Shard { index: 1, count: 2 };
+        assert_eq!(
+            odd.indices(u64::MAX - 3, 4).collect::<Vec<_>>(),
+            [u64::MAX - 2, u64::MAX]
+        );
+        assert_eq!(odd.len(u64::MAX - 3, 4), 2);
+        assert!(check_range(u64::MAX, 1).is_ok());
+        assert!(check_range(u64::MAX, 2).is_err());
+        assert_eq!(whole.indices(7, 0).count(), 0);
         assert!("3/2".parse::<Shard>().is_err());
         assert!("0/0".parse::<Shard>().is_err());
         assert_eq!(

@@ -10,9 +10,10 @@ use puzzlebook::games::flip::{self, Compat, Flip, FlipParams, Layout, Shape, Siz
 use puzzlebook::games::number_match::{self, Append, Difficulty, NumberMatch, NumberMatchParams};
 use puzzlebook::games::numbrix::{self, Grade, Numbrix, NumbrixParams, Style};
 use puzzlebook::games::Game;
-use puzzlebook::output::{write_atomic, AtomicFile};
-use puzzlebook::{Error, Result};
-use std::io::{IsTerminal, Read, Write};
+use puzzlebook::limits::MAX_RECORD_BYTES;
+use puzzlebook::output::{self, write_atomic};
+use puzzlebook::{input, Error, Result};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -488,23 +489,61 @@ enum FlipCommand {
     },
 }
 
+/// Set when events go to standard error as JSON (`run --json-log`), so the stop
+/// notice is JSON too.
+static JSON_LOG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Seconds a stop may take before the process ends at once anyway (its temporary files
+/// removed first): every loop looks at the stop flag far more often than this.
+const STOP_GRACE_SECONDS: u64 = 5;
+
+/// SIGINT, SIGTERM and SIGHUP: the first asks the work to stop at its next check
+/// (unfinished files are dropped, never renamed into place; exit 128 + signal); a
+/// second one, or a stop that takes longer than the grace period, removes this
+/// process's temporary files and exits at once.
+fn install_stop_handler() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        for sig in signals.forever() {
+            if puzzlebook::interrupt::requested() {
+                puzzlebook::output::remove_unfinished();
+                std::process::exit(128 + sig);
+            }
+            let name = match sig {
+                SIGINT => "SIGINT",
+                SIGTERM => "SIGTERM",
+                _ => "SIGHUP",
+            };
+            if JSON_LOG.load(std::sync::atomic::Ordering::Relaxed) {
+                eprintln!(
+                    "{}",
+                    serde_json::json!({"event": "stopping", "signal": name})
+                );
+            } else {
+                eprintln!("{name}: stopping (send it again to stop at once)");
+            }
+            puzzlebook::interrupt::request_by(sig);
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_secs(STOP_GRACE_SECONDS));
+                puzzlebook::output::remove_unfinished();
+                std::process::exit(128 + sig);
+            });
+        }
+    });
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // Ctrl-C: the first asks the work to stop at its next check (unfinished files are
-    // dropped, never renamed into place); a second one stops at once.
-    let _ = ctrlc::set_handler(|| {
-        if puzzlebook::interrupt::requested() {
-            std::process::exit(130);
-        }
-        eprintln!("stopping (press Ctrl-C again to stop at once)");
-        puzzlebook::interrupt::request();
-    });
+    install_stop_handler();
     match run(cli) {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(Error::Interrupted) => {
             eprintln!("error: {}", Error::Interrupted);
-            ExitCode::from(130)
+            ExitCode::from(puzzlebook::interrupt::exit_status())
         }
         Err(e) => {
             eprintln!("error: {e}");
@@ -521,8 +560,13 @@ fn progress(quiet: bool) -> bool {
     !quiet && std::io::stderr().is_terminal()
 }
 
-fn run(cli: Cli) -> Result<ExitCode> {
+fn run(mut cli: Cli) -> Result<ExitCode> {
     let show_progress = progress(cli.quiet);
+    let (jobs, note) = puzzlebook::limits::threads(cli.jobs);
+    if let Some(note) = note {
+        eprintln!("note: {note}");
+    }
+    cli.jobs = jobs;
     match cli.command {
         Command::Book(args) => book_cmd(args, cli.jobs, show_progress),
         Command::Run(args) => run_job(args, cli.jobs, show_progress),
@@ -694,6 +738,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
 fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
     let started = std::time::Instant::now();
     let template = book::load_template(args.template.as_deref())?;
+    let template_path = args
+        .template
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("templates/default.toml"));
+    output::check_distinct(&[("--out", &args.out)], &[("the template", &template_path)])?;
     let default_out = args.out == Path::new("output/book.pdf");
     if default_out && !Path::new("output").exists() {
         std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
@@ -740,7 +789,7 @@ fn generate<G: Game>(
         GenFormat::Jsonl => ItemFormat::Jsonl,
         GenFormat::Text => ItemFormat::Text,
     };
-    let (_, summary) = make::items(
+    let made = make::items(
         game,
         game.params(),
         run.seed,
@@ -754,7 +803,17 @@ fn generate<G: Game>(
             jobs,
             progress: show_progress,
         },
-    )?;
+    );
+    let (_, summary) = match made {
+        // Records already sent to standard output cannot be taken back: say so.
+        Err(Error::Interrupted) if dest == Dest::Stdout => {
+            eprintln!(
+                "error: interrupted: the records already written to standard output are whole and correct; the rest were not made"
+            );
+            return Ok(ExitCode::from(puzzlebook::interrupt::exit_status()));
+        }
+        r => r?,
+    };
     if show_progress || run.out.is_some() {
         eprintln!(
             "{} items in {:.2} s ({:.0}/s), {} attempts{}",
@@ -772,57 +831,33 @@ fn generate<G: Game>(
     Ok(ExitCode::SUCCESS)
 }
 
-fn read_input(file: &str) -> Result<String> {
-    if file == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| Error::io("cannot read", "standard input", e))?;
-        Ok(s)
+/// The records of a solve/score input, one at a time (bounded memory).
+fn records<'a>(file: &str, blocks: bool) -> Result<input::Records<'a>> {
+    let reader = input::open(file)?;
+    let name = input::name_of(file);
+    Ok(if blocks {
+        input::Records::blocks(reader, name, MAX_RECORD_BYTES)
     } else {
-        std::fs::read_to_string(file).map_err(|e| Error::io("cannot read", file, e))
-    }
+        input::Records::lines(reader, name, MAX_RECORD_BYTES)
+    })
 }
 
-/// Boards separated by blank lines.
-fn split_blocks(text: &str) -> Vec<String> {
-    let mut blocks = Vec::new();
-    let mut cur = String::new();
-    for line in text.lines() {
-        if line.trim().is_empty() {
-            if !cur.is_empty() {
-                blocks.push(std::mem::take(&mut cur));
-            }
-        } else {
-            cur.push_str(line);
-            cur.push('\n');
-        }
-    }
-    if !cur.is_empty() {
-        blocks.push(cur);
-    }
-    blocks
+fn stdout_error(e: std::io::Error) -> Error {
+    Error::io("cannot write to", "standard output", e)
 }
 
 fn flip_solve(file: &str, shape: Shape, format: SolveFormat) -> Result<ExitCode> {
-    let text = read_input(file)?;
-    let name = if file == "-" { "standard input" } else { file };
-    let blocks = split_blocks(&text);
-    if blocks.is_empty() {
-        return Err(Error::invalid(format!(
-            "{name}: no board found; give one line of 'o' and '-' per row"
-        )));
-    }
-    // Parse everything first, so a malformed board prints nothing but its error.
-    let mut boards = Vec::new();
-    for (k, block) in blocks.iter().enumerate() {
-        let (layout, board) = Layout::parse(shape, block)
-            .map_err(|e| Error::invalid(format!("{name}: board {}: {e}", k + 1)))?;
-        boards.push((layout, board));
-    }
-    let mut unsolvable = 0;
+    let name = input::name_of(file);
+    let mut boards = records(file, true)?;
+    let (mut count, mut unsolvable) = (0usize, 0usize);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for (layout, board) in boards {
+    // Boards are solved as they are read: memory stays that of one board.
+    while let Some(rec) = boards.next_record()? {
+        puzzlebook::interrupt::check()?;
+        count += 1;
+        let (layout, board) = Layout::parse(shape, &rec.text).map_err(|e| {
+            Error::invalid(format!("{name}: board {count} (line {}): {e}", rec.line))
+        })?;
         let solver = flip::Solver::new(layout);
         let line = match solver.solve(&board).map_err(Error::Invalid)? {
             Solution::Solved(moves) => {
@@ -843,15 +878,18 @@ fn flip_solve(file: &str, shape: Shape, format: SolveFormat) -> Result<ExitCode>
                 }
             }
         };
-        writeln!(out, "{line}").map_err(|e| Error::io("cannot write to", "standard output", e))?;
+        writeln!(out, "{line}").map_err(stdout_error)?;
     }
-    out.flush()
-        .map_err(|e| Error::io("cannot write to", "standard output", e))?;
+    out.flush().map_err(stdout_error)?;
+    if count == 0 {
+        return Err(Error::invalid(format!(
+            "{name}: no board found; give one line of 'o' and '-' per row"
+        )));
+    }
     if unsolvable > 0 {
         return Err(Error::Check(format!(
-            "{unsolvable} of {} board{} cannot be solved",
-            blocks.len(),
-            if blocks.len() == 1 { "" } else { "s" }
+            "{unsolvable} of {count} board{} cannot be solved",
+            if count == 1 { "" } else { "s" }
         )));
     }
     Ok(ExitCode::SUCCESS)
@@ -859,18 +897,35 @@ fn flip_solve(file: &str, shape: Shape, format: SolveFormat) -> Result<ExitCode>
 
 fn numbrix_solve(file: &str, format: SolveFormat, budget: u64) -> Result<ExitCode> {
     use numbrix::{grid, Count, Grid};
-    let text = read_input(file)?;
-    let name = if file == "-" { "standard input" } else { file };
-    let grids = grid::parse_grids(&text).map_err(|e| Error::invalid(format!("{name}: {e}")))?;
+    let name = input::name_of(file);
     if budget == 0 {
         return Err(Error::invalid(
             "--max-nodes is 0: give the search at least 1 node",
         ));
     }
+    let mut blocks = records(file, true)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     // "0 solutions" and "2 or more" are answers (exit 0); only "unknown" is a failure.
     let mut unknown = 0;
-    for (k, g) in grids.iter().enumerate() {
+    // Grids are solved as they are read (memory stays that of one grid); the text
+    // output separates grids by blank lines and numbers them from the second on, as
+    // a whole input of several grids would be.
+    let mut k = 0usize;
+    let mut next = blocks.next_record()?;
+    while let Some(rec) = next.take() {
+        puzzlebook::interrupt::check()?;
+        // One record read ahead: whether more grids follow decides the numbering.
+        next = blocks.next_record()?;
+        if rec.text.lines().all(|l| l.trim().starts_with('#')) {
+            continue;
+        }
+        let grids = grid::parse_grids(&rec.text).map_err(|e| {
+            Error::invalid(format!("{name}: grid {} (line {}): {e}", k + 1, rec.line))
+        })?;
+        let Some(g) = grids.first() else {
+            continue;
+        };
+        let many = k > 0 || next.is_some();
         let v = numbrix::solve::solve_grid(g, budget).map_err(Error::Invalid)?;
         let rows = |cells: &[u16]| Grid {
             rows: g.rows,
@@ -891,7 +946,7 @@ fn numbrix_solve(file: &str, format: SolveFormat, budget: u64) -> Result<ExitCod
                 obj.to_string() + "\n"
             }
             SolveFormat::Text => {
-                let head = if grids.len() > 1 {
+                let head = if many {
                     format!("grid {}: ", k + 1)
                 } else {
                     String::new()
@@ -907,41 +962,34 @@ fn numbrix_solve(file: &str, format: SolveFormat, budget: u64) -> Result<ExitCod
         if v.count == Count::Unknown {
             unknown += 1;
         }
-        if format == SolveFormat::Text && k + 1 < grids.len() {
-            writeln!(out, "{text}")
-        } else {
-            write!(out, "{text}")
+        if format == SolveFormat::Text && k > 0 {
+            writeln!(out).map_err(stdout_error)?;
         }
-        .map_err(|e| Error::io("cannot write to", "standard output", e))?;
+        write!(out, "{text}").map_err(stdout_error)?;
+        // Each answer is seen as soon as it is found.
+        out.flush().map_err(stdout_error)?;
+        k += 1;
     }
-    out.flush()
-        .map_err(|e| Error::io("cannot write to", "standard output", e))?;
+    out.flush().map_err(stdout_error)?;
+    if k == 0 {
+        return Err(Error::invalid(format!(
+            "{name}: no grid found; give one row per line, numbers or . for blanks"
+        )));
+    }
     if unknown > 0 {
         return Err(Error::Check(format!(
-            "{unknown} of {} grid(s) not decided within --max-nodes {budget}",
-            grids.len()
+            "{unknown} of {k} grid(s) not decided within --max-nodes {budget}"
         )));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The landscapes of an input: one JSON document, or one per line. A line may also be
-/// a record with a "landscape" field (such as `carcassonne generate` output).
-fn landscapes_of(text: &str) -> Vec<(usize, Result<carcassonne::Landscape, String>)> {
-    let of_value = carcassonne::tiles::from_record;
-    if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
-        return vec![(1, of_value(&v))];
-    }
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            let parsed = serde_json::from_str::<serde_json::Value>(l)
-                .map_err(|e| format!("malformed JSON: {e}"))
-                .and_then(|v| of_value(&v));
-            (i + 1, parsed)
-        })
-        .collect()
+/// One landscape from JSON text: a landscape, or a record with a "landscape" field
+/// (such as `carcassonne generate` output).
+fn landscape_of(text: &str) -> Result<carcassonne::Landscape, String> {
+    serde_json::from_str::<serde_json::Value>(text)
+        .map_err(|e| format!("malformed JSON: {e}"))
+        .and_then(|v| carcassonne::tiles::from_record(&v))
 }
 
 fn carcassonne_stats(
@@ -986,7 +1034,7 @@ fn carcassonne_stats(
         return Ok(ExitCode::SUCCESS);
     }
     // Fail on an unwritable path before the long run.
-    drop(AtomicFile::create(&out)?);
+    output::check_writable(&out)?;
     let started = std::time::Instant::now();
     let hists = batch::thread_pool(jobs)?.install(|| cs::count(&spec, seed, Shard::default()))?;
     println!("tiles  landscapes  score: mean  p10  p50  p90   complete cities  roads  monasteries (means)");
@@ -1031,26 +1079,54 @@ fn carcassonne_score(
     breakdown: bool,
     farms: bool,
 ) -> Result<ExitCode> {
-    let text = read_input(file)?;
-    let name = if file == "-" { "standard input" } else { file };
-    let inputs = landscapes_of(&text);
-    if inputs.is_empty() {
+    let name = input::name_of(file);
+    let mut lines = records(file, false)?;
+    let Some(first) = lines.next_record()? else {
         return Err(Error::invalid(format!(
             "{name}: no landscape (give a JSON array of rows of squares)"
         )));
+    };
+    // One JSON document over several lines (its first line is incomplete JSON), read
+    // whole up to the record cap; otherwise JSON Lines, scored as they are read.
+    let incomplete =
+        matches!(serde_json::from_str::<serde_json::Value>(&first.text), Err(e) if e.is_eof());
+    let mut single = None;
+    if incomplete {
+        let mut text = first.text.clone();
+        while let Some(r) = lines.next_record()? {
+            if text.len() + r.text.len() > MAX_RECORD_BYTES {
+                return Err(Error::invalid(format!(
+                    "{name}: the landscape is longer than {MAX_RECORD_BYTES} bytes, the most one may be"
+                )));
+            }
+            text.push_str(&r.text);
+        }
+        single = Some(input::Record {
+            text,
+            line: first.line,
+        });
     }
-    let many = inputs.len() > 1;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut bad = 0;
-    for (line, parsed) in &inputs {
+    let (mut bad, mut k) = (0, 0usize);
+    let mut next = Some(single.unwrap_or(first));
+    while let Some(rec) = next.take() {
+        puzzlebook::interrupt::check()?;
+        next = if incomplete {
+            None
+        } else {
+            lines.next_record()?
+        };
+        let many = k > 0 || next.is_some();
+        k += 1;
+        let parsed = landscape_of(&rec.text);
         let where_ = if many {
-            format!("line {line}: ")
+            format!("line {}: ", rec.line)
         } else {
             String::new()
         };
         let text = match (parsed, format) {
             (Ok(l), ScoreFormat::Jsonl) => {
-                let b = carcassonne::score::score_with(l, farms);
+                let b = carcassonne::score::score_with(&l, farms);
                 let mut v = serde_json::json!({"score": b.total()});
                 if breakdown {
                     v["breakdown"] = serde_json::json!(b);
@@ -1059,7 +1135,7 @@ fn carcassonne_score(
                 v.to_string() + "\n"
             }
             (Ok(l), ScoreFormat::Text) => {
-                let b = carcassonne::score::score_with(l, farms);
+                let b = carcassonne::score::score_with(&l, farms);
                 if breakdown {
                     format!("{}: {}\n", b.total(), b.text())
                 } else {
@@ -1075,15 +1151,14 @@ fn carcassonne_score(
                 if !many {
                     return Err(Error::invalid(format!("{name}: {e}")));
                 }
+                out.flush().map_err(stdout_error)?;
                 eprintln!("error: {name}: {where_}{e}");
                 continue;
             }
         };
-        out.write_all(text.as_bytes())
-            .map_err(|e| Error::io("cannot write to", "standard output", e))?;
+        out.write_all(text.as_bytes()).map_err(stdout_error)?;
     }
-    out.flush()
-        .map_err(|e| Error::io("cannot write to", "standard output", e))?;
+    out.flush().map_err(stdout_error)?;
     if bad > 0 {
         // The errors are already written, one per landscape (a single bad landscape
         // in text mode returned its error above); exit 1 without repeating them.
@@ -1246,7 +1321,7 @@ fn match_stats(
         None => Target::Whole(puzzlebook::jobs::make::StatsFiles::single(out.clone())),
     };
     // Fail on an unwritable path before the long run.
-    drop(AtomicFile::create(&out)?);
+    output::check_writable(&out)?;
     let env = puzzlebook::jobs::make::Env {
         jobs,
         progress: false,
@@ -1315,7 +1390,7 @@ fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCo
                 "--summary and --report are made when the parts are merged: give them to `puzzlebook merge`",
             ));
         }
-        drop(AtomicFile::create(&out)?);
+        output::check_writable(&out)?;
         let target = puzzlebook::jobs::make::Target::Part {
             path: out.clone(),
             tag: None,
@@ -1347,9 +1422,19 @@ fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCo
         report: args.report.clone(),
     }
     .with_default_summary();
+    let named = [
+        ("--out", Some(files.out.as_path())),
+        ("--summary", files.summary.as_deref()),
+        ("--report", args.report.as_deref()),
+    ];
+    let named: Vec<(&str, &Path)> = named
+        .into_iter()
+        .filter_map(|(n, p)| p.map(|p| (n, p)))
+        .collect();
+    output::check_distinct(&named, &[])?;
     // Fail on an unwritable path before the long run.
     for f in files.all() {
-        drop(AtomicFile::create(&f)?);
+        output::check_writable(&f)?;
     }
     let cfg = cb::study_config(&spec, samplers, args.seed, Shard::default(), show_progress);
     let study = batch::thread_pool(jobs)?
@@ -1453,37 +1538,43 @@ fn shard_from_env() -> Result<Shard> {
 
 fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
     use puzzlebook::jobs::{self, LogStyle};
-    let shard = if args.shard_from_env {
-        Some(shard_from_env()?)
-    } else {
-        args.shard
-    };
-    let job = jobs::Job::load(&args.job)?;
-    let opts = jobs::RunOptions {
-        out_dir: args.out_dir,
-        shard,
-        merge: args.merge,
-        force: args.force,
-        env: puzzlebook::jobs::make::Env {
-            jobs,
-            progress: show_progress && !args.json_log,
-        },
-        log: if args.json_log {
-            LogStyle::Json
+    let json_log = args.json_log;
+    JSON_LOG.store(json_log, std::sync::atomic::Ordering::Relaxed);
+    let run = || -> Result<()> {
+        let shard = if args.shard_from_env {
+            Some(shard_from_env()?)
         } else {
-            LogStyle::Text
-        },
+            args.shard
+        };
+        let job = jobs::Job::load(&args.job)?;
+        let opts = jobs::RunOptions {
+            out_dir: args.out_dir,
+            shard,
+            merge: args.merge,
+            force: args.force,
+            env: puzzlebook::jobs::make::Env {
+                jobs,
+                progress: show_progress && !json_log,
+            },
+            log: if json_log {
+                LogStyle::Json
+            } else {
+                LogStyle::Text
+            },
+        };
+        jobs::run(&job, &opts).map(|_| ())
     };
-    match jobs::run(&job, &opts) {
-        Ok(_) => Ok(ExitCode::SUCCESS),
-        // With --json-log the error is an event too (and the only line).
-        Err(e) if args.json_log => {
+    match run() {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        // With --json-log every error is an event too (and the only line), from a bad
+        // job file to an interrupted run.
+        Err(e) if json_log => {
             eprintln!(
                 "{}",
                 serde_json::json!({"event": "error", "message": e.to_string()})
             );
             Ok(ExitCode::from(if matches!(e, Error::Interrupted) {
-                130
+                puzzlebook::interrupt::exit_status()
             } else {
                 1
             }))
@@ -1494,11 +1585,9 @@ fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<ExitCod
 
 fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
     use puzzlebook::jobs::make::{self, StatsFiles};
-    // No output may be one of the parts (compared as files, not as spellings).
-    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => a == b,
-    };
+    // Outputs must be distinct files, none of them a part (compared as files, not as
+    // spellings). The default summary only applies to Catan bias parts, whose kind
+    // is known once they are open: `merge` checks that one against the rest.
     let outs: Vec<(&str, &Path)> = [
         ("--out", Some(args.out.as_path())),
         ("--summary", args.summary.as_deref()),
@@ -1507,15 +1596,15 @@ fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
     .into_iter()
     .filter_map(|(n, p)| p.map(|p| (n, p)))
     .collect();
-    for (flag, o) in &outs {
-        if args.parts.iter().any(|p| same(p, o)) {
-            return Err(Error::invalid(format!(
-                "{flag} {} is one of the parts: choose another file",
-                o.display()
-            )));
-        }
+    let inputs: Vec<(&str, &Path)> = args
+        .parts
+        .iter()
+        .map(|p| ("one of the parts", p.as_path()))
+        .collect();
+    output::check_distinct(&outs, &inputs)?;
+    for (_, o) in &outs {
         // Fail on an unwritable path before writing anything.
-        drop(AtomicFile::create(o)?);
+        output::check_writable(o)?;
     }
     let started = std::time::Instant::now();
     let files = StatsFiles {

@@ -1,73 +1,352 @@
-//! Writing output files safely: to a temporary name beside the target, then renamed,
-//! so an interrupted run never leaves a truncated file that looks finished.
+//! Writing output files safely.
+//!
+//! A regular file is written to a temporary name beside it and renamed over it only
+//! when complete, so an interrupted run never leaves a truncated file that looks
+//! finished. What sits at the path the user named decides how it is written:
+//! - nothing, or a regular file: temporary file, then rename (the old file keeps its
+//!   content until the new one is complete, and the new one gets the old one's
+//!   permissions);
+//! - a symbolic link: the file it points to is written that way, and the link stays;
+//! - a FIFO or a character device (`/dev/null`, `/dev/stdout`): written into directly,
+//!   never replaced (there is nothing to rename over);
+//! - a folder, a block device or a socket: refused.
+//!
+//! Temporary names are `.NAME.tmp-PID-RANDOM`, created with `O_EXCL` (a planted file or
+//! symbolic link of that name is never opened) and locked while they are written. A
+//! temporary file whose writer died (killed, power cut) holds no lock, and the next
+//! write of the same target removes it. Every live temporary file is also listed in
+//! this process, so a forced exit ([`remove_unfinished`]) can remove them first.
 
 use crate::{Error, Result};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Temporary files this process is writing (removed on a forced exit).
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    LIVE.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Remove every temporary file this process has open (for a forced exit, such as a
+/// second Ctrl-C, where destructors do not run).
+pub fn remove_unfinished() {
+    for p in live().drain(..) {
+        let _ = fs::remove_file(p);
+    }
+}
+
+/// What a path the user named as an output is.
+#[derive(Debug, Clone, PartialEq)]
+enum Target {
+    /// A regular file or nothing yet, at this path (symbolic links followed).
+    File {
+        path: PathBuf,
+        permissions: Option<fs::Permissions>,
+    },
+    /// A FIFO or character device, written into directly.
+    Stream(PathBuf),
+}
+
+/// Follow symbolic links from `path` to the path that is finally written (which may
+/// not exist yet, for a link that points to a new file).
+fn follow_links(path: &Path) -> Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = fs::read_link(&p).map_err(|e| Error::io("cannot read link", &p, e))?;
+                p = match p.parent() {
+                    Some(dir) if to.is_relative() => dir.join(to),
+                    _ => to,
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(Error::invalid(format!(
+        "{}: too many levels of symbolic links",
+        path.display()
+    )))
+}
+
+fn classify(user: &Path) -> Result<Target> {
+    if user.as_os_str().is_empty() {
+        return Err(Error::invalid("an output path is empty: name a file"));
+    }
+    let path = follow_links(user)?;
+    let meta = match fs::symlink_metadata(&path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Target::File {
+                path,
+                permissions: None,
+            })
+        }
+        Err(e) => return Err(Error::io("cannot write to", user, e)),
+    };
+    let t = meta.file_type();
+    if t.is_file() {
+        return Ok(Target::File {
+            path,
+            permissions: Some(meta.permissions()),
+        });
+    }
+    if t.is_dir() {
+        return Err(Error::invalid(format!(
+            "{} is a folder: name a file inside it",
+            user.display()
+        )));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() || t.is_char_device() {
+            return Ok(Target::Stream(path));
+        }
+    }
+    Err(Error::invalid(format!(
+        "{} is not a regular file, a FIFO or a character device: name a file",
+        user.display()
+    )))
+}
+
+/// The folder a file is written in, which must exist.
+fn folder_of(path: &Path) -> Result<PathBuf> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        return Err(Error::invalid(format!(
+            "output folder {} does not exist: create it or choose another output path",
+            dir.display()
+        )));
+    }
+    Ok(dir)
+}
+
+fn file_name(path: &Path) -> Result<String> {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| Error::invalid(format!("output path {} has no file name", path.display())))
+}
+
+/// Open a file of ours for locking or reading without following a link and without
+/// blocking on a FIFO.
+fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
+    let mut o = fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    o.open(path)
+}
+
+/// Remove temporary files of `name` in `dir` that no running writer holds (left by a
+/// writer that was killed). Only regular files are touched; links are left alone.
+fn remove_stale(dir: &Path, name: &str) {
+    let Ok(rd) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.tmp-");
+    for e in rd.flatten() {
+        if !e.file_name().to_string_lossy().starts_with(&prefix) {
+            continue;
+        }
+        let path = e.path();
+        let regular = fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file());
+        if !regular {
+            continue;
+        }
+        if let Ok(f) = open_no_follow(&path) {
+            if f.try_lock().is_ok() {
+                let _ = fs::remove_file(&path);
+            }
+        }
+    }
+}
+
+/// Create a new temporary file beside `target`, locked, and listed as live.
+fn create_temp(dir: &Path, name: &str) -> Result<(PathBuf, fs::File)> {
+    for _ in 0..16 {
+        let temp = dir.join(format!(
+            ".{name}.tmp-{}-{:016x}",
+            std::process::id(),
+            rand::random::<u64>()
+        ));
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)
+        {
+            Ok(file) => {
+                // Held until the file is renamed or removed: a temporary file nobody
+                // holds is a dead writer's.
+                let _ = file.try_lock();
+                live().push(temp.clone());
+                return Ok((temp, file));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(Error::io("cannot write to", dir, e)),
+        }
+    }
+    Err(Error::invalid(format!(
+        "cannot find a free temporary name for {name} in {}",
+        dir.display()
+    )))
+}
+
+fn forget(temp: &Path) {
+    live().retain(|p| p != temp);
+}
+
+/// Check, before a long run, that `target` can be written (the folder exists and takes
+/// new files, the path is not a folder or device). Nothing is left behind.
+pub fn check_writable(target: &Path) -> Result<()> {
+    match classify(target)? {
+        Target::Stream(_) => Ok(()),
+        Target::File { path, .. } => {
+            let dir = folder_of(&path)?;
+            let (temp, file) = create_temp(&dir, &file_name(&path)?)?;
+            drop(file);
+            let _ = fs::remove_file(&temp);
+            forget(&temp);
+            Ok(())
+        }
+    }
+}
 
 /// A file being written; it appears under its real name only on [`AtomicFile::commit`].
 /// Dropped without commit, the temporary file is removed.
 pub struct AtomicFile {
-    target: PathBuf,
-    temp: PathBuf,
+    /// The path the user named (for messages).
+    shown: PathBuf,
+    kind: Kind,
     file: Option<std::io::BufWriter<fs::File>>,
+}
+
+enum Kind {
+    Temp {
+        target: PathBuf,
+        temp: PathBuf,
+        permissions: Option<fs::Permissions>,
+    },
+    Stream,
 }
 
 impl AtomicFile {
     pub fn create(target: &Path) -> Result<Self> {
-        let dir = match target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
+        let (kind, file) = match classify(target)? {
+            Target::Stream(path) => {
+                let file = fs::OpenOptions::new()
+                    .write(true)
+                    .open(&path)
+                    .map_err(|e| Error::io("cannot write to", target, e))?;
+                (Kind::Stream, file)
+            }
+            Target::File { path, permissions } => {
+                let dir = folder_of(&path)?;
+                let name = file_name(&path)?;
+                remove_stale(&dir, &name);
+                let (temp, file) = create_temp(&dir, &name)?;
+                let kind = Kind::Temp {
+                    target: path,
+                    temp,
+                    permissions,
+                };
+                (kind, file)
+            }
         };
-        if !dir.is_dir() {
-            return Err(Error::invalid(format!(
-                "output folder {} does not exist: create it or choose another --out",
-                dir.display()
-            )));
-        }
-        let name = target.file_name().ok_or_else(|| {
-            Error::invalid(format!("output path {} has no file name", target.display()))
-        })?;
-        let temp = dir.join(format!(
-            ".{}.tmp-{}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        let file = fs::File::create(&temp).map_err(|e| Error::io("cannot write to", &dir, e))?;
         Ok(AtomicFile {
-            target: target.to_path_buf(),
-            temp,
-            file: Some(std::io::BufWriter::new(file)),
+            shown: target.to_path_buf(),
+            kind,
+            file: Some(std::io::BufWriter::with_capacity(1 << 16, file)),
         })
     }
 
+    /// Finish: flush, sync, and rename into place (a stream is only flushed). A failed
+    /// rename removes the temporary file.
     pub fn commit(mut self) -> Result<()> {
-        let file = self.file.take().expect("commit once");
-        let file = file
-            .into_inner()
-            .map_err(|e| Error::io("cannot write", &self.temp, e.into_error()))?;
-        file.sync_all()
-            .map_err(|e| Error::io("cannot write", &self.temp, e))?;
+        let Some(w) = self.file.take() else {
+            return Ok(());
+        };
+        let file = match w.into_inner() {
+            Ok(f) => f,
+            Err(e) => {
+                let err = Error::io("cannot write to", &self.shown, e.into_error());
+                self.discard();
+                return Err(err);
+            }
+        };
+        let Kind::Temp {
+            target,
+            temp,
+            permissions,
+        } = &self.kind
+        else {
+            return Ok(());
+        };
+        let finish = || -> std::io::Result<()> {
+            file.sync_all()?;
+            if let Some(p) = permissions {
+                file.set_permissions(p.clone())?;
+            }
+            fs::rename(temp, target)
+        };
+        let done = finish();
         drop(file);
-        fs::rename(&self.temp, &self.target)
-            .map_err(|e| Error::io("cannot create", &self.target, e))
+        forget(temp);
+        match done {
+            Ok(()) => {
+                // Make the rename itself durable (best effort: not every file system
+                // lets a folder be synced).
+                if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    if let Ok(d) = fs::File::open(dir) {
+                        let _ = d.sync_all();
+                    }
+                }
+                Ok(())
+            }
+            Err(e) => {
+                let _ = fs::remove_file(temp);
+                Err(Error::io("cannot write", &self.shown, e))
+            }
+        }
+    }
+
+    fn discard(&mut self) {
+        self.file = None;
+        if let Kind::Temp { temp, .. } = &self.kind {
+            let _ = fs::remove_file(temp);
+            forget(temp);
+        }
     }
 }
 
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.file.as_mut().expect("open").write(buf)
+        match self.file.as_mut() {
+            Some(f) => f.write(buf),
+            None => Err(std::io::Error::other("the output is already finished")),
+        }
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        self.file.as_mut().expect("open").flush()
+        match self.file.as_mut() {
+            Some(f) => f.flush(),
+            None => Ok(()),
+        }
     }
 }
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.file.take().is_some() {
-            let _ = fs::remove_file(&self.temp);
+        if self.file.is_some() {
+            self.discard();
         }
     }
 }
@@ -76,6 +355,266 @@ impl Drop for AtomicFile {
 pub fn write_atomic(target: &Path, bytes: &[u8]) -> Result<()> {
     let mut f = AtomicFile::create(target)?;
     f.write_all(bytes)
-        .map_err(|e| Error::io("cannot write", target, e))?;
+        .map_err(|e| Error::io("cannot write to", target, e))?;
     f.commit()
+}
+
+/// Several files that appear together: each is written to its temporary name, and
+/// only when all are complete are they renamed into place, so a failure while
+/// writing any of them leaves every old file as it was (never a new CSV beside an old
+/// summary of another run).
+#[derive(Default)]
+pub struct FileSet {
+    files: Vec<AtomicFile>,
+}
+
+impl FileSet {
+    pub fn new() -> Self {
+        FileSet::default()
+    }
+
+    /// Start a file; write into the returned handle.
+    pub fn create(&mut self, target: &Path) -> Result<&mut AtomicFile> {
+        self.files.push(AtomicFile::create(target)?);
+        Ok(self.files.last_mut().expect("just pushed"))
+    }
+
+    /// Add a file written elsewhere.
+    pub fn push(&mut self, file: AtomicFile) {
+        self.files.push(file);
+    }
+
+    /// Rename every file into place (after flushing and syncing them all).
+    pub fn commit(self) -> Result<()> {
+        let mut ready = Vec::with_capacity(self.files.len());
+        for mut f in self.files {
+            if let Some(w) = f.file.as_mut() {
+                if let Err(e) = w.flush().and_then(|_| w.get_ref().sync_all()) {
+                    return Err(Error::io("cannot write to", &f.shown, e));
+                }
+            }
+            ready.push(f);
+        }
+        for f in ready {
+            f.commit()?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether two paths name the same file: the same file on disk when both exist (links
+/// and spellings resolved), else the same resolved folder and name. Character devices
+/// (`/dev/null`) are never "the same" as anything: writing one twice harms nothing.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    let resolve = |p: &Path| -> Option<PathBuf> {
+        let p = follow_links(p).ok()?;
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        Some(fs::canonicalize(dir).ok()?.join(p.file_name()?))
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{FileTypeExt, MetadataExt};
+        if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
+            if x.file_type().is_char_device() {
+                return false;
+            }
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
+    match (resolve(a), resolve(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// Refuse outputs that are the same file as each other or as an input: each output is
+/// (what the user calls it, the path), e.g. `("--summary", path)`; each input is (what
+/// it is, the path), e.g. `("the template", path)`, `("one of the parts", path)`.
+pub fn check_distinct(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> Result<()> {
+    for (i, (name, path)) in outputs.iter().enumerate() {
+        for (other, opath) in &outputs[..i] {
+            if same_file(path, opath) {
+                return Err(Error::invalid(format!(
+                    "{name} {} is the same file as {other}: give each output its own file",
+                    path.display()
+                )));
+            }
+        }
+        for (input, ipath) in inputs {
+            if same_file(path, ipath) {
+                return Err(Error::invalid(format!(
+                    "{name} {} is {input}: choose another output file",
+                    path.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn dir() -> tempfile::TempDir {
+        tempfile::tempdir().unwrap()
+    }
+
+    fn names(d: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_symlink_target_is_written_through_and_kept() {
+        let d = dir();
+        let real = d.path().join("real.txt");
+        fs::write(&real, "old").unwrap();
+        let link = d.path().join("link.txt");
+        std::os::unix::fs::symlink("real.txt", &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read_to_string(&real).unwrap(), "new");
+        assert_eq!(names(d.path()), ["link.txt", "real.txt"]);
+    }
+
+    #[test]
+    fn a_fifo_is_written_into_not_replaced() {
+        let d = dir();
+        let fifo = d.path().join("pipe");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
+        };
+        write_atomic(&fifo, b"through the pipe").unwrap();
+        assert_eq!(reader.join().unwrap(), "through the pipe");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    }
+
+    #[test]
+    fn dev_null_stays_a_device() {
+        write_atomic(Path::new("/dev/null"), b"x").unwrap();
+        use std::os::unix::fs::FileTypeExt;
+        assert!(fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
+    }
+
+    #[test]
+    fn folders_are_refused() {
+        let d = dir();
+        let e = write_atomic(d.path(), b"x").unwrap_err().to_string();
+        assert!(e.contains("is a folder"), "{e}");
+    }
+
+    #[test]
+    fn temp_names_are_unpredictable_and_planted_links_are_not_followed() {
+        let d = dir();
+        let outside = dir();
+        // Plant links under every name the old scheme would use.
+        let victim = outside.path().join("victim");
+        fs::write(&victim, "keep").unwrap();
+        let planted = d
+            .path()
+            .join(format!(".out.txt.tmp-{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        let mut f = AtomicFile::create(&d.path().join("out.txt")).unwrap();
+        f.write_all(b"data").unwrap();
+        f.commit().unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
+        assert_eq!(
+            fs::read_to_string(d.path().join("out.txt")).unwrap(),
+            "data"
+        );
+        // The planted link is not ours to remove.
+        assert!(fs::symlink_metadata(&planted).is_ok());
+    }
+
+    #[test]
+    fn dropped_and_stale_temporaries_are_removed_live_ones_kept() {
+        let d = dir();
+        let target = d.path().join("a.csv");
+        drop(AtomicFile::create(&target).unwrap());
+        assert!(names(d.path()).is_empty());
+        // A dead writer's leftover (nobody holds its lock) goes on the next write;
+        // a live writer's stays.
+        fs::write(d.path().join(".a.csv.tmp-999999-0123"), "half").unwrap();
+        let live_one = AtomicFile::create(&target).unwrap();
+        assert_eq!(names(d.path()).len(), 1, "{:?}", names(d.path()));
+        let other = AtomicFile::create(&target).unwrap();
+        assert_eq!(names(d.path()).len(), 2);
+        drop(live_one);
+        drop(other);
+        assert!(names(d.path()).is_empty());
+    }
+
+    #[test]
+    fn permissions_of_a_replaced_file_are_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = dir();
+        let p = d.path().join("x");
+        fs::write(&p, "old").unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&p, b"new").unwrap();
+        assert_eq!(
+            fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
+    }
+
+    #[test]
+    fn a_file_set_appears_whole_or_not_at_all() {
+        let d = dir();
+        let (a, b) = (d.path().join("a.csv"), d.path().join("b.csv"));
+        fs::write(&a, "old a").unwrap();
+        fs::write(&b, "old b").unwrap();
+        {
+            let mut set = FileSet::new();
+            set.create(&a).unwrap().write_all(b"new a").unwrap();
+            set.create(&b).unwrap().write_all(b"new b").unwrap();
+            // Dropped before commit (as when a later write fails): nothing changes.
+        }
+        assert_eq!(fs::read_to_string(&a).unwrap(), "old a");
+        assert_eq!(fs::read_to_string(&b).unwrap(), "old b");
+        let mut set = FileSet::new();
+        set.create(&a).unwrap().write_all(b"new a").unwrap();
+        set.create(&b).unwrap().write_all(b"new b").unwrap();
+        set.commit().unwrap();
+        assert_eq!(fs::read_to_string(&b).unwrap(), "new b");
+        assert_eq!(names(d.path()), ["a.csv", "b.csv"]);
+    }
+
+    #[test]
+    fn same_file_sees_through_spellings_and_links() {
+        let d = dir();
+        let a = d.path().join("a.csv");
+        assert!(same_file(&a, &d.path().join(".").join("a.csv")));
+        fs::write(&a, "").unwrap();
+        let l = d.path().join("l.csv");
+        std::os::unix::fs::symlink(&a, &l).unwrap();
+        assert!(same_file(&a, &l));
+        assert!(!same_file(&a, &d.path().join("b.csv")));
+        assert!(!same_file(Path::new("/dev/null"), Path::new("/dev/null")));
+        let e = check_distinct(&[("--out", &a), ("--summary", &l)], &[])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("--summary") && e.contains("same file as --out"),
+            "{e}"
+        );
+    }
 }

@@ -540,6 +540,18 @@ fn the_shard_comes_from_the_scheduler() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("PUZZLEBOOK_SHARD_COUNT"));
 }
 
+/// A part's text with its end line written anew (lines and SHA-256 of all before it),
+/// computed here independently of the tool's writer.
+fn reseal(text: &str) -> String {
+    use sha2::Digest;
+    let hash: String = sha2::Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let lines = text.matches('\n').count();
+    format!("{text}{{\"puzzlebook_part_end\":{{\"lines\":{lines},\"sha256\":\"{hash}\"}}}}\n")
+}
+
 fn fails(args: &[&str], says: &str) {
     let (code, err) = run(args);
     assert_eq!(code, 1, "{args:?}: {err}");
@@ -714,11 +726,21 @@ fn damaged_or_stray_parts_are_refused_not_merged() {
     let bias = parts.join("bias.csv.part-1-of-2");
     let text = std::fs::read_to_string(&bias).unwrap();
     let (head, body) = text.split_once('\n').unwrap();
-    let mut counts: Value = serde_json::from_str(body.trim()).unwrap();
+    let mut counts: Value = serde_json::from_str(body.lines().next().unwrap()).unwrap();
     counts[0]["counts"]["joint"] = serde_json::json!([]);
     let tampered = s.dir.path().join("tampered");
-    std::fs::write(&tampered, format!("{head}\n{counts}\n")).unwrap();
+    // Changed counts under the old end line: refused by the part's checksum.
+    let end = body.lines().nth(1).unwrap();
+    std::fs::write(&tampered, format!("{head}\n{counts}\n{end}\n")).unwrap();
     let p0 = parts.join("bias.csv.part-0-of-2");
+    let x = s.dir.path().join("x.csv");
+    fails(
+        &["merge", "--out", p(&x), p(&p0), p(&tampered)],
+        "does not match the SHA-256 in its end line",
+    );
+    // The same counts sealed anew (as a buggy or hostile writer could): still refused,
+    // now because they do not fit their header.
+    std::fs::write(&tampered, reseal(&format!("{head}\n{counts}\n"))).unwrap();
     fails(
         &[
             "merge",

@@ -56,7 +56,11 @@ fn shards_merge_back_into_the_single_run() {
             let mut it = part.lines();
             let header: serde_json::Value = serde_json::from_str(it.next().unwrap()).unwrap();
             assert_eq!(header["shard"], serde_json::json!([k, n]));
-            for l in it {
+            // The last line ends the part (its line count and checksum).
+            let body: Vec<&str> = it.collect();
+            let (end, body) = body.split_last().unwrap();
+            assert!(end.starts_with("{\"puzzlebook_part_end\":"), "{end}");
+            for &l in body {
                 let v: serde_json::Value = serde_json::from_str(l).unwrap();
                 assert_eq!(v["index"].as_u64().unwrap() % n as u64, k as u64);
                 lines.push((v["index"].as_u64().unwrap(), l.to_string()));

@@ -195,11 +195,21 @@ fn bad_input_is_one_clear_error() {
     fails_with(&["numbrix", "solve"], Some("1 1\n. .\n"), "appears twice");
     fails_with(&["numbrix", "solve"], Some("1 2 3\n"), "too small");
     fails_with(&["numbrix", "solve"], Some(""), "no grid");
-    fails_with(
-        &["numbrix", "solve"],
-        Some("1 2\n. .\n\n1 1\n. .\n"),
-        "grid 2",
+    // Grids are solved as they are read (memory does not grow with the input): the
+    // answer to grid 1 is out before grid 2 is found to be bad.
+    let out = bin()
+        .args(["numbrix", "solve"])
+        .write_stdin("1 2\n. .\n\n1 1\n. .\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("grid 2 (line 4)") && err.contains("appears twice"),
+        "{err}"
     );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("grid 1: "));
     fails_with(&["numbrix", "solve", "/no/such/file"], None, "cannot read");
     let big = vec![vec!["."; 23].join(" "); 23].join("\n");
     fails_with(&["numbrix", "solve"], Some(&big), "at most 512");

@@ -182,6 +182,14 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         .seed
         .or(template.seed)
         .unwrap_or(crate::seed::DEFAULT_SEED);
+    // An intro must leave room for its section's first puzzles: checked before any
+    // puzzle is made (a default intro, the game's own few lines, always does).
+    let probe = Geometry::new(template.page_size, template.bleed, &template.margins, 0);
+    for (i, s) in template.sections.iter().enumerate() {
+        if let Some(intro) = &s.intro {
+            check_intro(i + 1, intro, probe.live(1))?;
+        }
+    }
     let mut parts = Vec::new();
     let mut number = 1;
     for (i, s) in template.sections.iter().enumerate() {
@@ -224,7 +232,6 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
 
     // Plan the pages (the gutter depends on the page count, the page count does not
     // depend on the gutter).
-    let probe = Geometry::new(template.page_size, template.bleed, &template.margins, 0);
     let with_answers = template.answers.placement == template::AnswerPlacement::End
         && parts.iter().any(|p| p.items.has_answers());
     let contents_lines = parts.len() + usize::from(with_answers);
@@ -484,6 +491,27 @@ fn boxes(area: Rect, n: usize, slots: usize, aspect: f32, extra_h: f32) -> Vec<R
     (0..n)
         .map(|i| area.grid_cell(rows, cols, i / cols, i % cols))
         .collect()
+}
+
+/// The share of a section's first page an intro may take (the rest is its puzzles').
+const MAX_INTRO_SHARE: f32 = 0.5;
+
+/// Refuse an intro too long for the first page of its section: drawn, it would be cut
+/// off and leave the page's puzzles no room.
+fn check_intro(section: usize, intro: &str, live: Rect) -> Result<()> {
+    let (body, _) = live.take_bottom(FOOTER_MM);
+    let room = (body.h - cap_height(HEADING_PT) - 4.0) * MAX_INTRO_SHARE;
+    let lines = crate::canvas::wrap(intro, BODY_PT, Face::Regular, body.w).len();
+    let leading = BODY_PT * MM_PER_PT * 1.35;
+    let fits = (room / leading).floor().max(1.0) as usize;
+    if lines > fits {
+        let words = intro.split_whitespace().count();
+        let keep = words * fits / lines.max(1);
+        return Err(Error::invalid(format!(
+            "section {section}: the intro takes {lines} lines, but at most {fits} fit on the section's first page beside its puzzles: shorten it to about {keep} words"
+        )));
+    }
+    Ok(())
 }
 
 fn puzzle_page(c: &mut Canvas, area: Rect, part: &Part, first: usize, n: usize) {

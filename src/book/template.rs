@@ -129,16 +129,28 @@ pub const MAX_PER_PAGE: usize = 12;
 impl Template {
     /// Read and check a template file; every error is one line naming the file.
     pub fn load(path: &Path) -> Result<Template> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            let hint = if e.kind() == std::io::ErrorKind::NotFound {
-                " (give an existing file with --template; the shipped ones are in templates/)"
-            } else {
-                ""
-            };
-            Error::Template {
-                path: path.to_path_buf(),
-                message: format!("cannot read it: {e}{hint}"),
-            }
+        let bytes =
+            crate::input::read_capped(path, crate::limits::MAX_CONFIG_BYTES, "template").map_err(
+                |e| {
+                    let hint = match &e {
+                        Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                            " (give an existing file with --template; the shipped ones are in templates/)"
+                        }
+                        _ => "",
+                    };
+                    let e = match e {
+                        Error::Io { source, .. } => source.to_string(),
+                        e => e.to_string(),
+                    };
+                    Error::Template {
+                        path: path.to_path_buf(),
+                        message: format!("cannot read it: {e}{hint}"),
+                    }
+                },
+            )?;
+        let text = String::from_utf8(bytes).map_err(|_| Error::Template {
+            path: path.to_path_buf(),
+            message: "it is not UTF-8 text".into(),
         })?;
         Template::parse(&text).map_err(|message| Error::Template {
             path: path.to_path_buf(),
@@ -147,7 +159,7 @@ impl Template {
     }
 
     pub fn parse(text: &str) -> Result<Template, String> {
-        let t: Template = toml::from_str(text).map_err(|e| one_line(&e, text))?;
+        let t: Template = toml::from_str(text).map_err(|e| crate::input::toml_error(&e, text))?;
         t.check()?;
         Ok(t)
     }
@@ -173,6 +185,18 @@ impl Template {
         if !(1..=MAX_PER_PAGE).contains(&self.answers.per_page) {
             return Err(format!("answers.per_page must be 1 to {MAX_PER_PAGE}"));
         }
+        // Bound the counts before anything is generated: the puzzle pages alone (a
+        // title page and the answers come on top) must fit a printed book.
+        let max = super::layout::MAX_PAGES;
+        let mut pages = 1usize;
+        for s in &self.sections {
+            pages = pages.saturating_add(s.count.div_ceil(s.per_page));
+        }
+        if pages > max {
+            return Err(format!(
+                "the sections' counts need at least {pages} pages; print-on-demand allows at most {max}: lower the counts or raise per_page"
+            ));
+        }
         let m = &self.margins;
         let (w, h) = self.page_size.mm();
         for (what, v) in [
@@ -197,18 +221,6 @@ impl Template {
             ));
         }
         Ok(())
-    }
-}
-
-/// A TOML error as one line: "line L: message".
-fn one_line(e: &toml::de::Error, text: &str) -> String {
-    let msg = e.message().trim().replace('\n', " ");
-    match e.span() {
-        Some(span) => {
-            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
-            format!("line {line}: {msg}")
-        }
-        None => msg,
     }
 }
 
@@ -240,5 +252,9 @@ mod tests {
             .contains("no [[section]]"));
         let e = Template::parse(&format!("{MINIMAL}per_page = 40\n")).unwrap_err();
         assert!(e.contains("per_page"), "{e}");
+        // A count far past any book is refused here, before a puzzle is made.
+        let huge = MINIMAL.replace("count = 2", "count = 18446744073709551615");
+        let e = Template::parse(&huge).unwrap_err();
+        assert!(e.contains("at most 828"), "{e}");
     }
 }

@@ -45,13 +45,38 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
-fn hex(d: &[u8]) -> String {
+pub(crate) fn hex(d: &[u8]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// SHA-256 and size of a file, read in blocks.
+/// Open a file only if it is a regular file, without following a symbolic link at
+/// its name and without blocking on a FIFO.
+pub fn open_regular(path: &Path) -> Result<std::fs::File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let f = o
+        .open(path)
+        .map_err(|e| Error::io("cannot read", path, e))?;
+    let m = f
+        .metadata()
+        .map_err(|e| Error::io("cannot read", path, e))?;
+    if !m.is_file() {
+        return Err(Error::invalid(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
+    }
+    Ok(f)
+}
+
+/// SHA-256 and size of a regular file (never a link, FIFO or device), read in blocks.
 pub fn file_sha256(path: &Path) -> Result<(String, u64)> {
-    let mut f = std::fs::File::open(path).map_err(|e| Error::io("cannot read", path, e))?;
+    let mut f = open_regular(path)?;
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
     let mut n = 0u64;
@@ -70,8 +95,19 @@ pub fn file_sha256(path: &Path) -> Result<(String, u64)> {
 
 impl Manifest {
     pub fn load(path: &Path) -> Result<Manifest> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io("cannot read", path, e))?;
-        serde_json::from_str(&text).map_err(|e| {
+        let f = open_regular(path)?;
+        let mut bytes = Vec::new();
+        f.take(crate::limits::MAX_MANIFEST_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::io("cannot read", path, e))?;
+        if bytes.len() as u64 > crate::limits::MAX_MANIFEST_BYTES {
+            return Err(Error::invalid(format!(
+                "{} is larger than {} bytes: not a puzzlebook manifest",
+                path.display(),
+                crate::limits::MAX_MANIFEST_BYTES
+            )));
+        }
+        serde_json::from_slice(&bytes).map_err(|e| {
             Error::invalid(format!(
                 "{}: not a puzzlebook manifest: {e}",
                 path.display()
@@ -90,6 +126,11 @@ impl Manifest {
     }
 }
 
+/// A file name with no folder part: not empty, no separator, not `.` or `..`.
+pub fn plain_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
+}
+
 /// What `verify` found for one entry.
 pub struct Check {
     pub file: PathBuf,
@@ -103,7 +144,17 @@ pub fn verify(path: &Path) -> Result<Vec<Check>> {
     let mut out = Vec::new();
     for e in &m.outputs {
         let file = dir.join(&e.file);
+        // Only plain names of files in the manifest's own folder: a manifest cannot
+        // make `verify` read (and tell the size and hash of) anything else.
+        if !plain_name(&e.file) {
+            out.push(Check {
+                file: PathBuf::from(&e.file),
+                problem: Some("not a file name in the manifest's folder: refused, not read".into()),
+            });
+            continue;
+        }
         let problem = match file_sha256(&file) {
+            Err(Error::Invalid(m)) => Some(m),
             Err(_) => Some("missing or unreadable".to_string()),
             Ok((_, n)) if n != e.bytes => Some(format!("{n} bytes, the manifest says {}", e.bytes)),
             Ok((h, _)) if h != e.sha256 => {

@@ -108,11 +108,15 @@ impl Job {
     /// Read and check a job file: unknown keys, bad names, conflicting outputs, missing
     /// templates, unknown games and bad parameters are errors before anything runs.
     pub fn load(path: &Path) -> Result<Job> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io("cannot read job file", path, e))?;
+        let bytes = crate::input::read_capped(path, crate::limits::MAX_CONFIG_BYTES, "job file")
+            .map_err(|e| match e {
+                Error::Io { source, .. } => Error::io("cannot read job file", path, source),
+                e => e,
+            })?;
         let bad = |m: String| Error::invalid(format!("job {}: {m}", path.display()));
         let text = String::from_utf8(bytes.clone()).map_err(|_| bad("not UTF-8 text".into()))?;
         let file: JobFile = toml::from_str(&text).map_err(|e| {
-            let m = e.message().trim().to_string();
+            let m = crate::input::toml_error(&e, &text);
             if m.contains("expected a sequence") {
                 bad(format!("{m}: write each output as an [[output]] table"))
             } else {
@@ -342,7 +346,23 @@ fn up_to_date(m: &Manifest, o: &Output, dir: &Path) -> bool {
 /// Run a job: whole, one shard, or the merge of the shards.
 pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
     let dir = opts.out_dir.clone().unwrap_or_else(|| job.out_dir.clone());
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::invalid(format!(
+            "the output folder {} is a file: name a folder (out_dir in the job, or --out-dir)",
+            dir.display()
+        )));
+    }
     std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
+    // No output may be the job file or a book's template.
+    for o in &job.outputs {
+        let mut inputs: Vec<(&str, &Path)> = vec![("the job file", job.path.as_path())];
+        if let Spec::Book(b) = &o.spec {
+            inputs.push(("the template", b.template.as_path()));
+        }
+        for f in o.files() {
+            crate::output::check_distinct(&[(&o.name, &dir.join(&f))], &inputs)?;
+        }
+    }
     let _lock = lock(&dir, opts.shard.is_some())?;
     let log = Log { style: opts.log };
     let what = match (opts.shard, opts.merge) {
@@ -482,7 +502,9 @@ fn find_parts(parts_dir: &Path, o: &Output) -> Result<Vec<PathBuf>> {
     if let Ok(rd) = std::fs::read_dir(parts_dir) {
         for e in rd.flatten() {
             let n = e.file_name().to_string_lossy().into_owned();
-            if !(n.starts_with(&prefix) && n.contains("-of-")) {
+            // Only regular files: a FIFO or device planted here is never opened.
+            let regular = e.file_type().is_ok_and(|t| t.is_file());
+            if !(regular && n.starts_with(&prefix) && n.contains("-of-")) {
                 continue;
             }
             if let Ok(p) = part::Part::open(&e.path()) {
@@ -565,10 +587,11 @@ fn run_shard(
             shard
         };
         let path = part::part_name(&parts_dir, &o.name, my_shard);
+        // Made only if the whole part is there and unchanged (its end line matches).
         let done = part::Part::open(&path).is_ok_and(|mut p| {
             p.header.job_output.as_deref() == Some(&o.config_sha256)
                 && p.header.shard == [my_shard.index, my_shard.count]
-                && (p.header.kind != "book" || p.rest().is_ok())
+                && p.check_whole().is_ok()
         });
         if done && !opts.force {
             report.skipped += 1;

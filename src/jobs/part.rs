@@ -9,18 +9,78 @@
 //!   mergeable counts (sums only, never per-item rows);
 //! - `book`: the finished PDF (a book is made whole by one shard; its part is `[0, 1]`).
 //!
+//! Every part but a book's ends with an end line,
+//! `{"puzzlebook_part_end":{"lines":L,"sha256":"..."}}`: the number of lines before it
+//! and the SHA-256 of every byte before it, header included. A book part's header
+//! carries the SHA-256 of its PDF instead. So a part that was cut off, or changed by
+//! so much as one digit, is refused, by `merge` and by a shard run that asks whether
+//! its part is already made.
+//!
 //! Merging checks that the parts come from the same run (same kind, configuration and
 //! tool version), that every shard 0..N-1 is there exactly once, and that each part
 //! holds exactly the items its shard should.
 
+use crate::limits::{MAX_BOOK_PART_BYTES, MAX_PART_LINE_BYTES};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::io::{BufRead, Read};
+use sha2::{Digest, Sha256};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-/// The part format this version writes and reads.
-pub const FORMAT: u32 = 1;
+/// The part format this version writes and reads (2: with the end line).
+pub const FORMAT: u32 = 2;
+
+/// The start of a part's end line.
+const END: &str = "{\"puzzlebook_part_end\":";
+
+/// The running hash of what a part holds before its end line.
+#[derive(Clone, Default)]
+pub struct Seal {
+    hash: Sha256,
+    lines: u64,
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+#[serde(deny_unknown_fields)]
+struct EndLine {
+    puzzlebook_part_end: End,
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+#[serde(deny_unknown_fields)]
+struct End {
+    lines: u64,
+    sha256: String,
+}
+
+impl Seal {
+    pub fn new() -> Seal {
+        Seal::default()
+    }
+
+    /// Count bytes written to (or read from) the part.
+    pub fn add(&mut self, bytes: &[u8]) {
+        self.hash.update(bytes);
+        self.lines += bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+    }
+
+    fn end(&self) -> End {
+        End {
+            lines: self.lines,
+            sha256: super::manifest::hex(&self.hash.clone().finalize()),
+        }
+    }
+
+    /// The end line for what was added so far.
+    pub fn end_line(&self) -> String {
+        serde_json::to_string(&EndLine {
+            puzzlebook_part_end: self.end(),
+        })
+        .expect("end lines serialise")
+            + "\n"
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,7 +131,11 @@ impl Header {
 pub struct Part {
     pub path: PathBuf,
     pub header: Header,
-    pub reader: std::io::BufReader<std::fs::File>,
+    reader: std::io::BufReader<std::fs::File>,
+    seal: Seal,
+    /// The end line was read and matched.
+    ended: bool,
+    buf: Vec<u8>,
 }
 
 impl Part {
@@ -85,68 +149,136 @@ impl Part {
             ))
         };
         let mut first = Vec::new();
-        reader
-            .read_until(b'\n', &mut first)
+        let got = crate::input::read_line_capped(&mut reader, &mut first, MAX_PART_LINE_BYTES)
             .map_err(|e| Error::io("cannot read", path, e))?;
+        if got.is_err() || !first.ends_with(b"\n") {
+            return Err(not_part());
+        }
         let v: Value = serde_json::from_slice(&first).map_err(|_| not_part())?;
         if v.get("puzzlebook_part").is_none() {
             return Err(not_part());
         }
-        let header: Header = serde_json::from_value(v)
-            .map_err(|e| Error::invalid(format!("{}: bad part header: {e}", path.display())))?;
-        if header.puzzlebook_part != FORMAT {
+        if v["puzzlebook_part"] != FORMAT {
             return Err(Error::invalid(format!(
-                "{}: part format {} is not the format {FORMAT} this version reads",
+                "{}: part format {} is not the format {FORMAT} this version reads: make the parts again with this version",
                 path.display(),
-                header.puzzlebook_part
+                v["puzzlebook_part"]
             )));
         }
+        let header: Header = serde_json::from_value(v)
+            .map_err(|e| Error::invalid(format!("{}: bad part header: {e}", path.display())))?;
+        let mut seal = Seal::new();
+        seal.add(&first);
         Ok(Part {
             path: path.to_path_buf(),
             header,
             reader,
+            seal,
+            ended: false,
+            buf: Vec::new(),
         })
     }
 
-    /// The next payload line, without its newline; None at the end.
-    pub fn next_line(&mut self) -> Result<Option<String>> {
-        let mut s = String::new();
-        let n = self
-            .reader
-            .read_line(&mut s)
-            .map_err(|e| Error::io("cannot read", &self.path, e))?;
-        if n == 0 {
-            return Ok(None);
-        }
-        if !s.ends_with('\n') {
-            return Err(Error::invalid(format!(
-                "{}: the last line is cut off (a truncated part)",
-                self.path.display()
-            )));
-        }
-        s.pop();
-        Ok(Some(s))
+    fn damaged(&self, what: &str) -> Error {
+        Error::invalid(format!(
+            "{}: {what}: a cut-off or changed part; make it again",
+            self.path.display()
+        ))
     }
 
-    /// The rest of the payload as bytes, checked against the header's hash.
-    pub fn rest(&mut self) -> Result<Vec<u8>> {
-        let mut v = Vec::new();
-        self.reader
-            .read_to_end(&mut v)
-            .map_err(|e| Error::io("cannot read", &self.path, e))?;
-        let want = self.header.payload_sha256.as_deref().ok_or_else(|| {
+    /// The next payload line, without its newline; None after the end line, which
+    /// must be there and match everything before it.
+    pub fn next_line(&mut self) -> Result<Option<String>> {
+        if self.ended {
+            return Ok(None);
+        }
+        let got =
+            crate::input::read_line_capped(&mut self.reader, &mut self.buf, MAX_PART_LINE_BYTES)
+                .map_err(|e| Error::io("cannot read", &self.path, e))?;
+        let n = match got {
+            Ok(n) => n,
+            Err(_) => {
+                return Err(self.damaged(&format!(
+                    "a line is longer than {MAX_PART_LINE_BYTES} bytes"
+                )))
+            }
+        };
+        if n == 0 {
+            return Err(self.damaged("it ends without its end line"));
+        }
+        if !self.buf.ends_with(b"\n") {
+            return Err(self.damaged("the last line is cut off"));
+        }
+        if self.buf.starts_with(END.as_bytes()) {
+            let end: EndLine = serde_json::from_slice(&self.buf)
+                .map_err(|_| self.damaged("its end line is not one"))?;
+            if end.puzzlebook_part_end != self.seal.end() {
+                return Err(self.damaged("its content does not match the SHA-256 in its end line"));
+            }
+            let mut more = [0u8; 1];
+            if self
+                .reader
+                .read(&mut more)
+                .map_err(|e| Error::io("cannot read", &self.path, e))?
+                > 0
+            {
+                return Err(self.damaged("there is more after its end line"));
+            }
+            self.ended = true;
+            return Ok(None);
+        }
+        self.seal.add(&self.buf);
+        self.buf.pop();
+        let line = String::from_utf8(std::mem::take(&mut self.buf))
+            .map_err(|_| self.damaged("a line is not UTF-8 text"))?;
+        Ok(Some(line))
+    }
+
+    /// Copy the PDF of a book part to `to`, checking it against the header's hash
+    /// (streamed: memory does not grow with the PDF).
+    pub fn copy_payload(&mut self, to: &mut dyn Write) -> Result<u64> {
+        let want = self.header.payload_sha256.clone().ok_or_else(|| {
             Error::invalid(format!(
                 "{}: the part header has no payload hash",
                 self.path.display()
             ))
         })?;
-        if super::manifest::sha256_hex(&v) != want {
-            return Err(Error::invalid(format!(
-                "{}: the payload does not match its header's SHA-256 (a cut-off or changed part): make it again",
-                self.path.display()
-            )));
+        let mut h = Sha256::new();
+        let mut buf = vec![0u8; 1 << 16];
+        let mut n = 0u64;
+        loop {
+            let k = self
+                .reader
+                .read(&mut buf)
+                .map_err(|e| Error::io("cannot read", &self.path, e))?;
+            if k == 0 {
+                break;
+            }
+            n += k as u64;
+            if n > MAX_BOOK_PART_BYTES {
+                return Err(self.damaged(&format!(
+                    "its PDF is larger than {MAX_BOOK_PART_BYTES} bytes"
+                )));
+            }
+            h.update(&buf[..k]);
+            to.write_all(&buf[..k])
+                .map_err(|e| Error::io("cannot write", "the merged book", e))?;
         }
-        Ok(v)
+        if super::manifest::hex(&h.finalize()) != want {
+            return Err(self.damaged("its PDF does not match its header's SHA-256"));
+        }
+        self.ended = true;
+        Ok(n)
+    }
+
+    /// Read the whole part and check it (its end line, or a book's PDF hash).
+    pub fn check_whole(&mut self) -> Result<()> {
+        if self.header.kind == "book" {
+            self.copy_payload(&mut std::io::sink()).map(|_| ())
+        } else {
+            while self.next_line()?.is_some() {}
+            Ok(())
+        }
     }
 
     /// The payload of a statistics part: one JSON value.

@@ -84,7 +84,10 @@ pub fn items<G: Game>(
         label: G::NAME.to_string(),
         ..RunOptions::default()
     };
-    let mut sink = Sink::open(dest)?;
+    let mut sink = match part {
+        Some(_) => Sink::open_part(dest)?,
+        None => Sink::open(dest)?,
+    };
     if let Some(tag) = part {
         let h = Header::new(
             "items",
@@ -128,6 +131,7 @@ pub(super) fn merge_items(parts: &mut [Part], dest: &Dest) -> Result<Made> {
     let cfg = &parts[0].header.config;
     let field = |k: &str| cfg[k].as_u64().ok_or_else(|| bad_config(k));
     let (first, count) = (field("first")?, field("count")?);
+    batch::check_range(first, count)?;
     let text = cfg["format"] == "text";
     let n = parts.len() as u64;
     let mut sink = Sink::open(dest)?;
@@ -137,7 +141,7 @@ pub(super) fn merge_items(parts: &mut [Part], dest: &Dest) -> Result<Made> {
         #[serde(default)]
         text: String,
     }
-    for i in first..first.saturating_add(count) {
+    for i in (0..count).map(|k| first + k) {
         if i % 65536 == 0 {
             crate::interrupt::check()?;
         }
@@ -258,11 +262,9 @@ pub(super) fn book_config(
     spec: &BookSpec,
     seed: Option<u64>,
 ) -> Result<(Value, crate::book::Template)> {
-    let text = std::fs::read(&spec.template).map_err(|e| Error::Template {
-        path: spec.template.clone(),
-        message: format!("cannot read it: {e}"),
-    })?;
     let template = crate::book::Template::load(&spec.template)?;
+    let text =
+        crate::input::read_capped(&spec.template, crate::limits::MAX_CONFIG_BYTES, "template")?;
     Ok((
         json!({
             "template": spec.template.display().to_string(),

@@ -158,37 +158,70 @@ pub enum Dest {
     File(PathBuf),
 }
 
-/// An open destination.
-pub enum Sink {
+/// An open destination; for a part, every byte also goes into the part's seal and
+/// [`Sink::finish`] writes the end line.
+pub struct Sink {
+    out: Out,
+    seal: Option<part::Seal>,
+}
+
+enum Out {
     Stdout(std::io::BufWriter<std::io::StdoutLock<'static>>),
     File(AtomicFile, PathBuf),
 }
 
 impl Sink {
     pub fn open(dest: &Dest) -> Result<Sink> {
-        Ok(match dest {
-            Dest::File(path) => Sink::File(AtomicFile::create(path)?, path.clone()),
-            Dest::Stdout => Sink::Stdout(std::io::BufWriter::new(std::io::stdout().lock())),
+        let out = match dest {
+            Dest::File(path) => Out::File(AtomicFile::create(path)?, path.clone()),
+            Dest::Stdout => Out::Stdout(std::io::BufWriter::new(std::io::stdout().lock())),
+        };
+        Ok(Sink { out, seal: None })
+    }
+
+    /// A destination for a part file, ended by its end line.
+    pub fn open_part(dest: &Dest) -> Result<Sink> {
+        Ok(Sink {
+            seal: Some(part::Seal::new()),
+            ..Sink::open(dest)?
         })
     }
 
     pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
-        match self {
-            Sink::Stdout(w) => w
+        if let Some(s) = self.seal.as_mut() {
+            s.add(bytes);
+        }
+        self.raw(bytes)
+    }
+
+    fn raw(&mut self, bytes: &[u8]) -> Result<()> {
+        match &mut self.out {
+            Out::Stdout(w) => w
                 .write_all(bytes)
                 .map_err(|e| Error::io("cannot write to", "standard output", e)),
-            Sink::File(f, path) => f
+            Out::File(f, path) => f
                 .write_all(bytes)
                 .map_err(|e| Error::io("cannot write to", path.clone(), e)),
         }
     }
 
-    pub fn finish(self) -> Result<()> {
-        match self {
-            Sink::Stdout(mut w) => w
+    /// The file behind the sink (None for standard output).
+    pub fn file(&mut self) -> Option<&mut AtomicFile> {
+        match &mut self.out {
+            Out::File(f, _) => Some(f),
+            Out::Stdout(_) => None,
+        }
+    }
+
+    pub fn finish(mut self) -> Result<()> {
+        if let Some(seal) = self.seal.take() {
+            self.raw(seal.end_line().as_bytes())?;
+        }
+        match self.out {
+            Out::Stdout(mut w) => w
                 .flush()
                 .map_err(|e| Error::io("cannot write to", "standard output", e)),
-            Sink::File(f, _) => f.commit(),
+            Out::File(f, _) => f.commit(),
         }
     }
 }
@@ -222,8 +255,9 @@ pub fn merge(paths: &[PathBuf], files: &StatsFiles) -> Result<Merged> {
     let made = match kind.as_str() {
         "items" => merge_items(&mut parts, &dest)?,
         "book" => {
-            let pdf = parts[0].rest()?;
-            crate::output::write_atomic(&files.out, &pdf)?;
+            let mut f = AtomicFile::create(&files.out)?;
+            parts[0].copy_payload(&mut f)?;
+            f.commit()?;
             Made {
                 items: parts[0].header.items.unwrap_or(0),
                 files: vec![files.out.clone()],

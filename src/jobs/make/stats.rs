@@ -40,6 +40,11 @@ impl StatsFiles {
 }
 
 pub(super) fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
+    csv_file(path, rows)?.commit()
+}
+
+/// A CSV written to its temporary file, not yet in place.
+fn csv_file<T: Serialize>(path: &Path, rows: &[T]) -> Result<AtomicFile> {
     let file = AtomicFile::create(path)?;
     let mut w = csv::Writer::from_writer(file);
     for r in rows {
@@ -47,8 +52,7 @@ pub(super) fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
             .map_err(|e| Error::invalid(format!("cannot write {}: {e}", path.display())))?;
     }
     w.into_inner()
-        .map_err(|e| Error::invalid(format!("cannot write {}: {e}", path.display())))?
-        .commit()
+        .map_err(|e| Error::invalid(format!("cannot write {}: {e}", path.display())))
 }
 
 /// The shard a part says it holds.
@@ -67,11 +71,10 @@ fn bad_counts(p: &Part, want: u64) -> Error {
 }
 
 pub(super) fn write_part(path: &Path, header: &Header, state: &impl Serialize) -> Result<()> {
-    let mut f = AtomicFile::create(path)?;
-    let body = header.line() + &serde_json::to_string(state).expect("counts serialise") + "\n";
-    f.write_all(body.as_bytes())
-        .map_err(|e| Error::io("cannot write", path, e))?;
-    f.commit()
+    let mut sink = Sink::open_part(&Dest::File(path.to_path_buf()))?;
+    sink.write(header.line().as_bytes())?;
+    sink.write((serde_json::to_string(state).expect("counts serialise") + "\n").as_bytes())?;
+    sink.finish()
 }
 
 /// Carcassonne statistics: histograms per landscape size.
@@ -326,9 +329,12 @@ pub mod catan_bias {
         seed: u64,
         files: &StatsFiles,
     ) -> Result<()> {
-        write_csv(&files.out, &study.rows)?;
+        // All files appear together or not at all: never a new CSV beside the old
+        // summary of another run.
+        let mut set = crate::output::FileSet::new();
+        set.push(csv_file(&files.out, &study.rows)?);
         if let Some(summary) = &files.summary {
-            write_csv(summary, &study.summaries)?;
+            set.push(csv_file(summary, &study.summaries)?);
         }
         if let Some(path) = &files.report {
             let pages = crate::games::catan::report::pages(ctx.shape, study, seed);
@@ -337,9 +343,11 @@ pub mod catan_bias {
                 crate::games::catan::report::PAGE,
                 &pages,
             )?;
-            crate::output::write_atomic(path, &pdf)?;
+            set.create(path)?
+                .write_all(&pdf)
+                .map_err(|e| Error::io("cannot write to", path, e))?;
         }
-        Ok(())
+        set.commit()
     }
 
     pub(in crate::jobs) fn merge(
@@ -409,6 +417,20 @@ pub mod catan_bias {
         let cfg = study_config(&spec, samplers, seed, Shard::default(), false);
         let study = bias::finish(&ctx, &cfg, total.unwrap_or_default()).map_err(stop_or)?;
         let files = files.clone().with_default_summary();
+        let named = [
+            ("--out", Some(files.out.as_path())),
+            ("--summary", files.summary.as_deref()),
+            ("--report", files.report.as_deref()),
+        ];
+        let named: Vec<(&str, &Path)> = named
+            .into_iter()
+            .filter_map(|(n, p)| p.map(|p| (n, p)))
+            .collect();
+        let inputs: Vec<(&str, &Path)> = parts
+            .iter()
+            .map(|p| ("one of the parts", p.path.as_path()))
+            .collect();
+        crate::output::check_distinct(&named, &inputs)?;
         write(&ctx, &study, seed, &files)?;
         Ok((
             Made {

@@ -1,0 +1,283 @@
+//! Reading what users give, with a bound on everything held in memory: whole files
+//! (templates, job files, manifests) up to a cap, and streams of records (boards
+//! separated by blank lines, JSON Lines) one record at a time, each up to a cap. An
+//! input past a cap is an error that says which cap, never an allocation that grows
+//! with the input.
+
+use crate::{Error, Result};
+use std::io::{BufRead, Read};
+use std::path::Path;
+
+/// Where an input comes from, for messages ("standard input", "board.txt").
+pub fn name_of(file: &str) -> &str {
+    if file == "-" {
+        "standard input"
+    } else {
+        file
+    }
+}
+
+/// Open `file` for reading, `-` meaning standard input.
+pub fn open(file: &str) -> Result<Box<dyn BufRead>> {
+    if file == "-" {
+        return Ok(Box::new(std::io::BufReader::new(std::io::stdin())));
+    }
+    let f = std::fs::File::open(file).map_err(|e| Error::io("cannot read", file, e))?;
+    if f.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(Error::invalid(format!(
+            "{file} is a folder: name a file, or - for standard input"
+        )));
+    }
+    Ok(Box::new(std::io::BufReader::new(f)))
+}
+
+/// Read a whole file of at most `max` bytes (a longer one is an error naming the cap).
+pub fn read_capped(path: &Path, max: u64, what: &str) -> Result<Vec<u8>> {
+    let f = std::fs::File::open(path).map_err(|e| Error::io("cannot read", path, e))?;
+    if f.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(Error::invalid(format!(
+            "{} is a folder, not a {what}",
+            path.display()
+        )));
+    }
+    let mut v = Vec::new();
+    f.take(max + 1)
+        .read_to_end(&mut v)
+        .map_err(|e| Error::io("cannot read", path, e))?;
+    if v.len() as u64 > max {
+        return Err(Error::invalid(format!(
+            "{} is larger than {} bytes, the most a {what} may be",
+            path.display(),
+            max
+        )));
+    }
+    Ok(v)
+}
+
+/// A TOML error as one line: "line L: message" (the key is in toml's message).
+pub fn toml_error(e: &toml::de::Error, text: &str) -> String {
+    let msg = e.message().trim().replace('\n', " ");
+    match e.span() {
+        Some(span) => {
+            let before = &text.as_bytes()[..span.start.min(text.len())];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            format!("line {line}: {msg}")
+        }
+        None => msg,
+    }
+}
+
+/// A line too long to hold.
+#[derive(Debug)]
+pub struct TooLong;
+
+/// Read one line (with its `\n`, if any) into `buf`, which is cleared first; at most
+/// `max` bytes are kept, and a longer line is `Ok(Err(TooLong))` (the rest of it is
+/// not read). `Ok(Ok(0))` at the end of the input.
+pub fn read_line_capped(
+    r: &mut dyn BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Result<usize, TooLong>> {
+    buf.clear();
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(Ok(buf.len()));
+        }
+        let (take, done) = match memchr(b'\n', chunk) {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if buf.len() + take > max {
+            return Ok(Err(TooLong));
+        }
+        buf.extend_from_slice(&chunk[..take]);
+        r.consume(take);
+        if done {
+            return Ok(Ok(buf.len()));
+        }
+    }
+}
+
+fn memchr(b: u8, s: &[u8]) -> Option<usize> {
+    s.iter().position(|&x| x == b)
+}
+
+/// A user's text cut for a message: at most 40 characters, with the length when cut.
+pub fn excerpt(s: &str) -> String {
+    let n = s.chars().count();
+    if n <= 40 {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(32).collect();
+        format!("{head}... ({n} characters)")
+    }
+}
+
+/// Records of a text input, one at a time: blocks of lines separated by blank lines
+/// (boards), or single non-blank lines (JSON Lines). Each record is at most `max`
+/// bytes; memory is that, whatever the input's length.
+pub struct Records<'a> {
+    reader: Box<dyn BufRead + 'a>,
+    name: String,
+    max: usize,
+    blocks: bool,
+    line: usize,
+    buf: Vec<u8>,
+}
+
+/// One record: its text and the line it starts on (from 1).
+pub struct Record {
+    pub text: String,
+    pub line: usize,
+}
+
+impl<'a> Records<'a> {
+    /// Blocks separated by blank lines.
+    pub fn blocks(reader: Box<dyn BufRead + 'a>, name: &str, max: usize) -> Self {
+        Records::new(reader, name, max, true)
+    }
+
+    /// Non-blank lines.
+    pub fn lines(reader: Box<dyn BufRead + 'a>, name: &str, max: usize) -> Self {
+        Records::new(reader, name, max, false)
+    }
+
+    fn new(reader: Box<dyn BufRead + 'a>, name: &str, max: usize, blocks: bool) -> Self {
+        Records {
+            reader,
+            name: name.to_string(),
+            max,
+            blocks,
+            line: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The next record, None at the end.
+    pub fn next_record(&mut self) -> Result<Option<Record>> {
+        let mut text = String::new();
+        let mut start = 0;
+        loop {
+            let got = read_line_capped(&mut *self.reader, &mut self.buf, self.max)
+                .map_err(|e| Error::io("cannot read", self.name.as_str(), e))?;
+            let n = match got {
+                Ok(n) => n,
+                Err(TooLong) => return Err(self.too_long(self.line + 1)),
+            };
+            if n == 0 {
+                return Ok((!text.is_empty()).then_some(Record { text, line: start }));
+            }
+            self.line += 1;
+            let line = std::str::from_utf8(&self.buf).map_err(|_| {
+                Error::invalid(format!(
+                    "{}: line {} is not UTF-8 text",
+                    self.name, self.line
+                ))
+            })?;
+            if line.trim().is_empty() {
+                if !text.is_empty() {
+                    return Ok(Some(Record { text, line: start }));
+                }
+                continue;
+            }
+            if text.is_empty() {
+                start = self.line;
+            }
+            if text.len() + line.len() > self.max {
+                return Err(self.too_long(start));
+            }
+            text.push_str(line.trim_end_matches(['\n', '\r']));
+            text.push('\n');
+            if !self.blocks {
+                return Ok(Some(Record { text, line: start }));
+            }
+        }
+    }
+
+    fn too_long(&self, line: usize) -> Error {
+        Error::invalid(format!(
+            "{}: the {} at line {line} is longer than {} bytes, the most one may be",
+            self.name,
+            if self.blocks { "block" } else { "line" },
+            self.max
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recs(text: &'static str, blocks: bool, max: usize) -> Result<Vec<(String, usize)>> {
+        let r: Box<dyn BufRead> = Box::new(std::io::Cursor::new(text.as_bytes()));
+        let mut it = if blocks {
+            Records::blocks(r, "in", max)
+        } else {
+            Records::lines(r, "in", max)
+        };
+        let mut v = Vec::new();
+        while let Some(r) = it.next_record()? {
+            v.push((r.text, r.line));
+        }
+        Ok(v)
+    }
+
+    #[test]
+    fn blocks_and_lines_with_their_line_numbers() {
+        let v = recs("\n\na\nb\n\n \nc\r\n", true, 100).unwrap();
+        assert_eq!(v, [("a\nb\n".to_string(), 3), ("c\n".to_string(), 7)]);
+        let v = recs("x\n\ny", false, 100).unwrap();
+        assert_eq!(v, [("x\n".to_string(), 1), ("y\n".to_string(), 3)]);
+        assert!(recs("", true, 10).unwrap().is_empty());
+    }
+
+    #[test]
+    fn records_past_the_cap_are_errors_not_allocations() {
+        let e = recs("aaaa\nbbbb\ncccc\n", true, 12)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("block at line 1") && e.contains("12 bytes"),
+            "{e}"
+        );
+        let e = recs("ok\nfar too long\n", false, 8)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("line at line 2"), "{e}");
+        // An endless line is cut at the cap.
+        let endless: Box<dyn BufRead> = Box::new(std::io::BufReader::new(std::io::repeat(b'y')));
+        let e = Records::lines(endless, "yes", 1 << 16)
+            .next_record()
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("longer than 65536"), "{e}");
+    }
+
+    #[test]
+    fn excerpts_are_short() {
+        assert_eq!(excerpt("abc"), "abc");
+        let long = "9".repeat(100_000_000);
+        let e = excerpt(&long);
+        assert!(e.len() < 80 && e.contains("100000000 characters"), "{e}");
+    }
+
+    #[test]
+    fn whole_files_are_capped() {
+        let e = read_capped(Path::new("/dev/zero"), 1024, "template")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("larger than 1024 bytes"), "{e}");
+        let e = read_capped(Path::new("/"), 1024, "template")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("folder"), "{e}");
+    }
+}
