@@ -1,0 +1,685 @@
+//! The reliability promises, tried on the real binary as a careless or hostile user
+//! would: what sits at an output path is written into, never replaced; outputs never
+//! overwrite each other or an input; signals stop a run within about a second and
+//! leave nothing half-written; parts and manifests cannot be used to slip changed
+//! data or other files past the tool; inputs of any size take bounded memory.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn exe() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("puzzlebook")
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// Run to completion with a time limit (a hang fails the test instead of blocking it).
+fn run_limited(args: &[&str], stdin: Option<&[u8]>, limit: Duration) -> (i32, String, String) {
+    let mut child = Command::new(exe())
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(bytes) = stdin {
+        use std::io::Write;
+        let mut w = child.stdin.take().unwrap();
+        let bytes = bytes.to_vec();
+        std::thread::spawn(move || {
+            let _ = w.write_all(&bytes);
+        });
+    }
+    let (code, out, err) = wait_limited(child, limit);
+    (code.expect("finished in time"), out, err)
+}
+
+/// Wait for a child with a time limit; None (and the child killed) if it ran over.
+fn wait_limited(mut child: Child, limit: Duration) -> (Option<i32>, String, String) {
+    use std::io::Read;
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let t_out = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            use std::os::unix::process::ExitStatusExt;
+            break Some(status.code().unwrap_or(128 + status.signal().unwrap_or(0)));
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let out = String::from_utf8_lossy(&t_out.join().unwrap()).into_owned();
+    let err = String::from_utf8_lossy(&t_err.join().unwrap()).into_owned();
+    (code, out, err)
+}
+
+fn signal(child: &Child, sig: i32) {
+    assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
+}
+
+fn spawn(args: &[&str]) -> Child {
+    Command::new(exe())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(p(path)).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+// ------------------------------------------------------------ what is at --out
+
+#[test]
+fn out_writes_through_a_symlink_and_keeps_it() {
+    let d = tempfile::tempdir().unwrap();
+    let real = d.path().join("real.jsonl");
+    std::fs::write(&real, "old\n").unwrap();
+    let link = d.path().join("link.jsonl");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let (code, _, err) = run_limited(
+        &["flip", "generate", "--size", "3", "--out", p(&link)],
+        None,
+        Duration::from_secs(20),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&real)
+        .unwrap()
+        .starts_with("{\"game\":\"flip\""));
+    assert_eq!(files_in(d.path()), ["link.jsonl", "real.jsonl"]);
+}
+
+#[test]
+fn out_writes_into_a_fifo_and_leaves_it_a_fifo() {
+    use std::os::unix::fs::FileTypeExt;
+    let d = tempfile::tempdir().unwrap();
+    let fifo = d.path().join("pipe");
+    mkfifo(&fifo);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let (code, _, err) = run_limited(
+        &[
+            "flip",
+            "generate",
+            "--size",
+            "3",
+            "--count",
+            "2",
+            "--out",
+            p(&fifo),
+        ],
+        None,
+        Duration::from_secs(20),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(reader.join().unwrap().lines().count(), 2);
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    assert_eq!(files_in(d.path()), ["pipe"]);
+}
+
+#[test]
+fn out_writes_into_a_character_device_and_leaves_it_a_device() {
+    use std::os::unix::fs::FileTypeExt;
+    // A private copy of /dev/null (major 1, minor 3), so no test ever writes near the
+    // real one; making a device node needs root.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: making a device node needs root");
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let null = d.path().join("null");
+    let c = std::ffi::CString::new(p(&null)).unwrap();
+    let made = unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, 3)) };
+    if made != 0 {
+        eprintln!("skipped: this file system does not take device nodes");
+        return;
+    }
+    let (code, _, err) = run_limited(
+        &["flip", "generate", "--size", "3", "--out", p(&null)],
+        None,
+        Duration::from_secs(20),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::symlink_metadata(&null)
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    assert_eq!(files_in(d.path()), ["null"]);
+}
+
+#[test]
+fn out_may_not_be_a_folder() {
+    let d = tempfile::tempdir().unwrap();
+    let (code, _, err) = run_limited(
+        &["flip", "generate", "--size", "3", "--out", p(d.path())],
+        None,
+        Duration::from_secs(20),
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("is a folder"), "{err}");
+}
+
+// ------------------------------------------------------------ collisions
+
+#[test]
+fn outputs_that_collide_are_refused_before_anything_is_written() {
+    let d = tempfile::tempdir().unwrap();
+    let c = d.path().join("c.csv");
+    std::fs::write(&c, "mine\n").unwrap();
+    let bias = |extra: &[&str]| {
+        let mut args = vec![
+            "catan",
+            "bias",
+            "--samples",
+            "1000",
+            "--samplers",
+            "direct",
+            "--out",
+            p(&c),
+        ];
+        args.extend_from_slice(extra);
+        run_limited(&args, None, Duration::from_secs(30))
+    };
+    for extra in [["--summary", p(&c)], ["--report", p(&c)]] {
+        let (code, _, err) = bias(&extra);
+        assert_eq!(code, 1, "{extra:?}: {err}");
+        assert!(err.contains("same file as --out"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // Through a link the collision is the same.
+    let link = d.path().join("l.csv");
+    std::os::unix::fs::symlink(&c, &link).unwrap();
+    let (code, _, err) = bias(&["--summary", p(&link)]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&c).unwrap(), "mine\n");
+    assert_eq!(files_in(d.path()), ["c.csv", "l.csv"]);
+
+    // merge: --summary on --out.
+    let part = d.path().join("b.part");
+    let (code, _, err) = run_limited(
+        &[
+            "catan",
+            "bias",
+            "--samples",
+            "1000",
+            "--samplers",
+            "direct",
+            "--shard",
+            "0/1",
+            "--out",
+            p(&part),
+        ],
+        None,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run_limited(
+        &["merge", "--out", p(&c), "--summary", p(&c), p(&part)],
+        None,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("same file as --out"), "{err}");
+    assert_eq!(std::fs::read_to_string(&c).unwrap(), "mine\n");
+}
+
+#[test]
+fn book_out_may_not_be_its_template() {
+    let d = tempfile::tempdir().unwrap();
+    let t = d.path().join("t.toml");
+    let text = "title = \"T\"\n[[section]]\ngame = \"flip\"\ncount = 2\n";
+    std::fs::write(&t, text).unwrap();
+    let (code, _, err) = run_limited(
+        &["book", "--template", p(&t), "--out", p(&t)],
+        None,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("is the template"), "{err}");
+    assert_eq!(std::fs::read_to_string(&t).unwrap(), text);
+}
+
+#[test]
+fn a_job_output_may_not_be_its_own_job_file() {
+    let d = tempfile::tempdir().unwrap();
+    let job = d.path().join("j.toml");
+    std::fs::write(
+        &job,
+        format!(
+            "out_dir = \"{}\"\n[[output]]\nname = \"j.toml\"\nkind = \"items\"\ngame = \"flip\"\ncount = 1\nparams = {{ size = 3 }}\n",
+            d.path().display()
+        ),
+    )
+    .unwrap();
+    let before = std::fs::read(&job).unwrap();
+    let (code, _, err) = run_limited(&["run", p(&job)], None, Duration::from_secs(30));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("is the job file"), "{err}");
+    assert_eq!(std::fs::read(&job).unwrap(), before);
+}
+
+// ------------------------------------------------------------ signals
+
+/// Start a long run writing to `out`, signal it after `after`, and return the exit
+/// code and how long the stop took.
+fn stop_run(args: &[&str], sig: i32, after: Duration) -> (i32, Duration, String, String) {
+    let child = spawn(args);
+    std::thread::sleep(after);
+    signal(&child, sig);
+    let t = Instant::now();
+    let (code, out, err) = wait_limited(child, Duration::from_secs(10));
+    (code.expect("stopped"), t.elapsed(), out, err)
+}
+
+#[test]
+fn sigint_and_sigterm_stop_a_long_run_within_about_a_second() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("x.jsonl");
+    for (sig, status) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let (code, took, _, err) = stop_run(
+            &[
+                "numbrix",
+                "generate",
+                "--count",
+                "100000",
+                "--seed",
+                "3",
+                "--out",
+                p(&out),
+            ],
+            sig,
+            Duration::from_millis(1500),
+        );
+        assert_eq!(code, status, "{err}");
+        assert!(took < Duration::from_millis(1500), "took {took:?}");
+        assert!(err.contains("interrupted"), "{err}");
+        // Nothing final, nothing temporary.
+        assert!(files_in(d.path()).is_empty(), "{:?}", files_in(d.path()));
+    }
+}
+
+#[test]
+fn a_stop_with_records_on_stdout_says_what_was_written() {
+    let (code, _, out, err) = stop_run(
+        &["numbrix", "generate", "--count", "100000", "--seed", "3"],
+        libc::SIGINT,
+        Duration::from_millis(1500),
+    );
+    assert_eq!(code, 130, "{err}");
+    assert!(
+        err.contains("already written to standard output are whole"),
+        "{err}"
+    );
+    assert!(!err.contains("discarded"), "{err}");
+    // Every line that came out is a whole record.
+    for l in out.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        assert_eq!(v["game"], "numbrix");
+    }
+}
+
+#[test]
+fn a_killed_writers_temporary_file_is_removed_by_the_next_write() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("x.jsonl");
+    let mut child = spawn(&[
+        "numbrix",
+        "generate",
+        "--count",
+        "100000",
+        "--seed",
+        "3",
+        "--out",
+        p(&out),
+    ]);
+    std::thread::sleep(Duration::from_millis(1000));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left = files_in(d.path());
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert!(left[0].starts_with(".x.jsonl.tmp-"), "{left:?}");
+    let (code, _, err) = run_limited(
+        &["numbrix", "generate", "--count", "2", "--out", p(&out)],
+        None,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(files_in(d.path()), ["x.jsonl"]);
+}
+
+// ------------------------------------------------------------ parts
+
+#[test]
+fn merge_refuses_an_edited_record_and_a_shard_rerun_remakes_a_cut_part() {
+    let d = tempfile::tempdir().unwrap();
+    let parts: Vec<PathBuf> = (0..2)
+        .map(|k| {
+            let part = d.path().join(format!("f.part{k}"));
+            let (code, _, err) = run_limited(
+                &[
+                    "flip",
+                    "generate",
+                    "--size",
+                    "4",
+                    "--count",
+                    "6",
+                    "--shard",
+                    &format!("{k}/2"),
+                    "--out",
+                    p(&part),
+                ],
+                None,
+                Duration::from_secs(20),
+            );
+            assert_eq!(code, 0, "{err}");
+            part
+        })
+        .collect();
+    let text = std::fs::read_to_string(&parts[1]).unwrap();
+    // One digit of one record (not the header) changed.
+    let (head, body) = text.split_once('\n').unwrap();
+    let edited = format!(
+        "{head}\n{}",
+        body.replacen("\"min_moves\":", "\"min_moves\":1", 1)
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&parts[1], &edited).unwrap();
+    let merged = d.path().join("m.jsonl");
+    let (code, _, err) = run_limited(
+        &["merge", "--out", p(&merged), p(&parts[0]), p(&parts[1])],
+        None,
+        Duration::from_secs(20),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("does not match the SHA-256"), "{err}");
+    assert!(!merged.exists());
+
+    // A part cut at a line boundary (a disk that filled, a copy that stopped) is not
+    // "up to date" for a shard run of a job: it is made again.
+    let job = d.path().join("j.toml");
+    let out_dir = d.path().join("o");
+    std::fs::write(
+        &job,
+        format!(
+            "out_dir = \"{}\"\n[[output]]\nname = \"f.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 40\nparams = {{ size = 4 }}\n",
+            out_dir.display()
+        ),
+    )
+    .unwrap();
+    let shard = |want: &str| {
+        let (code, _, err) = run_limited(
+            &["run", p(&job), "--shard", "0/2"],
+            None,
+            Duration::from_secs(30),
+        );
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains(want), "{want}: {err}");
+    };
+    shard("made f.jsonl");
+    shard("up to date");
+    let part = out_dir.join("parts").join("f.jsonl.part-0-of-2");
+    let text = std::fs::read_to_string(&part).unwrap();
+    let cut: String = text.lines().take(5).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&part, cut).unwrap();
+    shard("made f.jsonl");
+}
+
+// ------------------------------------------------------------ verify
+
+#[test]
+fn verify_reads_only_regular_files_in_the_manifests_folder() {
+    let d = tempfile::tempdir().unwrap();
+    let secret = d.path().join("secret");
+    std::fs::write(&secret, "do not tell").unwrap();
+    let inner = d.path().join("m");
+    std::fs::create_dir(&inner).unwrap();
+    mkfifo(&inner.join("fifo"));
+    std::os::unix::fs::symlink(&secret, inner.join("link")).unwrap();
+    let entry = |file: &str| {
+        serde_json::json!({"output": "o", "kind": "items", "file": file,
+            "sha256": "0", "bytes": 11, "items": 1, "seconds": 0.0,
+            "config_sha256": "0", "seed": 1})
+    };
+    let manifest = serde_json::json!({"tool": "puzzlebook", "version": "0", "job": "j",
+        "job_sha256": "0", "seed": null,
+        "outputs": [entry("../secret"), entry(p(&secret)), entry("fifo"), entry("link"),
+                    entry("/dev/zero")]});
+    let mpath = inner.join("manifest.json");
+    std::fs::write(&mpath, manifest.to_string()).unwrap();
+    let (code, out, err) = run_limited(&["verify", p(&mpath)], None, Duration::from_secs(10));
+    assert_eq!(code, 1, "{err}");
+    // No size or hash of anything outside, and no hang on the FIFO or /dev/zero.
+    assert!(
+        !out.contains("11 bytes") && !out.contains("SHA-256 "),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("MISMATCH")).count(),
+        5,
+        "{out}"
+    );
+    assert!(
+        out.contains("not a file name in the manifest's folder"),
+        "{out}"
+    );
+    assert!(out.contains("not a regular file"), "{out}");
+    // A manifest that is not a regular file is refused at once.
+    let (code, _, err) = run_limited(&["verify", "/dev/zero"], None, Duration::from_secs(10));
+    assert_eq!(code, 1, "{err}");
+}
+
+// ------------------------------------------------------------ bounded resources
+
+#[test]
+fn too_many_threads_are_capped_with_a_note() {
+    let (code, out, err) = run_limited(
+        &["-j", "100000", "flip", "generate", "--size", "3"],
+        None,
+        Duration::from_secs(10),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("-j 100000 is more than 8 threads per core"),
+        "{err}"
+    );
+    assert_eq!(out.lines().count(), 1);
+}
+
+/// Run under a memory limit (KiB of address space) with a time limit.
+fn limited_memory(kib: u64, args: &str, stdin_cmd: &str) -> (Option<i32>, String) {
+    let script = format!(
+        "ulimit -v {kib}; {stdin_cmd} | exec '{}' {args}",
+        exe().display()
+    );
+    let child = Command::new("bash")
+        .args(["-c", &script])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (code, _, err) = wait_limited(child, Duration::from_secs(20));
+    (code, err)
+}
+
+#[test]
+fn endless_input_is_an_error_in_bounded_memory() {
+    // Endless input: each solve reads a record at a time, and one record has a cap
+    // (`yes` is one endless board; for JSON Lines, one endless line).
+    for (cmd, input) in [
+        ("flip solve", "yes"),
+        ("numbrix solve", "yes"),
+        ("carcassonne score", "yes '[' | tr -d '\\n'"),
+    ] {
+        let (code, err) = limited_memory(400_000, cmd, input);
+        assert_eq!(code, Some(1), "{cmd}: {err}");
+        assert!(err.contains("longer than 1048576 bytes"), "{cmd}: {err}");
+        assert_eq!(err.lines().count(), 1, "{cmd}: {err}");
+    }
+    // A part that is /dev/zero: its first line never ends.
+    let d = tempfile::tempdir().unwrap();
+    let x = d.path().join("x");
+    let (code, err) = limited_memory(400_000, &format!("merge --out {} /dev/zero", p(&x)), "true");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("not a puzzlebook part file"), "{err}");
+}
+
+#[test]
+fn a_book_count_past_any_book_is_refused_before_generating() {
+    let d = tempfile::tempdir().unwrap();
+    let t = d.path().join("t.toml");
+    std::fs::write(
+        &t,
+        "title = \"T\"\n[[section]]\ngame = \"flip\"\ncount = 18446744073709551615\n",
+    )
+    .unwrap();
+    let (code, err) = limited_memory(
+        400_000,
+        &format!(
+            "book --template {} --out {}",
+            p(&t),
+            p(&d.path().join("b.pdf"))
+        ),
+        "true",
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("at most 828"), "{err}");
+}
+
+// ------------------------------------------------------------ clear errors
+
+#[test]
+fn the_last_index_can_be_generated() {
+    let (code, out, err) = run_limited(
+        &[
+            "flip",
+            "generate",
+            "--size",
+            "3",
+            "--first",
+            "18446744073709551615",
+            "--count",
+            "1",
+        ],
+        None,
+        Duration::from_secs(10),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["index"].as_u64(), Some(u64::MAX));
+    let (code, _, err) = run_limited(
+        &[
+            "flip",
+            "generate",
+            "--size",
+            "3",
+            "--first",
+            "18446744073709551615",
+            "--count",
+            "2",
+        ],
+        None,
+        Duration::from_secs(10),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("past the last index"), "{err}");
+}
+
+#[test]
+fn job_file_errors_name_the_line_and_are_json_under_json_log() {
+    let d = tempfile::tempdir().unwrap();
+    let job = d.path().join("j.toml");
+    std::fs::write(&job, "seed = 1\n[[output]]\nname = \"a\"\nname = \"b\"\n").unwrap();
+    let (code, _, err) = run_limited(&["run", p(&job)], None, Duration::from_secs(10));
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("line 4") && err.contains("duplicate key"),
+        "{err}"
+    );
+    let (code, _, err) = run_limited(
+        &["run", p(&job), "--json-log"],
+        None,
+        Duration::from_secs(10),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(err.trim()).unwrap();
+    assert_eq!(v["event"], "error");
+    assert!(v["message"].as_str().unwrap().contains("line 4"), "{v}");
+}
+
+#[test]
+fn out_dir_that_is_a_file_says_so() {
+    let d = tempfile::tempdir().unwrap();
+    let job = d.path().join("j.toml");
+    std::fs::write(
+        &job,
+        "[[output]]\nname = \"f.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 1\nparams = { size = 3 }\n",
+    )
+    .unwrap();
+    let (code, _, err) = run_limited(
+        &["run", p(&job), "--out-dir", p(&job)],
+        None,
+        Duration::from_secs(10),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("is a file: name a folder"), "{err}");
+    assert!(!err.contains("File exists"), "{err}");
+}
+
+#[test]
+fn an_intro_too_long_for_its_page_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let t = d.path().join("t.toml");
+    let intro = "word ".repeat(3000);
+    std::fs::write(
+        &t,
+        format!("title = \"T\"\n[[section]]\ngame = \"flip\"\ncount = 2\nintro = \"{intro}\"\n"),
+    )
+    .unwrap();
+    let out = d.path().join("b.pdf");
+    let (code, _, err) = run_limited(
+        &["book", "--template", p(&t), "--out", p(&out)],
+        None,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("section 1: the intro takes"), "{err}");
+    assert!(!out.exists());
+}
