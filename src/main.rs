@@ -747,6 +747,8 @@ fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<ExitCode
     if default_out && !Path::new("output").exists() {
         std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
     }
+    // Fail on an unwritable path before making the book.
+    output::check_writable(&args.out)?;
     let built = book::build(
         &template,
         &BookOptions {
