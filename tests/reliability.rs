@@ -126,26 +126,27 @@ fn out_writes_into_a_fifo_and_leaves_it_a_fifo() {
     let d = tempfile::tempdir().unwrap();
     let fifo = d.path().join("pipe");
     mkfifo(&fifo);
-    let reader = {
-        let fifo = fifo.clone();
-        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    // Hold the read end (opened without blocking) so the writer can open the FIFO;
+    // read what arrived once it is done (two records fit in a pipe's buffer). A
+    // writer that replaced the FIFO leaves this end empty instead of hanging the test.
+    let mut reader = {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo)
+            .unwrap()
     };
     let (code, _, err) = run_limited(
-        &[
-            "flip",
-            "generate",
-            "--size",
-            "3",
-            "--count",
-            "2",
-            "--out",
-            p(&fifo),
-        ],
+        &["flip", "generate", "--size", "3", "--count", "2", "--out", p(&fifo)],
         None,
         Duration::from_secs(20),
     );
     assert_eq!(code, 0, "{err}");
-    assert_eq!(reader.join().unwrap().lines().count(), 2);
+    let mut got = String::new();
+    use std::io::Read;
+    let _ = reader.read_to_string(&mut got);
+    assert_eq!(got.lines().count(), 2, "{got}");
     assert!(std::fs::symlink_metadata(&fifo)
         .unwrap()
         .file_type()
