@@ -138,7 +138,16 @@ fn out_writes_into_a_fifo_and_leaves_it_a_fifo() {
             .unwrap()
     };
     let (code, _, err) = run_limited(
-        &["flip", "generate", "--size", "3", "--count", "2", "--out", p(&fifo)],
+        &[
+            "flip",
+            "generate",
+            "--size",
+            "3",
+            "--count",
+            "2",
+            "--out",
+            p(&fifo),
+        ],
         None,
         Duration::from_secs(20),
     );
@@ -683,4 +692,17 @@ fn an_intro_too_long_for_its_page_is_refused() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("section 1: the intro takes"), "{err}");
     assert!(!out.exists());
+}
+
+#[test]
+fn a_huge_bad_token_is_not_echoed() {
+    let token = "7".repeat(500_000) + "x";
+    let (code, _, err) = run_limited(
+        &["numbrix", "solve"],
+        Some(format!("1 {token}\n. .\n").as_bytes()),
+        Duration::from_secs(20),
+    );
+    assert_eq!(code, 1, "{}", &err[..err.len().min(300)]);
+    assert!(err.len() < 400, "{} bytes of error", err.len());
+    assert!(err.contains("500001 characters"), "{err}");
 }

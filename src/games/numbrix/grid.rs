@@ -164,8 +164,9 @@ pub fn parse_grids(text: &str) -> Result<Vec<Grid>, String> {
                 "." | "_" | "-" => 0,
                 _ => tok.parse::<u16>().map_err(|_| {
                     format!(
-                        "line {}: '{tok}' is not a number or '.' (cells are numbers or . for a blank, separated by spaces)",
-                        i + 1
+                        "line {}: '{}' is not a number or '.' (cells are numbers or . for a blank, separated by spaces)",
+                        i + 1,
+                        crate::input::excerpt(tok)
                     )
                 })?,
             };
