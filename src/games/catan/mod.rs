@@ -7,6 +7,7 @@ pub mod board;
 pub mod direct;
 pub mod draw;
 pub mod exact;
+pub mod feasible;
 pub mod report;
 pub mod rules;
 pub mod sampler;
@@ -94,41 +95,82 @@ impl Catan {
     }
 
     pub fn record(&self, layout: Layout, attempts: u64) -> CatanBoard {
-        let s = self.shape();
-        CatanBoard {
-            board: s.kind.name(),
-            rules: self.ctx.rules.to_string(),
-            sampler: self.params.sampler.name(),
-            attempts,
-            hexes: s
-                .hexes
-                .iter()
-                .enumerate()
-                .map(|(i, &(x, y))| HexRecord {
-                    n: i + 1,
-                    x,
-                    y,
-                    terrain: TERRAIN_NAMES[layout.terrain[i] as usize],
-                    token: (layout.terrain[i] != DESERT).then_some(layout.token[i]),
-                })
-                .collect(),
-            harbors: s
-                .harbors
-                .iter()
-                .enumerate()
-                .map(|(p, h)| HarborRecord {
-                    x: h.x,
-                    y: h.y,
-                    kind: HARBOR_NAMES[layout.harbor[p] as usize],
-                })
-                .collect(),
+        to_record(
+            self.shape(),
+            &self.ctx.rules.to_string(),
+            self.params.sampler.name(),
             layout,
-        }
+            attempts,
+        )
+    }
+}
+
+/// A board as recorded.
+pub fn to_record(
+    s: &'static Shape,
+    rules: &str,
+    sampler: &'static str,
+    layout: Layout,
+    attempts: u64,
+) -> CatanBoard {
+    CatanBoard {
+        board: s.kind.name(),
+        rules: rules.to_string(),
+        sampler,
+        attempts,
+        hexes: s
+            .hexes
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| HexRecord {
+                n: i + 1,
+                x,
+                y,
+                terrain: TERRAIN_NAMES[layout.terrain[i] as usize],
+                token: (layout.terrain[i] != DESERT).then_some(layout.token[i]),
+            })
+            .collect(),
+        harbors: s
+            .harbors
+            .iter()
+            .enumerate()
+            .map(|(p, h)| HarborRecord {
+                x: h.x,
+                y: h.y,
+                kind: HARBOR_NAMES[layout.harbor[p] as usize],
+            })
+            .collect(),
+        layout,
     }
 }
 
 /// Build the sampling context, with the placement table when the sampler needs it.
+///
+/// Every use of Catan rules starts here (generate, books, bias, job files), so this is
+/// where rules no board can meet are refused ([`feasible::require`], an exhaustive
+/// search whose board is checked by [`verify_record`]).
 pub fn context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<sampler::Ctx> {
+    feasible_rules(kind, rules)?;
+    table_context(kind, rules, sampler)
+}
+
+/// Ok when some board of `kind` meets `rules` (decided exactly, once per rule set); the
+/// board the search found must pass the independent check [`verify_record`].
+pub fn feasible_rules(kind: BoardKind, rules: &Rules) -> Result<()> {
+    feasible::require(kind, rules).map_err(Error::Invalid)?;
+    let w = feasible::witness(kind, rules).expect("require found a board");
+    let shape = kind.shape();
+    let record = to_record(shape, &rules.to_string(), "search", w, 0);
+    verify_record(shape, rules, &record).map_err(|why| {
+        Error::Check(format!(
+            "the board the feasibility search found for rules {rules} on the {} board fails its independent check: {why}; this is a bug, please report it",
+            kind.name()
+        ))
+    })
+}
+
+/// [`context`] without the set-up checks.
+fn table_context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<sampler::Ctx> {
     let shape = kind.shape();
     let table = match PlacementTable::build(shape, rules) {
         Ok(t) => Some(t),
