@@ -22,6 +22,7 @@ use exact::PlacementTable;
 use rules::{Layout, Rules};
 pub use sampler::Sampler;
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -79,6 +80,9 @@ pub struct CatanBoard {
 pub struct Catan {
     params: CatanParams,
     ctx: sampler::Ctx,
+    /// Why a board was given up on (made, and kept for the rest of the run, the first
+    /// time a sampler reaches its cap: the pipeline counts reasons as `&'static str`).
+    gave_up: OnceLock<&'static str>,
 }
 
 impl Catan {
@@ -92,6 +96,15 @@ impl Catan {
 
     pub fn sampler(&self) -> Sampler {
         self.params.sampler
+    }
+
+    /// The same generator with another cap on attempts per board (tests use a small
+    /// one to reach it quickly; see [`sampler::MAX_ATTEMPTS`]).
+    pub fn with_max_attempts(self, cap: u64) -> Catan {
+        Catan {
+            ctx: self.ctx.with_max_attempts(cap),
+            ..self
+        }
     }
 
     pub fn record(&self, layout: Layout, attempts: u64) -> CatanBoard {
@@ -199,7 +212,11 @@ impl Game for Catan {
     fn new(params: CatanParams) -> Result<Self> {
         let rules: Rules = params.rules.parse().map_err(Error::Invalid)?;
         let ctx = context(params.board, &rules, params.sampler)?;
-        Ok(Catan { params, ctx })
+        Ok(Catan {
+            params,
+            ctx,
+            gave_up: OnceLock::new(),
+        })
     }
 
     /// The sampler's own loop is the attempt budget; the pipeline does not retry.
@@ -207,10 +224,22 @@ impl Game for Catan {
         1
     }
 
+    /// One board from the sampler's own attempt loop. A stop request ends it early
+    /// with no board (rejected as "interrupted"); so does the cap on attempts
+    /// ([`sampler::MAX_ATTEMPTS`], [`sampler::MAX_SWAP_ROUNDS`]), with the reason
+    /// naming the sampler and the rules.
     fn generate(&self, rng: &mut Rng) -> Outcome<CatanBoard> {
-        match self.ctx.sample(self.params.sampler, rng) {
+        let sampler = self.params.sampler;
+        match self
+            .ctx
+            .sample_within(sampler, rng, self.ctx.cap(sampler), None)
+        {
             Ok(d) => Outcome::Accepted(self.record(d.layout, d.attempts)),
-            Err(_) => Outcome::Rejected("no valid board within the sampler's attempt limit"),
+            Err(sampler::GaveUp::Interrupted) => Outcome::Rejected("interrupted"),
+            Err(why) => Outcome::Rejected(self.gave_up.get_or_init(|| {
+                // One short string per generator that ever gives up.
+                Box::leak(self.ctx.gave_up(sampler, why).into_boxed_str())
+            })),
         }
     }
 
