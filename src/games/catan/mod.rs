@@ -8,6 +8,7 @@ pub mod direct;
 pub mod draw;
 pub mod exact;
 pub mod feasible;
+pub mod pilot;
 pub mod report;
 pub mod rules;
 pub mod sampler;
@@ -161,10 +162,13 @@ pub fn to_record(
 ///
 /// Every use of Catan rules starts here (generate, books, bias, job files), so this is
 /// where rules no board can meet are refused ([`feasible::require`], an exhaustive
-/// search whose board is checked by [`verify_record`]).
+/// search whose board is checked by [`verify_record`]) and where a sampler that could
+/// not draw such boards in reasonable time is refused ([`pilot::check`]).
 pub fn context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<sampler::Ctx> {
     feasible_rules(kind, rules)?;
-    table_context(kind, rules, sampler)
+    let ctx = table_context(kind, rules, sampler)?;
+    pilot::check(&ctx, sampler)?;
+    Ok(ctx)
 }
 
 /// Ok when some board of `kind` meets `rules` (decided exactly, once per rule set); the

@@ -241,6 +241,11 @@ pub mod catan_bias {
 
     /// The context and the samplers that will run (`direct` only where it applies,
     /// unless asked for by name, which is then an error where it cannot run).
+    ///
+    /// Everything is checked here, before any work: that some board meets the rules
+    /// (an exhaustive search), and that every sampler that will run, and
+    /// `full-rejection` for the reference run of rules without exact expectations, can
+    /// draw such boards at a usable rate (see `games::catan::pilot`).
     pub fn setup(spec: &BiasSpec) -> Result<(crate::games::catan::sampler::Ctx, Vec<Sampler>)> {
         if spec.samples == 0 {
             return Err(Error::param(
@@ -265,15 +270,29 @@ pub mod catan_bias {
                 .map_err(Error::Invalid)?,
             None => ALL_SAMPLERS.to_vec(),
         };
+        // Rules no board meets are refused whatever the samplers.
+        crate::games::catan::feasible_rules(kind, &rules)?;
         let ctx = match context(kind, &rules, Sampler::Direct) {
             Ok(ctx) => ctx,
             Err(e) if explicit && samplers.contains(&Sampler::Direct) => return Err(e),
-            Err(_) => context(kind, &rules, Sampler::FullRejection)?,
+            Err(Error::Interrupted) => return Err(Error::Interrupted),
+            // No table: the expectations come from a full-rejection reference run.
+            Err(_) => context(kind, &rules, Sampler::FullRejection).map_err(|e| match e {
+                Error::Invalid(m) if !samplers.contains(&Sampler::FullRejection) => {
+                    Error::Invalid(format!(
+                        "the reference run (full-rejection boards, for rules without exact expectations) cannot be made: {m}"
+                    ))
+                }
+                e => e,
+            })?,
         };
-        let samplers = samplers
+        let samplers: Vec<Sampler> = samplers
             .into_iter()
             .filter(|&s| s != Sampler::Direct || ctx.table.is_some())
             .collect();
+        for &s in &samplers {
+            crate::games::catan::pilot::check(&ctx, s)?;
+        }
         Ok((ctx, samplers))
     }
 
