@@ -242,21 +242,41 @@ pub mod catan_bias {
     /// The context and the samplers that will run (`direct` only where it applies,
     /// unless asked for by name, which is then an error where it cannot run).
     ///
-    /// Everything is checked here, before any work: that some board meets the rules
-    /// (an exhaustive search), and that every sampler that will run, and
-    /// `full-rejection` for the reference run of rules without exact expectations, can
-    /// draw such boards at a usable rate (see `games::catan::pilot`).
+    /// Everything is checked here, before any work: the sample counts (at most
+    /// [`crate::limits::MAX_SAMPLES`]), that some board meets the rules (an exhaustive
+    /// search), and that every sampler that will run, and `full-rejection` for the
+    /// reference run of rules without exact expectations, can draw such boards at a
+    /// usable rate (see `games::catan::pilot`).
     pub fn setup(spec: &BiasSpec) -> Result<(crate::games::catan::sampler::Ctx, Vec<Sampler>)> {
+        use crate::limits::MAX_SAMPLES;
         if spec.samples == 0 {
             return Err(Error::param(
                 "samples",
                 "is 0: ask for at least 1 board per sampler",
             ));
         }
+        if spec.samples > MAX_SAMPLES {
+            return Err(Error::param(
+                "samples",
+                format!(
+                    "is {}: at most {MAX_SAMPLES} (10^15) boards per sampler",
+                    spec.samples
+                ),
+            ));
+        }
         if spec.reference_samples == 0 {
             return Err(Error::param(
                 "reference_samples",
                 "is 0: the reference run needs at least 1 board",
+            ));
+        }
+        if spec.reference_samples > MAX_SAMPLES {
+            return Err(Error::param(
+                "reference_samples",
+                format!(
+                    "is {}: the reference run takes at most {MAX_SAMPLES} (10^15) boards",
+                    spec.reference_samples
+                ),
             ));
         }
         let kind: BoardKind = spec.board.parse().map_err(Error::Invalid)?;
