@@ -240,7 +240,17 @@ pub fn count(
     )
 }
 
+/// Boards per unit of parallel work in [`count_with_progress`]. Counting boards drawn
+/// as sets of places runs at several million boards a second, so a chunk is a few tens
+/// of milliseconds; the other samplers look at the stop flag after every board.
+pub const CHUNK: u64 = 1 << 16;
+
 /// [`count`], advancing `bar` as chunks of boards finish.
+///
+/// The chunks are walked lazily (a parallel range, not a list of them), so memory does
+/// not depend on `samples`; the counts are sums, so they are the same in any order and
+/// at any thread count. A stop request ends the run within about a chunk of the fast
+/// samplers, or one board of the others, with Err("interrupted") and no counts.
 pub fn count_with_progress(
     ctx: &Ctx,
     sampler: Sampler,
@@ -250,15 +260,14 @@ pub fn count_with_progress(
     shard: Shard,
     bar: &indicatif::ProgressBar,
 ) -> Result<Counts, String> {
-    const CHUNK: u64 = 1 << 16;
     let shape = ctx.shape;
     let ncells = cells.map_or(0, Cells::len);
-    let chunks: Vec<u64> = (0..samples.div_ceil(CHUNK)).collect();
     let streams = crate::seed::Streams::new(seed, "catan");
-    chunks
-        .par_iter()
-        .map(|&c| {
-            if crate::interrupt::requested() {
+    let stop = || crate::interrupt::requested();
+    (0..samples.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            if stop() {
                 return Err("interrupted".to_string());
             }
             let mut counts = Counts::new(shape, ncells);
@@ -269,6 +278,9 @@ pub fn count_with_progress(
                 Some(plan) => plan.count_into(&streams, indices, &mut counts, cells),
                 None => {
                     for i in indices {
+                        if stop() {
+                            return Err("interrupted".to_string());
+                        }
                         let mut rng = streams.item(i);
                         let d = ctx.sample(sampler, &mut rng)?;
                         let cell = cells.and_then(|cl| cl.of(shape, &d));

@@ -7,6 +7,8 @@ pub mod board;
 pub mod direct;
 pub mod draw;
 pub mod exact;
+pub mod feasible;
+pub mod pilot;
 pub mod report;
 pub mod rules;
 pub mod sampler;
@@ -21,6 +23,7 @@ use exact::PlacementTable;
 use rules::{Layout, Rules};
 pub use sampler::Sampler;
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -78,6 +81,9 @@ pub struct CatanBoard {
 pub struct Catan {
     params: CatanParams,
     ctx: sampler::Ctx,
+    /// Why a board was given up on (made, and kept for the rest of the run, the first
+    /// time a sampler reaches its cap: the pipeline counts reasons as `&'static str`).
+    gave_up: OnceLock<&'static str>,
 }
 
 impl Catan {
@@ -93,42 +99,95 @@ impl Catan {
         self.params.sampler
     }
 
-    pub fn record(&self, layout: Layout, attempts: u64) -> CatanBoard {
-        let s = self.shape();
-        CatanBoard {
-            board: s.kind.name(),
-            rules: self.ctx.rules.to_string(),
-            sampler: self.params.sampler.name(),
-            attempts,
-            hexes: s
-                .hexes
-                .iter()
-                .enumerate()
-                .map(|(i, &(x, y))| HexRecord {
-                    n: i + 1,
-                    x,
-                    y,
-                    terrain: TERRAIN_NAMES[layout.terrain[i] as usize],
-                    token: (layout.terrain[i] != DESERT).then_some(layout.token[i]),
-                })
-                .collect(),
-            harbors: s
-                .harbors
-                .iter()
-                .enumerate()
-                .map(|(p, h)| HarborRecord {
-                    x: h.x,
-                    y: h.y,
-                    kind: HARBOR_NAMES[layout.harbor[p] as usize],
-                })
-                .collect(),
-            layout,
+    /// The same generator with another cap on attempts per board (tests use a small
+    /// one to reach it quickly; see [`sampler::MAX_ATTEMPTS`]).
+    pub fn with_max_attempts(self, cap: u64) -> Catan {
+        Catan {
+            ctx: self.ctx.with_max_attempts(cap),
+            ..self
         }
+    }
+
+    pub fn record(&self, layout: Layout, attempts: u64) -> CatanBoard {
+        to_record(
+            self.shape(),
+            &self.ctx.rules.to_string(),
+            self.params.sampler.name(),
+            layout,
+            attempts,
+        )
+    }
+}
+
+/// A board as recorded.
+pub fn to_record(
+    s: &'static Shape,
+    rules: &str,
+    sampler: &'static str,
+    layout: Layout,
+    attempts: u64,
+) -> CatanBoard {
+    CatanBoard {
+        board: s.kind.name(),
+        rules: rules.to_string(),
+        sampler,
+        attempts,
+        hexes: s
+            .hexes
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| HexRecord {
+                n: i + 1,
+                x,
+                y,
+                terrain: TERRAIN_NAMES[layout.terrain[i] as usize],
+                token: (layout.terrain[i] != DESERT).then_some(layout.token[i]),
+            })
+            .collect(),
+        harbors: s
+            .harbors
+            .iter()
+            .enumerate()
+            .map(|(p, h)| HarborRecord {
+                x: h.x,
+                y: h.y,
+                kind: HARBOR_NAMES[layout.harbor[p] as usize],
+            })
+            .collect(),
+        layout,
     }
 }
 
 /// Build the sampling context, with the placement table when the sampler needs it.
+///
+/// Every use of Catan rules starts here (generate, books, bias, job files), so this is
+/// where rules no board can meet are refused ([`feasible::require`], an exhaustive
+/// search whose board is checked by [`verify_record`]) and where a sampler that could
+/// not draw such boards in reasonable time is refused ([`pilot::check`]).
 pub fn context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<sampler::Ctx> {
+    feasible_rules(kind, rules)?;
+    let ctx = table_context(kind, rules, sampler)?;
+    pilot::check(&ctx, sampler)?;
+    Ok(ctx)
+}
+
+/// Ok when some board of `kind` meets `rules` (decided exactly, once per rule set); the
+/// board the search found must pass the independent check [`verify_record`].
+pub fn feasible_rules(kind: BoardKind, rules: &Rules) -> Result<()> {
+    feasible::require(kind, rules).map_err(Error::Invalid)?;
+    let w = feasible::witness(kind, rules).expect("require found a board");
+    let shape = kind.shape();
+    let record = to_record(shape, &rules.to_string(), "search", w, 0);
+    verify_record(shape, rules, &record).map_err(|why| {
+        Error::Check(format!(
+            "the board the feasibility search found for rules {rules} on the {} board fails its independent check: {why}; this is a bug, please report it",
+            kind.name()
+        ))
+    })
+}
+
+/// [`context`] without the set-up checks.
+fn table_context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<sampler::Ctx> {
     let shape = kind.shape();
     let table = match PlacementTable::build(shape, rules) {
         Ok(t) => Some(t),
@@ -157,7 +216,11 @@ impl Game for Catan {
     fn new(params: CatanParams) -> Result<Self> {
         let rules: Rules = params.rules.parse().map_err(Error::Invalid)?;
         let ctx = context(params.board, &rules, params.sampler)?;
-        Ok(Catan { params, ctx })
+        Ok(Catan {
+            params,
+            ctx,
+            gave_up: OnceLock::new(),
+        })
     }
 
     /// The sampler's own loop is the attempt budget; the pipeline does not retry.
@@ -165,10 +228,22 @@ impl Game for Catan {
         1
     }
 
+    /// One board from the sampler's own attempt loop. A stop request ends it early
+    /// with no board (rejected as "interrupted"); so does the cap on attempts
+    /// ([`sampler::MAX_ATTEMPTS`], [`sampler::MAX_SWAP_ROUNDS`]), with the reason
+    /// naming the sampler and the rules.
     fn generate(&self, rng: &mut Rng) -> Outcome<CatanBoard> {
-        match self.ctx.sample(self.params.sampler, rng) {
+        let sampler = self.params.sampler;
+        match self
+            .ctx
+            .sample_within(sampler, rng, self.ctx.cap(sampler), None)
+        {
             Ok(d) => Outcome::Accepted(self.record(d.layout, d.attempts)),
-            Err(_) => Outcome::Rejected("no valid board within the sampler's attempt limit"),
+            Err(sampler::GaveUp::Interrupted) => Outcome::Rejected("interrupted"),
+            Err(why) => Outcome::Rejected(self.gave_up.get_or_init(|| {
+                // One short string per generator that ever gives up.
+                Box::leak(self.ctx.gave_up(sampler, why).into_boxed_str())
+            })),
         }
     }
 

@@ -133,6 +133,32 @@ impl Rules {
         self.0.contains(&r)
     }
 
+    /// These rules without `r`.
+    pub fn without(&self, r: Rule) -> Rules {
+        Rules(self.0.iter().copied().filter(|&x| x != r).collect())
+    }
+
+    /// These rules with `max-pips-per-corner=n` instead of any other corner limit.
+    pub fn with_max_pips(&self, n: u32) -> Rules {
+        let mut v: Vec<Rule> = self
+            .0
+            .iter()
+            .copied()
+            .filter(|r| !matches!(r, Rule::MaxPipsPerCorner(_)))
+            .collect();
+        v.push(Rule::MaxPipsPerCorner(n));
+        v.sort();
+        Rules(v)
+    }
+
+    /// The corner limit N of `max-pips-per-corner=N`, if the rules have one.
+    pub fn max_pips(&self) -> Option<u32> {
+        self.0.iter().find_map(|r| match r {
+            Rule::MaxPipsPerCorner(n) => Some(*n),
+            _ => None,
+        })
+    }
+
     pub fn red_apart(&self) -> bool {
         self.has(Rule::RedApart)
     }

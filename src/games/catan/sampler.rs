@@ -7,6 +7,7 @@ use super::exact::PlacementTable;
 use super::rules::{independent, offenders, Layout, Rule, Rules};
 use crate::seed::Rng;
 use rand::RngCore;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// How a board is drawn.
@@ -201,11 +202,89 @@ pub struct Ctx {
     /// rejection on the array path draws an index into this list (one random number
     /// per attempt). Made on first use.
     red_subsets: OnceLock<Vec<(u32, bool)>>,
+    /// Attempts per board before a sampler gives up, when not the usual
+    /// [`MAX_ATTEMPTS`] (or [`MAX_SWAP_ROUNDS`]).
+    max_attempts: Option<u64>,
 }
 
-/// Give up after this many attempts (a rule set that is very hard to meet).
+/// The most attempts a rejection sampler (`full-rejection`, `token-rejection`,
+/// `sequential`) makes for one board before it gives up with an error that names the
+/// sampler and the rules: 50,000,000 (the limit was already there, without a useful
+/// message). An attempt is one drawn (whole or partial) board, as the `attempts`
+/// field of a record counts them.
+///
+/// Attempts are counted, never timed, so a run gives up at the same board on every
+/// machine and at any thread count. An attempt takes from about 10 ns (a red set
+/// refused by `red-apart`) to about 1 µs (a whole board checked against late rules), so
+/// a board gives up after at most about a minute. The slowest rule sets that work
+/// (measured: `red-apart,max-pips-per-corner=10` on the extended board, and
+/// `same-terrain-apart,max-pips-per-corner=10` on the base board, with
+/// `full-rejection`) need about 3 to 4 million attempts a board on average, so the
+/// chance that a board reaches the cap is below e^-12 even there.
 pub const MAX_ATTEMPTS: u64 = 50_000_000;
+/// The most rounds the `swap` sampler starts for one board (each a fresh board and up
+/// to 10,000 swaps, as its `attempts` count them): 100,000, about 10^9 swaps or a few
+/// minutes of work. Swap is the one sampler that finds boards under the tightest corner
+/// limit of the base board (`max-pips-per-corner=9`), at about 6,000 rounds a board
+/// (some seconds each), so its cap is counted in rounds and set well above that.
+pub const MAX_SWAP_ROUNDS: u64 = 100_000;
+/// How often (in attempts) a sampler's loop looks whether a stop was requested: a few
+/// milliseconds of work at most. `swap` looks after every round of swaps.
+pub const POLL_EVERY: u32 = 4096;
 const MAX_SWAPS: u32 = 10_000;
+
+/// Why a sampler returned without a board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GaveUp {
+    /// It made its allowed number of attempts.
+    Cap,
+    /// A stop was requested ([`crate::interrupt`]), or the caller's cancel flag was set.
+    Interrupted,
+}
+
+/// The attempts left for one board, and the countdown to the next look at the stop
+/// flag (and at the caller's cancel flag, if any).
+struct Budget<'a> {
+    left: u64,
+    poll: u32,
+    cancel: Option<&'a AtomicBool>,
+}
+
+impl<'a> Budget<'a> {
+    fn new(cap: u64, cancel: Option<&'a AtomicBool>) -> Budget<'a> {
+        Budget {
+            left: cap,
+            poll: POLL_EVERY,
+            cancel,
+        }
+    }
+
+    /// Count one attempt; Err when none is left, or (looked at every [`POLL_EVERY`]
+    /// attempts) a stop was requested.
+    #[inline(always)]
+    fn spend(&mut self) -> Result<(), GaveUp> {
+        if self.left == 0 {
+            return Err(GaveUp::Cap);
+        }
+        self.left -= 1;
+        self.poll -= 1;
+        if self.poll == 0 {
+            self.poll = POLL_EVERY;
+            self.stopped()?;
+        }
+        Ok(())
+    }
+
+    /// Err when a stop was requested or the caller cancelled.
+    fn stopped(&self) -> Result<(), GaveUp> {
+        let cancelled = self.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+        if cancelled || crate::interrupt::requested() {
+            Err(GaveUp::Interrupted)
+        } else {
+            Ok(())
+        }
+    }
+}
 
 impl Ctx {
     pub fn new(shape: &'static Shape, rules: Rules, table: Option<PlacementTable>) -> Ctx {
@@ -248,6 +327,7 @@ impl Ctx {
             reds,
             extremes,
             red_subsets: OnceLock::new(),
+            max_attempts: None,
         }
     }
 
@@ -332,16 +412,79 @@ impl Ctx {
         perm.iter().fold(0, |m, &h| m | 1 << h)
     }
 
-    /// Draw one board with `sampler`; Err if it gave up.
+    /// Draw one board with `sampler`; Err if it gave up: "interrupted" when a stop was
+    /// requested, otherwise a message naming the sampler, the rules and what to do.
     #[inline(always)]
     pub fn sample(&self, sampler: Sampler, rng: &mut Rng) -> Result<Drawn, String> {
+        self.sample_within(sampler, rng, self.cap(sampler), None)
+            .map_err(|g| self.gave_up(sampler, g))
+    }
+
+    /// Draw one board with `sampler` in at most `cap` attempts (rounds for `swap`),
+    /// giving up early when a stop is requested or `cancel` is set.
+    #[inline(always)]
+    pub fn sample_within(
+        &self,
+        sampler: Sampler,
+        rng: &mut Rng,
+        cap: u64,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Drawn, GaveUp> {
         let mut draws = Draws::new(rng);
+        let mut budget = Budget::new(cap, cancel);
         match sampler {
-            Sampler::FullRejection => self.full_rejection(&mut draws),
-            Sampler::TokenRejection => self.token_rejection(&mut draws),
-            Sampler::Swap => self.swap(&mut draws),
-            Sampler::Sequential => self.sequential(&mut draws),
+            Sampler::FullRejection => self.full_rejection(&mut draws, &mut budget),
+            Sampler::TokenRejection => self.token_rejection(&mut draws, &mut budget),
+            Sampler::Swap => self.swap(&mut draws, &mut budget),
+            Sampler::Sequential => self.sequential(&mut draws, &mut budget),
             Sampler::Direct => self.direct(&mut draws),
+        }
+    }
+
+    /// The same context with another cap on attempts per board, for every sampler
+    /// (tests use a small one to reach it quickly).
+    pub fn with_max_attempts(mut self, cap: u64) -> Ctx {
+        self.max_attempts = Some(cap);
+        self
+    }
+
+    /// The attempts (rounds for `swap`) `sampler` may make for one board:
+    /// [`MAX_ATTEMPTS`] or [`MAX_SWAP_ROUNDS`].
+    pub fn cap(&self, sampler: Sampler) -> u64 {
+        match (self.max_attempts, sampler) {
+            (Some(cap), _) => cap,
+            (None, Sampler::Swap) => MAX_SWAP_ROUNDS,
+            (None, _) => MAX_ATTEMPTS,
+        }
+    }
+
+    /// What the user reads when `sampler` gave up on a board.
+    pub fn gave_up(&self, sampler: Sampler, why: GaveUp) -> String {
+        match why {
+            GaveUp::Interrupted => "interrupted".to_string(),
+            GaveUp::Cap => format!(
+                "sampler {} found no board meeting rules {} on the {} board in {} {} (the cap per board): \
+                 such boards are too rare for it; {}",
+                sampler.name(),
+                self.rules,
+                self.shape.kind.name(),
+                self.cap(sampler),
+                if sampler == Sampler::Swap { "rounds of swaps" } else { "attempts" },
+                self.advice(sampler)
+            ),
+        }
+    }
+
+    /// What to try instead of `sampler` under these rules.
+    pub fn advice(&self, sampler: Sampler) -> String {
+        if self.table.is_some() && sampler != Sampler::Direct {
+            return "use the direct sampler, which draws valid boards without rejection".into();
+        }
+        match self.rules.max_pips() {
+            Some(n) => {
+                format!("loosen the rules (a larger max-pips-per-corner than {n}, or fewer rules)")
+            }
+            None => "loosen the rules (fewer of them)".into(),
         }
     }
 
@@ -359,7 +502,7 @@ impl Ctx {
     /// are drawn this way in mask form and the rest by the same stages as `direct`
     /// (see `direct.rs`); other rules take the array path below.
     #[inline(always)]
-    fn full_rejection(&self, draws: &mut Draws) -> Result<Drawn, String> {
+    fn full_rejection(&self, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp> {
         if let Some(plan) = self.mask_plan(Sampler::FullRejection) {
             return Ok(Self::drawn(plan, plan.draw(draws.rng)));
         }
@@ -371,7 +514,10 @@ impl Ctx {
             v
         });
         let count = red_subsets.len() as u32;
-        for attempt in 1..=MAX_ATTEMPTS {
+        let mut attempt = 0;
+        loop {
+            budget.spend()?;
+            attempt += 1;
             let (reds, ok) = red_subsets[draws.below(count) as usize];
             if !ok {
                 continue;
@@ -381,7 +527,6 @@ impl Ctx {
                 return Ok(drawn);
             }
         }
-        Err(self.gave_up())
     }
 
     /// Given the red set: the deserts uniform among the other hexes, the reds in random
@@ -428,25 +573,16 @@ impl Ctx {
         Some(Drawn::new(b, 1))
     }
 
-    fn gave_up(&self) -> String {
-        format!(
-            "no valid board in {MAX_ATTEMPTS} attempts with rules {}: the rules are (nearly) impossible to meet together",
-            self.rules
-        )
-    }
-
     /// Terrain (and so the deserts) drawn once and kept; tokens redrawn until valid.
-    fn token_rejection(&self, draws: &mut Draws) -> Result<Drawn, String> {
+    fn token_rejection(&self, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp> {
         let n = self.n();
         let d = self.shape.deserts;
         let mut attempts = 0;
         let mut b = Layout::default();
         // Terrain first, redrawn only for rules about terrain.
         let mut perm = loop {
+            budget.spend()?;
             attempts += 1;
-            if attempts > MAX_ATTEMPTS {
-                return Err(self.gave_up());
-            }
             let mut perm = self.identity();
             draws.shuffle_prefix(&mut perm[..n], 0, d);
             self.put_terrain(draws, Self::mask(&perm[..d]), &mut b);
@@ -463,19 +599,25 @@ impl Ctx {
                 self.put_harbors(draws, &mut b);
                 return Ok(Drawn::new(b, attempts));
             }
+            budget.spend()?;
             attempts += 1;
-            if attempts > MAX_ATTEMPTS {
-                return Err(self.gave_up());
-            }
         }
     }
 
     /// Draw a uniform board, then repeatedly swap a randomly chosen offending token (or
     /// terrain) with the one on a random other hex until every rule holds.
-    fn swap(&self, draws: &mut Draws) -> Result<Drawn, String> {
+    /// Each round (a fresh board and its swaps) is one attempt; the stop flag is looked
+    /// at before every round.
+    fn swap(&self, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp> {
         let n = self.n();
         let d = self.shape.deserts;
-        for attempt in 1..=MAX_ATTEMPTS {
+        let mut attempt = 0;
+        loop {
+            budget.spend()?;
+            if attempt > 0 {
+                budget.stopped()?;
+            }
+            attempt += 1;
             let mut perm = self.identity();
             draws.shuffle_prefix(&mut perm[..n], 0, n);
             let mut b = Layout::default();
@@ -503,17 +645,19 @@ impl Ctx {
                 }
             }
         }
-        Err(self.gave_up())
     }
 
     /// Deserts at random; then each red on a random hex not next to a red placed so far
     /// (and each 2 and 12 likewise, with 2-12-apart); the rest at random. A dead end
     /// (no allowed hex left) or a broken late rule starts again.
-    fn sequential(&self, draws: &mut Draws) -> Result<Drawn, String> {
+    fn sequential(&self, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp> {
         let n = self.n();
         let d = self.shape.deserts;
         let all = ((1u64 << n) - 1) as u32;
-        'attempt: for attempt in 1..=MAX_ATTEMPTS {
+        let mut attempt = 0;
+        'attempt: loop {
+            budget.spend()?;
+            attempt += 1;
             let mut perm = self.identity();
             draws.shuffle_prefix(&mut perm[..n], 0, d);
             let mut used = Self::mask(&perm[..d]);
@@ -551,16 +695,16 @@ impl Ctx {
             self.put_harbors(draws, &mut b);
             return Ok(Drawn::new(b, attempt));
         }
-        Err(self.gave_up())
     }
 
     /// A placement drawn uniformly from the enumerated valid ones (see `exact`), then the
     /// rest at random, all as sets of places (see `direct`). One attempt, no rejection
     /// of whole boards.
-    fn direct(&self, draws: &mut Draws) -> Result<Drawn, String> {
+    fn direct(&self, draws: &mut Draws) -> Result<Drawn, GaveUp> {
+        // `context` refuses the direct sampler without a table, so there is a plan.
         let plan = self
             .plan()
-            .ok_or_else(|| "the direct sampler needs the placement table".to_string())?;
+            .expect("the direct sampler has its placement table");
         Ok(Self::drawn(plan, plan.draw(draws.rng)))
     }
 

@@ -127,3 +127,82 @@ fn ascii_shows_every_token_and_harbor() {
         .count();
     assert!(numbers >= 10, "{art}");
 }
+
+#[test]
+fn a_sampler_at_its_cap_says_which_sampler_and_rules_and_what_to_do() {
+    // Boards meeting same-terrain-apart take about 2,300 attempts; allow 3.
+    for sampler in [
+        Sampler::FullRejection,
+        Sampler::TokenRejection,
+        Sampler::Sequential,
+    ] {
+        let g = game(BoardKind::Base, sampler, "same-terrain-apart").with_max_attempts(3);
+        let mut refused = 0;
+        for i in 0..20 {
+            match g.generate(&mut item_rng(9, "catan", i)) {
+                Outcome::Accepted(b) => {
+                    assert!(b.attempts <= 3);
+                    g.verify(&b).unwrap();
+                }
+                Outcome::Rejected(why) => {
+                    refused += 1;
+                    assert_eq!(
+                        why,
+                        format!(
+                            "sampler {} found no board meeting rules same-terrain-apart on the base board \
+                             in 3 attempts (the cap per board): such boards are too rare for it; \
+                             loosen the rules (fewer of them)",
+                            sampler.name()
+                        )
+                    );
+                    // Counted, not timed: the same item gives up again.
+                    assert_eq!(
+                        g.generate(&mut item_rng(9, "catan", i)),
+                        Outcome::Rejected(why)
+                    );
+                }
+            }
+        }
+        assert!(refused >= 15, "{sampler:?}: {refused}");
+    }
+    // The library call says the same, and suggests `direct` where it applies.
+    let ctx = context(
+        BoardKind::Base,
+        &"red-apart".parse().unwrap(),
+        Sampler::Swap,
+    )
+    .unwrap()
+    .with_max_attempts(0);
+    let e = ctx
+        .sample(Sampler::Swap, &mut item_rng(1, "catan", 0))
+        .unwrap_err();
+    assert!(e.starts_with("sampler swap found no board meeting rules red-apart on the base board in 0 rounds of swaps"), "{e}");
+    assert!(
+        e.ends_with("use the direct sampler, which draws valid boards without rejection"),
+        "{e}"
+    );
+}
+
+#[test]
+fn caps_leave_the_boards_as_they_were() {
+    // The attempt budget only counts: every board below the cap is the one drawn before.
+    let rules = "same-number-apart,max-pips-per-corner=11";
+    for sampler in [
+        Sampler::FullRejection,
+        Sampler::TokenRejection,
+        Sampler::Swap,
+        Sampler::Sequential,
+    ] {
+        let g = game(BoardKind::Base, sampler, rules);
+        for i in 0..30 {
+            let Outcome::Accepted(a) = g.generate(&mut item_rng(3, "catan", i)) else {
+                panic!("{sampler:?}")
+            };
+            let small = game(BoardKind::Base, sampler, rules).with_max_attempts(a.attempts);
+            let Outcome::Accepted(b) = small.generate(&mut item_rng(3, "catan", i)) else {
+                panic!("{sampler:?}: the cap cut a board that fits under it")
+            };
+            assert_eq!(a, b);
+        }
+    }
+}

@@ -244,17 +244,42 @@ pub mod catan_bias {
 
     /// The context and the samplers that will run (`direct` only where it applies,
     /// unless asked for by name, which is then an error where it cannot run).
+    ///
+    /// Everything is checked here, before any work: the sample counts (at most
+    /// [`crate::limits::MAX_SAMPLES`]), that some board meets the rules (an exhaustive
+    /// search), and that every sampler that will run, and `full-rejection` for the
+    /// reference run of rules without exact expectations, can draw such boards at a
+    /// usable rate (see `games::catan::pilot`).
     pub fn setup(spec: &BiasSpec) -> Result<(crate::games::catan::sampler::Ctx, Vec<Sampler>)> {
+        use crate::limits::MAX_SAMPLES;
         if spec.samples == 0 {
             return Err(Error::param(
                 "samples",
                 "is 0: ask for at least 1 board per sampler",
             ));
         }
+        if spec.samples > MAX_SAMPLES {
+            return Err(Error::param(
+                "samples",
+                format!(
+                    "is {}: at most {MAX_SAMPLES} (10^15) boards per sampler",
+                    spec.samples
+                ),
+            ));
+        }
         if spec.reference_samples == 0 {
             return Err(Error::param(
                 "reference_samples",
                 "is 0: the reference run needs at least 1 board",
+            ));
+        }
+        if spec.reference_samples > MAX_SAMPLES {
+            return Err(Error::param(
+                "reference_samples",
+                format!(
+                    "is {}: the reference run takes at most {MAX_SAMPLES} (10^15) boards",
+                    spec.reference_samples
+                ),
             ));
         }
         let kind: BoardKind = spec.board.parse().map_err(Error::Invalid)?;
@@ -268,15 +293,29 @@ pub mod catan_bias {
                 .map_err(Error::Invalid)?,
             None => ALL_SAMPLERS.to_vec(),
         };
+        // Rules no board meets are refused whatever the samplers.
+        crate::games::catan::feasible_rules(kind, &rules)?;
         let ctx = match context(kind, &rules, Sampler::Direct) {
             Ok(ctx) => ctx,
             Err(e) if explicit && samplers.contains(&Sampler::Direct) => return Err(e),
-            Err(_) => context(kind, &rules, Sampler::FullRejection)?,
+            Err(Error::Interrupted) => return Err(Error::Interrupted),
+            // No table: the expectations come from a full-rejection reference run.
+            Err(_) => context(kind, &rules, Sampler::FullRejection).map_err(|e| match e {
+                Error::Invalid(m) if !samplers.contains(&Sampler::FullRejection) => {
+                    Error::Invalid(format!(
+                        "the reference run (full-rejection boards, for rules without exact expectations) cannot be made: {m}"
+                    ))
+                }
+                e => e,
+            })?,
         };
-        let samplers = samplers
+        let samplers: Vec<Sampler> = samplers
             .into_iter()
             .filter(|&s| s != Sampler::Direct || ctx.table.is_some())
             .collect();
+        for &s in &samplers {
+            crate::games::catan::pilot::check(&ctx, s)?;
+        }
         Ok((ctx, samplers))
     }
 
