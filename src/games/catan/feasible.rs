@@ -1157,6 +1157,66 @@ mod tests {
         assert!(!plain_levels_fit(8));
     }
 
+    /// The strictest rule set a board meets: the apart rules it keeps and its largest
+    /// corner sum as the corner limit.
+    fn strictest(shape: &Shape, b: &Layout) -> Rules {
+        let mut names: Vec<String> = [
+            Rule::RedApart,
+            Rule::TwoTwelveApart,
+            Rule::SameNumberApart,
+            Rule::SameTerrainApart,
+        ]
+        .iter()
+        .filter(|&&r| offenders(shape, b, r) == (0, 0))
+        .map(|r| r.name())
+        .collect();
+        let largest = corners_by_coordinates(&shape.hexes)
+            .iter()
+            .map(|c| c.iter().map(|&h| pips(b.token[h as usize])).sum::<u32>())
+            .max()
+            .unwrap();
+        names.push(format!("max-pips-per-corner={largest}"));
+        names.join(",").parse().unwrap()
+    }
+
+    #[test]
+    fn boards_the_samplers_draw_are_never_called_impossible() {
+        use super::super::sampler::{Ctx, Sampler};
+        use crate::seed::item_rng;
+        let mut checked = 0;
+        for kind in [BoardKind::Base, BoardKind::Extended] {
+            let shape = kind.shape();
+            let mut seen = std::collections::HashSet::new();
+            for (rules, sampler, n) in [
+                ("none", Sampler::FullRejection, 20_000),
+                (
+                    "same-number-apart,max-pips-per-corner=11",
+                    Sampler::Swap,
+                    300,
+                ),
+                (
+                    "red-apart,same-terrain-apart,max-pips-per-corner=11",
+                    Sampler::Swap,
+                    300,
+                ),
+            ] {
+                let ctx = Ctx::new(shape, rules.parse().unwrap(), None);
+                for i in 0..n {
+                    let d = ctx.sample(sampler, &mut item_rng(4, "catan", i)).unwrap();
+                    let r = strictest(shape, &d.layout);
+                    if seen.insert(r.to_string()) {
+                        assert!(
+                            witness(kind, &r).is_some(),
+                            "{kind:?}: a {sampler:?} board meets {r}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 40, "{checked} rule sets checked");
+    }
+
     #[test]
     fn symmetries_of_the_boards() {
         assert_eq!(symmetries(BoardKind::Base.shape()).len(), 12);
