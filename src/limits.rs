@@ -9,6 +9,24 @@
 /// depend on it (samples are drawn and counted in fixed-size chunks).
 pub const MAX_SAMPLES: u64 = 1_000_000_000_000_000;
 
+/// Check a sample count (`samples`, `reference_samples`): 1 to [`MAX_SAMPLES`];
+/// `what` names a sample in the message ("boards per sampler").
+pub fn check_samples(name: &'static str, value: u64, what: &str) -> crate::Result<()> {
+    if value == 0 {
+        return Err(crate::Error::param(
+            name,
+            format!("is 0: ask for at least 1 of the {what}"),
+        ));
+    }
+    if value > MAX_SAMPLES {
+        return Err(crate::Error::param(
+            name,
+            format!("is {value}: at most {MAX_SAMPLES} (10^15) {what}"),
+        ));
+    }
+    Ok(())
+}
+
 /// One record of a `solve` or `score` input (a board between blank lines, a JSON
 /// line): 1 MiB. Inputs are read a record at a time, so an input of any length needs
 /// no more memory than this (and what solving one record takes).

@@ -1424,16 +1424,7 @@ fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCo
         report: args.report.clone(),
     }
     .with_default_summary();
-    let named = [
-        ("--out", Some(files.out.as_path())),
-        ("--summary", files.summary.as_deref()),
-        ("--report", args.report.as_deref()),
-    ];
-    let named: Vec<(&str, &Path)> = named
-        .into_iter()
-        .filter_map(|(n, p)| p.map(|p| (n, p)))
-        .collect();
-    output::check_distinct(&named, &[])?;
+    output::check_distinct(&files.named(), &[])?;
     // Fail on an unwritable path before the long run.
     for f in files.all() {
         output::check_writable(&f)?;

@@ -30,6 +30,14 @@ impl StatsFiles {
         self
     }
 
+    /// The files with the flags that name them, for collision checks.
+    pub fn named(&self) -> Vec<(&'static str, &Path)> {
+        let mut v = vec![("--out", self.out.as_path())];
+        v.extend(self.summary.as_deref().map(|p| ("--summary", p)));
+        v.extend(self.report.as_deref().map(|p| ("--report", p)));
+        v
+    }
+
     /// Every file these describe.
     pub fn all(&self) -> Vec<PathBuf> {
         let mut v = vec![self.out.clone()];
@@ -251,37 +259,12 @@ pub mod catan_bias {
     /// reference run of rules without exact expectations, can draw such boards at a
     /// usable rate (see `games::catan::pilot`).
     pub fn setup(spec: &BiasSpec) -> Result<(crate::games::catan::sampler::Ctx, Vec<Sampler>)> {
-        use crate::limits::MAX_SAMPLES;
-        if spec.samples == 0 {
-            return Err(Error::param(
-                "samples",
-                "is 0: ask for at least 1 board per sampler",
-            ));
-        }
-        if spec.samples > MAX_SAMPLES {
-            return Err(Error::param(
-                "samples",
-                format!(
-                    "is {}: at most {MAX_SAMPLES} (10^15) boards per sampler",
-                    spec.samples
-                ),
-            ));
-        }
-        if spec.reference_samples == 0 {
-            return Err(Error::param(
-                "reference_samples",
-                "is 0: the reference run needs at least 1 board",
-            ));
-        }
-        if spec.reference_samples > MAX_SAMPLES {
-            return Err(Error::param(
-                "reference_samples",
-                format!(
-                    "is {}: the reference run takes at most {MAX_SAMPLES} (10^15) boards",
-                    spec.reference_samples
-                ),
-            ));
-        }
+        crate::limits::check_samples("samples", spec.samples, "boards per sampler")?;
+        crate::limits::check_samples(
+            "reference_samples",
+            spec.reference_samples,
+            "boards of the reference run",
+        )?;
         let kind: BoardKind = spec.board.parse().map_err(Error::Invalid)?;
         let rules: Rules = spec.rules.parse().map_err(Error::Invalid)?;
         let explicit = spec.samplers.is_some();
@@ -456,15 +439,7 @@ pub mod catan_bias {
         let cfg = study_config(&spec, samplers, seed, Shard::default(), false);
         let study = bias::finish(&ctx, &cfg, total.unwrap_or_default()).map_err(stop_or)?;
         let files = files.clone().with_default_summary();
-        let named = [
-            ("--out", Some(files.out.as_path())),
-            ("--summary", files.summary.as_deref()),
-            ("--report", files.report.as_deref()),
-        ];
-        let named: Vec<(&str, &Path)> = named
-            .into_iter()
-            .filter_map(|(n, p)| p.map(|p| (n, p)))
-            .collect();
+        let named = files.named();
         let inputs: Vec<(&str, &Path)> = parts
             .iter()
             .map(|p| ("one of the parts", p.path.as_path()))
