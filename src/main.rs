@@ -208,7 +208,8 @@ enum NumberMatchCommand {
         /// The add limit
         #[arg(long, default_value_t = 4)]
         adds: u8,
-        /// Digits on the start board
+        /// Digits on the start board (1 to 256: each add can double a board, and 256 * 2^8
+        /// cells is what a move's cell index holds)
         #[arg(long, default_value_t = 27)]
         length: usize,
         /// Keep only easy, medium or hard boards (by the share of random playouts that win)
@@ -229,7 +230,8 @@ enum NumberMatchCommand {
         after_help = "Example:\n  puzzlebook number-match solve 271828182845904523536028747 --adds 1"
     )]
     Solve {
-        /// The board: digits 1-9 in reading order (. for an empty cell)
+        /// The board: digits 1-9 in reading order, . for an empty cell (0 is refused);
+        /// spaces, commas and newlines between them are ignored; at most 256 cells
         digits: String,
         /// The add limit
         #[arg(long, default_value_t = 4)]
@@ -260,6 +262,7 @@ enum NumberMatchCommand {
         samples: u64,
         #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
         seed: u64,
+        /// Digits on each board (1 to 256)
         #[arg(long, default_value_t = 27)]
         length: usize,
         /// The highest add limit to examine

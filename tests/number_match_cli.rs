@@ -269,3 +269,147 @@ fn help_shows_examples() {
         assert!(stdout_of(&["number-match", cmd, "--help"]).contains("Example:"));
     }
 }
+
+/// Run the binary with a time limit (a hang is killed and fails the caller's checks).
+fn run_for(args: &[&str], secs: u64) -> std::process::Output {
+    bin()
+        .args(args)
+        .timeout(std::time::Duration::from_secs(secs))
+        .output()
+        .unwrap()
+}
+
+/// Status 1 within the time limit, one `error:` line containing every needle, and no
+/// line longer than `max_len` (nothing long the user typed is echoed back).
+fn refused(args: &[&str], needles: &[&str], max_len: usize) {
+    let out = run_for(args, 60);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let shown: Vec<String> = args.iter().map(|a| a.chars().take(40).collect()).collect();
+    assert_eq!(out.status.code(), Some(1), "{shown:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{shown:?}: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "{shown:?}: {err} should mention {n}");
+    }
+    assert!(
+        err.len() <= max_len,
+        "{shown:?}: an error of {} bytes",
+        err.len()
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// `n` random digits 1-9 (a fixed sequence).
+fn digits(n: usize, seed: u64) -> String {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (b'1' + ((x >> 33) % 9) as u8) as char
+        })
+        .collect()
+}
+
+#[test]
+fn boards_longer_than_the_bound_are_refused_before_any_work() {
+    // These panicked (a fixed 512-slot array in the solver, `capacity overflow`) or
+    // tried to allocate 10 GB.
+    let long = digits(513, 1);
+    refused(
+        &["number-match", "solve", &long, "--adds", "1"],
+        &["513 cells", "at most 256"],
+        200,
+    );
+    // (One argument holds at most 128 KiB on Linux.)
+    let huge = digits(100_000, 2);
+    refused(
+        &["number-match", "solve", &huge],
+        &["100000 cells", "at most 256"],
+        200,
+    );
+    for length in ["18446744073709551615", "10000000000", "257"] {
+        let needle = format!("--length is {length}");
+        refused(
+            &[
+                "number-match",
+                "stats",
+                "--samples",
+                "1",
+                "--length",
+                length,
+                "--out",
+                "/dev/null",
+            ],
+            &[&needle, "at most 256"],
+            400,
+        );
+        refused(
+            &["number-match", "generate", "--length", length],
+            &[&needle, "at most 256"],
+            400,
+        );
+    }
+}
+
+#[test]
+fn zero_is_not_an_empty_cell() {
+    // `0` used to be read as an empty cell without a word.
+    refused(
+        &["number-match", "solve", "1230456"],
+        &["character 4 is '0'", "digits are 1-9", "."],
+        200,
+    );
+    // `.` is the empty cell.
+    let out = stdout_of(&["number-match", "solve", "55.55", "--adds", "0"]);
+    assert!(out.starts_with("solvable"), "{out}");
+}
+
+#[test]
+fn job_files_and_templates_check_the_length_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = dir.path().join("job.toml");
+    std::fs::write(
+        &job,
+        "seed = 1\n\n[[output]]\nname = \"s.csv\"\nkind = \"number-match-stats\"\nsamples = 1\nlength = 100000\n",
+    )
+    .unwrap();
+    let out = run_for(
+        &[
+            "run",
+            job.to_str().unwrap(),
+            "--out-dir",
+            dir.path().to_str().unwrap(),
+        ],
+        60,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("length is 100000") && err.contains("at most 256"),
+        "{err}"
+    );
+    let template = dir.path().join("t.toml");
+    std::fs::write(
+        &template,
+        "title = \"t\"\n\n[[section]]\ngame = \"number_match\"\ncount = 1\nparams = { length = 300 }\n",
+    )
+    .unwrap();
+    let out = run_for(
+        &[
+            "book",
+            "--template",
+            template.to_str().unwrap(),
+            "--out",
+            dir.path().join("t.pdf").to_str().unwrap(),
+        ],
+        60,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("length is 300") && err.contains("at most 256"),
+        "{err}"
+    );
+}

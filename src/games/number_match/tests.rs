@@ -377,3 +377,58 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn boards_are_digits_one_to_nine_and_dots_within_the_length_bound() {
+    assert_eq!(
+        rules::parse_board("1.2 3,4\n5").unwrap(),
+        [1, 0, 2, 3, 4, 5]
+    );
+    let e = rules::parse_board("1203").unwrap_err();
+    assert!(
+        e.contains("character 3 is '0'") && e.contains(". for an empty cell"),
+        "{e}"
+    );
+    let e = rules::parse_board("12\u{1b}3").unwrap_err();
+    assert!(
+        e.contains("'\\u{1b}'"),
+        "control characters are escaped: {e}"
+    );
+    let at_bound = "5".repeat(MAX_LENGTH);
+    assert_eq!(rules::parse_board(&at_bound).unwrap().len(), MAX_LENGTH);
+    let e = rules::parse_board(&format!("{at_bound}.")).unwrap_err();
+    assert!(e.contains("257 cells") && e.contains("at most 256"), "{e}");
+    // A huge board is refused without being echoed.
+    let e = rules::parse_board(&"7".repeat(1_000_000)).unwrap_err();
+    assert!(e.len() < 120 && e.contains("1000000 cells"), "{e}");
+    let e = "x".repeat(5000).parse::<Append>().unwrap_err();
+    assert!(e.len() < 150 && e.contains("5000 characters"), "{e}");
+    let e = "y".repeat(5000).parse::<Difficulty>().unwrap_err();
+    assert!(e.len() < 150 && e.contains("5000 characters"), "{e}");
+}
+
+#[test]
+fn length_is_checked_against_its_bound_everywhere() {
+    for length in [0, MAX_LENGTH + 1, 10_000_000_000, usize::MAX] {
+        let e = NumberMatch::check_length(length).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("length is {length}")), "{e}");
+        let params = NumberMatchParams {
+            length,
+            ..NumberMatchParams::default()
+        };
+        assert!(NumberMatch::new(params).is_err());
+    }
+    NumberMatch::check_length(MAX_LENGTH).unwrap();
+    let game = NumberMatch::new(NumberMatchParams {
+        length: MAX_LENGTH,
+        adds: 1,
+        max_nodes: 20_000,
+        ..NumberMatchParams::default()
+    })
+    .unwrap();
+    for i in 0..3 {
+        if let Outcome::Accepted(p) = game.generate(&mut item_rng(10, "nm-long-game", i)) {
+            game.verify(&p).unwrap();
+        }
+    }
+}

@@ -154,12 +154,7 @@ pub mod match_stats {
         if spec.samples == 0 {
             return Err(Error::param("samples", "is 0: ask for at least 1 board"));
         }
-        if spec.length == 0 {
-            return Err(Error::param(
-                "length",
-                "is 0: a board needs at least 1 digit",
-            ));
-        }
+        NumberMatch::check_length(spec.length)?;
         if spec.max_nodes == 0 {
             return Err(Error::param(
                 "max_nodes",
