@@ -242,7 +242,8 @@ enum NumberMatchCommand {
         /// Monte Carlo trials
         #[arg(long, default_value_t = 10_000)]
         trials: u64,
-        /// Search nodes for the exact solver (running out is reported as unknown)
+        /// Search nodes for the exact solver (running out, or Ctrl-C, is reported as
+        /// unknown); memory stays bounded whatever the budget
         #[arg(long, default_value_t = 200_000_000)]
         max_nodes: u64,
         #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
@@ -1151,6 +1152,8 @@ fn match_solve(
             }
         }
     };
+    // A stop (Ctrl-C) ends the search as unknown: say so, not "not decided".
+    puzzlebook::interrupt::check()?;
     let micros = started.elapsed().as_secs_f64() * 1e6;
     let board_text: String = board
         .iter()

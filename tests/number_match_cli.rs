@@ -354,6 +354,65 @@ fn boards_longer_than_the_bound_are_refused_before_any_work() {
 }
 
 #[test]
+fn long_boards_with_eight_adds_run_without_panicking() {
+    // `stats --length 200 --max-adds 8 --no-diagonals` panicked as soon as a searched
+    // board passed 512 digits; a 256-digit board (the bound) solves or says unknown.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.csv");
+    let res = run_for(
+        &[
+            "number-match",
+            "stats",
+            "--samples",
+            "2",
+            "--length",
+            "200",
+            "--max-adds",
+            "8",
+            "--no-diagonals",
+            "--max-nodes",
+            "2000",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        120,
+    );
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 10);
+    let board = digits(256, 3);
+    for extra in [
+        &["--columns", "9"][..],
+        &["--columns", "64", "--no-diagonals"],
+    ] {
+        let res = run_for(
+            &[
+                &[
+                    "number-match",
+                    "solve",
+                    &board,
+                    "--adds",
+                    "8",
+                    "--max-nodes",
+                    "5000",
+                ][..],
+                extra,
+            ]
+            .concat(),
+            120,
+        );
+        let err = String::from_utf8_lossy(&res.stderr);
+        assert!(
+            res.status.success() || err.contains("not decided within --max-nodes"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn zero_is_not_an_empty_cell() {
     // `0` used to be read as an empty cell without a word.
     refused(
@@ -412,4 +471,50 @@ fn job_files_and_templates_check_the_length_too() {
         err.contains("length is 300") && err.contains("at most 256"),
         "{err}"
     );
+}
+
+#[test]
+fn ctrl_c_stops_a_long_solve_at_once() {
+    // This board takes minutes to go through the default 200,000,000 nodes; the
+    // search used to go on after Ctrl-C until then.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("puzzlebook"))
+        .args([
+            "number-match",
+            "solve",
+            "1234567891234",
+            "--columns",
+            "64",
+            "--adds",
+            "3",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    assert!(child.try_wait().unwrap().is_none(), "still searching");
+    // The shell's built-in kill: no procps needed.
+    std::process::Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .unwrap();
+    let asked = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break Some(s);
+        }
+        if asked.elapsed() > std::time::Duration::from_secs(10) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let took = asked.elapsed();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(status.and_then(|s| s.code()), Some(130), "{err}");
+    assert!(took < std::time::Duration::from_secs(2), "{took:?}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(out.stdout.is_empty(), "no verdict is printed");
 }

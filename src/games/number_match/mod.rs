@@ -31,7 +31,9 @@ pub const MAX_ADDS: u8 = 8;
 /// doubles the cells (with after-last-cell too: the cells so far plus at most as many
 /// digits). After [`MAX_ADDS`] adds a board of 256 cells holds at most 256 * 2^8 =
 /// 65,536 cells ([`MAX_CELLS`]), the most that the u16 cell indices of a [`Move`] (and
-/// of the records' `[a, b]` pairs) can address.
+/// of the records' `[a, b]` pairs) can address. The solver's memory does not grow
+/// with it beyond fixed bounds (see [`solve::MAX_TABLE_ENTRIES`] and
+/// [`solve::MAX_PATH_BYTES`]).
 pub const MAX_LENGTH: usize = 256;
 /// Most cells a board can reach within the limits: [`MAX_LENGTH`] doubled [`MAX_ADDS`]
 /// times (65,536).
