@@ -556,6 +556,32 @@ fn length_is_checked_against_its_bound_everywhere() {
     }
 }
 
+#[test]
+fn every_column_of_a_64_column_board_has_its_own_name() {
+    // Past 52 columns the names ran on into `[`, `\`, ... and then `a`-`f` again, so
+    // the answer key named column 58 like column 0.
+    let cols = 64;
+    let names: Vec<String> = (0..cols)
+        .map(|c| notation(&[Move::Pair(c as u16, (c + cols) as u16)], cols))
+        .collect();
+    for (c, n) in names.iter().enumerate() {
+        // "<column>1<column>2": letters, then the row.
+        let letters: String = n
+            .chars()
+            .take_while(|ch| ch.is_ascii_alphabetic())
+            .collect();
+        assert!(!letters.is_empty(), "{n}");
+        assert_eq!(*n, format!("{letters}1{letters}2"), "column {c}");
+    }
+    let mut distinct = names.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), cols, "{names:?}");
+    assert_eq!(names[0], "a1a2");
+    assert_eq!(names[51], "Z1Z2");
+    assert_eq!(names[63], "zl1zl2");
+}
+
 /// A board whose search goes `half` moves deep with one pair at each level: `1 2`, a
 /// word and its mirror (`3 4 3 4 ... 4 3 4 3`), `1 2`, one column. Only the middle pair
 /// ever matches, and after `half` of them `1 2 1 2` is stuck: unsolvable, with even
