@@ -967,7 +967,8 @@ fn carcassonne_stats(
                 .filter(|n| (1..=72).contains(n))
                 .ok_or_else(|| {
                     Error::invalid(format!(
-                        "--tiles '{t}': sizes are 1 to 72 tiles, comma-separated"
+                        "--tiles {}: sizes are 1 to 72 tiles, comma-separated",
+                        carcassonne::tiles::shown(t)
                     ))
                 })
         })

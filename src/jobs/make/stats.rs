@@ -92,6 +92,18 @@ pub mod carcassonne_stats {
                 "must be landscape sizes of 1 to 72 tiles",
             ));
         }
+        // Each size is one set of rows in the CSV: a size twice would write them twice.
+        if let Some((_, &t)) = spec
+            .tiles
+            .iter()
+            .enumerate()
+            .find(|&(k, t)| spec.tiles[..k].contains(t))
+        {
+            return Err(Error::param(
+                "tiles",
+                format!("lists {t} more than once: give each landscape size once"),
+            ));
+        }
         Ok(json!({"seed": seed, "samples": spec.samples, "tiles": spec.tiles}))
     }
 
