@@ -209,7 +209,8 @@ enum NumberMatchCommand {
         /// The add limit
         #[arg(long, default_value_t = 4)]
         adds: u8,
-        /// Digits on the start board
+        /// Digits on the start board (1 to 256: each add can double a board, and 256 * 2^8
+        /// cells is what a move's cell index holds)
         #[arg(long, default_value_t = 27)]
         length: usize,
         /// Keep only easy, medium or hard boards (by the share of random playouts that win)
@@ -230,7 +231,8 @@ enum NumberMatchCommand {
         after_help = "Example:\n  puzzlebook number-match solve 271828182845904523536028747 --adds 1"
     )]
     Solve {
-        /// The board: digits 1-9 in reading order (. for an empty cell)
+        /// The board: digits 1-9 in reading order, . for an empty cell (0 is refused);
+        /// spaces, commas and newlines between them are ignored; at most 256 cells
         digits: String,
         /// The add limit
         #[arg(long, default_value_t = 4)]
@@ -241,7 +243,8 @@ enum NumberMatchCommand {
         /// Monte Carlo trials
         #[arg(long, default_value_t = 10_000)]
         trials: u64,
-        /// Search nodes for the exact solver (running out is reported as unknown)
+        /// Search nodes for the exact solver (running out, or Ctrl-C, is reported as
+        /// unknown); memory stays bounded whatever the budget
         #[arg(long, default_value_t = 200_000_000)]
         max_nodes: u64,
         #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
@@ -261,6 +264,7 @@ enum NumberMatchCommand {
         samples: u64,
         #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
         seed: u64,
+        /// Digits on each board (1 to 256)
         #[arg(long, default_value_t = 27)]
         length: usize,
         /// The highest add limit to examine
@@ -1013,7 +1017,8 @@ fn carcassonne_stats(
                 .filter(|n| (1..=72).contains(n))
                 .ok_or_else(|| {
                     Error::invalid(format!(
-                        "--tiles '{t}': sizes are 1 to 72 tiles, comma-separated"
+                        "--tiles {}: sizes are 1 to 72 tiles, comma-separated",
+                        carcassonne::tiles::shown(t)
                     ))
                 })
         })
@@ -1225,6 +1230,8 @@ fn match_solve(
             }
         }
     };
+    // A stop (Ctrl-C) ends the search as unknown: say so, not "not decided".
+    puzzlebook::interrupt::check()?;
     let micros = started.elapsed().as_secs_f64() * 1e6;
     let board_text: String = board
         .iter()

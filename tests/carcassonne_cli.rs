@@ -259,3 +259,78 @@ fn the_book_template_builds() {
     let doc = lopdf::Document::load(&out).unwrap();
     assert_eq!(doc.get_pages().len(), 26);
 }
+
+#[test]
+fn stats_refuse_a_size_listed_twice() {
+    // `--tiles 10,10` used to write every row of size 10 twice.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c.csv");
+    fails_with(
+        &[
+            "carcassonne",
+            "stats",
+            "--samples",
+            "5",
+            "--tiles",
+            "10,20,10",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        None,
+        "--tiles lists 10 more than once",
+    );
+    assert!(!out.exists());
+    // The same check in a job file.
+    let job = dir.path().join("job.toml");
+    std::fs::write(
+        &job,
+        "seed = 1\n\n[[output]]\nname = \"c.csv\"\nkind = \"carcassonne-stats\"\nsamples = 5\ntiles = [5, 5]\n",
+    )
+    .unwrap();
+    let res = bin()
+        .args(["run", job.to_str().unwrap()])
+        .args(["--out-dir", dir.path().to_str().unwrap()])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&res.stderr);
+    assert_eq!(res.status.code(), Some(1), "{err}");
+    assert!(err.contains("tiles lists 5 more than once"), "{err}");
+    // A long bad size is cut in the message.
+    let long = "7".repeat(5000);
+    let res = bin()
+        .args(["carcassonne", "stats", "--samples", "5", "--tiles", &long])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&res.stderr);
+    assert_eq!(res.status.code(), Some(1), "{err}");
+    assert!(err.len() < 200 && err.contains("5000 characters"), "{err}");
+}
+
+#[test]
+fn score_refuses_unknown_record_keys_by_name() {
+    // A misspelt key was read past: these shields were silently not scored.
+    let rec = r#"{"landscape": [[[0,0,2,0,1]],[[2,0,0,0,1]]], "sheilds": [[1, 0]]}"#;
+    fails_with(
+        &["carcassonne", "score"],
+        Some(rec),
+        "unknown key \"sheilds\"",
+    );
+    // In JSON Lines each record is judged alone: the good ones still score.
+    let good = r#"{"landscape": [[[0,0,2,0,1]],[[2,0,0,0,1]]], "shields": [[1, 0]]}"#;
+    let res = bin()
+        .args(["carcassonne", "score", "--format", "jsonl"])
+        .write_stdin(format!("{good}\n{rec}\n"))
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(res.status.code(), Some(1));
+    let out = String::from_utf8(res.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], r#"{"score":6}"#);
+    assert!(
+        lines[1].contains("line 2") && lines[1].contains("unknown key \\\"sheilds\\\""),
+        "{out}"
+    );
+}

@@ -269,3 +269,252 @@ fn help_shows_examples() {
         assert!(stdout_of(&["number-match", cmd, "--help"]).contains("Example:"));
     }
 }
+
+/// Run the binary with a time limit (a hang is killed and fails the caller's checks).
+fn run_for(args: &[&str], secs: u64) -> std::process::Output {
+    bin()
+        .args(args)
+        .timeout(std::time::Duration::from_secs(secs))
+        .output()
+        .unwrap()
+}
+
+/// Status 1 within the time limit, one `error:` line containing every needle, and no
+/// line longer than `max_len` (nothing long the user typed is echoed back).
+fn refused(args: &[&str], needles: &[&str], max_len: usize) {
+    let out = run_for(args, 60);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let shown: Vec<String> = args.iter().map(|a| a.chars().take(40).collect()).collect();
+    assert_eq!(out.status.code(), Some(1), "{shown:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{shown:?}: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "{shown:?}: {err} should mention {n}");
+    }
+    assert!(
+        err.len() <= max_len,
+        "{shown:?}: an error of {} bytes",
+        err.len()
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// `n` random digits 1-9 (a fixed sequence).
+fn digits(n: usize, seed: u64) -> String {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (b'1' + ((x >> 33) % 9) as u8) as char
+        })
+        .collect()
+}
+
+#[test]
+fn boards_longer_than_the_bound_are_refused_before_any_work() {
+    // These panicked (a fixed 512-slot array in the solver, `capacity overflow`) or
+    // tried to allocate 10 GB.
+    let long = digits(513, 1);
+    refused(
+        &["number-match", "solve", &long, "--adds", "1"],
+        &["513 cells", "at most 256"],
+        200,
+    );
+    // (One argument holds at most 128 KiB on Linux.)
+    let huge = digits(100_000, 2);
+    refused(
+        &["number-match", "solve", &huge],
+        &["100000 cells", "at most 256"],
+        200,
+    );
+    for length in ["18446744073709551615", "10000000000", "257"] {
+        let needle = format!("--length is {length}");
+        refused(
+            &[
+                "number-match",
+                "stats",
+                "--samples",
+                "1",
+                "--length",
+                length,
+                "--out",
+                "/dev/null",
+            ],
+            &[&needle, "at most 256"],
+            400,
+        );
+        refused(
+            &["number-match", "generate", "--length", length],
+            &[&needle, "at most 256"],
+            400,
+        );
+    }
+}
+
+#[test]
+fn long_boards_with_eight_adds_run_without_panicking() {
+    // `stats --length 200 --max-adds 8 --no-diagonals` panicked as soon as a searched
+    // board passed 512 digits; a 256-digit board (the bound) solves or says unknown.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.csv");
+    let res = run_for(
+        &[
+            "number-match",
+            "stats",
+            "--samples",
+            "2",
+            "--length",
+            "200",
+            "--max-adds",
+            "8",
+            "--no-diagonals",
+            "--max-nodes",
+            "2000",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        120,
+    );
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 10);
+    let board = digits(256, 3);
+    for extra in [
+        &["--columns", "9"][..],
+        &["--columns", "64", "--no-diagonals"],
+    ] {
+        let res = run_for(
+            &[
+                &[
+                    "number-match",
+                    "solve",
+                    &board,
+                    "--adds",
+                    "8",
+                    "--max-nodes",
+                    "5000",
+                ][..],
+                extra,
+            ]
+            .concat(),
+            120,
+        );
+        let err = String::from_utf8_lossy(&res.stderr);
+        assert!(
+            res.status.success() || err.contains("not decided within --max-nodes"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn zero_is_not_an_empty_cell() {
+    // `0` used to be read as an empty cell without a word.
+    refused(
+        &["number-match", "solve", "1230456"],
+        &["character 4 is '0'", "digits are 1-9", "."],
+        200,
+    );
+    // `.` is the empty cell.
+    let out = stdout_of(&["number-match", "solve", "55.55", "--adds", "0"]);
+    assert!(out.starts_with("solvable"), "{out}");
+}
+
+#[test]
+fn job_files_and_templates_check_the_length_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = dir.path().join("job.toml");
+    std::fs::write(
+        &job,
+        "seed = 1\n\n[[output]]\nname = \"s.csv\"\nkind = \"number-match-stats\"\nsamples = 1\nlength = 100000\n",
+    )
+    .unwrap();
+    let out = run_for(
+        &[
+            "run",
+            job.to_str().unwrap(),
+            "--out-dir",
+            dir.path().to_str().unwrap(),
+        ],
+        60,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("length is 100000") && err.contains("at most 256"),
+        "{err}"
+    );
+    let template = dir.path().join("t.toml");
+    std::fs::write(
+        &template,
+        "title = \"t\"\n\n[[section]]\ngame = \"number_match\"\ncount = 1\nparams = { length = 300 }\n",
+    )
+    .unwrap();
+    let out = run_for(
+        &[
+            "book",
+            "--template",
+            template.to_str().unwrap(),
+            "--out",
+            dir.path().join("t.pdf").to_str().unwrap(),
+        ],
+        60,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("length is 300") && err.contains("at most 256"),
+        "{err}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_long_solve_at_once() {
+    // This board takes minutes to go through the default 200,000,000 nodes; the
+    // search used to go on after Ctrl-C until then.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("puzzlebook"))
+        .args([
+            "number-match",
+            "solve",
+            "1234567891234",
+            "--columns",
+            "64",
+            "--adds",
+            "3",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    assert!(child.try_wait().unwrap().is_none(), "still searching");
+    // The shell's built-in kill: no procps needed.
+    std::process::Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .unwrap();
+    let asked = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break Some(s);
+        }
+        if asked.elapsed() > std::time::Duration::from_secs(10) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let took = asked.elapsed();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(status.and_then(|s| s.code()), Some(130), "{err}");
+    assert!(took < std::time::Duration::from_secs(2), "{took:?}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(out.stdout.is_empty(), "no verdict is printed");
+}

@@ -51,6 +51,9 @@ impl Hist {
 /// `carcassonne generate --tiles T` makes as item i).
 pub fn run(seed: u64, tiles: usize, samples: u64, shard: Shard) -> Hist {
     // Chunks of index ranges, each walked lazily: memory does not grow with samples.
+    // On a stop request (Ctrl-C) a chunk gives up (Err), which also ends the scheduling
+    // of the chunks not yet started (up to 10^11 of them); the caller then discards
+    // the histograms.
     const CHUNK: u64 = 4096;
     (0..samples.div_ceil(CHUNK))
         .into_par_iter()
@@ -59,11 +62,12 @@ pub fn run(seed: u64, tiles: usize, samples: u64, shard: Shard) -> Hist {
             let chunk = shard.indices(c * CHUNK, end - c * CHUNK);
             crate::progress::add(shard.len(c * CHUNK, end - c * CHUNK));
             let mut h = Hist::new();
-            // On a stop request the rest is skipped; the caller discards the result.
-            if crate::interrupt::requested() {
-                return h;
-            }
             for i in chunk {
+                // Look for a stop request before each landscape (an atomic load,
+                // nothing beside a landscape's work).
+                if crate::interrupt::requested() {
+                    return Err(());
+                }
                 let made = generate::landscape(tiles, &mut item_rng(seed, "carcassonne", i));
                 let b = score(&made.landscape);
                 let vals = [
@@ -80,9 +84,10 @@ pub fn run(seed: u64, tiles: usize, samples: u64, shard: Shard) -> Hist {
                     h.add(m, v);
                 }
             }
-            h
+            Ok(h)
         })
-        .reduce(Hist::new, Hist::merge)
+        .try_reduce(Hist::new, |a, b| Ok(a.merge(b)))
+        .unwrap_or_else(|()| Hist::new())
 }
 
 #[derive(Serialize)]

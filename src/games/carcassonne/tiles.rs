@@ -229,6 +229,152 @@ pub fn parse(text: &str) -> Result<Landscape, String> {
     from_value(&v)
 }
 
+/// A user's token for an error message: as it is when short, otherwise its first 20
+/// characters and its length (an error is one line of readable size whatever the input).
+pub fn shown(s: &str) -> String {
+    const KEEP: usize = 20;
+    let n = s.chars().count();
+    if n <= KEEP {
+        format!("{s:?}")
+    } else {
+        let head: String = s.chars().take(KEEP).collect();
+        format!("{head:?}... ({n} characters)")
+    }
+}
+
+/// A JSON value from the input, for an error message (cut like [`shown`]).
+fn shown_value(v: &Value) -> String {
+    let text = v.to_string();
+    if text.chars().count() <= 20 {
+        text
+    } else {
+        shown(&text)
+    }
+}
+
+/// The keys a record object may have: the landscape and its shields (read); what
+/// `carcassonne generate` writes beside them, and what the published test cases
+/// (`tests/cases/carcassonne_public.jsonl`) carry (both read past). Any other key is
+/// refused, so that a misspelt one (`"sheilds"`) is not silently ignored.
+pub const RECORD_KEYS: [&str; 14] = [
+    "landscape",
+    "shields",
+    // carcassonne generate
+    "game",
+    "index",
+    "seed",
+    "tiles",
+    "discarded",
+    "score",
+    "breakdown",
+    "breakdown_text",
+    // the published cases
+    "case",
+    "published_score",
+    "valid",
+    "why",
+];
+
+/// One record (see [`from_record`]) from JSON text. Unlike a parse to a
+/// `serde_json::Value`, which keeps the last of two equal keys, a key that appears twice
+/// in an object (at any depth) is refused, named.
+pub fn parse_record(text: &str) -> Result<Landscape, String> {
+    from_record(&read_json(text).map_err(json_error)?)
+}
+
+/// The landscapes of `carcassonne score`'s input, each with its line: one JSON
+/// document (line 1), or else one per non-blank line (JSON Lines), each a bare
+/// landscape or a record (see [`parse_record`]).
+pub fn parse_records(text: &str) -> Vec<(usize, Result<Landscape, String>)> {
+    if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+        return vec![(1, parse_record(text))];
+    }
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, parse_record(l)))
+        .collect()
+}
+
+fn json_error(e: serde_json::Error) -> String {
+    if e.is_data() {
+        e.to_string() // ours: a key twice (serde_json adds where)
+    } else {
+        format!("malformed JSON: {e}")
+    }
+}
+
+/// One whole JSON document as a `Value`, refusing a key twice in any object.
+fn read_json(text: &str) -> Result<Value, serde_json::Error> {
+    use serde::de::Deserializer as _;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = de.deserialize_any(NoDuplicateKeys)?;
+    de.end()?;
+    Ok(v)
+}
+
+/// Builds a `Value` like its own `Deserialize` does, but sees every key of an object,
+/// so it can refuse one that comes twice. (Depth is bounded by serde_json's recursion
+/// limit.)
+struct NoDuplicateKeys;
+
+impl<'de> serde::de::DeserializeSeed<'de> for NoDuplicateKeys {
+    type Value = Value;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(v) = seq.next_element_seed(NoDuplicateKeys)? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut obj = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if obj.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "the key {} appears twice in one object",
+                    shown(&key)
+                )));
+            }
+            let v = map.next_value_seed(NoDuplicateKeys)?;
+            obj.insert(key, v);
+        }
+        Ok(Value::Object(obj))
+    }
+}
+
 pub fn from_value(v: &Value) -> Result<Landscape, String> {
     let rows = v.as_array().ok_or("a landscape is a JSON array of rows")?;
     if rows.is_empty() {
@@ -269,6 +415,7 @@ pub fn from_value(v: &Value) -> Result<Landscape, String> {
             let mut a = [0u8; 5];
             for (k, x) in sq.iter().enumerate() {
                 let n = x.as_u64().filter(|&n| n <= 2).ok_or_else(|| {
+                    let x = shown_value(x);
                     if k < 4 {
                         format!(
                             "{at}: the {} edge is {x}; edges are 0 (field), 1 (road) or 2 (city)",
@@ -313,11 +460,20 @@ pub fn from_value(v: &Value) -> Result<Landscape, String> {
 /// A landscape from a record: either the bare challenge array, or an object with a
 /// `landscape` array and, optionally, `shields`: a list of 0-based `[row, column]`
 /// squares whose tile carries a shield (the full game's option; the encoding itself has
-/// no way to mark one). Other keys (a generated record's score, seed...) are ignored.
+/// no way to mark one). The other keys a generated record has (its score, seed...,
+/// see [`RECORD_KEYS`]) are read past; any other key is an error that names it. (A
+/// key given twice cannot be seen in a `Value`: read text with [`parse_record`].)
 pub fn from_record(v: &Value) -> Result<Landscape, String> {
     let Some(obj) = v.as_object() else {
         return from_value(v);
     };
+    if let Some(key) = obj.keys().find(|k| !RECORD_KEYS.contains(&k.as_str())) {
+        return Err(format!(
+            "unknown key {} in the record: a record has \"landscape\", optionally \"shields\", \
+             and the other keys of a `carcassonne generate` record or a published case",
+            shown(key)
+        ));
+    }
     let mut l = from_value(
         obj.get("landscape")
             .ok_or("a record object needs a \"landscape\" array")?,
@@ -334,7 +490,12 @@ pub fn from_record(v: &Value) -> Result<Landscape, String> {
             .as_array()
             .filter(|a| a.len() == 2)
             .and_then(|a| a.iter().map(|x| x.as_u64()).collect())
-            .ok_or_else(|| format!("shield {item} is not a [row, column] pair (0-based)"))?;
+            .ok_or_else(|| {
+                format!(
+                    "shield {} is not a [row, column] pair (0-based)",
+                    shown_value(item)
+                )
+            })?;
         let (r, c) = (rc[0] as usize, rc[1] as usize);
         if r >= l.rows || c >= l.cols {
             return Err(format!(

@@ -7,15 +7,21 @@ use crate::canvas::{fit_size, pt, wrap, Align, Canvas, Color, Face, Rect, Stroke
 /// Rows' worth of height kept under the grid for the move list.
 pub const TEXT_ROWS: f32 = 3.0;
 
-/// A cell as a player names it: column letter and row number, rows as they stand.
+/// A column's name: `a`-`z`, then `A`-`Z`, then (boards of 53 to 64 columns) `za`-`zl`.
+/// A name is letters and a cell's name adds the row's digits, so `za1b2` reads one
+/// way only. (Past 52 columns the single letters used to run on into `[`, `\`, ...
+/// and then `a`-`f` again, naming two columns alike.)
+pub fn column_name(c: usize) -> String {
+    match c {
+        0..26 => ((b'a' + c as u8) as char).to_string(),
+        26..52 => ((b'A' + (c - 26) as u8) as char).to_string(),
+        _ => format!("z{}", (b'a' + ((c - 52) % 26) as u8) as char),
+    }
+}
+
+/// A cell as a player names it: column name and row number, rows as they stand.
 pub fn cell_name(i: usize, cols: usize) -> String {
-    let c = i % cols;
-    let letter = if c < 26 {
-        (b'a' + c as u8) as char
-    } else {
-        (b'A' + (c - 26) as u8) as char
-    };
-    format!("{letter}{}", i / cols + 1)
+    format!("{}{}", column_name(i % cols), i / cols + 1)
 }
 
 /// The moves compactly: `a1b1` for a pair, `+` for an add.
@@ -53,7 +59,7 @@ pub fn board(canvas: &mut Canvas, area: Rect, digits: &[u8], cols: usize, moves:
     let lsize = fit_size("00", Face::Regular, s * label * 0.9, s * 0.45, 9.0);
     for c in 0..cols {
         let at = pt(x0 + (c as f32 + 0.5) * s, y0 - s * label / 2.0);
-        canvas.text_centered(at, lsize, Face::Regular, &cell_name(c, cols)[..1]);
+        canvas.text_centered(at, lsize, Face::Regular, &column_name(c));
     }
     for r in 0..rows {
         let at = pt(x0 - s * label / 2.0, y0 + (r as f32 + 0.5) * s);

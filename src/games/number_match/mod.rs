@@ -24,6 +24,21 @@ use serde::{Deserialize, Serialize};
 
 /// Most adds a board may allow (a 27-digit board can reach 27 * 2^8 cells).
 pub const MAX_ADDS: u8 = 8;
+/// Most cells on a start board: `length` of `generate` and `stats` (CLI, templates, job
+/// files) and the board given to `solve` (digits and `.` cells together): 256.
+///
+/// Why: an add copies every remaining digit, so with pairs removed or not it at most
+/// doubles the cells (with after-last-cell too: the cells so far plus at most as many
+/// digits). After [`MAX_ADDS`] adds a board of 256 cells holds at most 256 * 2^8 =
+/// 65,536 cells ([`MAX_CELLS`]), the most that the u16 cell indices of a [`Move`] (and
+/// of the records' `[a, b]` pairs) can address. The solver's memory does not grow
+/// with it beyond fixed bounds (see [`solve::MAX_TABLE_ENTRIES`] and
+/// [`solve::MAX_PATH_BYTES`]).
+pub const MAX_LENGTH: usize = 256;
+/// Most cells a board can reach within the limits: [`MAX_LENGTH`] doubled [`MAX_ADDS`]
+/// times (65,536).
+pub const MAX_CELLS: usize = MAX_LENGTH << MAX_ADDS;
+const _: () = assert!(MAX_CELLS - 1 <= u16::MAX as usize);
 /// Search nodes per board during generation (a board that runs out is rejected).
 pub const DEFAULT_MAX_NODES: u64 = 2_000_000;
 
@@ -95,7 +110,12 @@ impl std::str::FromStr for Difficulty {
         [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard]
             .into_iter()
             .find(|d| d.name() == s)
-            .ok_or_else(|| format!("unknown difficulty '{s}': choose easy, medium or hard"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown difficulty {}: choose easy, medium or hard",
+                    rules::shown(s)
+                )
+            })
     }
 }
 
@@ -170,6 +190,28 @@ impl NumberMatch {
         }
         Ok(())
     }
+
+    /// Check a start board's length (`length` in templates, job files and `stats`; the
+    /// CLI names it `--length`): 1 to [`MAX_LENGTH`] cells.
+    pub fn check_length(length: usize) -> Result<()> {
+        if length == 0 {
+            return Err(Error::param(
+                "length",
+                "is 0: a board needs at least 1 digit",
+            ));
+        }
+        if length > MAX_LENGTH {
+            return Err(Error::param(
+                "length",
+                format!(
+                    "is {length}: a start board has at most {MAX_LENGTH} cells (each add can \
+                     double it, and {MAX_LENGTH} * 2^{MAX_ADDS} = {MAX_CELLS} cells is what a \
+                     move's cell index can address)"
+                ),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Replay `moves` on `board` with the rules; Ok(adds used) if they clear it.
@@ -229,18 +271,7 @@ impl Game for NumberMatch {
 
     fn new(params: NumberMatchParams) -> Result<Self> {
         Self::check(params.columns, params.adds)?;
-        if params.length == 0 {
-            return Err(Error::param(
-                "length",
-                "is 0: a board needs at least 1 digit",
-            ));
-        }
-        if params.length > 200 {
-            return Err(Error::invalid(format!(
-                "a start board of {} digits is too long: at most 200",
-                params.length
-            )));
-        }
+        Self::check_length(params.length)?;
         if params.max_nodes == 0 {
             return Err(Error::param(
                 "max_nodes",

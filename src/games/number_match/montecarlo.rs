@@ -2,6 +2,10 @@
 //! add only when no pair is left; a trial fails when the adds are used up with digits
 //! left and no pair. Repeat up to N trials. It can find solutions but never prove a
 //! board unsolvable, and it cannot find solutions that need an early add.
+//!
+//! A stop request (Ctrl-C, see [`crate::interrupt`]) is seen at the next step of a
+//! playout: the playout fails and no further playout starts, so a stopped call
+//! proves nothing and its result is discarded by the caller.
 
 use super::rules::Rules;
 use super::solve::Move;
@@ -16,6 +20,9 @@ pub fn playout(rules: &Rules, board: &[u8], adds: u8, rng: &mut impl RngCore) ->
     loop {
         if b.iter().all(|&x| x == 0) {
             return Some(moves);
+        }
+        if crate::interrupt::requested() {
+            return None;
         }
         rules.moves(&b, &mut pairs);
         if pairs.is_empty() {
@@ -41,13 +48,25 @@ pub fn solve(
     trials: u64,
     rng: &mut impl RngCore,
 ) -> Option<(u64, Vec<Move>)> {
-    (1..=trials).find_map(|t| playout(rules, board, adds, rng).map(|m| (t, m)))
+    for t in 1..=trials {
+        if crate::interrupt::requested() {
+            return None;
+        }
+        if let Some(m) = playout(rules, board, adds, rng) {
+            return Some((t, m));
+        }
+    }
+    None
 }
 
 /// The share of `n` playouts that clear the board.
 pub fn win_rate(rules: &Rules, board: &[u8], adds: u8, n: u64, rng: &mut impl RngCore) -> f64 {
-    let wins = (0..n)
-        .filter(|_| playout(rules, board, adds, rng).is_some())
-        .count();
+    let mut wins = 0u64;
+    for _ in 0..n {
+        if crate::interrupt::requested() {
+            break;
+        }
+        wins += u64::from(playout(rules, board, adds, rng).is_some());
+    }
     wins as f64 / n.max(1) as f64
 }

@@ -30,7 +30,8 @@ impl std::str::FromStr for Append {
             "after-last-digit" => Ok(Append::AfterLastDigit),
             "after-last-cell" => Ok(Append::AfterLastCell),
             _ => Err(format!(
-                "unknown append rule '{s}': choose after-last-digit or after-last-cell"
+                "unknown append rule {}: choose after-last-digit or after-last-cell",
+                shown(s)
             )),
         }
     }
@@ -123,6 +124,13 @@ impl Rules {
     /// Every legal pair (i < j): digits that match and see each other.
     pub fn moves(&self, b: &[u8], out: &mut Vec<(u16, u16)>) {
         out.clear();
+        self.push_moves(b, out);
+    }
+
+    /// [`Rules::moves`], appended to `out` (which keeps what it held). Cell indices are
+    /// u16: a board holds at most [`super::MAX_CELLS`] cells.
+    pub fn push_moves(&self, b: &[u8], out: &mut Vec<(u16, u16)>) {
+        debug_assert!(b.len() <= super::MAX_CELLS);
         let mut p = [0usize; 4];
         for i in 0..b.len() {
             if b[i] == 0 {
@@ -176,26 +184,53 @@ impl Rules {
     }
 }
 
-/// Parse a board of digits 1-9 (spaces, newlines and `.` for empty cells allowed).
+/// Parse a board of digits 1-9 (`.` for an empty cell; spaces, commas and newlines
+/// between them are ignored), of at most [`super::MAX_LENGTH`] cells.
 pub fn parse_board(s: &str) -> Result<Vec<u8>, String> {
     let mut b = Vec::new();
     for (k, ch) in s.chars().enumerate() {
         match ch {
             '1'..='9' => b.push(ch as u8 - b'0'),
-            '.' | '0' => b.push(0),
-            c if c.is_whitespace() || c == ',' => {}
-            c => {
+            '.' => b.push(0),
+            '0' => {
                 return Err(format!(
-                    "character {} is '{c}': a board is digits 1-9 (and . for an empty cell)",
+                    "character {} is '0': digits are 1-9 (write . for an empty cell)",
                     k + 1
                 ))
             }
+            c if c.is_whitespace() || c == ',' => {}
+            c => {
+                return Err(format!(
+                    "character {} is {c:?}: a board is digits 1-9 (and . for an empty cell)",
+                    k + 1
+                ))
+            }
+        }
+        if b.len() > super::MAX_LENGTH {
+            let cells = s.chars().filter(|c| matches!(c, '0'..='9' | '.')).count();
+            return Err(format!(
+                "the board has {cells} cells: a board has at most {} (digits and . together)",
+                super::MAX_LENGTH
+            ));
         }
     }
     if !b.iter().any(|&x| x != 0) {
         return Err("the board has no digits".into());
     }
     Ok(b)
+}
+
+/// A user's token for an error message: as it is when short, otherwise its first 20
+/// characters and its length (an error is one line of readable size whatever the input).
+pub fn shown(s: &str) -> String {
+    const KEEP: usize = 20;
+    let n = s.chars().count();
+    if n <= KEEP {
+        format!("{s:?}")
+    } else {
+        let head: String = s.chars().take(KEEP).collect();
+        format!("{head:?}... ({n} characters)")
+    }
 }
 
 /// The board as text rows of `cols` digits (`.` for empty).

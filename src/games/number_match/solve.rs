@@ -37,10 +37,44 @@
 //!   and the budget grows until one is (or the caller's budget runs out: unknown).
 //! - `min_adds` runs the search with 0, 1, 2, ... adds: the first limit that clears
 //!   the board is the fewest adds needed, and what earlier limits proved lost is kept.
+//! - Bounds: memory does not grow with the node budget (each table keeps at most
+//!   [`MAX_TABLE_ENTRIES`]; past that it stops remembering, which costs time, never
+//!   exactness), the path of the search holds at most [`MAX_PATH_BYTES`] and is at most
+//!   [`MAX_DEPTH`] moves deep, and a stop request (Ctrl-C, see [`crate::interrupt`]) is
+//!   seen at the next node or playout step. Reaching a path bound or a stop request
+//!   ends the call like running out of nodes: [`Verdict::Unknown`], never a proof.
 
 use super::rules::{class, Rules};
 use rand::SeedableRng;
 use std::collections::HashMap;
+
+/// Most entries in each of the solver's tables (positions proved lost; positions cut
+/// short in the current round): 917,504, that is 7/8 of 2^20, what a hash table of 2^20
+/// buckets holds before it grows. So the lost table stays within about 35 MB (32-byte
+/// entries and a control byte per bucket) and the cut one within 18 MB, whatever
+/// `max_nodes` is (searches of the default 2,000,000 nodes stay below it). Past it, new
+/// positions are not remembered: the answer is the same, found more slowly.
+pub const MAX_TABLE_ENTRIES: usize = 917_504;
+
+/// Most bytes the search path holds: 64 MiB, counting per level its board (a byte per
+/// cell) and its list of pairs (4 bytes each). A path that would hold more ends the
+/// call as [`Verdict::Unknown`]. Only paths of thousands of moves through boards of
+/// tens of thousands of cells come near it (a board reaches at most
+/// [`super::MAX_CELLS`] cells).
+pub const MAX_PATH_BYTES: usize = 64 << 20;
+
+/// Deepest search path, in moves: 2,048. A level of the recursive search takes about
+/// 400 bytes of stack in a release build, so the deepest path takes under 1 MiB, well
+/// inside the 2 MiB stack of a worker thread (tested). A deeper path ends the call as
+/// [`Verdict::Unknown`]: random 27-digit boards need under 100 moves, and searches on
+/// random 256-digit boards with 8 adds were measured to go about 800 deep; only boards
+/// whose adds copy thousands of digits need more.
+pub const MAX_DEPTH: usize = 2048;
+
+/// Work allowed per node on ordering its pairs (pairs times cells): past it (boards of
+/// thousands of cells with thousands of pairs) the pairs are tried in board order, so
+/// one node never takes more than milliseconds.
+const ORDER_WORK: usize = 1 << 24;
 
 /// One move: remove the pair of cells (flat indices into the board BEFORE the move),
 /// or add.
@@ -84,21 +118,22 @@ enum R {
 }
 
 /// How far the reading-order shortcut is from clearing `b`: the length of the reduced
-/// word (no add left) or of the reduced word of the board added to itself.
-fn heur(b: &[u8], adds: u8) -> u32 {
-    let mut st = [0u8; 512];
-    let mut n = 0usize;
+/// word (no add left) or of the reduced word of the board added to itself. `st` is
+/// scratch space for the reduction (it grows to the board's digit count, so no board
+/// size can overflow it).
+fn heur(b: &[u8], adds: u8, st: &mut Vec<u8>) -> u32 {
+    st.clear();
     for &x in b {
         if x == 0 {
             continue;
         }
-        if n > 0 && st[n - 1] == x {
-            n -= 1;
+        if st.last() == Some(&x) {
+            st.pop();
         } else {
-            st[n] = x;
-            n += 1;
+            st.push(x);
         }
     }
+    let n = st.len();
     if adds == 0 {
         return n as u32;
     }
@@ -116,7 +151,16 @@ pub struct Solver {
     budget: u64,
     aborted: bool,
     path: Vec<Move>,
-    bufs: Vec<Vec<(u16, u16)>>,
+    /// The pairs of every level of the current path, one level after another (a level
+    /// pushes its pairs, searches them, and truncates back).
+    pairs: Vec<(u16, u16)>,
+    /// Bytes held by the current path (boards and pairs), and the bounds on it and on
+    /// its depth ([`MAX_PATH_BYTES`] and [`MAX_DEPTH`]; tests lower them).
+    path_bytes: usize,
+    max_path_bytes: usize,
+    max_depth: usize,
+    /// Entries each table may hold ([`MAX_TABLE_ENTRIES`]; tests lower it).
+    max_table: usize,
     /// Positions whose search was cut short in this round (by the add-point budget).
     cut: std::collections::HashSet<u128, std::hash::BuildHasherDefault<IdHasher>>,
     /// Nodes allowed to each no-add search that follows an add (this round), in the
@@ -178,7 +222,11 @@ impl Solver {
             budget: u64::MAX,
             aborted: false,
             path: Vec::new(),
-            bufs: Vec::new(),
+            pairs: Vec::new(),
+            path_bytes: 0,
+            max_path_bytes: MAX_PATH_BYTES,
+            max_depth: MAX_DEPTH,
+            max_table: MAX_TABLE_ENTRIES,
             cut: Default::default(),
             add_budget: u64::MAX,
             first_add_budget: FIRST_ADD_BUDGET,
@@ -200,6 +248,32 @@ impl Solver {
         }
     }
 
+    /// The same solver with lower bounds on the search path (tests: reach them on small
+    /// boards).
+    #[cfg(test)]
+    pub(crate) fn with_path_bounds(self, depth: usize, bytes: usize) -> Self {
+        Solver {
+            max_depth: depth.min(MAX_DEPTH),
+            max_path_bytes: bytes.min(MAX_PATH_BYTES),
+            ..self
+        }
+    }
+
+    /// The same solver with smaller tables (tests: fill them on small boards).
+    #[cfg(test)]
+    pub(crate) fn with_table_entries(self, entries: usize) -> Self {
+        Solver {
+            max_table: entries.min(MAX_TABLE_ENTRIES),
+            ..self
+        }
+    }
+
+    /// Entries in the tables of positions lost and cut (tests).
+    #[cfg(test)]
+    pub(crate) fn table_entries(&self) -> (usize, usize) {
+        (self.lost.len(), self.cut.len())
+    }
+
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
@@ -217,6 +291,8 @@ impl Solver {
         self.budget = self.nodes.saturating_add(budget);
         self.aborted = false;
         self.path.clear();
+        self.pairs.clear();
+        self.path_bytes = 0;
         let classes: Vec<u8> = board
             .iter()
             .map(|&d| if d == 0 { 0 } else { class(d) })
@@ -319,14 +395,22 @@ impl Solver {
         if !(stack.is_empty() || (adds > 0 && palindrome)) {
             return None;
         }
-        // Play it out: always the first pair of neighbours in reading order.
+        // Play it out: always the first pair of neighbours in reading order. No pair
+        // lies before the digit in front of the last pair removed (`from`): removing a
+        // pair (and rows that empty) changes nothing before it, so each scan starts
+        // there.
         let mut board = b.to_vec();
         let mut moves = Vec::new();
         let mut added = false;
+        let mut from = 0;
         loop {
+            if crate::interrupt::requested() {
+                return None; // the search sees the stop at its next node
+            }
             let mut prev: Option<usize> = None;
+            let mut before_prev: Option<usize> = None;
             let mut found = None;
-            for (i, &x) in board.iter().enumerate() {
+            for (i, &x) in board.iter().enumerate().skip(from) {
                 if x == 0 {
                     continue;
                 }
@@ -336,18 +420,21 @@ impl Solver {
                         break;
                     }
                 }
+                before_prev = prev;
                 prev = Some(i);
             }
             match found {
                 Some((i, j)) => {
                     moves.push(Move::Pair(i as u16, j as u16));
                     self.rules.remove(&mut board, i, j);
+                    from = before_prev.unwrap_or(0);
                 }
                 None if board.iter().all(|&x| x == 0) => return Some(moves),
                 None if !added && adds > 0 => {
                     added = true;
                     moves.push(Move::Add);
                     self.rules.add(&mut board);
+                    from = 0;
                 }
                 None => unreachable!("the reduced word said this clears"),
             }
@@ -372,7 +459,7 @@ impl Solver {
 
     fn dfs(&mut self, b: &[u8], adds: u8, depth: usize) -> R {
         self.nodes += 1;
-        if self.nodes > self.budget {
+        if self.nodes > self.budget || crate::interrupt::requested() {
             self.aborted = true;
             return R::Cut;
         }
@@ -402,6 +489,34 @@ impl Solver {
             self.path.extend(moves.into_iter().rev());
             return R::Win;
         }
+        // Going on from here holds this board until the level is done.
+        if depth >= self.max_depth || self.path_bytes + b.len() > self.max_path_bytes {
+            self.aborted = true;
+            return R::Cut;
+        }
+        self.path_bytes += b.len();
+        let result = self.expand(b, adds, depth);
+        self.path_bytes -= b.len();
+        match result {
+            R::Lost => {
+                if let Some(a) = self.lost.get_mut(&k) {
+                    *a = (*a).max(adds);
+                } else if self.lost.len() < self.max_table {
+                    self.lost.insert(k, adds);
+                }
+            }
+            R::Cut if !self.aborted && self.cut.len() < self.max_table => {
+                self.cut.insert(ck);
+            }
+            _ => {}
+        }
+        result
+    }
+
+    /// The moves from `b`: the add and the pairs, in the order of the module notes.
+    /// (Inlined into `dfs`: one stack frame per level of the search.)
+    #[inline(always)]
+    fn expand(&mut self, b: &[u8], adds: u8, depth: usize) -> R {
         let mut any_cut = false;
         // With one add left, the add first (its no-add search limited to this round's
         // add budget); with more, after the pairs, so the board does not double many
@@ -414,28 +529,38 @@ impl Solver {
                 R::Lost => {}
             }
         }
-        while self.bufs.len() <= depth {
-            self.bufs.push(Vec::new());
+        let start = self.pairs.len();
+        self.rules.push_moves(b, &mut self.pairs);
+        let end = self.pairs.len();
+        let held = (end - start) * std::mem::size_of::<(u16, u16)>();
+        if self.path_bytes + held > self.max_path_bytes {
+            self.pairs.truncate(start);
+            self.aborted = true;
+            return R::Cut;
         }
-        let mut moves = std::mem::take(&mut self.bufs[depth]);
-        self.rules.moves(b, &mut moves);
-        let cols = self.rules.cols;
-        let empties_row = |i: u16, j: u16| {
-            let row_empty_without = |r: usize| {
-                let s = r * cols;
-                let e = (s + cols).min(b.len());
-                (s..e).all(|c| b[c] == 0 || c == i as usize || c == j as usize)
+        self.path_bytes += held;
+        if (end - start).saturating_mul(b.len()) <= ORDER_WORK {
+            let cols = self.rules.cols;
+            let empties_row = |i: u16, j: u16| {
+                let row_empty_without = |r: usize| {
+                    let s = r * cols;
+                    let e = (s + cols).min(b.len());
+                    (s..e).all(|c| b[c] == 0 || c == i as usize || c == j as usize)
+                };
+                row_empty_without(i as usize / cols) || row_empty_without(j as usize / cols)
             };
-            row_empty_without(i as usize / cols) || row_empty_without(j as usize / cols)
-        };
-        let rules = self.rules;
-        moves.sort_by_cached_key(|&(i, j)| {
-            let mut c = b.to_vec();
-            rules.remove(&mut c, i as usize, j as usize);
-            (heur(&c, adds), empties_row(i, j))
-        });
+            let rules = self.rules;
+            let (mut c, mut st) = (Vec::with_capacity(b.len()), Vec::new());
+            self.pairs[start..end].sort_by_cached_key(|&(i, j)| {
+                c.clear();
+                c.extend_from_slice(b);
+                rules.remove(&mut c, i as usize, j as usize);
+                (heur(&c, adds, &mut st), empties_row(i, j))
+            });
+        }
         let mut result = R::Lost;
-        for &(i, j) in &moves {
+        for m in start..end {
+            let (i, j) = self.pairs[m];
             let mut child = b.to_vec();
             self.rules.remove(&mut child, i as usize, j as usize);
             match self.dfs(&child, adds, depth + 1) {
@@ -454,7 +579,8 @@ impl Solver {
                 R::Lost => {}
             }
         }
-        self.bufs[depth] = moves;
+        self.pairs.truncate(start);
+        self.path_bytes -= held;
         if adds >= 2 && result == R::Lost {
             match self.try_add(b, adds, depth) {
                 R::Win => return R::Win,
@@ -469,16 +595,6 @@ impl Solver {
         }
         if result == R::Lost && any_cut {
             result = R::Cut;
-        }
-        match result {
-            R::Lost => {
-                let e = self.lost.entry(k).or_insert(adds);
-                *e = (*e).max(adds);
-            }
-            R::Cut if !self.aborted => {
-                self.cut.insert(ck);
-            }
-            _ => {}
         }
         result
     }

@@ -187,6 +187,9 @@ pub fn board(seed: u64, length: usize, i: u64) -> Vec<u8> {
 
 pub fn run(cfg: &Config) -> Counts {
     // Chunks of index ranges, each walked lazily: memory does not grow with samples.
+    // On a stop request (Ctrl-C) a chunk gives up (Err), which also ends the scheduling
+    // of the chunks not yet started (up to 10^12 of them); the caller then discards
+    // the counts.
     const CHUNK: u64 = 1024;
     (0..cfg.samples.div_ceil(CHUNK))
         .into_par_iter()
@@ -196,17 +199,19 @@ pub fn run(cfg: &Config) -> Counts {
             crate::progress::add(cfg.shard.len(c * CHUNK, end - c * CHUNK));
             let mut solver = Solver::new(cfg.rules);
             let mut c = Counts::new(cfg.max_adds);
-            // On a stop request the rest is skipped; the caller discards the result.
-            if crate::interrupt::requested() {
-                return c;
-            }
             for i in chunk {
+                // Each board can take a while (up to max_nodes per limit): look for a
+                // stop request before each (the solvers also see it within a node).
+                if crate::interrupt::requested() {
+                    return Err(());
+                }
                 let mut rng = item_rng(cfg.seed, "number_match-stats-monte-carlo", i);
                 c.add_board(&board(cfg.seed, cfg.length, i), cfg, &mut solver, &mut rng);
             }
-            c
+            Ok(c)
         })
-        .reduce(|| Counts::new(cfg.max_adds), Counts::merge)
+        .try_reduce(|| Counts::new(cfg.max_adds), |a, b| Ok(a.merge(b)))
+        .unwrap_or_else(|()| Counts::new(cfg.max_adds))
 }
 
 #[derive(Serialize)]

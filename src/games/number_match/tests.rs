@@ -377,3 +377,250 @@ proptest! {
         }
     }
 }
+
+/// Replay `moves` on `b` with the plain rules; whether they clear it within `adds`.
+fn plain_replay(b: &[u8], r: &Rules, moves: &[Move], adds: u8) -> bool {
+    let mut cur = b.to_vec();
+    let mut used = 0;
+    for m in moves {
+        match *m {
+            Move::Add => {
+                used += 1;
+                plain::add(&mut cur, r.append == Append::AfterLastCell);
+            }
+            Move::Pair(a, c) => {
+                let (a, c) = (a as usize, c as usize);
+                if a >= cur.len() || c >= cur.len() || cur[a] == 0 || cur[c] == 0 {
+                    return false;
+                }
+                if !rules::matches(cur[a], cur[c]) || !plain::sees(&cur, r.cols, r.diagonals, a, c)
+                {
+                    return false;
+                }
+                plain::apply(&mut cur, r.cols, a, c);
+            }
+        }
+    }
+    used <= adds && cur.iter().all(|&x| x == 0)
+}
+
+#[test]
+fn boards_at_the_length_bound_with_every_add_do_not_panic() {
+    // The search used a fixed 512-slot stack for its move ordering, so any board that
+    // grew past 512 digits (a 513-digit board, or 200 digits after two adds) panicked.
+    // Boards of MAX_LENGTH digits with MAX_ADDS adds reach tens of thousands of cells;
+    // a small budget keeps this quick, and whatever is found must replay.
+    let variants = [
+        rules(9, true, Append::AfterLastDigit),
+        rules(9, false, Append::AfterLastCell),
+        rules(64, false, Append::AfterLastDigit),
+        rules(1, false, Append::AfterLastCell),
+    ];
+    for (v, r) in variants.into_iter().enumerate() {
+        for i in 0..2 {
+            let b = random_board(&mut item_rng(7, "nm-long", (v * 2 + i) as u64), MAX_LENGTH);
+            let mut solver = Solver::new(r);
+            for adds in [1, MAX_ADDS] {
+                solver.reset();
+                if let Verdict::Solvable(moves) = solver.solve(&b, adds, 3_000) {
+                    assert!(plain_replay(&b, &r, &moves, adds), "variant {v}");
+                }
+                let mut rng = item_rng(7, "nm-long-mc", i as u64);
+                if let Some((_, moves)) = montecarlo::solve(&r, &b, adds, 3, &mut rng) {
+                    assert!(plain_replay(&b, &r, &moves, adds), "variant {v}");
+                }
+            }
+        }
+    }
+    // A board that never has a pair doubles with every add: 256 * 2^8 = 65,536 cells,
+    // every cell index still a u16.
+    let stuck: Vec<u8> = (0..MAX_LENGTH).map(|i| [1, 2, 3][i % 3]).collect();
+    let r = rules(64, false, Append::AfterLastCell);
+    let mut b = stuck.clone();
+    for _ in 0..MAX_ADDS {
+        r.add(&mut b);
+    }
+    assert_eq!(b.len(), MAX_CELLS);
+    let mut solver = Solver::new(r);
+    let v = solver.solve(&stuck, MAX_ADDS, 20_000);
+    if let Verdict::Solvable(moves) = v {
+        assert!(plain_replay(&stuck, &r, &moves, MAX_ADDS));
+    }
+}
+
+#[test]
+fn path_bounds_end_a_search_as_unknown_never_as_a_proof() {
+    // With the bounds on the search path lowered to something small boards reach, a
+    // search that meets them answers Unknown; every other answer is the exact one.
+    let mut unknown = 0;
+    for i in 0..300u64 {
+        let mut rng = item_rng(8, "nm-path-bounds", i);
+        let n = 10 + (i as usize % 4) * 2;
+        let b = random_board(&mut rng, n);
+        let adds = (i % 3) as u8;
+        let r = rules(4 + i as usize % 3, i % 2 == 0, Append::AfterLastDigit);
+        let want = plain::clearable(&b, r.cols, r.diagonals, adds, false);
+        for mut solver in [
+            Solver::search_only(r).with_path_bounds(3, usize::MAX),
+            Solver::search_only(r).with_path_bounds(usize::MAX, 40),
+            Solver::new(r).with_path_bounds(2, 60),
+        ] {
+            match solver.solve(&b, adds, u64::MAX) {
+                Verdict::Unknown => unknown += 1,
+                Verdict::Unsolvable => assert!(!want, "{b:?} adds {adds}"),
+                Verdict::Solvable(moves) => {
+                    assert!(want);
+                    assert!(plain_replay(&b, &r, &moves, adds), "{b:?}");
+                }
+            }
+        }
+    }
+    assert!(unknown > 50, "the bounds were reached: {unknown}");
+}
+
+#[test]
+fn full_tables_cost_time_never_answers() {
+    // Tables that stop growing at a handful of entries still give the exact verdicts
+    // (small boards: without its tables the search is exponential).
+    let mut full = 0;
+    for i in 0..300u64 {
+        let mut rng = item_rng(9, "nm-tables", i);
+        let n = 10 + (i as usize % 3) * 2;
+        let b = random_board(&mut rng, n);
+        let adds = (i % 2) as u8;
+        let r = rules(5, i % 3 != 0, Append::AfterLastDigit);
+        let want = plain::clearable(&b, 5, r.diagonals, adds, false);
+        let mut solver = Solver::search_only(r).with_table_entries(8);
+        let got = solver.solve(&b, adds, u64::MAX);
+        assert_eq!(matches!(got, Verdict::Solvable(_)), want, "{b:?}");
+        assert_ne!(got, Verdict::Unknown);
+        let (lost, cut) = solver.table_entries();
+        assert!(lost <= 8 && cut <= 8, "{lost} {cut}");
+        full += usize::from(lost == 8);
+    }
+    assert!(full > 30, "the bound was reached: {full}");
+}
+
+#[test]
+fn boards_are_digits_one_to_nine_and_dots_within_the_length_bound() {
+    assert_eq!(
+        rules::parse_board("1.2 3,4\n5").unwrap(),
+        [1, 0, 2, 3, 4, 5]
+    );
+    let e = rules::parse_board("1203").unwrap_err();
+    assert!(
+        e.contains("character 3 is '0'") && e.contains(". for an empty cell"),
+        "{e}"
+    );
+    let e = rules::parse_board("12\u{1b}3").unwrap_err();
+    assert!(
+        e.contains("'\\u{1b}'"),
+        "control characters are escaped: {e}"
+    );
+    let at_bound = "5".repeat(MAX_LENGTH);
+    assert_eq!(rules::parse_board(&at_bound).unwrap().len(), MAX_LENGTH);
+    let e = rules::parse_board(&format!("{at_bound}.")).unwrap_err();
+    assert!(e.contains("257 cells") && e.contains("at most 256"), "{e}");
+    // A huge board is refused without being echoed.
+    let e = rules::parse_board(&"7".repeat(1_000_000)).unwrap_err();
+    assert!(e.len() < 120 && e.contains("1000000 cells"), "{e}");
+    let e = "x".repeat(5000).parse::<Append>().unwrap_err();
+    assert!(e.len() < 150 && e.contains("5000 characters"), "{e}");
+    let e = "y".repeat(5000).parse::<Difficulty>().unwrap_err();
+    assert!(e.len() < 150 && e.contains("5000 characters"), "{e}");
+}
+
+#[test]
+fn length_is_checked_against_its_bound_everywhere() {
+    for length in [0, MAX_LENGTH + 1, 10_000_000_000, usize::MAX] {
+        let e = NumberMatch::check_length(length).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("length is {length}")), "{e}");
+        let params = NumberMatchParams {
+            length,
+            ..NumberMatchParams::default()
+        };
+        assert!(NumberMatch::new(params).is_err());
+    }
+    NumberMatch::check_length(MAX_LENGTH).unwrap();
+    let game = NumberMatch::new(NumberMatchParams {
+        length: MAX_LENGTH,
+        adds: 1,
+        max_nodes: 20_000,
+        ..NumberMatchParams::default()
+    })
+    .unwrap();
+    for i in 0..3 {
+        if let Outcome::Accepted(p) = game.generate(&mut item_rng(10, "nm-long-game", i)) {
+            game.verify(&p).unwrap();
+        }
+    }
+}
+
+#[test]
+fn every_column_of_a_64_column_board_has_its_own_name() {
+    // Past 52 columns the names ran on into `[`, `\`, ... and then `a`-`f` again, so
+    // the answer key named column 58 like column 0.
+    let cols = 64;
+    let names: Vec<String> = (0..cols)
+        .map(|c| notation(&[Move::Pair(c as u16, (c + cols) as u16)], cols))
+        .collect();
+    for (c, n) in names.iter().enumerate() {
+        // "<column>1<column>2": letters, then the row.
+        let letters: String = n
+            .chars()
+            .take_while(|ch| ch.is_ascii_alphabetic())
+            .collect();
+        assert!(!letters.is_empty(), "{n}");
+        assert_eq!(*n, format!("{letters}1{letters}2"), "column {c}");
+    }
+    let mut distinct = names.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), cols, "{names:?}");
+    assert_eq!(names[0], "a1a2");
+    assert_eq!(names[51], "Z1Z2");
+    assert_eq!(names[63], "zl1zl2");
+}
+
+/// A board whose search goes `half` moves deep with one pair at each level: `1 2`, a
+/// word and its mirror (`3 4 3 4 ... 4 3 4 3`), `1 2`, one column. Only the middle pair
+/// ever matches, and after `half` of them `1 2 1 2` is stuck: unsolvable, with even
+/// class counts and a reduced word that is not empty, so only the search can say so.
+fn deep_board(half: usize) -> Vec<u8> {
+    let word: Vec<u8> = (0..half).map(|i| [3, 4][i % 2]).collect();
+    let mut b = vec![1, 2];
+    b.extend(&word);
+    b.extend(word.iter().rev());
+    b.extend([1, 2]);
+    b
+}
+
+#[test]
+fn the_deepest_search_fits_a_worker_stack_and_deeper_is_unknown() {
+    // A worker thread has 2 MiB of stack; a debug build's frames are far larger, so
+    // there the check is only that the bound holds.
+    let stack = if cfg!(debug_assertions) {
+        256 << 20
+    } else {
+        2 << 20
+    };
+    let run = |half: usize| {
+        std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn(move || {
+                let mut s = Solver::search_only(rules(1, true, Append::AfterLastDigit));
+                s.solve(&deep_board(half), 0, u64::MAX)
+            })
+            .unwrap()
+            .join()
+            .unwrap()
+    };
+    assert_eq!(run(solve::MAX_DEPTH - 8), Verdict::Unsolvable);
+    assert_eq!(run(solve::MAX_DEPTH + 8), Verdict::Unknown);
+    let small = deep_board(30);
+    assert!(!plain::clearable(&small, 1, true, 0, false));
+    assert_eq!(
+        Solver::search_only(rules(1, true, Append::AfterLastDigit)).solve(&small, 0, u64::MAX),
+        Verdict::Unsolvable
+    );
+}

@@ -63,7 +63,8 @@ pub enum Failure {
     BorderNotUnique,
     /// Symmetric style: some single clue could go.
     NotMinimal,
-    /// The solver's node budget ran out on the first uniqueness check (border style).
+    /// The solver's node budget ran out on the first uniqueness check (border style),
+    /// or a stop was requested (Ctrl-C): the search cannot go on.
     Budget,
 }
 
@@ -88,6 +89,16 @@ struct Remover<'a> {
 }
 
 impl Remover<'_> {
+    /// A stop request (Ctrl-C) ends the selection like a budget that ran out: the
+    /// solver's checks would all answer unknown from now on.
+    fn stop_requested() -> Result<(), Failure> {
+        if crate::interrupt::requested() {
+            Err(Failure::Budget)
+        } else {
+            Ok(())
+        }
+    }
+
     /// Whether the current givens have exactly one solution.
     fn unique(&mut self) -> Result<bool, Failure> {
         match self.solver.solve(&self.givens, self.budget).count {
@@ -103,6 +114,7 @@ impl Remover<'_> {
     /// search per cell for a solution that avoids that cell's number decides it (and
     /// skips the known solution's subtree).
     fn try_remove(&mut self, group: &[usize]) -> Result<bool, Failure> {
+        Self::stop_requested()?;
         let saved: Vec<u16> = group.iter().map(|&c| self.givens[c]).collect();
         for &c in group {
             self.givens[c] = 0;
@@ -145,6 +157,7 @@ impl Remover<'_> {
 
     /// Whether one clue could go (the current givens being unique).
     fn removable(&mut self, c: usize) -> Result<bool, Failure> {
+        Self::stop_requested()?;
         let v = std::mem::replace(&mut self.givens[c], 0);
         if !self.within_cap() {
             self.givens[c] = v;

@@ -103,6 +103,18 @@ pub mod carcassonne_stats {
                 "must be landscape sizes of 1 to 72 tiles",
             ));
         }
+        // Each size is one set of rows in the CSV: a size twice would write them twice.
+        if let Some((_, &t)) = spec
+            .tiles
+            .iter()
+            .enumerate()
+            .find(|&(k, t)| spec.tiles[..k].contains(t))
+        {
+            return Err(Error::param(
+                "tiles",
+                format!("lists {t} more than once: give each landscape size once"),
+            ));
+        }
         Ok(json!({"seed": seed, "samples": spec.samples, "tiles": spec.tiles}))
     }
 
@@ -165,12 +177,7 @@ pub mod match_stats {
         if spec.samples == 0 {
             return Err(Error::param("samples", "is 0: ask for at least 1 board"));
         }
-        if spec.length == 0 {
-            return Err(Error::param(
-                "length",
-                "is 0: a board needs at least 1 digit",
-            ));
-        }
+        NumberMatch::check_length(spec.length)?;
         if spec.max_nodes == 0 {
             return Err(Error::param(
                 "max_nodes",
