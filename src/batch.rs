@@ -197,7 +197,10 @@ pub fn generate_item<G: Game>(
         crate::interrupt::check()?;
         match outcome {
             Outcome::Accepted(puzzle) => {
-                game.verify(&puzzle).map_err(|why| {
+                let verdict = game.verify(&puzzle);
+                // A verifier cut short by a stop proves nothing either way.
+                crate::interrupt::check()?;
+                verdict.map_err(|why| {
                     Error::Check(format!(
                         "{} item {index} (seed {seed}) failed its independent check: {why}; this is a bug, please report it",
                         G::NAME

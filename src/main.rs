@@ -306,7 +306,9 @@ enum NumbrixCommand {
         /// Keep only easy, medium or hard puzzles
         #[arg(long)]
         difficulty: Option<Grade>,
-        /// Node budget of each uniqueness check (a check that runs out rejects the attempt)
+        /// Node budget of each solver call: a first uniqueness check that runs out
+        /// rejects the attempt; a clue-removal check that runs out keeps its clue (the
+        /// puzzle stays unique, and its record says "minimal": false)
         #[arg(long, default_value_t = numbrix::DEFAULT_MAX_NODES)]
         max_nodes: u64,
         #[arg(long, value_enum, default_value = "jsonl")]
@@ -992,10 +994,9 @@ fn numbrix_solve(file: &str, format: SolveFormat, budget: u64) -> Result<ExitCod
 
 /// One landscape from JSON text: a landscape, or a record with a "landscape" field
 /// (such as `carcassonne generate` output).
+/// A key given twice or a key a record does not have is refused, named.
 fn landscape_of(text: &str) -> Result<carcassonne::Landscape, String> {
-    serde_json::from_str::<serde_json::Value>(text)
-        .map_err(|e| format!("malformed JSON: {e}"))
-        .and_then(|v| carcassonne::tiles::from_record(&v))
+    carcassonne::tiles::parse_record(text)
 }
 
 fn carcassonne_stats(

@@ -706,3 +706,25 @@ fn a_huge_bad_token_is_not_echoed() {
     assert!(err.len() < 400, "{} bytes of error", err.len());
     assert!(err.contains("500001 characters"), "{err}");
 }
+
+#[test]
+fn carcassonne_score_refuses_repeated_and_unknown_keys() {
+    for (input, says) in [
+        (
+            "{\"landscape\":[[[2,1,1,0,1]]],\"landscape\":[[[2,1,1,0,1]]]}\n",
+            "appears twice",
+        ),
+        (
+            "{\"landscape\":[[[2,1,1,0,1]]],\"colour\":1}\n",
+            "unknown key \"colour\"",
+        ),
+    ] {
+        let (code, _, err) = run_limited(
+            &["carcassonne", "score"],
+            Some(input.as_bytes()),
+            Duration::from_secs(10),
+        );
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+}

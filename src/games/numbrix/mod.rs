@@ -39,7 +39,9 @@ pub struct NumbrixParams {
     pub style: Style,
     /// Keep only puzzles of this grade.
     pub difficulty: Option<Grade>,
-    /// Node budget of each uniqueness check.
+    /// Node budget of each solver call: a first uniqueness check that runs out rejects
+    /// the attempt; a clue-removal check that runs out keeps its clue (not proved
+    /// minimal).
     pub max_nodes: u64,
 }
 
