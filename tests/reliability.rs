@@ -728,3 +728,17 @@ fn carcassonne_score_refuses_repeated_and_unknown_keys() {
         assert!(err.contains(says), "{err}");
     }
 }
+
+#[test]
+fn sample_counts_past_the_bound_are_refused_for_every_statistic() {
+    for cmd in ["carcassonne stats", "number-match stats", "catan bias"] {
+        let mut args: Vec<&str> = cmd.split(' ').collect();
+        args.extend(["--samples", "1000000000000001"]);
+        let (code, _, err) = run_limited(&args, None, Duration::from_secs(10));
+        assert_eq!(code, 1, "{cmd}: {err}");
+        assert!(
+            err.contains("--samples is 1000000000000001: at most"),
+            "{cmd}: {err}"
+        );
+    }
+}

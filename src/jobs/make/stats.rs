@@ -91,12 +91,7 @@ pub mod carcassonne_stats {
     use crate::games::carcassonne::stats::{self, Hist};
 
     pub fn config(spec: &CarcassonneStatsSpec, seed: u64) -> Result<Value> {
-        if spec.samples == 0 {
-            return Err(Error::param(
-                "samples",
-                "is 0: ask for at least 1 landscape",
-            ));
-        }
+        crate::limits::check_samples("samples", spec.samples, "landscapes per size")?;
         if spec.tiles.is_empty() || spec.tiles.iter().any(|t| !(1..=72).contains(t)) {
             return Err(Error::param(
                 "tiles",
@@ -174,9 +169,7 @@ pub mod match_stats {
     use crate::games::number_match::{self, stats, Append, NumberMatch};
 
     pub fn config(spec: &MatchStatsSpec, seed: u64, shard: Shard) -> Result<stats::Config> {
-        if spec.samples == 0 {
-            return Err(Error::param("samples", "is 0: ask for at least 1 board"));
-        }
+        crate::limits::check_samples("samples", spec.samples, "boards")?;
         NumberMatch::check_length(spec.length)?;
         if spec.max_nodes == 0 {
             return Err(Error::param(
