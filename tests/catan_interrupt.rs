@@ -71,17 +71,32 @@ fn a_stop_request_ends_every_long_catan_call_promptly() {
     );
     drop(tx);
     std::thread::sleep(Duration::from_millis(700));
-    // Nothing has finished yet.
-    assert!(rx.try_recv().is_err(), "a call finished before the stop");
+    // Whatever returned before the stop is a problem too (nothing here is that quick).
+    let mut early = Vec::new();
+    while let Ok((name, r)) = rx.try_recv() {
+        early.push(format!("{name} returned before the stop: {r:?}"));
+    }
     puzzlebook::interrupt::request();
     let asked = Instant::now();
-    for _ in 0..4 {
-        let (name, r) = rx
-            .recv_timeout(Duration::from_secs(2))
-            .expect("every call returns soon after the stop");
+    let mut problems = early.clone();
+    let mut returned = early.len();
+    while returned < 4 {
+        let Ok((name, r)) = rx.recv_timeout(Duration::from_secs(2)) else {
+            problems.push(format!(
+                "{} call(s) still running 2 s after the stop",
+                4 - returned
+            ));
+            break;
+        };
+        returned += 1;
         let waited = asked.elapsed();
-        assert!(waited < Duration::from_millis(500), "{name}: {waited:?}");
-        let e = r.expect_err(name);
-        assert!(e.starts_with("interrupted"), "{name}: {e}");
+        if waited > Duration::from_millis(500) {
+            problems.push(format!("{name}: returned {waited:?} after the stop"));
+        }
+        match r {
+            Err(e) if e.starts_with("interrupted") => {}
+            other => problems.push(format!("{name}: {other:?} instead of interrupted")),
+        }
     }
+    assert!(problems.is_empty(), "{problems:#?}");
 }
