@@ -935,6 +935,8 @@ fn numbrix_solve(file: &str, format: SolveFormat, budget: u64) -> Result<ExitCod
         };
         let many = k > 0 || next.is_some();
         let v = numbrix::solve::solve_grid(g, budget).map_err(Error::Invalid)?;
+        // A search cut short by a stop is a stop, not an "unknown" answer.
+        puzzlebook::interrupt::check()?;
         let rows = |cells: &[u16]| Grid {
             rows: g.rows,
             cols: g.cols,
