@@ -9,6 +9,10 @@ use std::sync::OnceLock;
 
 /// Millimetres per typographic point.
 pub const MM_PER_PT: f32 = 25.4 / 72.0;
+/// The smallest text a printed page may carry, in points (print-on-demand rule).
+pub const MIN_TEXT_PT: f32 = 7.0;
+/// The thinnest line a printed page may carry: 0.5 pt, in mm.
+pub const MIN_LINE_MM: f32 = 0.5 * MM_PER_PT;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Point {
@@ -261,6 +265,79 @@ impl Canvas {
             y += leading;
         }
         y - area.y - size * MM_PER_PT + leading * 0.35
+    }
+
+    /// The smallest text size on the canvas, in points (None: no text).
+    pub fn min_text_pt(&self) -> Option<f32> {
+        self.shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Text { size, .. } => Some(*size),
+                _ => None,
+            })
+            .reduce(f32::min)
+    }
+
+    /// The thinnest stroke on the canvas, in mm (None: nothing stroked).
+    pub fn min_line_mm(&self) -> Option<f32> {
+        self.shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Path { stroke, .. } | Shape::Circle { stroke, .. } => {
+                    stroke.map(|k| k.width)
+                }
+                _ => None,
+            })
+            .reduce(f32::min)
+    }
+
+    /// The box holding every mark on the canvas (strokes by half their width, text by
+    /// its advance width, ascender and descender), or None for an empty canvas.
+    pub fn ink_bounds(&self) -> Option<Rect> {
+        let mut b: Option<(f32, f32, f32, f32)> = None;
+        let mut add = |x0: f32, y0: f32, x1: f32, y1: f32| {
+            b = Some(match b {
+                None => (x0, y0, x1, y1),
+                Some((a, c, d, e)) => (a.min(x0), c.min(y0), d.max(x1), e.max(y1)),
+            });
+        };
+        for s in &self.shapes {
+            match s {
+                Shape::Path { points, stroke, .. } => {
+                    let h = stroke.map_or(0.0, |k| k.width / 2.0);
+                    for p in points {
+                        add(p.x - h, p.y - h, p.x + h, p.y + h);
+                    }
+                }
+                Shape::Circle {
+                    center,
+                    radius,
+                    stroke,
+                    ..
+                } => {
+                    let r = radius + stroke.map_or(0.0, |k| k.width / 2.0);
+                    add(center.x - r, center.y - r, center.x + r, center.y + r);
+                }
+                Shape::Text {
+                    origin,
+                    size,
+                    face,
+                    text,
+                    ..
+                } => {
+                    let w = text_width(text, *size, *face);
+                    let em = size * MM_PER_PT;
+                    // DejaVu Sans: ascender 0.928 em, descender 0.236 em.
+                    add(
+                        origin.x,
+                        origin.y - 0.928 * em,
+                        origin.x + w,
+                        origin.y + 0.236 * em,
+                    );
+                }
+            }
+        }
+        b.map(|(x0, y0, x1, y1)| Rect::new(x0, y0, x1 - x0, y1 - y0))
     }
 
     /// Every character drawn on the canvas (for font subsetting).

@@ -70,11 +70,45 @@ pub trait Game: Sized + Sync + Send + 'static {
     fn has_answers(&self) -> bool {
         true
     }
+    /// How hard the puzzle is by the game's own measure (books order each section by
+    /// `score`, easiest first, and print the stars). None: the game does not rate.
+    fn rating(&self, _puzzle: &Self::Puzzle) -> Option<Rating> {
+        None
+    }
+    /// Width / height of this puzzle's drawn solution in the answer key.
+    fn answer_aspect(&self, _puzzle: &Self::Puzzle) -> f32 {
+        self.aspect()
+    }
+    /// Draw the solution for the answer key (small: several to a page). Text at least
+    /// [`crate::canvas::MIN_TEXT_PT`] when the area allows; the book picks the size.
+    fn draw_answer(&self, puzzle: &Self::Puzzle, canvas: &mut Canvas, area: Rect) {
+        self.draw(puzzle, canvas, area, true);
+    }
+    /// Printed once above this game's answers in a section's key (e.g. what the
+    /// abbreviations in the answers mean).
+    fn answer_note(&self) -> Option<String> {
+        None
+    }
+    /// A small worked example for the "how to play" page: a tiny puzzle solved step by
+    /// step, drawn inside `area` (text at least `MIN_TEXT_PT`). False: none.
+    fn draw_example(&self, _canvas: &mut Canvas, _area: Rect) -> bool {
+        false
+    }
     /// At most this many calls of `generate` per item (a game whose `generate` runs its
     /// own attempt loop says 1).
     fn attempt_budget(&self) -> u64 {
         u64::MAX
     }
+}
+
+/// How hard one puzzle is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rating {
+    /// Orders a section: lower is easier. Ties keep the generation order.
+    pub score: f64,
+    /// 1 (easiest) to 5, on a scale fixed by the game (the same puzzle gets the same
+    /// stars in every book).
+    pub stars: u8,
 }
 
 /// Something to do with a game chosen by name at run time (the registry's visitor).
