@@ -761,9 +761,17 @@ fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<ExitCode
             seed: args.seed,
             jobs,
             progress: show_progress,
+            template_name: args
+                .template
+                .as_deref()
+                .and_then(Path::file_name)
+                .map(|n| n.to_string_lossy().into_owned()),
         },
     )?;
     write_atomic(&args.out, &built.pdf)?;
+    for w in &built.warnings {
+        eprintln!("warning: {w}");
+    }
     eprintln!(
         "wrote {}: {} pages, {} items, seed {}, {} KB in {:.2} s",
         args.out.display(),

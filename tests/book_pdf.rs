@@ -1,6 +1,6 @@
-//! The book as a PDF reader sees it: it parses, has the planned page count, its text
-//! has the title and headings, every font is embedded, and page boxes follow the
-//! template (trim size, bleed).
+//! The book as a PDF reader sees it: it parses, has the planned parts in order, its
+//! text has the title and headings, every font is embedded, page boxes follow the
+//! template (trim size, bleed), and the copyright page's facts make the puzzles again.
 
 mod common;
 use common::*;
@@ -118,38 +118,55 @@ fn box_of(doc: &Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f32> {
 fn default_book_structure_text_and_fonts() {
     let (_dir, bytes) = build(&template("default.toml"), &[]);
     let doc = Document::load_mem(&bytes).unwrap();
-    // Planned pages: title, contents, 3+4+2+2 Flip pages, 2 Numbrix pages, 1 Number
-    // Match page, 4 Catan pages, then 1+2+1+1+1+1 answer pages (Catan boards have no
-    // answers).
-    assert_eq!(doc.get_pages().len(), 27);
-
     let texts = page_texts(&doc);
+    let n = texts.len();
+    assert!(n >= 24 && n % 2 == 0, "{n} pages");
+    // Front matter in order: title, copyright, contents, then one "how to play" page
+    // per game and rule set (Flip, Flip Plus, Numbrix, Number Match, Catan).
+    assert!(texts[0].contains("Puzzlebook Sampler"));
+    assert!(texts[1].contains("How this book was made"));
+    assert!(texts[2].contains("Contents"));
+    let howto: Vec<usize> = (0..n)
+        .filter(|&i| texts[i].contains("How to play") && !texts[i].contains("Contents"))
+        .filter(|&i| texts[i].trim_start().starts_with("How to play"))
+        .collect();
+    assert_eq!(howto, vec![3, 4, 5, 6, 7], "how-to pages");
     let all = texts.join("\n");
     for needle in [
-        "Puzzlebook Sampler",
-        "Contents",
         "Flip: warm-up",
-        "Flip: the classic 5 x 5",
+        "Flip: the classic 5 × 5",
         "Flip: wide boards",
         "Flip Plus: the Lights Out cross",
-        "Answers: Flip: warm-up",
         "Puzzle 22",
         "Numbrix",
-        "Answers: Numbrix",
         "Number Match",
-        "Answers: Number Match",
         "Catan set-ups",
         "Board 34",
+        "Answers",
         "30 puzzles and 4 boards in 7 sections, with answers",
     ] {
         assert!(all.contains(needle), "missing {needle:?}");
     }
-    // Page numbers on every page.
-    for (i, t) in texts.iter().enumerate() {
+    // Numbered pages carry their number (title and copyright pages do not).
+    for (i, t) in texts.iter().enumerate().skip(2) {
         assert!(
             t.split(' ').any(|w| w == (i + 1).to_string()),
             "page {} has no number: {t}",
             i + 1
+        );
+    }
+    // The contents give each section's real first page.
+    let contents = &texts[2];
+    for heading in ["Flip: warm-up", "Numbrix", "Catan set-ups"] {
+        let after = contents.split(heading).nth(1).unwrap();
+        let page: usize = after
+            .split_whitespace()
+            .find_map(|w| w.parse().ok())
+            .unwrap();
+        assert!(
+            texts[page - 1].trim_start().starts_with(heading),
+            "{heading} listed on page {page}: {}",
+            texts[page - 1]
         );
     }
 
@@ -194,28 +211,28 @@ fn default_book_structure_text_and_fonts() {
 fn numbrix_book_has_its_three_sections_and_answers() {
     let (_dir, bytes) = build(&template("numbrix-6x9.toml"), &[]);
     let doc = Document::load_mem(&bytes).unwrap();
-    let all = page_texts(&doc).join("\n");
+    let texts = page_texts(&doc);
+    let all = texts.join("\n");
     for needle in [
-        "Numbrix",
-        "Easy",
-        "Medium",
-        "Hard",
+        "Easy (puzzles 1–34)",
+        "Medium (puzzles 35–67)",
+        "Hard (puzzles 68–100)",
         "Puzzle 100",
-        "Answers: Easy",
-        "Answers: Hard",
         "100 puzzles in 3 sections, with answers",
     ] {
         assert!(all.contains(needle), "missing {needle:?}");
     }
-    // Captions carry the grade of every puzzle: 34 easy, 33 medium, 33 hard.
-    assert_eq!(all.matches("Easy, ").count(), 34);
-    assert_eq!(all.matches("Medium, ").count(), 33);
-    assert_eq!(all.matches("Hard, ").count(), 33);
-    // 6 x 9 inches with bleed: the trim box is 432 x 648 pt.
+    // Each puzzle once on a puzzle page, its answer once in the key.
+    for k in [1, 34, 35, 67, 68, 100] {
+        let label = format!("Puzzle {k} ");
+        let on_pages = texts.iter().filter(|t| t.contains(&label)).count();
+        assert_eq!(on_pages, 2, "puzzle {k}: on {on_pages} pages");
+    }
+    // 6 x 9 inches with bleed: the trim box is [x0 y0 x1 y1], 432 x 648 pt.
     let (_, first) = doc.get_pages().into_iter().next().unwrap();
     let trim = box_of(&doc, first, b"TrimBox");
     assert!(
-        (trim[2] - 432.0).abs() < 0.1 && (trim[3] - 648.0).abs() < 0.1,
+        (trim[2] - trim[0] - 432.0).abs() < 0.1 && (trim[3] - trim[1] - 648.0).abs() < 0.1,
         "{trim:?}"
     );
 }
@@ -226,43 +243,60 @@ fn page_sizes_bleed_and_trim() {
     let t = dir.path().join("t.toml");
     std::fs::write(
         &t,
-        "title = \"Trade\"\npage_size = \"6x9\"\nbleed = true\n[margins]\noutside = 10.0\n[[section]]\ngame = \"flip\"\ncount = 3\nparams = { size = 4 }\n",
+        "title = \"Trade\"\npage_size = \"6x9\"\nbleed = true\n[margins]\noutside = 10.0\ntop = 10.0\nbottom = 10.0\n[[section]]\ngame = \"flip\"\ncount = 3\nparams = { size = 4 }\n",
     )
     .unwrap();
-    let (_d, bytes) = build(&t, &[]);
-    let doc = Document::load_mem(&bytes).unwrap();
+    let dir2 = tempfile::tempdir().unwrap();
+    let out = dir2.path().join("book.pdf");
+    let res = run_book(&t, &out);
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    // A short book is padded to the 24 pages printers need, and says so.
+    let err = String::from_utf8_lossy(&res.stderr);
+    assert!(
+        err.contains("warning:") && err.contains("at least 24"),
+        "{err}"
+    );
+    let doc = Document::load_mem(&std::fs::read(&out).unwrap()).unwrap();
     let pages: Vec<_> = doc.get_pages().into_values().collect();
-    // title, contents, 3 puzzles, 1 answer page
-    assert_eq!(pages.len(), 6);
+    assert_eq!(pages.len(), 24);
+    assert!(page_texts(&doc)[23].contains("Notes"));
     for (i, &p) in pages.iter().enumerate() {
         let media = box_of(&doc, p, b"MediaBox");
         let trim = box_of(&doc, p, b"TrimBox");
+        let bleed = box_of(&doc, p, b"BleedBox");
         // 6.125 x 9.25 in with bleed on the outside, top and bottom.
         assert!(
             (media[2] - 441.0).abs() < 0.1 && (media[3] - 666.0).abs() < 0.1,
             "{media:?}"
         );
-        assert!(
-            (trim[2] - 432.0).abs() < 0.1 && (trim[3] - 648.0).abs() < 0.1,
-            "{trim:?}"
-        );
+        assert_eq!(bleed, media, "page {}", i + 1);
         // The trim box sits on the inside edge: left on odd pages, right on even ones.
         let expected_x = if i % 2 == 0 { 0.0 } else { 9.0 };
         assert!(
-            (trim[0] - expected_x).abs() < 0.1,
+            (trim[0] - expected_x).abs() < 0.1
+                && (trim[1] - 9.0).abs() < 0.1
+                && (trim[2] - (expected_x + 432.0)).abs() < 0.1
+                && (trim[3] - 657.0).abs() < 0.1,
             "page {}: {trim:?}",
             i + 1
         );
     }
-    // Outside margin below the bleed minimum is refused.
-    std::fs::write(
-        &t,
-        "title = \"Trade\"\npage_size = \"6x9\"\nbleed = true\n[margins]\noutside = 7.0\n[[section]]\ngame = \"flip\"\ncount = 3\n",
-    )
-    .unwrap();
-    let res = run_book(&t, &dir.path().join("x.pdf"));
-    assert_eq!(res.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&res.stderr).contains("0.375 in"));
+    // Margins below the bleed minimum are refused, outside, top and bottom alike.
+    for (key, value) in [("outside", "7.0"), ("top", "8.0"), ("bottom", "9.0")] {
+        std::fs::write(
+            &t,
+            format!("title = \"Trade\"\npage_size = \"6x9\"\nbleed = true\n[margins]\n{key} = {value}\n[[section]]\ngame = \"flip\"\ncount = 3\n"),
+        )
+        .unwrap();
+        let res = run_book(&t, &dir.path().join("x.pdf"));
+        assert_eq!(res.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&res.stderr);
+        assert!(err.contains("0.375 in") && err.contains(key), "{err}");
+    }
 }
 
 #[test]
@@ -281,16 +315,28 @@ fn too_many_pages_is_refused() {
 }
 
 #[test]
-fn answer_key_regenerates_from_the_printed_seed_and_item() {
-    // Section 1 of the default template: flip, size 3, min_moves 3, seed 2026 + 1.
+fn the_copyright_page_makes_the_puzzles_again() {
+    // Section 1 of the default template: flip, size 3, min_moves 3, seed 2026 + 1. The
+    // copyright page lists its items easiest first; puzzle k's answer in the key is
+    // the answer the command line gives for the k-th listed item.
     let (_dir, bytes) = build(&template("default.toml"), &[]);
     let doc = Document::load_mem(&bytes).unwrap();
     let texts = page_texts(&doc);
-    let answers = texts
-        .iter()
-        .find(|t| t.contains("Answers: Flip: warm-up"))
-        .unwrap();
-    assert!(answers.contains("seed=2027"), "{answers}");
+    assert!(texts[1].contains("puzzlebook book --template default.toml --seed 2026"));
+    let line = texts[1]
+        .split("Flip: warm-up (puzzles 1–6): flip min_moves=3 size=3, seed 2027, items ")
+        .nth(1)
+        .expect("section 1's items on the copyright page");
+    let items: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit() && c != '–')
+        .filter(|w| !w.is_empty())
+        .flat_map(|w| match w.split_once('–') {
+            Some((a, b)) => (a.parse().unwrap()..=b.parse().unwrap()).collect::<Vec<usize>>(),
+            None => vec![w.parse().unwrap()],
+        })
+        .take(6)
+        .collect();
+    assert_eq!(items.len(), 6, "{line}");
     let cli = stdout_of(&[
         "flip",
         "generate",
@@ -303,14 +349,33 @@ fn answer_key_regenerates_from_the_printed_seed_and_item() {
         "--count",
         "6",
         "--format",
-        "text",
+        "json",
     ]);
-    for (item, header) in cli.lines().filter(|l| l.starts_with('#')).enumerate() {
-        let answer = header.split_once("): ").unwrap().1;
+    let records: Vec<serde_json::Value> = cli
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let key = texts
+        .iter()
+        .find(|t| t.contains("Flip: warm-up (puzzles 1–6)") && t.contains("Answers"))
+        .unwrap();
+    for (k, &item) in items.iter().enumerate() {
+        let moves = records[item]["min_moves"].as_u64().unwrap();
+        // The answer's line under "Puzzle k · page p" starts with its move count.
+        let after = key
+            .split(&format!("Puzzle {} · page", k + 1))
+            .nth(1)
+            .unwrap();
         assert!(
-            answers.contains(answer),
-            "item {item}: {answer} not in {answers}"
+            after.contains(&format!("{moves} move")),
+            "puzzle {} (item {item}): {moves} moves not in {after:.80}",
+            k + 1
         );
-        assert!(answers.contains(&format!("item {item}")));
     }
+    // Easiest first: the proven move counts never fall.
+    let counts: Vec<u64> = items
+        .iter()
+        .map(|&i| records[i]["min_moves"].as_u64().unwrap())
+        .collect();
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
 }

@@ -120,7 +120,8 @@ fn set_paint(ops: &mut Vec<Op>, fill: Option<Color>, stroke: Option<Stroke>) -> 
     if let Some(s) = stroke {
         ops.push(Op::SetOutlineColor { col: rgb(s.color) });
         ops.push(Op::SetOutlineThickness {
-            pt: Pt(round2(s.width * PT_PER_MM)),
+            // Never under the 0.5 pt print minimum, whatever a drawing asked for.
+            pt: Pt(round2(s.width.max(crate::canvas::MIN_LINE_MM) * PT_PER_MM).max(0.5)),
         });
     }
     match (fill.is_some(), stroke.is_some()) {
@@ -246,8 +247,57 @@ fn page_ops(
     ops
 }
 
+/// What the PDF's document information says.
+#[derive(Debug, Clone, Default)]
+pub struct Meta {
+    pub title: String,
+    pub author: String,
+    pub subject: String,
+    /// The creation date as a PDF date string ("D:20261124000000Z"), or none.
+    pub date: Option<String>,
+}
+
+/// The PDF date (UTC) of a Unix time in seconds.
+pub fn pdf_date(unix: i64) -> String {
+    let days = unix.div_euclid(86_400);
+    let secs = unix.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "D:{y:04}{m:02}{d:02}{:02}{:02}{:02}Z",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
+/// Days since 1970-01-01 of a civil date (proleptic Gregorian).
+pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(m);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The civil date of a day count since 1970-01-01.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
 /// Render pages (page 1 first) into PDF bytes.
-pub fn render(title: &str, author: &str, geometry: &Geometry, pages: &[Canvas]) -> Result<Vec<u8>> {
+pub fn render(meta: &Meta, geometry: &Geometry, pages: &[Canvas]) -> Result<Vec<u8>> {
+    let (title, author) = (meta.title.as_str(), meta.author.as_str());
     let mut used = BTreeSet::new();
     for p in pages {
         p.collect_chars(&mut used);
@@ -292,16 +342,7 @@ pub fn render(title: &str, author: &str, geometry: &Geometry, pages: &[Canvas]) 
         let (dx, dy) = geometry.trim_offset(i + 1);
         let mapper = Mapper { dx, dy, media_h };
         let ops = page_ops(canvas, &mapper, &fonts, &mut hash);
-        let mut page = PdfPage::new(Mm(media_w), Mm(media_h), ops);
-        page.trim_box = printpdf::Rect {
-            x: Pt(dx * PT_PER_MM),
-            y: Pt(geometry.bleed * PT_PER_MM),
-            width: Pt(geometry.trim_w * PT_PER_MM),
-            height: Pt(geometry.trim_h * PT_PER_MM),
-            mode: None,
-            winding_order: None,
-        };
-        pdf_pages.push(page);
+        pdf_pages.push(PdfPage::new(Mm(media_w), Mm(media_h), ops));
     }
     doc.with_pages(pdf_pages);
 
@@ -321,11 +362,95 @@ pub fn render(title: &str, author: &str, geometry: &Geometry, pages: &[Canvas]) 
             lopdf::Object::string_literal(id),
         ]),
     );
+    set_boxes(&mut lo, geometry)?;
+    set_info(&mut lo, meta)?;
     compress_streams(&mut lo);
     let mut out = Vec::new();
     lo.save_to(&mut out)
         .map_err(|e| Error::Check(format!("cannot serialise the PDF: {e}")))?;
     Ok(out)
+}
+
+/// Write each page's boxes in PDF terms ([x0 y0 x1 y1], points, origin bottom-left):
+/// the media box is the trimmed page plus bleed on the outside, top and bottom edges;
+/// the trim box is the page the reader holds; with bleed, the bleed box is the media
+/// box, and without bleed every box is the trim box.
+fn set_boxes(doc: &mut lopdf::Document, g: &Geometry) -> Result<()> {
+    use lopdf::Object;
+    let (media_w, media_h) = g.media();
+    let arr = |x0: f32, y0: f32, x1: f32, y1: f32| {
+        Object::Array(
+            [x0, y0, x1, y1]
+                .iter()
+                .map(|v| Object::Real(round2(v * PT_PER_MM)))
+                .collect(),
+        )
+    };
+    for (number, id) in doc.get_pages() {
+        let (dx, _) = g.trim_offset(number as usize);
+        let page = doc
+            .get_object_mut(id)
+            .and_then(|o| o.as_dict_mut())
+            .map_err(|e| Error::Check(format!("page {number} of the PDF: {e}")))?;
+        page.set("MediaBox", arr(0.0, 0.0, media_w, media_h));
+        page.set(
+            "TrimBox",
+            arr(dx, g.bleed, dx + g.trim_w, g.bleed + g.trim_h),
+        );
+        page.remove(b"CropBox");
+        page.remove(b"ArtBox");
+        if g.bleed > 0.0 {
+            page.set("BleedBox", arr(0.0, 0.0, media_w, media_h));
+        } else {
+            page.remove(b"BleedBox");
+        }
+    }
+    Ok(())
+}
+
+/// The document information: what the book is, and nothing it is not (no PDF/X key:
+/// the file is not PDF/X), dated only when a date is known.
+fn set_info(doc: &mut lopdf::Document, meta: &Meta) -> Result<()> {
+    use lopdf::{Dictionary, Object};
+    let text = |s: &str| Object::String(utf16_text(s), lopdf::StringFormat::Hexadecimal);
+    let mut info = Dictionary::new();
+    info.set("Title", text(&meta.title));
+    if !meta.author.is_empty() {
+        info.set("Author", text(&meta.author));
+    }
+    if !meta.subject.is_empty() {
+        info.set("Subject", text(&meta.subject));
+    }
+    info.set("Creator", text("puzzlebook"));
+    info.set(
+        "Producer",
+        text(&format!(
+            "puzzlebook {} (printpdf, lopdf)",
+            env!("CARGO_PKG_VERSION")
+        )),
+    );
+    if let Some(d) = &meta.date {
+        info.set("CreationDate", Object::string_literal(d.clone()));
+        info.set("ModDate", Object::string_literal(d.clone()));
+    }
+    info.set("Trapped", Object::Name(b"False".to_vec()));
+    let id = doc.add_object(Object::Dictionary(info));
+    doc.trailer.set("Info", Object::Reference(id));
+    // printpdf's own information dictionary (with its empty PDF/X version) goes.
+    doc.prune_objects();
+    Ok(())
+}
+
+/// A PDF text string: plain when it is ASCII, else UTF-16BE with its byte-order mark.
+fn utf16_text(s: &str) -> Vec<u8> {
+    if s.is_ascii() {
+        return s.as_bytes().to_vec();
+    }
+    let mut v = vec![0xfe, 0xff];
+    for u in s.encode_utf16() {
+        v.extend_from_slice(&u.to_be_bytes());
+    }
+    v
 }
 
 /// Deflate every uncompressed stream, in parallel. (lopdf's own `compress` runs
@@ -359,4 +484,23 @@ fn compress_streams(doc: &mut lopdf::Document) {
 
 fn mix(x: u64) -> u64 {
     crate::seed::mix64(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_round_trip_and_match_known_days() {
+        // 2000-03-01 is day 11,017 (published epoch tables); 1970-01-01 is day 0.
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+        assert_eq!(pdf_date(0), "D:19700101000000Z");
+        // 1,700,000,000 s is 2023-11-14 22:13:20 UTC.
+        assert_eq!(pdf_date(1_700_000_000), "D:20231114221320Z");
+        for z in (-1000..100_000).step_by(7) {
+            let (y, m, d) = civil_from_days(z);
+            assert_eq!(days_from_civil(y, m, d), z);
+        }
+    }
 }

@@ -60,22 +60,20 @@ pub enum AnswerPlacement {
     None,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AnswerKey {
     pub placement: AnswerPlacement,
-    /// Solutions per answer page.
-    pub per_page: usize,
+    /// Answers side by side in a row; by default as many as stay legible (at most 4).
+    pub columns: Option<usize>,
+    /// No longer used (answers run on in rows, sections one after another); accepted
+    /// so older templates still load, with a warning.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<usize>,
 }
 
-impl Default for AnswerKey {
-    fn default() -> Self {
-        AnswerKey {
-            placement: AnswerPlacement::End,
-            per_page: 6,
-        }
-    }
-}
+/// Most answers side by side.
+pub const MAX_ANSWER_COLUMNS: usize = 4;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -108,6 +106,20 @@ pub struct Template {
     pub subtitle: String,
     #[serde(default)]
     pub author: String,
+    /// The copyright page: publisher, edition ("First edition"), ISBN (checked), a
+    /// copyright line (default "© YEAR AUTHOR. All rights reserved." when both are
+    /// known) and the book's date, YYYY-MM-DD (the PDF's creation date unless
+    /// SOURCE_DATE_EPOCH is set).
+    #[serde(default)]
+    pub publisher: String,
+    #[serde(default)]
+    pub edition: String,
+    #[serde(default)]
+    pub isbn: String,
+    #[serde(default)]
+    pub copyright: String,
+    #[serde(default)]
+    pub date: Option<String>,
     #[serde(default)]
     pub page_size: PageSize,
     /// Bleed adds 0.125 in to the outside, top and bottom edges.
@@ -182,8 +194,23 @@ impl Template {
                 ));
             }
         }
-        if !(1..=MAX_PER_PAGE).contains(&self.answers.per_page) {
-            return Err(format!("answers.per_page must be 1 to {MAX_PER_PAGE}"));
+        if let Some(c) = self.answers.columns {
+            if !(1..=MAX_ANSWER_COLUMNS).contains(&c) {
+                return Err(format!(
+                    "answers.columns must be 1 to {MAX_ANSWER_COLUMNS}, not {c}"
+                ));
+            }
+        }
+        if !self.isbn.is_empty() {
+            check_isbn(&self.isbn)?;
+        }
+        if let Some(d) = &self.date {
+            parse_date(d).ok_or_else(|| {
+                format!(
+                    "date = {} is not a date: write YYYY-MM-DD, e.g. \"2026-11-24\"",
+                    crate::input::excerpt(d)
+                )
+            })?;
         }
         // Bound the counts before anything is generated: the puzzle pages alone (a
         // title page and the answers come on top) must fit a printed book.
@@ -212,16 +239,94 @@ impl Template {
                 ));
             }
         }
-        let min_outside = if self.bleed { 9.525 } else { 6.35 };
-        if m.outside < min_outside {
-            return Err(format!(
-                "margins.outside = {} mm is below the print-on-demand minimum of {min_outside} mm ({} in)",
-                m.outside,
-                if self.bleed { "0.375" } else { "0.25" }
-            ));
+        let min = if self.bleed { 9.525 } else { 6.35 };
+        for (what, v) in [("outside", m.outside), ("top", m.top), ("bottom", m.bottom)] {
+            if v < min {
+                return Err(format!(
+                    "margins.{what} = {v} mm is below the print-on-demand minimum of {min} mm ({} in{})",
+                    if self.bleed { "0.375" } else { "0.25" },
+                    if self.bleed { " with bleed" } else { "" }
+                ));
+            }
         }
         Ok(())
     }
+
+    /// What a user should know about a template that loads (one line each).
+    pub fn warnings(&self) -> Vec<String> {
+        let mut w = Vec::new();
+        if self.answers.per_page.is_some() {
+            w.push(
+                "answers.per_page is no longer used: answers run on in rows (set answers.columns to choose how many side by side)"
+                    .to_string(),
+            );
+        }
+        w
+    }
+}
+
+/// A date written YYYY-MM-DD, as (year, month, day).
+pub fn parse_date(s: &str) -> Option<(i64, u32, u32)> {
+    let mut it = s.split('-');
+    let (y, m, d) = (it.next()?, it.next()?, it.next()?);
+    if it.next().is_some() || y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return None;
+    }
+    let y: i64 = y.parse().ok()?;
+    let m: u32 = m.parse().ok()?;
+    let d: u32 = d.parse().ok()?;
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    (y >= 1970 && (1..=days).contains(&d)).then_some((y, m, d))
+}
+
+/// Check an ISBN-10 or ISBN-13 (hyphens and spaces allowed) by its check digit.
+pub fn check_isbn(isbn: &str) -> Result<(), String> {
+    let digits: Vec<char> = isbn.chars().filter(|c| !matches!(c, '-' | ' ')).collect();
+    let bad = |why: &str| Err(format!("isbn = {} {why}", crate::input::excerpt(isbn)));
+    match digits.len() {
+        13 => {
+            let Some(v) = digits
+                .iter()
+                .map(|c| c.to_digit(10))
+                .collect::<Option<Vec<u32>>>()
+            else {
+                return bad("has a character that is not a digit");
+            };
+            let sum: u32 = v
+                .iter()
+                .enumerate()
+                .map(|(i, d)| if i % 2 == 0 { *d } else { 3 * d })
+                .sum();
+            if sum % 10 != 0 {
+                return bad("fails its check digit (ISBN-13)");
+            }
+        }
+        10 => {
+            let mut sum = 0;
+            for (i, c) in digits.iter().enumerate() {
+                let d = match c {
+                    'X' | 'x' if i == 9 => 10,
+                    c => match c.to_digit(10) {
+                        Some(d) => d,
+                        None => return bad("has a character that is not a digit"),
+                    },
+                };
+                sum += (10 - i as u32) * d;
+            }
+            if sum % 11 != 0 {
+                return bad("fails its check digit (ISBN-10)");
+            }
+        }
+        _ => return bad("is not 10 or 13 digits long"),
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -235,7 +340,28 @@ mod tests {
         let t = Template::parse(MINIMAL).unwrap();
         assert_eq!(t.page_size, PageSize::A4);
         assert_eq!(t.sections[0].per_page, 1);
-        assert_eq!(t.answers.per_page, 6);
+        assert_eq!(t.answers.columns, None);
+    }
+
+    #[test]
+    fn isbns_and_dates_are_checked() {
+        // The worked examples of the ISBN standard's check digits, 13 and 10 digits.
+        assert!(check_isbn("978-0-306-40615-7").is_ok());
+        assert!(check_isbn("0-306-40615-2").is_ok());
+        assert!(check_isbn("978-0-306-40615-6")
+            .unwrap_err()
+            .contains("check digit"));
+        assert!(check_isbn("0-306-40615-3")
+            .unwrap_err()
+            .contains("check digit"));
+        assert!(check_isbn("12345").unwrap_err().contains("10 or 13"));
+        assert_eq!(parse_date("2024-02-29"), Some((2024, 2, 29)));
+        assert_eq!(parse_date("2023-02-29"), None);
+        assert_eq!(parse_date("2026-1-5"), None);
+        let e = Template::parse(&format!("isbn = \"978-0-306-40615-6\"\n{MINIMAL}")).unwrap_err();
+        assert!(e.contains("isbn"), "{e}");
+        let t = Template::parse(&format!("{MINIMAL}[answers]\nper_page = 6\n"));
+        assert_eq!(t.unwrap().warnings().len(), 1);
     }
 
     #[test]

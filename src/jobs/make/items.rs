@@ -289,6 +289,10 @@ pub(super) fn book(
             seed,
             jobs: env.jobs,
             progress: env.progress,
+            template_name: spec
+                .template
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned()),
         },
     )?;
     let mut sink = Sink::open(dest)?;

@@ -1,0 +1,1060 @@
+//! Planning and drawing the pages of a book: where everything goes, the page each
+//! puzzle and answer lands on, and the drawing of each kind of page.
+
+use super::layout::{best_grid, Geometry};
+use super::{typeset, HowTo, Part, Template};
+use crate::canvas::{
+    fit_size, pt, text_width, wrap, Align, Canvas, Color, Face, Rect, Stroke, MIN_LINE_MM,
+    MIN_TEXT_PT, MM_PER_PT,
+};
+use crate::{Error, Result};
+
+const HEADING_PT: f32 = 18.0;
+const SUBHEAD_PT: f32 = 12.0;
+const BODY_PT: f32 = 10.0;
+const LABEL_PT: f32 = 10.0;
+const STARS_PT: f32 = 9.0;
+const REF_PT: f32 = 8.0;
+const CAPTION_PT: f32 = 9.0;
+const HEAD_PT: f32 = 8.0;
+const FOOT_PT: f32 = 9.0;
+const ANSWER_LABEL_PT: f32 = 8.0;
+const ANSWER_PT: f32 = 7.5;
+const NOTE_PT: f32 = 8.5;
+const SMALL_PT: f32 = 7.5;
+const GREY: Color = Color::grey(90);
+const RULE_GREY: Color = Color::grey(150);
+/// Height kept at the foot of each page for its number.
+const FOOTER_MM: f32 = 8.0;
+/// Height kept at the top of a page for its running head.
+const HEADER_MM: f32 = 7.0;
+/// Space around each drawing's box.
+const PAD_MM: f32 = 2.0;
+/// Most lines of answer text under one answer.
+const ANSWER_LINES: usize = 3;
+/// The share of a section's first page an intro may take.
+const MAX_INTRO_SHARE: f32 = 0.35;
+/// DejaVu Sans: ascender and descender, in em (its hhea table).
+const ASCENT: f32 = 0.928;
+const DESCENT: f32 = 0.236;
+
+fn em(size: f32) -> f32 {
+    size * MM_PER_PT
+}
+
+/// The baseline that puts text's ascenders at `top`.
+fn first_baseline(top: f32, size: f32) -> f32 {
+    top + ASCENT * em(size)
+}
+
+/// Height of one line of text at `size`, from ascender to descender.
+fn line_h(size: f32) -> f32 {
+    (ASCENT + DESCENT) * em(size)
+}
+
+fn leading(size: f32) -> f32 {
+    em(size) * 1.35
+}
+
+/// Height of `lines` lines of wrapped text.
+fn text_block_h(lines: usize, size: f32) -> f32 {
+    if lines == 0 {
+        0.0
+    } else {
+        line_h(size) + (lines - 1) as f32 * leading(size)
+    }
+}
+
+/// Draw wrapped lines from `top`; returns the height used.
+fn paragraph(c: &mut Canvas, x: f32, top: f32, w: f32, size: f32, face: Face, text: &str) -> f32 {
+    let lines = wrap(text, size, face, w);
+    let mut y = first_baseline(top, size);
+    for line in &lines {
+        c.text(x, y, size, face, Align::Left, line);
+        y += leading(size);
+    }
+    text_block_h(lines.len(), size)
+}
+
+/// What each page is.
+pub(super) enum Kind {
+    Title,
+    Copyright,
+    Contents { first: usize, n: usize },
+    HowTo(usize),
+    Puzzles { part: usize, first: usize, n: usize },
+    Answers(Vec<Block>),
+    Notes,
+}
+
+/// A band of an answer page.
+pub(super) enum Block {
+    /// The "Answers" heading.
+    Title,
+    /// A section's heading in the key, with its game's note.
+    Section { part: usize },
+    /// Answers `first..first + n` of a section, side by side.
+    Row {
+        part: usize,
+        first: usize,
+        n: usize,
+        height: f32,
+    },
+}
+
+/// Where a section's puzzles go: the same box on every page.
+pub(super) struct SectionLayout {
+    /// Height of the first page's heading, intro and pointer lines.
+    header: f32,
+    rows: usize,
+    cols: usize,
+    box_w: f32,
+    box_h: f32,
+}
+
+/// The whole book, planned.
+pub(super) struct Plan {
+    pub kinds: Vec<Kind>,
+    /// Pages before the notes added to reach the minimum and an even count.
+    pub content_pages: usize,
+    contents: Vec<(String, usize)>,
+    howto_pages: Vec<usize>,
+    section_pages: Vec<usize>,
+    /// [section][k]: the page of the section's k-th puzzle (and of its answer, 0: none).
+    puzzle_page: Vec<Vec<usize>>,
+    answer_page: Vec<Vec<usize>>,
+    sections: Vec<SectionLayout>,
+    answer_cols: Vec<usize>,
+    answers_page: usize,
+}
+
+fn label_h() -> f32 {
+    line_h(LABEL_PT) + 1.5
+}
+fn caption_h() -> f32 {
+    line_h(CAPTION_PT) + 1.5
+}
+fn answer_label_h() -> f32 {
+    line_h(ANSWER_LABEL_PT) + 1.0
+}
+
+/// The height a section's first page needs above its puzzles.
+fn section_header_h(part: &Part, w: f32) -> f32 {
+    let mut h = line_h(HEADING_PT) + 3.0;
+    if let Some(intro) = &part.intro {
+        h += text_block_h(wrap(intro, BODY_PT, Face::Regular, w).len(), BODY_PT) + 2.0;
+    }
+    h + line_h(REF_PT) + 3.0
+}
+
+/// Refuse an intro too long for the first page of its section.
+pub(super) fn check_intro(section: usize, intro: &str, live: Rect) -> Result<()> {
+    let room = (live.h - FOOTER_MM - line_h(HEADING_PT) - 4.0) * MAX_INTRO_SHARE;
+    let lines = wrap(intro, BODY_PT, Face::Regular, live.w).len();
+    if text_block_h(lines, BODY_PT) > room {
+        let fits = ((room - line_h(BODY_PT)) / leading(BODY_PT))
+            .floor()
+            .max(0.0) as usize
+            + 1;
+        let words = intro.split_whitespace().count();
+        let keep = words * fits / lines.max(1);
+        return Err(Error::invalid(format!(
+            "section {section}: the intro takes {lines} lines, but at most {fits} fit on the section's first page beside its puzzles: shorten it to about {keep} words (the rules are on the game's \"how to play\" page)"
+        )));
+    }
+    Ok(())
+}
+
+/// The answer text under an answer, as it will be drawn.
+fn answer_lines(part: &Part, item: usize, w: f32) -> Vec<String> {
+    let text = typeset(&part.items.answer(item));
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = wrap(&text, ANSWER_PT, Face::Regular, w);
+    if lines.len() > ANSWER_LINES {
+        lines.truncate(ANSWER_LINES);
+        if let Some(last) = lines.last_mut() {
+            last.push('…');
+        }
+    }
+    lines
+}
+
+/// Whether every answer of a section stays legible (text >= 7 pt) drawn `w` mm wide.
+fn answers_legible(part: &Part, w: f32, max_h: f32) -> bool {
+    (0..part.items.len()).all(|i| {
+        let (dw, dh) = answer_size(part, i, w, max_h);
+        let area = Rect::new(0.0, 0.0, dw, dh);
+        let mut c = Canvas::new();
+        part.items.draw_answer(i, &mut c, area);
+        c.min_text_pt().is_none_or(|s| s >= MIN_TEXT_PT - 1e-3)
+    })
+}
+
+/// The drawing size of answer `i` in a column `w` wide, at most `max_h` tall.
+fn answer_size(part: &Part, i: usize, w: f32, max_h: f32) -> (f32, f32) {
+    let aspect = part.items.answer_aspect(i).max(1e-3);
+    let h = (w / aspect).min(max_h);
+    (h * aspect, h)
+}
+
+fn within(b: Rect, area: Rect) -> bool {
+    const EPS: f32 = 0.05;
+    b.x >= area.x - EPS
+        && b.y >= area.y - EPS
+        && b.right() <= area.right() + EPS
+        && b.bottom() <= area.bottom() + EPS
+}
+
+/// Plan every page for one page geometry.
+pub(super) fn plan(
+    template: &Template,
+    parts: &[Part],
+    howtos: &[HowTo],
+    g: &Geometry,
+    with_answers: bool,
+) -> Result<Plan> {
+    let live = g.live(1);
+    let body_h = live.h - FOOTER_MM;
+    let mut kinds = vec![Kind::Title, Kind::Copyright];
+
+    // Contents: how-to pages, sections, answers.
+    let entries = howtos.len() + parts.len() + usize::from(with_answers);
+    let contents_line = leading(BODY_PT) * 1.5;
+    let per_contents =
+        (((body_h - line_h(HEADING_PT) - 8.0) / contents_line).floor() as usize).max(1);
+    for first in (0..entries).step_by(per_contents) {
+        kinds.push(Kind::Contents {
+            first,
+            n: per_contents.min(entries - first),
+        });
+    }
+    let mut howto_pages = Vec::new();
+    for h in 0..howtos.len() {
+        howto_pages.push(kinds.len() + 1);
+        kinds.push(Kind::HowTo(h));
+    }
+
+    let mut sections = Vec::new();
+    let mut section_pages = Vec::new();
+    let mut puzzle_page = Vec::new();
+    for (p, part) in parts.iter().enumerate() {
+        let header = section_header_h(part, live.w).max(HEADER_MM);
+        let grid = Rect::new(0.0, 0.0, live.w, body_h - header);
+        let extra = label_h() + caption_h() + 2.0 * PAD_MM;
+        let aspect = part.items.aspect();
+        let (rows, cols) = best_grid(part.per_page, grid, aspect, extra);
+        sections.push(SectionLayout {
+            header,
+            rows,
+            cols,
+            box_w: grid.w / cols as f32,
+            box_h: grid.h / rows as f32,
+        });
+        section_pages.push(kinds.len() + 1);
+        let mut pages = Vec::new();
+        for first in (0..part.items.len()).step_by(part.per_page) {
+            let n = part.per_page.min(part.items.len() - first);
+            pages.extend(std::iter::repeat_n(kinds.len() + 1, n));
+            kinds.push(Kind::Puzzles { part: p, first, n });
+        }
+        puzzle_page.push(pages);
+    }
+
+    // The answer key: sections run on, answers in rows.
+    let mut answer_page: Vec<Vec<usize>> = parts.iter().map(|p| vec![0; p.items.len()]).collect();
+    let mut answer_cols = vec![0; parts.len()];
+    let answers_page = kinds.len() + 1;
+    if with_answers {
+        let avail = body_h - HEADER_MM;
+        let mut blocks = vec![Block::Title];
+        let mut used = line_h(HEADING_PT) + 5.0;
+        let flush = |blocks: &mut Vec<Block>, kinds: &mut Vec<Kind>| {
+            kinds.push(Kind::Answers(std::mem::take(blocks)));
+        };
+        for (p, part) in parts.iter().enumerate() {
+            if !part.items.has_answers() {
+                continue;
+            }
+            let section_h = answer_section_h(part, live.w);
+            let text_room = text_block_h(ANSWER_LINES, ANSWER_PT) + 1.0;
+            let max_draw_h = avail - section_h - answer_label_h() - text_room - 2.0 * PAD_MM;
+            let cols = template.answers.columns.unwrap_or_else(|| {
+                (1..=super::template::MAX_ANSWER_COLUMNS)
+                    .rev()
+                    .find(|&c| answers_legible(part, live.w / c as f32 - 2.0 * PAD_MM, max_draw_h))
+                    .unwrap_or(1)
+            });
+            answer_cols[p] = cols;
+            let col_w = live.w / cols as f32 - 2.0 * PAD_MM;
+            let mut first_row = true;
+            for first in (0..part.items.len()).step_by(cols) {
+                let n = cols.min(part.items.len() - first);
+                let ks = first..first + n;
+                let draw_h = ks
+                    .clone()
+                    .map(|k| answer_size(part, part.order[k], col_w, max_draw_h).1)
+                    .fold(0.0f32, f32::max);
+                let lines = ks
+                    .clone()
+                    .map(|k| answer_lines(part, part.order[k], col_w).len())
+                    .max()
+                    .unwrap_or(0);
+                let height =
+                    answer_label_h() + draw_h + text_block_h(lines, ANSWER_PT) + 1.0 + 2.0 * PAD_MM;
+                let need = height + if first_row { section_h } else { 0.0 };
+                if used + need > avail && !blocks.is_empty() {
+                    flush(&mut blocks, &mut kinds);
+                    used = 0.0;
+                }
+                if first_row {
+                    blocks.push(Block::Section { part: p });
+                    used += section_h;
+                    first_row = false;
+                }
+                for k in ks {
+                    answer_page[p][k] = kinds.len() + 1;
+                }
+                blocks.push(Block::Row {
+                    part: p,
+                    first,
+                    n,
+                    height,
+                });
+                used += height;
+            }
+        }
+        if !blocks.is_empty() {
+            flush(&mut blocks, &mut kinds);
+        }
+    }
+
+    let content_pages = kinds.len();
+    let target = content_pages.max(super::MIN_PAGES).next_multiple_of(2);
+    while kinds.len() < target {
+        kinds.push(Kind::Notes);
+    }
+
+    let mut contents: Vec<(String, usize)> = howtos
+        .iter()
+        .zip(&howto_pages)
+        .map(|(h, &page)| (format!("How to play {}", h.title), page))
+        .collect();
+    contents.extend(
+        parts
+            .iter()
+            .zip(&section_pages)
+            .map(|(p, &page)| (p.heading.clone(), page)),
+    );
+    if with_answers {
+        contents.push(("Answers".into(), answers_page));
+    }
+    Ok(Plan {
+        kinds,
+        content_pages,
+        contents,
+        howto_pages,
+        section_pages,
+        puzzle_page,
+        answer_page,
+        sections,
+        answer_cols,
+        answers_page,
+    })
+}
+
+/// Height of a section's heading (and its game's note) in the answer key.
+fn answer_section_h(part: &Part, w: f32) -> f32 {
+    let mut h = line_h(SUBHEAD_PT) + 3.0;
+    if let Some(note) = part.items.answer_note() {
+        let lines = wrap(&typeset(&note), NOTE_PT, Face::Regular, w).len();
+        h += text_block_h(lines, NOTE_PT) + 2.0;
+    }
+    h
+}
+
+/// What the pages print about the book as a whole.
+pub(super) struct BookText<'a> {
+    pub template: &'a Template,
+    pub seed: u64,
+    pub template_name: Option<&'a str>,
+    pub with_answers: bool,
+}
+
+/// Draw every page.
+pub(super) fn draw_all(
+    book: &BookText<'_>,
+    parts: &[Part],
+    howtos: &[HowTo],
+    g: &Geometry,
+    plan: &Plan,
+) -> Vec<Canvas> {
+    use rayon::prelude::*;
+    plan.kinds
+        .par_iter()
+        .enumerate()
+        .map(|(i, kind)| {
+            let page = i + 1;
+            let live = g.live(page);
+            let (body, foot) = live.take_bottom(FOOTER_MM);
+            let mut c = Canvas::new();
+            let mut head = None;
+            let mut numbered = true;
+            match kind {
+                Kind::Title => {
+                    title_page(&mut c, body, book, parts);
+                    numbered = false;
+                }
+                Kind::Copyright => {
+                    copyright_page(&mut c, body, book, parts);
+                    numbered = false;
+                }
+                Kind::Contents { first, n } => {
+                    contents_page(&mut c, body, &plan.contents[*first..first + n], *first == 0)
+                }
+                Kind::HowTo(h) => howto_page(&mut c, body, &howtos[*h], parts),
+                Kind::Puzzles { part, first, n } => {
+                    if *first > 0 {
+                        head = Some(parts[*part].heading.as_str());
+                    }
+                    puzzle_page(&mut c, body, &parts[*part], *part, *first, *n, plan);
+                }
+                Kind::Answers(blocks) => {
+                    if page != plan.answers_page {
+                        head = Some("Answers");
+                    }
+                    answer_page(&mut c, body, blocks, parts, plan);
+                }
+                Kind::Notes => notes_page(&mut c, body),
+            }
+            let recto = Geometry::is_recto(page);
+            let (x, align) = if recto {
+                (live.right(), Align::Right)
+            } else {
+                (live.x, Align::Left)
+            };
+            if let Some(h) = head {
+                c.text_colored(
+                    x,
+                    first_baseline(live.y, HEAD_PT),
+                    HEAD_PT,
+                    Face::Regular,
+                    align,
+                    GREY,
+                    h,
+                );
+            }
+            if numbered {
+                c.text(
+                    x,
+                    foot.bottom() - DESCENT * em(FOOT_PT),
+                    FOOT_PT,
+                    Face::Regular,
+                    align,
+                    &page.to_string(),
+                );
+            }
+            c
+        })
+        .collect()
+}
+
+/// "22 puzzles and 4 boards in 5 sections, with answers".
+fn what_is_inside(parts: &[Part], with_answers: bool) -> String {
+    let mut by_label: Vec<(&str, usize)> = Vec::new();
+    for p in parts {
+        let label = p.items.label();
+        match by_label.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, n)) => *n += p.items.len(),
+            None => by_label.push((label, p.items.len())),
+        }
+    }
+    let things: Vec<String> = by_label
+        .iter()
+        .map(|(l, n)| format!("{n} {}{}", l.to_lowercase(), if *n == 1 { "" } else { "s" }))
+        .collect();
+    format!(
+        "{} in {} section{}{}",
+        things.join(" and "),
+        parts.len(),
+        if parts.len() == 1 { "" } else { "s" },
+        if with_answers { ", with answers" } else { "" }
+    )
+}
+
+fn centred_lines(c: &mut Canvas, area: Rect, top: f32, size: f32, face: Face, text: &str) -> f32 {
+    let mut y = first_baseline(top, size);
+    let lines = wrap(text, size, face, area.w);
+    for line in &lines {
+        c.text(area.center().x, y, size, face, Align::Center, line);
+        y += leading(size);
+    }
+    text_block_h(lines.len(), size)
+}
+
+fn title_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, parts: &[Part]) {
+    let t = book.template;
+    let title = typeset(&t.title);
+    let size = fit_size(&title, Face::Bold, area.w, 30.0, 34.0).max(MIN_TEXT_PT);
+    let mut y = area.y + area.h * 0.28;
+    y += centred_lines(c, area, y, size, Face::Bold, &title) + 5.0;
+    c.line(
+        pt(area.x + area.w * 0.2, y),
+        pt(area.right() - area.w * 0.2, y),
+        Stroke::new(Color::BLACK, 0.5),
+    );
+    y += 6.0;
+    let inner = Rect::new(area.x + area.w * 0.075, area.y, area.w * 0.85, area.h);
+    y += centred_lines(c, inner, y, 14.0, Face::Regular, &typeset(&t.subtitle)) + 6.0;
+    centred_lines(
+        c,
+        area,
+        y,
+        BODY_PT,
+        Face::Regular,
+        &what_is_inside(parts, book.with_answers),
+    );
+    if !t.author.is_empty() {
+        centred_lines(
+            c,
+            area,
+            area.y + area.h * 0.72,
+            13.0,
+            Face::Regular,
+            &typeset(&t.author),
+        );
+    }
+    if !t.publisher.is_empty() {
+        let top = area.bottom() - line_h(11.0);
+        centred_lines(c, area, top, 11.0, Face::Regular, &typeset(&t.publisher));
+    }
+}
+
+/// The year of the book's date, when it has one.
+fn year_of(t: &Template) -> Option<i64> {
+    if let Some(v) = std::env::var_os("SOURCE_DATE_EPOCH") {
+        let secs: i64 = v.to_string_lossy().trim().parse().ok()?;
+        return super::pdf::pdf_date(secs).get(2..6)?.parse().ok();
+    }
+    t.date
+        .as_deref()
+        .and_then(super::template::parse_date)
+        .map(|d| d.0)
+}
+
+/// Runs of consecutive numbers: "0–3, 7, 9–10".
+fn ranges(v: &[u64]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
+            j += 1;
+        }
+        out.push(if j > i {
+            format!("{}–{}", v[i], v[j])
+        } else {
+            v[i].to_string()
+        });
+        i = j + 1;
+    }
+    out.join(", ")
+}
+
+fn copyright_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, parts: &[Part]) {
+    let t = book.template;
+    let mut lines: Vec<(String, Face, f32)> = Vec::new();
+    let mut push = |s: String, face: Face, size: f32| lines.push((s, face, size));
+    push(typeset(&t.title), Face::Bold, 9.0);
+    if !t.subtitle.is_empty() {
+        push(typeset(&t.subtitle), Face::Regular, SMALL_PT);
+    }
+    push(String::new(), Face::Regular, SMALL_PT);
+    let copyright = if !t.copyright.is_empty() {
+        typeset(&t.copyright)
+    } else if !t.author.is_empty() {
+        match year_of(t) {
+            Some(y) => format!("© {y} {}. All rights reserved.", typeset(&t.author)),
+            None => format!("© {}. All rights reserved.", typeset(&t.author)),
+        }
+    } else {
+        String::new()
+    };
+    if !copyright.is_empty() {
+        push(copyright, Face::Regular, SMALL_PT);
+    }
+    if !t.publisher.is_empty() {
+        push(
+            format!("Published by {}", typeset(&t.publisher)),
+            Face::Regular,
+            SMALL_PT,
+        );
+    }
+    if !t.edition.is_empty() {
+        push(typeset(&t.edition), Face::Regular, SMALL_PT);
+    }
+    if !t.isbn.is_empty() {
+        push(format!("ISBN {}", t.isbn), Face::Regular, SMALL_PT);
+    }
+    push(String::new(), Face::Regular, SMALL_PT);
+    push("How this book was made".into(), Face::Bold, SMALL_PT);
+    push(
+        format!(
+            "Every puzzle was made and checked by puzzlebook {}, which proves each one: one solution, the fewest moves, or a board that can be cleared, as its section says. The same command makes this book again, page for page:",
+            env!("CARGO_PKG_VERSION")
+        ),
+        Face::Regular,
+        SMALL_PT,
+    );
+    let command = match book.template_name {
+        Some(name) => format!("puzzlebook book --template {name} --seed {}", book.seed),
+        None => format!("puzzlebook book --seed {}", book.seed),
+    };
+    push(format!("    {command}"), Face::Regular, SMALL_PT);
+    push(
+        "Each section's puzzles are these items of its seed, easiest first:".into(),
+        Face::Regular,
+        SMALL_PT,
+    );
+    let detail: Vec<String> = parts
+        .iter()
+        .map(|p| {
+            let items: Vec<u64> = p.order.iter().map(|&i| p.items.index(i)).collect();
+            let mut sorted = items.clone();
+            sorted.sort_unstable();
+            let last = p.number_of(p.items.len() - 1);
+            format!(
+                "{} ({} {}–{}): {} {}, seed {}, items {}",
+                p.heading,
+                p.items.label().to_lowercase(),
+                p.first_number,
+                last,
+                p.game,
+                p.params,
+                p.seed,
+                if items == sorted {
+                    ranges(&sorted)
+                } else {
+                    items
+                        .iter()
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            )
+        })
+        .collect();
+    // The item lists go only when they fit the page (the command above is enough).
+    let measure = |lines: &[(String, Face, f32)]| -> f32 {
+        lines
+            .iter()
+            .map(|(s, f, size)| wrap(s, *size, *f, area.w).len() as f32 * leading(*size))
+            .sum()
+    };
+    let mut all = lines.clone();
+    all.extend(detail.into_iter().map(|s| (s, Face::Regular, SMALL_PT)));
+    let chosen = if measure(&all) <= area.h * 0.9 {
+        all
+    } else {
+        lines
+    };
+    let h = measure(&chosen);
+    let mut top = area.bottom() - h;
+    for (s, face, size) in &chosen {
+        if s.is_empty() {
+            top += leading(*size);
+            continue;
+        }
+        top += paragraph(c, area.x, top, area.w, *size, *face, s) - line_h(*size) + leading(*size);
+    }
+}
+
+fn contents_page(c: &mut Canvas, area: Rect, entries: &[(String, usize)], first: bool) {
+    let title = if first {
+        "Contents"
+    } else {
+        "Contents (continued)"
+    };
+    c.text(
+        area.x,
+        first_baseline(area.y, HEADING_PT),
+        HEADING_PT,
+        Face::Bold,
+        Align::Left,
+        title,
+    );
+    let mut y = area.y + line_h(HEADING_PT) + 8.0 + ASCENT * em(BODY_PT);
+    let dot_w = text_width(". ", BODY_PT, Face::Regular);
+    for (heading, page) in entries {
+        let num = page.to_string();
+        let num_w = text_width(&num, BODY_PT, Face::Regular);
+        let room = area.w - num_w - 4.0 * dot_w;
+        let mut heading = heading.clone();
+        while text_width(&heading, BODY_PT, Face::Regular) > room && heading.pop().is_some() {}
+        let head_w = text_width(&heading, BODY_PT, Face::Regular);
+        c.text(area.x, y, BODY_PT, Face::Regular, Align::Left, &heading);
+        c.text(area.right(), y, BODY_PT, Face::Regular, Align::Right, &num);
+        let space = area.w - head_w - num_w - 4.0;
+        if space > 2.0 * dot_w {
+            let dots = ". ".repeat((space / dot_w) as usize);
+            c.text_colored(
+                area.right() - num_w - 2.0,
+                y,
+                BODY_PT,
+                Face::Regular,
+                Align::Right,
+                GREY,
+                dots.trim_end(),
+            );
+        }
+        y += leading(BODY_PT) * 1.5;
+    }
+}
+
+fn howto_page(c: &mut Canvas, area: Rect, h: &HowTo, parts: &[Part]) {
+    let title = format!("How to play {}", h.title);
+    let size = fit_size(&title, Face::Bold, area.w, 20.0, HEADING_PT).max(MIN_TEXT_PT);
+    c.text(
+        area.x,
+        first_baseline(area.y, size),
+        size,
+        Face::Bold,
+        Align::Left,
+        &title,
+    );
+    let mut top = area.y + line_h(size) + 4.0;
+    top += paragraph(c, area.x, top, area.w, BODY_PT, Face::Regular, &h.text) + 6.0;
+    let label = "A worked example";
+    let (_, rest) = area.take_top(top - area.y + line_h(SUBHEAD_PT) + 3.0);
+    if rest.h < 30.0 {
+        return;
+    }
+    let mut example = Canvas::new();
+    if parts[h.part].items.draw_example(&mut example, rest) {
+        c.text(
+            area.x,
+            first_baseline(top, SUBHEAD_PT),
+            SUBHEAD_PT,
+            Face::Bold,
+            Align::Left,
+            label,
+        );
+        c.shapes.extend(example.shapes);
+    }
+}
+
+/// The box of puzzle slot `slot` on a page of a section.
+fn slot_box(s: &SectionLayout, grid_top: f32, x: f32, slot: usize) -> Rect {
+    let (r, col) = (slot / s.cols, slot % s.cols);
+    Rect::new(
+        x + col as f32 * s.box_w,
+        grid_top + r as f32 * s.box_h,
+        s.box_w,
+        s.box_h,
+    )
+}
+
+/// Within a box, the largest drawing of the given aspect with a strip of `top_h` above
+/// it and `bottom_h` below, the group centred: (top strip, drawing, bottom strip).
+fn place(b: Rect, aspect: f32, top_h: f32, bottom_h: f32) -> (Rect, Rect, Rect) {
+    let avail_h = (b.h - top_h - bottom_h).max(1.0);
+    let w = b.w.min(avail_h * aspect);
+    let h = w / aspect;
+    let x = b.x + (b.w - w) / 2.0;
+    let y = b.y + (b.h - (top_h + h + bottom_h)) / 2.0;
+    (
+        Rect::new(x, y, w, top_h),
+        Rect::new(x, y + top_h, w, h),
+        Rect::new(x, y + top_h + h, w, bottom_h),
+    )
+}
+
+fn stars(n: u8) -> String {
+    let n = usize::from(n.clamp(1, 5));
+    format!("{}{}", "★".repeat(n), "☆".repeat(5 - n))
+}
+
+fn puzzle_page(
+    c: &mut Canvas,
+    area: Rect,
+    part: &Part,
+    p: usize,
+    first: usize,
+    n: usize,
+    plan: &Plan,
+) {
+    let s = &plan.sections[p];
+    let grid_h = s.box_h * s.rows as f32;
+    let grid_top = if first == 0 {
+        c.text(
+            area.x,
+            first_baseline(area.y, HEADING_PT),
+            HEADING_PT,
+            Face::Bold,
+            Align::Left,
+            &part.heading,
+        );
+        let mut top = area.y + line_h(HEADING_PT) + 3.0;
+        if let Some(intro) = &part.intro {
+            top += paragraph(c, area.x, top, area.w, BODY_PT, Face::Regular, intro) + 2.0;
+        }
+        let mut pointer = format!("How to play: page {}", plan.howto_pages[part.howto]);
+        if part.items.has_answers() && plan.answer_page[p].first().is_some_and(|&a| a > 0) {
+            pointer += &format!(". Answers from page {}.", plan.answer_page[p][first]);
+        }
+        c.text_colored(
+            area.x,
+            first_baseline(top, REF_PT),
+            REF_PT,
+            Face::Regular,
+            Align::Left,
+            GREY,
+            &pointer,
+        );
+        area.y + s.header
+    } else {
+        // Later pages: the same boxes, centred in the room under the running head.
+        let room = area.h - HEADER_MM;
+        area.y + HEADER_MM + (room - grid_h).max(0.0) / 2.0
+    };
+    for slot in 0..n {
+        let k = first + slot;
+        let item = part.order[k];
+        let b = slot_box(s, grid_top, area.x, slot).inset(PAD_MM);
+        let (label, drawing, caption) = place(b, part.items.aspect(), label_h(), caption_h());
+        let base = label.bottom() - 1.5 - DESCENT * em(LABEL_PT);
+        let name = format!("{} {}", part.items.label(), part.number_of(k));
+        c.text(label.x, base, LABEL_PT, Face::Bold, Align::Left, &name);
+        let mut right = label.right();
+        if part.items.has_answers() {
+            let page = plan.answer_page[p][k];
+            if page > 0 {
+                let long = format!("Answer on page {page}");
+                let short = format!("Answer p. {page}");
+                let name_w = text_width(&name, LABEL_PT, Face::Bold) + 2.0;
+                let text = if text_width(&long, REF_PT, Face::Regular) + name_w + 16.0 < label.w {
+                    long
+                } else {
+                    short
+                };
+                c.text_colored(
+                    right,
+                    base,
+                    REF_PT,
+                    Face::Regular,
+                    Align::Right,
+                    GREY,
+                    &text,
+                );
+                right -= text_width(&text, REF_PT, Face::Regular) + 3.0;
+            }
+        }
+        if let Some(r) = part.items.rating(item) {
+            let st = stars(r.stars);
+            let x = label.x + text_width(&name, LABEL_PT, Face::Bold) + 2.5;
+            if x + text_width(&st, STARS_PT, Face::Regular) <= right {
+                c.text(x, base, STARS_PT, Face::Regular, Align::Left, &st);
+            }
+        }
+        part.items.draw(item, c, drawing);
+        let text = typeset(&part.items.caption(item));
+        let size = fit_size(&text, Face::Regular, caption.w, 100.0, CAPTION_PT).max(MIN_TEXT_PT);
+        c.text(
+            caption.center().x,
+            first_baseline(caption.y + 1.0, size),
+            size,
+            Face::Regular,
+            Align::Center,
+            &text,
+        );
+    }
+}
+
+fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], parts: &[Part], plan: &Plan) {
+    let mut top = area.y + HEADER_MM;
+    for block in blocks {
+        match block {
+            Block::Title => {
+                top = area.y;
+                c.text(
+                    area.x,
+                    first_baseline(top, HEADING_PT),
+                    HEADING_PT,
+                    Face::Bold,
+                    Align::Left,
+                    "Answers",
+                );
+                top += line_h(HEADING_PT) + 5.0;
+            }
+            Block::Section { part } => {
+                let p = &parts[*part];
+                let last = p.number_of(p.items.len() - 1);
+                let head = format!(
+                    "{} ({} {}–{})",
+                    p.heading,
+                    if p.items.len() == 1 {
+                        "puzzle"
+                    } else {
+                        "puzzles"
+                    },
+                    p.first_number,
+                    last
+                );
+                let head = if p.items.len() == 1 {
+                    format!("{} (puzzle {})", p.heading, p.first_number)
+                } else {
+                    head
+                };
+                c.text(
+                    area.x,
+                    first_baseline(top, SUBHEAD_PT),
+                    SUBHEAD_PT,
+                    Face::Bold,
+                    Align::Left,
+                    &head,
+                );
+                top += line_h(SUBHEAD_PT) + 3.0;
+                if let Some(note) = p.items.answer_note() {
+                    top += paragraph(
+                        c,
+                        area.x,
+                        top,
+                        area.w,
+                        NOTE_PT,
+                        Face::Regular,
+                        &typeset(&note),
+                    ) + 2.0;
+                }
+            }
+            Block::Row {
+                part,
+                first,
+                n,
+                height,
+            } => {
+                let p = &parts[*part];
+                let cols = plan.answer_cols[*part];
+                let col_w = area.w / cols as f32;
+                for slot in 0..*n {
+                    let k = first + slot;
+                    let item = p.order[k];
+                    let b =
+                        Rect::new(area.x + slot as f32 * col_w, top, col_w, *height).inset(PAD_MM);
+                    let label = format!(
+                        "{} {} · page {}",
+                        p.items.label(),
+                        p.number_of(k),
+                        plan.puzzle_page[*part][k]
+                    );
+                    c.text(
+                        b.x,
+                        first_baseline(b.y, ANSWER_LABEL_PT),
+                        ANSWER_LABEL_PT,
+                        Face::Bold,
+                        Align::Left,
+                        &label,
+                    );
+                    let max_h = b.h - answer_label_h() - text_block_h(ANSWER_LINES, ANSWER_PT);
+                    let (dw, dh) = answer_size(p, item, b.w, max_h.max(1.0));
+                    let drawing = Rect::new(b.x, b.y + answer_label_h(), dw, dh);
+                    p.items.draw_answer(item, c, drawing);
+                    let lines = answer_lines(p, item, b.w);
+                    let mut y = first_baseline(drawing.bottom() + 1.0, ANSWER_PT);
+                    for line in lines {
+                        c.text(b.x, y, ANSWER_PT, Face::Regular, Align::Left, &line);
+                        y += leading(ANSWER_PT);
+                    }
+                }
+                top += height;
+            }
+        }
+    }
+}
+
+fn notes_page(c: &mut Canvas, area: Rect) {
+    c.text(
+        area.x,
+        first_baseline(area.y, HEADING_PT),
+        HEADING_PT,
+        Face::Bold,
+        Align::Left,
+        "Notes",
+    );
+    let mut y = area.y + line_h(HEADING_PT) + 12.0;
+    let rule = Stroke::new(RULE_GREY, MIN_LINE_MM);
+    while y < area.bottom() - 4.0 {
+        c.line(pt(area.x, y), pt(area.right(), y), rule);
+        y += 9.0;
+    }
+}
+
+/// Check every page before it is written: every mark inside the page's safe area (its
+/// live area), no text under 7 pt. A game's drawing too small to read names its
+/// section and what to change.
+pub(super) fn check_pages(
+    canvases: &[Canvas],
+    g: &Geometry,
+    plan: &Plan,
+    parts: &[Part],
+) -> Result<()> {
+    for (i, (c, kind)) in canvases.iter().zip(&plan.kinds).enumerate() {
+        let page = i + 1;
+        if let Some(size) = c.min_text_pt() {
+            if size < MIN_TEXT_PT - 1e-3 {
+                return Err(match kind {
+                    Kind::Puzzles { part, .. } => {
+                        let p = &parts[*part];
+                        Error::invalid(format!(
+                            "section {} ({}): at per_page = {} its drawings' text is {size:.1} pt (page {page}), under the 7 pt that print needs: lower per_page",
+                            p.number, p.game, p.per_page
+                        ))
+                    }
+                    Kind::Answers(_) => Error::invalid(format!(
+                        "the answer key's text is {size:.1} pt on page {page}, under the 7 pt that print needs: set answers.columns lower"
+                    )),
+                    _ => Error::Check(format!(
+                        "page {page} has text of {size:.1} pt, under the 7 pt print minimum (a bug)"
+                    )),
+                });
+            }
+        }
+        if let Some(b) = c.ink_bounds() {
+            let live = g.live(page);
+            if !within(b, live) {
+                return Err(Error::Check(format!(
+                    "page {page} draws outside its safe area ({:.1}..{:.1} x {:.1}..{:.1} mm, safe {:.1}..{:.1} x {:.1}..{:.1}): a bug",
+                    b.x,
+                    b.right(),
+                    b.y,
+                    b.bottom(),
+                    live.x,
+                    live.right(),
+                    live.y,
+                    live.bottom()
+                )));
+            }
+        }
+    }
+    let _ = plan.section_pages.len();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_join_runs() {
+        assert_eq!(ranges(&[0, 1, 2, 3, 7, 9, 10]), "0–3, 7, 9–10");
+        assert_eq!(ranges(&[5]), "5");
+    }
+
+    #[test]
+    fn stars_have_five_places() {
+        assert_eq!(stars(2), "★★☆☆☆");
+        assert_eq!(stars(9), "★★★★★");
+        assert!(crate::canvas::glyph_id(Face::Regular, '★') != 0);
+        assert!(crate::canvas::glyph_id(Face::Regular, '☆') != 0);
+    }
+}
