@@ -59,7 +59,7 @@ fn near_template() -> impl Strategy<Value = String> {
     )
         .prop_map(|(g, count, per_page, top, ans, size, bleed)| {
             format!(
-                "title = \"T\"\npage_size = \"{size}\"\nbleed = {bleed}\n[margins]\ntop = {top}\n[answers]\nper_page = {ans}\n[[section]]\ngame = \"{g}\"\ncount = {count}\nper_page = {per_page}\n"
+                "title = \"T\"\npage_size = \"{size}\"\nbleed = {bleed}\n[margins]\ntop = {top}\n[answers]\ncolumns = {ans}\n[[section]]\ngame = \"{g}\"\ncount = {count}\nper_page = {per_page}\n"
             )
         })
 }
@@ -109,6 +109,7 @@ proptest! {
                     prop_assert!((1..=12).contains(&s.per_page));
                 }
                 prop_assert!(t.margins.top.is_finite());
+                prop_assert!(t.answers.columns.is_none_or(|c| (1..=4).contains(&c)));
             }
         }
     }

@@ -601,7 +601,7 @@ fn copyright_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, parts: &[Part
     push("How this book was made".into(), Face::Bold, SMALL_PT);
     push(
         format!(
-            "Every puzzle was made and checked by puzzlebook {}, which proves each one: one solution, the fewest moves, or a board that can be cleared, as its section says. The same command makes this book again, page for page:",
+            "Every puzzle and board was made, and checked by a second, independent method, with puzzlebook {}. This command makes the book again, page for page:",
             env!("CARGO_PKG_VERSION")
         ),
         Face::Regular,

@@ -307,6 +307,9 @@ pub(super) fn book(
     Ok(Made {
         items: built.puzzles as u64,
         files: file_of(dest),
-        note: format!("{} pages", built.pages),
+        note: std::iter::once(format!("{} pages", built.pages))
+            .chain(built.warnings.iter().map(|w| format!("warning: {w}")))
+            .collect::<Vec<_>>()
+            .join("; "),
     })
 }
