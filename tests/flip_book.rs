@@ -3,7 +3,9 @@
 //! the worked example (checked by replaying its moves cell by cell).
 
 use puzzlebook::canvas::{Canvas, Rect, Shape as Mark, MIN_LINE_MM, MIN_TEXT_PT};
-use puzzlebook::games::flip::{self, Flip, FlipParams, FlipPuzzle, Layout, Shape, Solution, Solver};
+use puzzlebook::games::flip::{
+    self, Flip, FlipParams, FlipPuzzle, Layout, Shape, Solution, Solver,
+};
 use puzzlebook::games::{Game, Outcome};
 use puzzlebook::seed::item_rng;
 
@@ -63,7 +65,11 @@ fn drawings_meet_the_print_rules_at_book_sizes() {
             for sol in [false, true] {
                 let mut c = Canvas::new();
                 g.draw(&p, &mut c, area, sol);
-                check_print(&c, area, &format!("{size} {shape:?} at {width} mm, solution {sol}"));
+                check_print(
+                    &c,
+                    area,
+                    &format!("{size} {shape:?} at {width} mm, solution {sol}"),
+                );
             }
         }
         for width in [55.0, 60.0] {
@@ -213,7 +219,11 @@ fn the_worked_example_is_right_and_minimal() {
         }
         let (tr, tc) = l.target_cell();
         for (i, &c) in cells.iter().enumerate() {
-            assert_eq!(c, i == l.cell(tr, tc), "{shape:?}: cell {i} after the moves");
+            assert_eq!(
+                c,
+                i == l.cell(tr, tc),
+                "{shape:?}: cell {i} after the moves"
+            );
         }
         // Two is the fewest: the solver's minimum, and no single move does it.
         match solver.solve(&board).unwrap() {
@@ -227,7 +237,11 @@ fn the_worked_example_is_right_and_minimal() {
         }
         // The lines name the moves the example makes.
         for (i, &m) in ex.moves.iter().enumerate() {
-            assert!(ex.lines[i + 1].contains(&l.move_name(m)), "{}", ex.lines[i + 1]);
+            assert!(
+                ex.lines[i + 1].contains(&l.move_name(m)),
+                "{}",
+                ex.lines[i + 1]
+            );
         }
         solver.apply(&mut board, &ex.moves);
         assert_eq!(board, l.target());
@@ -256,11 +270,28 @@ fn render_for_a_look() {
         let g = game(size, shape);
         let p = puzzle(&g, 3);
         let mut c = Canvas::new();
-        g.draw(&p, &mut c, Rect::new(10.0, 10.0, 90.0, 90.0 / g.aspect()), false);
-        g.draw(&p, &mut c, Rect::new(110.0, 10.0, 90.0, 90.0 / g.aspect()), true);
+        g.draw(
+            &p,
+            &mut c,
+            Rect::new(10.0, 10.0, 90.0, 90.0 / g.aspect()),
+            false,
+        );
+        g.draw(
+            &p,
+            &mut c,
+            Rect::new(110.0, 10.0, 90.0, 90.0 / g.aspect()),
+            true,
+        );
         g.draw_answer(&p, &mut c, Rect::new(10.0, 120.0, 55.0, 55.0 / g.aspect()));
         let a = g.answer(&p);
-        c.text(70.0, 130.0, 8.0, puzzlebook::canvas::Face::Regular, puzzlebook::canvas::Align::Left, &a);
+        c.text(
+            70.0,
+            130.0,
+            8.0,
+            puzzlebook::canvas::Face::Regular,
+            puzzlebook::canvas::Align::Left,
+            &a,
+        );
         g.draw_example(&mut c, Rect::new(15.0, 190.0, 180.0, 100.0));
         pages.push(c);
     }

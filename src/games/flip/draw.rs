@@ -174,7 +174,8 @@ pub fn draw(canvas: &mut Canvas, area: Rect, l: &Layout, marks: &Marks) {
         let w = (s * 0.07).clamp(MIN_LINE_MM * 2.0, BORDER_MAX);
         let stroke = Stroke::new(BLOCK_OUTLINE, w);
         // Outline every cell edge of the move's shape that borders a cell outside it.
-        let inside = |r: isize, c: isize| cs.iter().any(|&(a, b)| a as isize == r && b as isize == c);
+        let inside =
+            |r: isize, c: isize| cs.iter().any(|&(a, b)| a as isize == r && b as isize == c);
         for &(r, c) in &cs {
             let b = cell(r, c);
             let (ri, ci) = (r as isize, c as isize);
@@ -246,7 +247,14 @@ pub fn steps(canvas: &mut Canvas, area: Rect, l: &Layout, steps: &[Step]) -> boo
         draw(canvas, Rect::new(x, top, panel_w, board_h), l, &marks);
         let mut y = top + board_h + 2.0 + cap_height(size);
         for line in wrap(&st.text, size, Face::Regular, panel_w) {
-            canvas.text(x + panel_w / 2.0, y, size, Face::Regular, Align::Center, &line);
+            canvas.text(
+                x + panel_w / 2.0,
+                y,
+                size,
+                Face::Regular,
+                Align::Center,
+                &line,
+            );
             y += size * MM_PER_PT * 1.3;
         }
     }
