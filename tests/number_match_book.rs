@@ -51,7 +51,10 @@ fn check_print(c: &Canvas, area: Rect, what: &str) {
 fn drawings_meet_the_print_rules_at_book_sizes() {
     for adds in [1u8, 2, 4] {
         let g = game(adds);
-        for (k, p) in puzzles(&g, 3, &format!("nm-print-{adds}")).iter().enumerate() {
+        for (k, p) in puzzles(&g, 3, &format!("nm-print-{adds}"))
+            .iter()
+            .enumerate()
+        {
             for w in [85.0f32, 120.0, 180.0] {
                 let area = Rect::new(10.0, 20.0, w, w / g.aspect());
                 let mut c = Canvas::new();
@@ -241,7 +244,10 @@ impl Page {
             Append::AfterLastCell => row.iter().rposition(|d| d.is_some()),
         }
         .map_or(0, |p| p + 1);
-        assert!(append == Append::AfterLastCell || c > 0, "the last row in play has a digit");
+        assert!(
+            append == Append::AfterLastCell || c > 0,
+            "the last row in play has a digit"
+        );
         let mut r = last;
         for d in digits {
             if c == self.cols {

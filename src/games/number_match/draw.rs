@@ -135,7 +135,12 @@ pub fn paper(canvas: &mut Canvas, area: Rect, digits: &[u8], cols: usize, adds: 
             } else {
                 let xm = bx + full as f32 * s;
                 canvas.polyline(
-                    vec![pt(bx, y), pt(xm, y), pt(xm, y - s), pt(bx + cols as f32 * s, y - s)],
+                    vec![
+                        pt(bx, y),
+                        pt(xm, y),
+                        pt(xm, y - s),
+                        pt(bx + cols as f32 * s, y - s),
+                    ],
                     firm,
                 );
             }
@@ -195,7 +200,13 @@ pub fn answer(canvas: &mut Canvas, area: Rect, phases: &[Phase], cols: usize) {
     let small = fit_size("8", Face::Regular, s * 0.4, s * 0.45, 10.0);
     let big = fit_size("8", Face::Bold, s * 0.6, s * 0.6, 20.0);
     let lsize = label_size(s);
-    let hsize = fit_size("After add 8", Face::Bold, w * s * 0.9, s * HEAD * 0.75, 10.0);
+    let hsize = fit_size(
+        "After add 8",
+        Face::Bold,
+        w * s * 0.9,
+        s * HEAD * 0.75,
+        10.0,
+    );
     for (k, ph) in phases.iter().enumerate() {
         canvas.text(
             x0 - s * LABEL,
@@ -289,10 +300,16 @@ pub fn example(canvas: &mut Canvas, area: Rect, play: &paper::Play, cols: usize,
         let before = &play.pages[k];
         let after = &play.pages[k + 1];
         let added = after.len() > before.len()
-            || after.iter().zip(before).any(|(a, b)| a.is_some_and(|d| d != 0) && a != b);
+            || after
+                .iter()
+                .zip(before)
+                .any(|(a, b)| a.is_some_and(|d| d != 0) && a != b);
         let page = if added { after } else { before };
         let ring = |i: usize| {
-            let (b, a) = (before.get(i).copied().flatten(), after.get(i).copied().flatten());
+            let (b, a) = (
+                before.get(i).copied().flatten(),
+                after.get(i).copied().flatten(),
+            );
             if added {
                 a.is_some_and(|d| d != 0) && a != b
             } else {
@@ -312,8 +329,36 @@ pub fn example(canvas: &mut Canvas, area: Rect, play: &paper::Play, cols: usize,
             for c in 0..cols {
                 let i = r * cols + c;
                 let rect = Rect::new(x0 + c as f32 * s, y, s, s);
+                let row = |c: usize| page.get(r * cols + c).copied().flatten();
+                let gone = (0..cols).any(|c| row(c) == Some(0))
+                    && (0..cols).all(|c| matches!(row(c), Some(0) | None));
                 match page.get(i).copied().flatten() {
-                    Some(0) => canvas.rect(rect, Some(Color::grey(215)), Some(thin)),
+                    Some(0) => {
+                        // A crossed-out digit, as a pencil leaves it: struck through.
+                        let fill = gone.then_some(Color::grey(225));
+                        canvas.rect(rect, fill, Some(thin));
+                        let was = play.pages[..=k]
+                            .iter()
+                            .rev()
+                            .find_map(|pg| pg.get(i).copied().flatten().filter(|&d| d != 0));
+                        if let Some(d) = was {
+                            let at = rect.center();
+                            canvas.text_colored(
+                                at.x,
+                                at.y + crate::canvas::cap_height(dsize) / 2.0,
+                                dsize,
+                                Face::Bold,
+                                Align::Center,
+                                Color::grey(150),
+                                &d.to_string(),
+                            );
+                            canvas.line(
+                                pt(rect.x + s * 0.22, rect.bottom() - s * 0.22),
+                                pt(rect.right() - s * 0.22, rect.y + s * 0.22),
+                                Stroke::new(Color::BLACK, (s * 0.04).clamp(0.25, 0.5)),
+                            );
+                        }
+                    }
                     Some(d) => {
                         canvas.rect(rect, None, Some(thin));
                         canvas.text_centered(rect.center(), dsize, Face::Bold, &d.to_string());

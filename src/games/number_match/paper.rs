@@ -93,7 +93,13 @@ pub fn play(rules: &Rules, board: &[u8], moves: &[Move]) -> Play {
                 let row = cells
                     .iter()
                     .zip(marks)
-                    .map(|(&d, &m)| if d == 0 { Cell::Empty } else { Cell::Digit(d, m) })
+                    .map(|(&d, &m)| {
+                        if d == 0 {
+                            Cell::Empty
+                        } else {
+                            Cell::Digit(d, m)
+                        }
+                    })
                     .collect();
                 (r + 1, row)
             })
