@@ -53,7 +53,7 @@ pub fn landscape(canvas: &mut Canvas, area: Rect, l: &Landscape, marks: Option<&
                 None => canvas.rect(
                     cell.inset(s * 0.04),
                     None,
-                    Some(stroke(Color::grey(200), s * 0.01)),
+                    Some(stroke(Color::grey(215), s * 0.01)),
                 ),
             }
         }
@@ -89,23 +89,39 @@ fn tile(canvas: &mut Canvas, cell: Rect, t: Tile, m: Marks) {
     if t.cities == 1 && city_edges.len() >= 2 {
         // One city over all its edges: a polygon through the city edges' corners
         // and, between them, a point pulled towards the centre.
-        let mut pts = Vec::new();
+        // `on_edge[i]`: the side from point i to point i + 1 lies on a tile edge (no
+        // wall there: the city goes on across it).
+        let (mut pts, mut on_edge) = (Vec::new(), Vec::new());
         for d in 0..4 {
             let ((u0, v0), (u1, v1)) = edge_ends(d);
             if t.edges[d] == CITY {
                 pts.push(at(cell, u0, v0));
                 pts.push(at(cell, u1, v1));
+                on_edge.extend([true, false]);
             } else {
                 let (mu, mv) = ((u0 + u1) / 2.0, (v0 + v1) / 2.0);
                 pts.push(at(cell, 0.5 + (mu - 0.5) * 0.3, 0.5 + (mv - 0.5) * 0.3));
+                on_edge.push(false);
             }
         }
         let closed = m.closed_city[city_edges[0]];
-        if city_edges.len() == 4 {
-            let k = wall_for(closed);
-            canvas.rect(cell.inset(k.width / 2.0), fill_for(closed), Some(k));
-        } else {
-            canvas.polygon(pts, fill_for(closed), Some(wall_for(closed)));
+        canvas.polygon(pts.clone(), fill_for(closed), None);
+        if city_edges.len() < 4 {
+            // The walls: the runs of sides between tile edges, each one polyline.
+            let n = pts.len();
+            let first = on_edge.iter().position(|&e| e).expect("a city edge");
+            let mut run = vec![pts[(first + 1) % n]];
+            for k in 1..=n {
+                let i = (first + k) % n;
+                if on_edge[i] {
+                    if run.len() > 1 {
+                        canvas.polyline(std::mem::take(&mut run), wall_for(closed));
+                    }
+                    run = vec![pts[(i + 1) % n]];
+                } else {
+                    run.push(pts[(i + 1) % n]);
+                }
+            }
         }
     } else {
         // Each city edge its own cap.
@@ -113,11 +129,10 @@ fn tile(canvas: &mut Canvas, cell: Rect, t: Tile, m: Marks) {
             let ((u0, v0), (u1, v1)) = edge_ends(d);
             let (mu, mv) = ((u0 + u1) / 2.0, (v0 + v1) / 2.0);
             let tip = at(cell, 0.5 + (mu - 0.5) * 0.35, 0.5 + (mv - 0.5) * 0.35);
-            canvas.polygon(
-                vec![at(cell, u0, v0), at(cell, u1, v1), tip],
-                fill_for(m.closed_city[d]),
-                Some(wall_for(m.closed_city[d])),
-            );
+            let (a, b) = (at(cell, u0, v0), at(cell, u1, v1));
+            let closed = m.closed_city[d];
+            canvas.polygon(vec![a, b, tip], fill_for(closed), None);
+            canvas.polyline(vec![b, tip, a], wall_for(closed));
         }
     }
     // Roads: to the centre; two roads join there, others end at a small square.

@@ -243,7 +243,7 @@ const EXAMPLE_LABELS: [(&str, (f32, f32)); 4] = [
     ("A", (0.5, 1.0)),
     ("B", (2.5, 1.13)),
     ("C", (2.5, 1.78)),
-    ("D", (1.22, 0.22)),
+    ("D", (1.22, 0.78)),
 ];
 
 pub fn example_landscape() -> Landscape {
