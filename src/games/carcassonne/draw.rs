@@ -1,28 +1,59 @@
 //! Drawing a landscape: tiles on a grid, cities as filled brown areas with a darker
 //! wall line, roads as white lines with dark borders, monasteries as a small building,
-//! fields green, empty squares blank.
+//! fields green, empty squares blank. Answers mark what is complete: closed cities
+//! dark with a heavy black wall, finished roads solid black, surrounded monasteries
+//! ringed in black (all readable in greyscale).
 
+use super::score::Marks;
 use super::tiles::{Landscape, Tile, CITY, ROAD};
-use crate::canvas::{pt, Canvas, Color, Point, Rect, Stroke};
+use crate::canvas::{
+    cap_height, pt, text_width, Align, Canvas, Color, Face, Point, Rect, Stroke, MIN_LINE_MM,
+    MM_PER_PT,
+};
 
 const FIELD: Color = Color::rgb(170, 205, 120);
 const CITY_FILL: Color = Color::rgb(196, 150, 92);
+const CITY_CLOSED: Color = Color::rgb(120, 72, 32);
 const WALL: Color = Color::rgb(110, 70, 30);
 const ROAD_EDGE: Color = Color::rgb(90, 90, 90);
 
-pub fn landscape(canvas: &mut Canvas, area: Rect, l: &Landscape) {
-    let s = (area.w / l.cols as f32).min(area.h / l.rows as f32);
+/// Room kept around the grid, in tile sides (strokes on the outer edges stay inside).
+const PAD: f32 = 0.15;
+
+/// Width / height of a landscape drawing.
+pub fn aspect(l: &Landscape) -> f32 {
+    (l.cols as f32 + 2.0 * PAD) / (l.rows as f32 + 2.0 * PAD)
+}
+
+/// A stroke no thinner than the print limit.
+fn stroke(color: Color, width: f32) -> Stroke {
+    Stroke::new(color, width.max(MIN_LINE_MM))
+}
+
+/// The grid's tile side and top-left corner when drawn in `area`.
+pub fn grid(area: Rect, l: &Landscape) -> (f32, Point) {
+    let s = (area.w / (l.cols as f32 + 2.0 * PAD)).min(area.h / (l.rows as f32 + 2.0 * PAD));
     let x0 = area.x + (area.w - s * l.cols as f32) / 2.0;
     let y0 = area.y + (area.h - s * l.rows as f32) / 2.0;
+    (s, pt(x0, y0))
+}
+
+/// Draw a landscape; with `marks` (one per square), complete features are marked.
+pub fn landscape(canvas: &mut Canvas, area: Rect, l: &Landscape, marks: Option<&[Marks]>) {
+    let (s, o) = grid(area, l);
     for r in 0..l.rows {
         for c in 0..l.cols {
-            let cell = Rect::new(x0 + c as f32 * s, y0 + r as f32 * s, s, s);
-            match l.squares[r * l.cols + c] {
-                Some(t) => tile(canvas, cell, t),
+            let cell = Rect::new(o.x + c as f32 * s, o.y + r as f32 * s, s, s);
+            let sq = r * l.cols + c;
+            match l.squares[sq] {
+                Some(t) => {
+                    let m = marks.map(|m| m[sq]).unwrap_or_default();
+                    tile(canvas, cell, t, m)
+                }
                 None => canvas.rect(
-                    cell.inset(s * 0.02),
+                    cell.inset(s * 0.04),
                     None,
-                    Some(Stroke::new(Color::grey(220), 0.1)),
+                    Some(stroke(Color::grey(215), s * 0.01)),
                 ),
             }
         }
@@ -44,28 +75,53 @@ fn edge_ends(d: usize) -> ((f32, f32), (f32, f32)) {
     }
 }
 
-fn tile(canvas: &mut Canvas, cell: Rect, t: Tile) {
-    canvas.rect(cell, Some(FIELD), Some(Stroke::new(Color::grey(80), 0.15)));
-    let wall = Stroke::new(WALL, (cell.w * 0.03).max(0.2));
+fn tile(canvas: &mut Canvas, cell: Rect, t: Tile, m: Marks) {
+    canvas.rect(cell, Some(FIELD), Some(stroke(Color::grey(80), cell.w * 0.01)));
+    let wall_for = |closed: bool| {
+        if closed {
+            stroke(Color::BLACK, (cell.w * 0.08).max(0.35))
+        } else {
+            stroke(WALL, cell.w * 0.03)
+        }
+    };
+    let fill_for = |closed: bool| Some(if closed { CITY_CLOSED } else { CITY_FILL });
     let city_edges: Vec<usize> = (0..4).filter(|&d| t.edges[d] == CITY).collect();
     if t.cities == 1 && city_edges.len() >= 2 {
         // One city over all its edges: a polygon through the city edges' corners
         // and, between them, a point pulled towards the centre.
-        let mut pts = Vec::new();
+        // `on_edge[i]`: the side from point i to point i + 1 lies on a tile edge (no
+        // wall there: the city goes on across it).
+        let (mut pts, mut on_edge) = (Vec::new(), Vec::new());
         for d in 0..4 {
             let ((u0, v0), (u1, v1)) = edge_ends(d);
             if t.edges[d] == CITY {
                 pts.push(at(cell, u0, v0));
                 pts.push(at(cell, u1, v1));
+                on_edge.extend([true, false]);
             } else {
                 let (mu, mv) = ((u0 + u1) / 2.0, (v0 + v1) / 2.0);
                 pts.push(at(cell, 0.5 + (mu - 0.5) * 0.3, 0.5 + (mv - 0.5) * 0.3));
+                on_edge.push(false);
             }
         }
-        if city_edges.len() == 4 {
-            canvas.rect(cell, Some(CITY_FILL), Some(wall));
-        } else {
-            canvas.polygon(pts, Some(CITY_FILL), Some(wall));
+        let closed = m.closed_city[city_edges[0]];
+        canvas.polygon(pts.clone(), fill_for(closed), None);
+        if city_edges.len() < 4 {
+            // The walls: the runs of sides between tile edges, each one polyline.
+            let n = pts.len();
+            let first = on_edge.iter().position(|&e| e).expect("a city edge");
+            let mut run = vec![pts[(first + 1) % n]];
+            for k in 1..=n {
+                let i = (first + k) % n;
+                if on_edge[i] {
+                    if run.len() > 1 {
+                        canvas.polyline(std::mem::take(&mut run), wall_for(closed));
+                    }
+                    run = vec![pts[(i + 1) % n]];
+                } else {
+                    run.push(pts[(i + 1) % n]);
+                }
+            }
         }
     } else {
         // Each city edge its own cap.
@@ -73,11 +129,10 @@ fn tile(canvas: &mut Canvas, cell: Rect, t: Tile) {
             let ((u0, v0), (u1, v1)) = edge_ends(d);
             let (mu, mv) = ((u0 + u1) / 2.0, (v0 + v1) / 2.0);
             let tip = at(cell, 0.5 + (mu - 0.5) * 0.35, 0.5 + (mv - 0.5) * 0.35);
-            canvas.polygon(
-                vec![at(cell, u0, v0), at(cell, u1, v1), tip],
-                Some(CITY_FILL),
-                Some(wall),
-            );
+            let (a, b) = (at(cell, u0, v0), at(cell, u1, v1));
+            let closed = m.closed_city[d];
+            canvas.polygon(vec![a, b, tip], fill_for(closed), None);
+            canvas.polyline(vec![b, tip, a], wall_for(closed));
         }
     }
     // Roads: to the centre; two roads join there, others end at a small square.
@@ -87,12 +142,17 @@ fn tile(canvas: &mut Canvas, cell: Rect, t: Tile) {
         at(cell, (u0 + u1) / 2.0, (v0 + v1) / 2.0)
     };
     let centre = cell.center();
-    let outer = Stroke::new(ROAD_EDGE, cell.w * 0.13);
-    let inner = Stroke::new(Color::WHITE, cell.w * 0.08);
-    for stroke in [outer, inner] {
-        for &d in &roads {
-            canvas.line(mid(d), centre, stroke);
-        }
+    let outer = stroke(ROAD_EDGE, cell.w * 0.13);
+    for &d in &roads {
+        canvas.line(mid(d), centre, outer);
+    }
+    for &d in &roads {
+        let inner = if m.finished_road[d] {
+            Color::BLACK
+        } else {
+            Color::WHITE
+        };
+        canvas.line(mid(d), centre, stroke(inner, cell.w * 0.08));
     }
     if roads.len() != 2 && !roads.is_empty() && !t.is_monastery() {
         let k = cell.w * 0.09;
@@ -108,7 +168,7 @@ fn tile(canvas: &mut Canvas, cell: Rect, t: Tile) {
         canvas.rect(
             body,
             Some(Color::rgb(220, 60, 50)),
-            Some(Stroke::new(Color::grey(40), 0.2)),
+            Some(stroke(Color::grey(40), cell.w * 0.01)),
         );
         canvas.polygon(
             vec![
@@ -117,7 +177,92 @@ fn tile(canvas: &mut Canvas, cell: Rect, t: Tile) {
                 pt(body.right() + w * 0.1, body.y),
             ],
             Some(Color::rgb(150, 40, 30)),
-            Some(Stroke::new(Color::grey(40), 0.2)),
+            Some(stroke(Color::grey(40), cell.w * 0.01)),
         );
+        if m.surrounded_monastery {
+            canvas.circle(
+                pt(centre.x, centre.y - w * 0.05),
+                w * 0.95,
+                None,
+                Some(stroke(Color::BLACK, (cell.w * 0.07).max(0.35))),
+            );
+        }
+    }
+}
+
+/// A lettered marker (white disc, black ring, bold letter) centred on `c`.
+fn marker(canvas: &mut Canvas, c: Point, radius: f32, letter: &str) {
+    canvas.circle(
+        c,
+        radius,
+        Some(Color::WHITE),
+        Some(stroke(Color::BLACK, radius * 0.12)),
+    );
+    let size = radius * 1.3 / MM_PER_PT;
+    canvas.text_centered(c, size, Face::Bold, letter);
+}
+
+/// The worked example: the landscape with lettered features (`labels`: letter and
+/// position in tile units from the grid's top-left corner), then one line per step
+/// (`lines`: the letter, or "" for none, and the text).
+pub fn example(
+    canvas: &mut Canvas,
+    area: Rect,
+    l: &Landscape,
+    labels: &[(&str, (f32, f32))],
+    lines: &[(&str, String)],
+) {
+    // Text as large as the width allows (at most 11 pt), one line per step.
+    let gap_pt = 1.9; // marker width before the text, in ems
+    let widest = lines
+        .iter()
+        .map(|(l, t)| text_width(t, 1.0, face_of(l)) + gap_pt * MM_PER_PT)
+        .fold(0.0, f32::max);
+    let size = (area.w / widest).min(11.0);
+    let lead = size * MM_PER_PT * 1.55;
+    let text_h = lead * lines.len() as f32;
+    let (top, rest) = area.take_top((area.h - text_h - lead * 0.5).max(0.0));
+    // The landscape: tiles at most 24 mm.
+    let side = (top.w / (l.cols as f32 + 2.0 * PAD))
+        .min(top.h / (l.rows as f32 + 2.0 * PAD))
+        .min(24.0);
+    let box_w = side * (l.cols as f32 + 2.0 * PAD);
+    let box_h = side * (l.rows as f32 + 2.0 * PAD);
+    let land = Rect::new(top.x + (top.w - box_w) / 2.0, top.y, box_w, box_h);
+    let m = super::score::marks(l);
+    landscape(canvas, land, l, Some(&m));
+    let (s, o) = grid(land, l);
+    let radius = (s * 0.16).max(size * MM_PER_PT * 0.62);
+    for (letter, (u, v)) in labels {
+        marker(canvas, pt(o.x + u * s, o.y + v * s), radius, letter);
+    }
+    // The steps, under the drawing.
+    let y0 = land.bottom() + lead * 0.5;
+    let y0 = y0.min(rest.y + lead * 0.5);
+    for (k, (letter, text)) in lines.iter().enumerate() {
+        let base = y0 + lead * (k as f32 + 0.75);
+        let x = area.x + (area.w - widest * size) / 2.0;
+        if !letter.is_empty() {
+            let r = size * MM_PER_PT * 0.62;
+            marker(canvas, pt(x + r, base - cap_height(size) / 2.0), r, letter);
+        }
+        let face = face_of(letter);
+        canvas.text(
+            x + gap_pt * size * MM_PER_PT,
+            base,
+            size,
+            face,
+            Align::Left,
+            text,
+        );
+    }
+}
+
+/// Step lines are regular; the closing line (no letter) is bold.
+fn face_of(letter: &str) -> Face {
+    if letter.is_empty() {
+        Face::Bold
+    } else {
+        Face::Regular
     }
 }

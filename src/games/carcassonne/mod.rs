@@ -14,7 +14,7 @@ pub use tiles::{parse, Landscape, Tile};
 mod tests;
 
 use crate::canvas::{Canvas, Rect};
-use crate::games::{Game, Outcome};
+use crate::games::{Game, Outcome, Rating};
 use crate::seed::Rng;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -106,8 +106,37 @@ impl Game for Carcassonne {
         Ok(())
     }
 
-    fn draw(&self, p: &CarcassonnePuzzle, canvas: &mut Canvas, area: Rect, _with_solution: bool) {
-        draw::landscape(canvas, area, &p.map);
+    fn draw(&self, p: &CarcassonnePuzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
+        let marks = with_solution.then(|| score::marks(&p.map));
+        draw::landscape(canvas, area, &p.map, marks.as_deref());
+    }
+
+    fn answer_aspect(&self, p: &CarcassonnePuzzle) -> f32 {
+        draw::aspect(&p.map)
+    }
+
+    fn draw_answer(&self, p: &CarcassonnePuzzle, canvas: &mut Canvas, area: Rect) {
+        self.draw(p, canvas, area, true);
+    }
+
+    fn answer_note(&self) -> Option<String> {
+        Some(
+            "In the drawings, what is complete is marked: a closed city is dark with a heavy \
+             black wall, a finished road is solid black, and a surrounded monastery has a black \
+             ring."
+                .into(),
+        )
+    }
+
+    /// See [`rate`].
+    fn rating(&self, p: &CarcassonnePuzzle) -> Option<Rating> {
+        Some(rate(&p.map, &p.breakdown))
+    }
+
+    fn draw_example(&self, canvas: &mut Canvas, area: Rect) -> bool {
+        let l = example_landscape();
+        draw::example(canvas, area, &l, &EXAMPLE_LABELS, &example_lines());
+        true
     }
 
     fn aspect(&self) -> f32 {
@@ -123,7 +152,7 @@ impl Game for Carcassonne {
     }
 
     fn answer(&self, p: &CarcassonnePuzzle) -> String {
-        format!("{} points: {}", p.score, p.breakdown_text)
+        answer_line(&p.breakdown)
     }
 
     fn how_to_play(&self) -> String {
@@ -137,4 +166,97 @@ impl Game for Carcassonne {
          scores 1 plus 1 for each of the eight squares around it that holds a tile (9 when surrounded). A tile \
          counts once per feature. What does each landscape score?")
     }
+}
+
+/// The answer in words: "34 points: cities 20 (1 of 5 closed), roads 8 (2 of 7
+/// finished), monasteries 6 (0 of 2 surrounded)".
+pub fn answer_line(b: &Breakdown) -> String {
+    let mut parts = Vec::new();
+    let mut kind = |done: score::Part, open: score::Part, one: &str, many: &str, word: &str| {
+        let n = done.count + open.count;
+        let points = done.points + open.points;
+        match n {
+            0 => {}
+            1 => {
+                let state = if done.count == 1 {
+                    word.to_string()
+                } else {
+                    format!("not {word}")
+                };
+                parts.push(format!("{one} {points} ({state})"));
+            }
+            _ => parts.push(format!("{many} {points} ({} of {n} {word})", done.count)),
+        }
+    };
+    kind(b.complete_cities, b.incomplete_cities, "city", "cities", "closed");
+    kind(b.complete_roads, b.incomplete_roads, "road", "roads", "finished");
+    kind(
+        b.complete_monasteries,
+        b.incomplete_monasteries,
+        "monastery",
+        "monasteries",
+        "surrounded",
+    );
+    if b.farms.count > 0 {
+        parts.push(format!("farms {}", b.farms.points));
+    }
+    if b.shields.count > 0 {
+        parts.push(format!("shields {}", b.shields.points));
+    }
+    let total = b.total();
+    let unit = if total == 1 { "point" } else { "points" };
+    if parts.is_empty() {
+        format!("{total} {unit}")
+    } else {
+        format!("{total} {unit}: {}", parts.join(", "))
+    }
+}
+
+/// Difficulty: what a reader has to trace and count. The score is the number of tiles
+/// plus twice the number of features (cities, roads and monasteries, each one to follow
+/// to its ends and decide complete or not). Stars on a fixed scale: under 30 one star,
+/// under 60 two, under 100 three, under 150 four, else five (a 10-tile landscape is
+/// about 1 star, 20 tiles 2, 35 tiles 3, 55 tiles 4, the full 72 tiles 5).
+pub fn rate(l: &Landscape, b: &Breakdown) -> Rating {
+    let features = b.complete_cities.count
+        + b.incomplete_cities.count
+        + b.complete_roads.count
+        + b.incomplete_roads.count
+        + b.complete_monasteries.count
+        + b.incomplete_monasteries.count;
+    let score = l.tiles() as f64 + 2.0 * f64::from(features);
+    let stars = match score {
+        s if s < 30.0 => 1,
+        s if s < 60.0 => 2,
+        s if s < 100.0 => 3,
+        s if s < 150.0 => 4,
+        _ => 5,
+    };
+    Rating { score, stars }
+}
+
+/// The worked example: five tiles in two rows (JSON rows of the challenge encoding).
+pub const EXAMPLE: &str = "[[[0,0,2,0,1],[0,0,1,0,0],[]],[[2,2,0,0,1],[1,1,0,2,1],[2,0,1,1,1]]]";
+
+/// Where the example's letters go (tile units from the grid's top-left corner).
+const EXAMPLE_LABELS: [(&str, (f32, f32)); 4] = [
+    ("A", (0.5, 1.0)),
+    ("B", (2.5, 1.13)),
+    ("C", (2.5, 1.78)),
+    ("D", (1.22, 0.78)),
+];
+
+pub fn example_landscape() -> Landscape {
+    parse(EXAMPLE).expect("the example landscape is valid")
+}
+
+/// The example's steps, one feature a line (proved by the scorer in the tests).
+pub fn example_lines() -> Vec<(&'static str, String)> {
+    vec![
+        ("A", "The big city: 3 tiles, closed: 6 points".into()),
+        ("B", "The small city: 1 tile, open: 1 point".into()),
+        ("C", "The road: 3 tiles, open at one end: 3 points".into()),
+        ("D", "The monastery: 1 + 4 tiles around it: 5 points".into()),
+        ("", "Total: 15 points".into()),
+    ]
 }

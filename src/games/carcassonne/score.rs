@@ -147,12 +147,21 @@ pub fn score(l: &Landscape) -> Breakdown {
     score_with(l, false)
 }
 
-/// Score with or without the full game's farms: every field area (farm) scores 3 points
-/// for each complete city it borders.
-pub fn score_with(l: &Landscape, farms: bool) -> Breakdown {
+/// The segments of every square joined into features (union-find), and which segment
+/// ends at an empty square.
+struct Joined {
+    segs: Vec<Option<Segments>>,
+    parent: Vec<u32>,
+    open: Vec<bool>,
+}
+
+fn node(sq: usize, local: u8) -> u32 {
+    (sq * 8 + local as usize) as u32
+}
+
+fn join(l: &Landscape) -> Joined {
     let n = l.squares.len();
     let segs: Vec<Option<Segments>> = l.squares.iter().map(|s| s.map(segments)).collect();
-    let node = |sq: usize, local: u8| (sq * 8 + local as usize) as u32;
     let mut parent: Vec<u32> = (0..(n * 8) as u32).collect();
     let mut open = vec![false; n * 8];
     const DR: [isize; 4] = [-1, 0, 1, 0];
@@ -181,6 +190,68 @@ pub fn score_with(l: &Landscape, farms: bool) -> Breakdown {
             }
         }
     }
+    Joined { segs, parent, open }
+}
+
+/// What the answer drawing marks as complete on one square.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// Edge d (N, E, S, W) is part of a city that is closed.
+    pub closed_city: [bool; 4],
+    /// Edge d is part of a road that is finished at both ends.
+    pub finished_road: [bool; 4],
+    /// The square holds a monastery with all eight squares around it filled.
+    pub surrounded_monastery: bool,
+}
+
+/// Per square, which of its features are complete (empty squares: no marks).
+pub fn marks(l: &Landscape) -> Vec<Marks> {
+    let mut j = join(l);
+    let n = l.squares.len();
+    let mut feature_open = vec![false; n * 8];
+    for sq in 0..n {
+        let Some(s) = &j.segs[sq] else { continue };
+        for local in 0..s.n {
+            let root = find(&mut j.parent, node(sq, local));
+            feature_open[root as usize] |= j.open[node(sq, local) as usize];
+        }
+    }
+    let mut out = vec![Marks::default(); n];
+    for sq in 0..n {
+        let (Some(t), Some(s)) = (l.squares[sq], &j.segs[sq]) else {
+            continue;
+        };
+        for d in 0..4 {
+            let local = s.of_edge[d];
+            if local == NO_SEGMENT {
+                continue;
+            }
+            let complete = !feature_open[find(&mut j.parent, node(sq, local)) as usize];
+            if t.edges[d] == CITY {
+                out[sq].closed_city[d] = complete;
+            } else {
+                out[sq].finished_road[d] = complete;
+            }
+        }
+        if t.is_monastery() {
+            let (r, c) = ((sq / l.cols) as isize, (sq % l.cols) as isize);
+            out[sq].surrounded_monastery = (-1..=1)
+                .flat_map(|dr| (-1..=1).map(move |dc| (dr, dc)))
+                .all(|(dr, dc)| l.get(r + dr, c + dc).is_some());
+        }
+    }
+    out
+}
+
+/// Score with or without the full game's farms: every field area (farm) scores 3 points
+/// for each complete city it borders.
+pub fn score_with(l: &Landscape, farms: bool) -> Breakdown {
+    let n = l.squares.len();
+    let Joined {
+        segs,
+        mut parent,
+        open,
+    } = join(l);
     // Per feature: kind, open, and the distinct tiles it covers.
     let mut members: Vec<(u32, usize)> = Vec::new();
     let mut feature_open = vec![false; n * 8];

@@ -269,15 +269,17 @@ impl Game for Catan {
         ascii::render(self.shape(), &b.layout)
     }
 
-    fn caption(&self, b: &CatanBoard) -> String {
+    fn caption(&self, _b: &CatanBoard) -> String {
         format!(
-            "{} board, {}, {} ({} attempt{})",
-            b.board,
-            b.rules,
-            b.sampler,
-            b.attempts,
-            if b.attempts == 1 { "" } else { "s" }
+            "For {} players. {}",
+            players(self.params.board),
+            rules_sentence(&self.ctx.rules)
         )
+    }
+
+    fn draw_example(&self, canvas: &mut Canvas, area: Rect) -> bool {
+        draw::legend(canvas, area, self.params.style);
+        true
     }
 
     fn answer(&self, _b: &CatanBoard) -> String {
@@ -294,13 +296,49 @@ impl Game for Catan {
 
     fn how_to_play(&self) -> String {
         format!(
-            "Ready-made set-ups for the {} game. Each board was drawn at random and kept only if it meets the rules ({}): \
-             no 6 or 8 next to another 6 or 8 unless the rules say otherwise. Lay out the terrain hexes, number tokens \
-             and harbors as shown and play.",
-            if self.params.board == BoardKind::Base { "3-4 player" } else { "5-6 player" },
-            self.ctx.rules
+            "Each page is a ready-made board for the {} player game. To set up, lay the \
+             terrain hexes as drawn, row by row, and put each number token on its hex; the \
+             desert has none (the robber starts there). Set the sea frame around the island \
+             and each harbor where drawn, its two piers pointing at the corners that trade \
+             there. Every board was picked at random among the layouts that keep its rules, \
+             printed under it: {}",
+            players(self.params.board),
+            rules_sentence(&self.ctx.rules).to_lowercase()
         )
     }
+}
+
+/// "3–4" or "5–6".
+fn players(kind: BoardKind) -> &'static str {
+    match kind {
+        BoardKind::Base => "3–4",
+        BoardKind::Extended => "5–6",
+    }
+}
+
+/// A placement rule in reader words.
+pub fn rule_phrase(rule: &rules::Rule) -> String {
+    match rule {
+        rules::Rule::RedApart => "no 6 or 8 next to another".into(),
+        rules::Rule::TwoTwelveApart => "no 2 or 12 next to another".into(),
+        rules::Rule::SameNumberApart => "no number next to the same number".into(),
+        rules::Rule::SameTerrainApart => "no terrain next to the same terrain".into(),
+        rules::Rule::MaxPipsPerCorner(n) => {
+            format!("at most {n} dots on the tokens around any corner")
+        }
+    }
+}
+
+/// The rules as one sentence: "No 6 or 8 next to another; no 2 or 12 next to another."
+pub fn rules_sentence(rules: &Rules) -> String {
+    let phrases: Vec<String> = rules.list().iter().map(rule_phrase).collect();
+    if phrases.is_empty() {
+        return "Any layout: no placement rules.".into();
+    }
+    let text = phrases.join("; ");
+    let mut chars = text.chars();
+    let first = chars.next().map(|c| c.to_uppercase().to_string());
+    format!("{}{}.", first.unwrap_or_default(), chars.as_str())
 }
 
 /// An independent check of a recorded board: the multisets, and every rule recomputed

@@ -13,7 +13,7 @@ pub use model::{Layout, Shape};
 pub use solve::{analyze, Analysis, Solution, Solver};
 
 use crate::canvas::{Canvas, Rect};
-use crate::games::{Game, Outcome};
+use crate::games::{Game, Outcome, Rating};
 use crate::seed::Rng;
 use crate::{Error, Result};
 use rand::Rng as _;
@@ -263,28 +263,142 @@ impl Game for Flip {
     }
 
     fn answer(&self, p: &FlipPuzzle) -> String {
-        if p.solution.is_empty() {
-            "0 moves: already solved".into()
-        } else if p.solution.len() == 1 {
-            format!("1 move: {}", p.solution[0])
-        } else if p.solution.len() <= 12 {
-            format!("{} moves: {}", p.min_moves, p.solution.join(" "))
-        } else {
-            format!("{} moves, circled", p.min_moves)
+        answer_line(&p.solution)
+    }
+
+    fn answer_note(&self) -> Option<String> {
+        Some(match self.layout().shape {
+            Shape::Block => "The filled squares are the centres of the blocks to flip; the letter and number of each are listed under the board.".into(),
+            Shape::Plus => "The filled squares are the cells to press; their letters and numbers are listed under the board.".into(),
+        })
+    }
+
+    fn rating(&self, p: &FlipPuzzle) -> Option<Rating> {
+        Some(rating(p.min_moves, self.layout().moves()))
+    }
+
+    fn draw_answer(&self, p: &FlipPuzzle, canvas: &mut Canvas, area: Rect) {
+        draw::answer(canvas, area, self.layout(), &p.moves);
+    }
+
+    fn draw_example(&self, canvas: &mut Canvas, area: Rect) -> bool {
+        let ex = example(self.layout().shape);
+        let solver = Solver::new(ex.layout);
+        let mut board = ex.start(&solver);
+        let mut steps = vec![draw::Step {
+            board: board.clone(),
+            marks: draw::Marks::default(),
+            text: ex.lines[0].to_string(),
+        }];
+        for (i, &m) in ex.moves.iter().enumerate() {
+            solver.apply(&mut board, &[m]);
+            steps.push(draw::Step {
+                board: board.clone(),
+                marks: draw::Marks {
+                    outlined: Some(m),
+                    ..draw::Marks::default()
+                },
+                text: ex.lines[i + 1].to_string(),
+            });
         }
+        draw::steps(canvas, area, &ex.layout, &steps)
     }
 
     fn how_to_play(&self) -> String {
         match self.layout().shape {
-            Shape::Block => "Each move flips a 3x3 block of nine cells: every dot becomes a dash and every dash a dot. \
-                A block is named by its centre, which must be one of the lettered and numbered inner cells. \
-                Make the board show a single dot in the very middle. The order of your moves does not matter, \
-                and the number under each board is the fewest moves that do it."
+            Shape::Block => "Each move flips a 3 × 3 block of nine cells: every dot becomes a dash and every dash a dot. \
+                A block is named by its centre, which must be one of the inner cells, the ones with a letter above and a number beside. \
+                Flip blocks until a single dot is left in the very middle of the board. \
+                On a board with an even side there is no single middle: the bold square marks the target cell. \
+                The order of your moves does not matter, and flipping a block twice undoes it. \
+                The line under each board gives the fewest moves that do it."
                 .into(),
-            Shape::Plus => "Each move flips a cell and its four neighbours (up, down, left and right). \
-                Make the board show a single dot in the middle, in the fewest moves given under the board."
+            Shape::Plus => "Each move presses one cell and flips it and its four neighbours (up, down, left and right): \
+                every dot becomes a dash and every dash a dot. Any cell may be pressed, even on the edge. \
+                Press cells until a single dot is left in the very middle of the board. \
+                On a board with an even side there is no single middle: the bold square marks the target cell. \
+                The order of your moves does not matter, and the line under each board gives the fewest moves that do it."
                 .into(),
         }
+    }
+}
+
+/// The answer line: the moves by the letter and number printed on the board, or just
+/// the count when the list would not fit two short lines.
+pub fn answer_line(solution: &[String]) -> String {
+    match solution.len() {
+        0 => "Already solved: no moves".into(),
+        1 => format!("1 move: {}", solution[0]),
+        n => {
+            let line = format!("{n} moves: {}", solution.join(" "));
+            if line.chars().count() <= ANSWER_MAX_CHARS {
+                line
+            } else {
+                format!("{n} moves, filled on the board")
+            }
+        }
+    }
+}
+
+/// The longest answer line that lists every move (two lines of a narrow answer column).
+pub const ANSWER_MAX_CHARS: usize = 64;
+
+/// Star thresholds of [`rating`]: the fewest moves needed for 2, 3, 4 and 5 stars.
+pub const STAR_MOVES: [usize; 4] = [5, 9, 14, 21];
+
+/// Difficulty on a fixed scale: the score is the proven fewest moves, with the number
+/// of possible moves (board size) as a fraction that breaks ties; the stars come from
+/// the fewest moves alone: 1 star for 1–4 moves, 2 for 5–8, 3 for 9–13, 4 for 14–20
+/// and 5 for 21 or more.
+pub fn rating(min_moves: usize, possible_moves: usize) -> Rating {
+    let stars = 1 + STAR_MOVES.iter().filter(|&&t| min_moves >= t).count() as u8;
+    Rating {
+        score: min_moves as f64 + possible_moves as f64 / 10_000.0,
+        stars,
+    }
+}
+
+/// The worked example of the "How to play" page: a tiny board solved in two moves.
+pub struct Example {
+    pub layout: Layout,
+    /// The moves, in the order the example makes them.
+    pub moves: [usize; 2],
+    /// One line for the start and one for each move.
+    pub lines: [&'static str; 3],
+}
+
+impl Example {
+    /// The start board: the target with the example's moves made on it.
+    pub fn start(&self, solver: &Solver) -> Bits {
+        let mut b = self.layout.target();
+        solver.apply(&mut b, &self.moves);
+        b
+    }
+}
+
+/// The example for a move shape.
+pub fn example(shape: Shape) -> Example {
+    match shape {
+        // A 4 × 4 board (2 × 2 block centres): even, so its target is framed.
+        Shape::Block => Example {
+            layout: Layout::new(Shape::Block, 2, 2).expect("valid size"),
+            moves: [0, 3],
+            lines: [
+                "Start: the square marks the target",
+                "Flip the block at a1",
+                "Flip the block at b2: solved in 2 moves",
+            ],
+        },
+        // A 3 × 3 board of plus moves: the middle is the target.
+        Shape::Plus => Example {
+            layout: Layout::new(Shape::Plus, 3, 3).expect("valid size"),
+            moves: [0, 8],
+            lines: [
+                "Start: the target is the middle",
+                "Press a1",
+                "Press c3: solved in 2 moves",
+            ],
+        },
     }
 }
 

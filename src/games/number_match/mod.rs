@@ -7,6 +7,7 @@
 
 mod draw;
 pub mod montecarlo;
+pub mod paper;
 pub mod rules;
 pub mod solve;
 pub mod stats;
@@ -329,18 +330,19 @@ impl Game for NumberMatch {
     }
 
     fn draw(&self, p: &NumberMatchPuzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
-        draw::board(
-            canvas,
-            area,
-            &p.digits(),
-            p.columns,
-            with_solution.then_some(&p.moves[..]),
-        );
+        if with_solution {
+            self.draw_answer(p, canvas, area);
+        } else {
+            draw::paper(canvas, area, &p.digits(), p.columns, p.adds);
+        }
     }
 
+    /// The digits and the ruled rows every play within the adds can need
+    /// ([`paper::ruled_rows`]), in blocks side by side when they are many
+    /// ([`draw::blocks`]).
     fn aspect(&self) -> f32 {
-        let rows = self.params.length.div_ceil(self.params.columns);
-        self.params.columns as f32 / (rows as f32 + draw::TEXT_ROWS)
+        let p = &self.params;
+        draw::paper_aspect(p.length, p.columns, p.adds)
     }
 
     fn text(&self, p: &NumberMatchPuzzle) -> String {
@@ -348,40 +350,136 @@ impl Game for NumberMatch {
     }
 
     fn caption(&self, p: &NumberMatchPuzzle) -> String {
-        format!(
-            "Clear it with at most {} add{} ({})",
-            p.adds,
-            if p.adds == 1 { "" } else { "s" },
-            p.difficulty.name()
-        )
+        match p.adds {
+            0 => "Clear the board without adding".into(),
+            1 => "Clear the board with at most 1 add".into(),
+            n => format!("Clear the board with at most {n} adds"),
+        }
     }
 
     fn answer(&self, p: &NumberMatchPuzzle) -> String {
-        format!(
-            "{} add{} needed; {} moves",
-            p.min_adds,
-            if p.min_adds == 1 { "" } else { "s" },
-            p.moves.len()
+        let pairs = p.moves.iter().filter(|m| **m != Move::Add).count();
+        match p.min_adds {
+            0 => format!("{pairs} pairs, no add"),
+            1 => format!("{pairs} pairs, 1 add"),
+            n => format!("{pairs} pairs, {n} adds"),
+        }
+    }
+
+    /// Stars from the share of random plays that clear the board (measured with the
+    /// puzzle's add limit when it was made, so the limit is counted in):
+    /// ★ at least 1 in 2, ★★ 1 in 4 to 1 in 2, ★★★ 1 in 10 to 1 in 4, ★★★★ 3 in 100
+    /// to 1 in 10, ★★★★★ under 3 in 100. Easy is ★, medium ★★–★★★, hard ★★★★–★★★★★.
+    /// The score is the share of random plays that fail.
+    fn rating(&self, p: &NumberMatchPuzzle) -> Option<crate::games::Rating> {
+        Some(crate::games::Rating {
+            score: 1.0 - p.playout_win_rate,
+            stars: stars(p.playout_win_rate),
+        })
+    }
+
+    fn answer_aspect(&self, p: &NumberMatchPuzzle) -> f32 {
+        draw::answer_aspect(&self.paper_play(p).phases, p.columns)
+    }
+
+    fn draw_answer(&self, p: &NumberMatchPuzzle, canvas: &mut Canvas, area: Rect) {
+        draw::answer(canvas, area, &self.paper_play(p).phases, p.columns);
+    }
+
+    fn answer_note(&self) -> Option<String> {
+        Some(
+            "Each answer shows the board at the start and after each add, with the rows numbered \
+             as on your page (a jump in the numbers is where rows have gone). In a cell: the digit, \
+             small, and in bold the number of the move that crosses it out. The pairs are numbered \
+             1, 2, 3, … in the order played, both digits of a pair carrying the same number. A large \
+             digit with no number is still there at the next add, and is copied. Shaded cells were \
+             crossed out before."
+                .into(),
         )
     }
 
     fn how_to_play(&self) -> String {
-        let diag = if self.params.diagonals {
-            ", diagonally"
+        let (diag, diag_gone) = if self.params.diagonals {
+            (", a diagonal", " (also along diagonals)")
         } else {
-            ""
+            ("", "")
+        };
+        let add = match self.params.append {
+            Append::AfterLastDigit => {
+                "straight after the last digit still in play (over crossed-out cells there, so \
+                 cross out lightly)"
+            }
+            Append::AfterLastCell => "after the last cell written in the last row still in play",
         };
         format!(
-            "Cross out pairs of digits that are equal (3 and 3) or add up to 10 (2 and 8). The two must touch \
-             (side by side, above each other{diag}) or see each other along a row, a column{} with only \
-             crossed-out cells between, or follow each other in reading order, from the end of one line to the \
-             start of the next. A row with nothing left disappears. Stuck? \"Add\": copy every remaining digit, \
-             in reading order, after the last one. Clear the board within the adds allowed. In the answers, a \
-             pair is written as two cells (column letter, row number, counting the rows as they stand), and + is an add.",
-            if self.params.diagonals { " or a diagonal" } else { "" }
+            "Cross out two digits that are equal (3 and 3) or add up to 10 (2 and 8) and see each \
+             other: side by side along a row, a column{diag}, or one after the other in reading \
+             order (the end of a row runs on to the start of the next), with only crossed-out \
+             cells between. A row with nothing left is gone: skip it, so the rows above and below \
+             it touch{diag_gone}. Stuck? Add: copy the digits still in play, in reading order, \
+             {add}, then on into the ruled rows, never into a gone row. Clear the board within \
+             the adds allowed."
         )
     }
+
+    fn draw_example(&self, canvas: &mut Canvas, area: Rect) -> bool {
+        let rules = Rules {
+            cols: EXAMPLE_COLS,
+            diagonals: self.params.diagonals,
+            append: self.params.append,
+        };
+        let play = paper::play(&rules, &EXAMPLE_BOARD, &example_moves());
+        draw::example(canvas, area, &play, EXAMPLE_COLS, &EXAMPLE_STEPS);
+        true
+    }
 }
+
+impl NumberMatch {
+    /// The solution played on paper.
+    pub fn paper_play(&self, p: &NumberMatchPuzzle) -> paper::Play {
+        let rules = Rules {
+            cols: p.columns,
+            diagonals: !p.no_diagonals,
+            append: p.append,
+        };
+        paper::play(&rules, &p.digits(), &p.moves)
+    }
+}
+
+/// Stars (1–5) for the share of random plays that clear a board (see `rating`).
+pub fn stars(win_rate: f64) -> u8 {
+    match win_rate {
+        w if w >= 0.5 => 1,
+        w if w >= 0.25 => 2,
+        w if w >= 0.1 => 3,
+        w if w >= 0.03 => 4,
+        _ => 5,
+    }
+}
+
+/// The worked example: two rows of four, cleared with one add (proved by a test).
+pub const EXAMPLE_COLS: usize = 4;
+pub const EXAMPLE_BOARD: [u8; 8] = [1, 6, 7, 8, 5, 4, 3, 5];
+/// The example's moves: pairs as cells of the game's board before the move.
+pub fn example_moves() -> Vec<Move> {
+    vec![
+        Move::Pair(1, 5),
+        Move::Pair(2, 6),
+        Move::Pair(4, 7),
+        Move::Add,
+        Move::Pair(0, 4),
+        Move::Pair(3, 5),
+    ]
+}
+/// One line per move of the example.
+pub const EXAMPLE_STEPS: [&str; 6] = [
+    "6 and 4 add up to 10 and touch: cross them out.",
+    "7 and 3 too.",
+    "5 and 5 see each other across crossed-out cells. Row 2 is now empty: it is gone.",
+    "Stuck: add. 1 and 8 are copied after the last digit, skipping gone row 2.",
+    "1 and 1 share a column: the gone row between does not count.",
+    "8 runs on to 8 in reading order. The board is clear.",
+];
 
 #[cfg(test)]
 mod tests;

@@ -20,7 +20,7 @@ pub use solve::{AnySolver, Count, Verdict};
 
 use crate::canvas::{Canvas, Rect};
 use crate::games::size::Size;
-use crate::games::{Game, Outcome};
+use crate::games::{Game, Outcome, Rating};
 use crate::seed::Rng;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -76,6 +76,44 @@ impl NumbrixPuzzle {
     }
     pub fn solution_flat(&self) -> Vec<u16> {
         self.solution.concat()
+    }
+}
+
+/// The finer measure inside a grade, from 0 (easiest) to 1: the share of the grid's
+/// squares that are still empty when a person has used every technique easier than the
+/// puzzle's grade. Easy: the squares without a clue. Medium: the squares the easy
+/// techniques cannot fill (route tracing must). Hard: the squares easy and medium
+/// techniques together cannot fill (look-ahead must).
+pub fn work_share(solver: &AnySolver, givens: &[u16], grade: Grade) -> f64 {
+    let left = match grade {
+        Grade::Easy => givens.to_vec(),
+        Grade::Medium => solver.human_fill(givens, Grade::Easy),
+        Grade::Hard => solver.human_fill(givens, Grade::Medium),
+    };
+    left.iter().filter(|&&v| v == 0).count() as f64 / givens.len().max(1) as f64
+}
+
+/// Star thresholds of [`rating`] on the work share: an easy puzzle with a share of at
+/// least `EASY_2` gets 2 stars (else 1), a medium one with at least `MEDIUM_3` gets 3
+/// (else 2), a hard one with at least `HARD_5` gets 5 (else 4). On 9 × 9: easy with 14
+/// clues or fewer is 2 stars; hard with 10 clues or fewer and almost nothing fillable
+/// without look-ahead is 5 stars.
+pub const EASY_2: f64 = 0.825;
+pub const MEDIUM_3: f64 = 0.6;
+pub const HARD_5: f64 = 0.87;
+
+/// Difficulty on a fixed scale: the score is the grade (easy 0, medium 1, hard 2) plus
+/// the [`work_share`] inside it, so sections sort by grade first; the stars are 1–2 for
+/// easy, 2–3 for medium and 4–5 for hard, split by the thresholds above.
+pub fn rating(grade: Grade, share: f64) -> Rating {
+    let (base, upper, threshold) = match grade {
+        Grade::Easy => (0.0, 1, EASY_2),
+        Grade::Medium => (1.0, 2, MEDIUM_3),
+        Grade::Hard => (2.0, 4, HARD_5),
+    };
+    Rating {
+        score: base + share.clamp(0.0, 1.0) * 0.999,
+        stars: upper + u8::from(share >= threshold),
     }
 }
 
@@ -232,24 +270,144 @@ impl Game for Numbrix {
     }
 
     fn caption(&self, p: &NumbrixPuzzle) -> String {
-        let grade = p.difficulty.name();
-        let mut g = grade.to_string();
+        let mut g = p.difficulty.name().to_string();
         g[..1].make_ascii_uppercase();
-        format!("{g}, {} clues", p.clues)
+        format!("{g}, fill in 1–{}", p.rows * p.cols)
     }
 
     fn answer(&self, _p: &NumbrixPuzzle) -> String {
         String::new()
     }
 
+    fn answer_note(&self) -> Option<String> {
+        Some("Clues are in bold on grey squares.".into())
+    }
+
+    fn draw_answer(&self, p: &NumbrixPuzzle, canvas: &mut Canvas, area: Rect) {
+        let cells: Vec<draw::Cell> = p
+            .givens_flat()
+            .iter()
+            .zip(p.solution_flat())
+            .map(|(&g, v)| {
+                if g != 0 {
+                    draw::Cell::Shaded(g, true)
+                } else {
+                    draw::Cell::Filled(v)
+                }
+            })
+            .collect();
+        draw::cells(canvas, area, p.rows, p.cols, &cells);
+    }
+
+    fn answer_aspect(&self, _p: &NumbrixPuzzle) -> f32 {
+        self.aspect()
+    }
+
+    fn draw_example(&self, canvas: &mut Canvas, area: Rect) -> bool {
+        let ex = example();
+        let mut panels = vec![(
+            ex.givens.iter().map(|&v| given_cell(v)).collect(),
+            ex.start.to_string(),
+        )];
+        let mut known: Vec<u16> = ex.givens.to_vec();
+        for (numbers, text) in ex.steps {
+            let now: Vec<draw::Cell> = known
+                .iter()
+                .zip(ex.givens)
+                .enumerate()
+                .map(|(c, (&k, &g))| {
+                    let new = ex.solution[c];
+                    if g != 0 {
+                        draw::Cell::Given(g)
+                    } else if numbers.contains(&new) {
+                        draw::Cell::Shaded(new, false)
+                    } else if k != 0 {
+                        draw::Cell::Filled(k)
+                    } else {
+                        draw::Cell::Empty
+                    }
+                })
+                .collect();
+            for (c, &v) in ex.solution.iter().enumerate() {
+                if numbers.contains(&v) {
+                    known[c] = v;
+                }
+            }
+            panels.push((now, text.to_string()));
+        }
+        draw::steps(canvas, area, EXAMPLE_SIDE, EXAMPLE_SIDE, &panels)
+    }
+
+    fn rating(&self, p: &NumbrixPuzzle) -> Option<Rating> {
+        let share = work_share(&self.solver, &p.givens_flat(), p.difficulty);
+        Some(rating(p.difficulty, share))
+    }
+
     fn how_to_play(&self) -> String {
         let Size { rows, cols } = self.params.size;
         format!(
-            "Fill every square with a number from 1 to {} so that the numbers run in order, \
-             each one next to the one before it: up, down, left or right, never diagonally. \
-             The numbers already printed are part of the path, and each puzzle has exactly one solution.",
-            rows * cols
+            "Write a number in every empty square so that the numbers 1 to {n} make one path: \
+             each number sits next to the one before it, up, down, left or right, never diagonally. \
+             The printed numbers are clues, already in their places, and each puzzle has exactly one solution. \
+             Start where a gap is short: if 5 and 7 are printed with one square between them, 6 goes there. \
+             A number squeezed between clues, or a square that only one number can reach, is the next to write.",
+            n = rows * cols
         )
+    }
+}
+
+fn given_cell(v: u16) -> draw::Cell {
+    if v == 0 {
+        draw::Cell::Empty
+    } else {
+        draw::Cell::Given(v)
+    }
+}
+
+/// Rows and columns of the worked example.
+pub const EXAMPLE_SIDE: usize = 4;
+
+/// The worked example of the "How to play" page: a 4 × 4 puzzle, its solution, and the
+/// steps that solve it (the numbers each step writes, and its line of text).
+pub struct Example {
+    pub givens: &'static [u16; 16],
+    pub solution: &'static [u16; 16],
+    pub start: &'static str,
+    pub steps: [(&'static [u16], &'static str); 4],
+}
+
+pub fn example() -> Example {
+    Example {
+        #[rustfmt::skip]
+        givens: &[
+            1, 0, 3, 0,
+            0, 0, 12, 0,
+            0, 0, 0, 0,
+            16, 9, 0, 7,
+        ],
+        #[rustfmt::skip]
+        solution: &[
+            1, 2, 3, 4,
+            14, 13, 12, 5,
+            15, 10, 11, 6,
+            16, 9, 8, 7,
+        ],
+        start: "Fill in 1–16. The bold numbers are the clues.",
+        steps: [
+            (&[2, 8], "2 must go between 1 and 3; 8 between 7 and 9."),
+            (
+                &[4, 5, 6],
+                "From 3 to 7 is four steps, and 12 blocks the way down: 4, 5 and 6 run down the right edge.",
+            ),
+            (
+                &[10, 15],
+                "16 has one free square beside it, so 15 goes there; 9 has one too, so 10 goes there.",
+            ),
+            (
+                &[11, 13, 14],
+                "14 must touch 15, and 13 must touch 14 and 12; 11 takes the last square. Solved!",
+            ),
+        ],
     }
 }
 

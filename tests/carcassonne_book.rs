@@ -1,0 +1,233 @@
+//! Carcassonne's book side: print rules of every drawing at the sizes books use, the
+//! worked example proved by the scorer, answers in reader words, the fixed star scale.
+
+use puzzlebook::canvas::{Canvas, Rect, MIN_LINE_MM, MIN_TEXT_PT};
+use puzzlebook::games::carcassonne::{
+    self, score, Carcassonne, CarcassonneParams, CarcassonnePuzzle, Landscape,
+};
+use puzzlebook::games::{Game, Outcome};
+use puzzlebook::seed::item_rng;
+
+fn game(tiles: usize, farms: bool) -> Carcassonne {
+    Carcassonne::new(CarcassonneParams { tiles, farms }).unwrap()
+}
+
+fn puzzle(g: &Carcassonne, index: u64) -> CarcassonnePuzzle {
+    match g.generate(&mut item_rng(7, "carcassonne", index)) {
+        Outcome::Accepted(p) => p,
+        Outcome::Rejected(why) => panic!("rejected: {why}"),
+    }
+}
+
+/// Every mark inside `area`, no text under 7 pt, no line under 0.5 pt.
+fn print_rules(c: &Canvas, area: Rect, what: &str) {
+    let b = c.ink_bounds().expect("something drawn");
+    let e = 1e-3;
+    assert!(
+        b.x >= area.x - e && b.y >= area.y - e && b.right() <= area.right() + e && b.bottom() <= area.bottom() + e,
+        "{what}: ink {b:?} outside {area:?}"
+    );
+    if let Some(t) = c.min_text_pt() {
+        assert!(t >= MIN_TEXT_PT - 1e-4, "{what}: text {t} pt");
+    }
+    if let Some(l) = c.min_line_mm() {
+        assert!(l >= MIN_LINE_MM - 1e-6, "{what}: line {l} mm");
+    }
+}
+
+#[test]
+fn puzzles_and_answers_meet_the_print_rules_at_book_sizes() {
+    for tiles in [1, 5, 20, 40, 72] {
+        let g = game(tiles, false);
+        for index in 0..4 {
+            let p = puzzle(&g, index);
+            for w in [80.0, 120.0, 170.0] {
+                let area = Rect::new(15.0, 20.0, w, w / g.aspect());
+                let mut c = Canvas::new();
+                g.draw(&p, &mut c, area, false);
+                print_rules(&c, area, &format!("{tiles} tiles, puzzle {w} mm"));
+            }
+            for w in [55.0, 60.0] {
+                let area = Rect::new(10.0, 12.0, w, w / g.answer_aspect(&p));
+                let mut c = Canvas::new();
+                g.draw_answer(&p, &mut c, area);
+                print_rules(&c, area, &format!("{tiles} tiles, answer {w} mm"));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_example_meets_the_print_rules_on_both_page_sizes() {
+    let g = game(20, false);
+    for (w, h) in [(180.0, 160.0), (125.0, 110.0)] {
+        let area = Rect::new(15.0, 120.0, w, h);
+        let mut c = Canvas::new();
+        assert!(g.draw_example(&mut c, area));
+        print_rules(&c, area, &format!("example {w} x {h}"));
+        assert!(c.min_text_pt().unwrap() >= 8.0, "example text is comfortable");
+    }
+}
+
+#[test]
+fn the_example_scores_as_its_lines_say() {
+    // By hand: five tiles in two rows, the top right square empty.
+    //   (1,1) city cap south, (2,1) city north+east, (2,2) city west: one city over
+    //   3 tiles with no open edge: 2 x 3 = 6 points.
+    //   (2,3) city cap north, facing the empty square: open, 1 tile: 1 point.
+    //   Road: from the monastery (1,2) south to (2,2), east to (2,3), south off the
+    //   landscape: 3 tiles, open: 3 points (never finished: one end is open).
+    //   Monastery (1,2): tiles around it at (1,1), (2,1), (2,2), (2,3): 1 + 4 = 5.
+    //   Total 6 + 1 + 3 + 5 = 15.
+    let l = carcassonne::example_landscape();
+    let b = score(&l);
+    assert_eq!((b.complete_cities.count, b.complete_cities.points), (1, 6));
+    assert_eq!((b.incomplete_cities.count, b.incomplete_cities.points), (1, 1));
+    assert_eq!((b.complete_roads.count, b.incomplete_roads.count), (0, 1));
+    assert_eq!(b.incomplete_roads.points, 3);
+    assert_eq!(
+        (b.incomplete_monasteries.count, b.incomplete_monasteries.points),
+        (1, 5)
+    );
+    assert_eq!(b.complete_monasteries.count, 0);
+    assert_eq!(b.total(), 15);
+    // The printed lines carry exactly these numbers.
+    let lines = carcassonne::example_lines();
+    let points: Vec<u32> = lines
+        .iter()
+        .map(|(_, t)| {
+            let words: Vec<&str> = t.split_whitespace().collect();
+            words[words.len() - 2].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(points, vec![6, 1, 3, 5, 15]);
+    assert_eq!(points[..4].iter().sum::<u32>(), points[4]);
+    // And the answer drawing marks the closed city only.
+    let m = score::marks(&l);
+    let closed: Vec<(usize, usize)> = (0..m.len())
+        .flat_map(|sq| (0..4).map(move |d| (sq, d)))
+        .filter(|&(sq, d)| m[sq].closed_city[d])
+        .collect();
+    assert_eq!(closed, vec![(0, 2), (3, 0), (3, 1), (4, 3)]);
+    assert!(m.iter().all(|k| !k.surrounded_monastery && k.finished_road == [false; 4]));
+}
+
+/// Is the feature on edge `d` of square `sq` next to an empty square or the rim?
+fn faces_nothing(l: &Landscape, sq: usize, d: usize) -> bool {
+    let (r, c) = ((sq / l.cols) as isize, (sq % l.cols) as isize);
+    let (dr, dc) = [(-1, 0), (0, 1), (1, 0), (0, -1)][d];
+    l.get(r + dr, c + dc).is_none()
+}
+
+#[test]
+fn marks_agree_with_the_score() {
+    let g = game(72, false);
+    for index in 0..40 {
+        let p = puzzle(&g, index);
+        let l = &p.map;
+        let m = score::marks(l);
+        let b = &p.breakdown;
+        for (sq, k) in m.iter().enumerate() {
+            for d in 0..4 {
+                if k.closed_city[d] || k.finished_road[d] {
+                    assert!(!faces_nothing(l, sq, d), "marked edge faces nothing");
+                }
+            }
+        }
+        let surrounded = m.iter().filter(|k| k.surrounded_monastery).count() as u32;
+        assert_eq!(surrounded, b.complete_monasteries.count);
+        assert_eq!(
+            m.iter().any(|k| k.closed_city.contains(&true)),
+            b.complete_cities.count > 0
+        );
+        assert_eq!(
+            m.iter().any(|k| k.finished_road.contains(&true)),
+            b.complete_roads.count > 0
+        );
+    }
+}
+
+#[test]
+fn answers_and_captions_are_in_reader_words() {
+    let l = carcassonne::example_landscape();
+    assert_eq!(
+        carcassonne::answer_line(&score(&l)),
+        "15 points: cities 7 (1 of 2 closed), road 3 (not finished), monastery 5 (not surrounded)"
+    );
+    for farms in [false, true] {
+        let g = game(30, farms);
+        for index in 0..20 {
+            let p = puzzle(&g, index);
+            let a = g.answer(&p);
+            assert!(a.starts_with(&format!("{} points", p.score)), "{a}");
+            assert!(!a.contains(" c. ") && !a.contains(" i. "), "{a}");
+            let c = g.caption(&p);
+            assert_eq!(c, format!("{} tiles: what does it score?", p.tiles));
+        }
+        assert!(g.how_to_play().split_whitespace().count() <= 130);
+        assert!(g.answer_note().unwrap().contains("closed city"));
+    }
+}
+
+#[test]
+fn stars_follow_the_fixed_scale() {
+    let mut by_tiles = Vec::new();
+    for tiles in [3, 10, 20, 35, 55, 72] {
+        let g = game(tiles, false);
+        let mut stars = Vec::new();
+        for index in 0..30 {
+            let p = puzzle(&g, index);
+            let r = g.rating(&p).unwrap();
+            let again = g.rating(&p).unwrap();
+            assert_eq!(r, again);
+            let want = match r.score {
+                s if s < 30.0 => 1,
+                s if s < 60.0 => 2,
+                s if s < 100.0 => 3,
+                s if s < 150.0 => 4,
+                _ => 5,
+            };
+            assert_eq!(r.stars, want);
+            stars.push(r.stars);
+        }
+        stars.sort();
+        by_tiles.push((tiles, stars[stars.len() / 2], r_mean(&g)));
+    }
+    eprintln!("{by_tiles:?}");
+    // More tiles never make the median easier.
+    assert!(by_tiles.windows(2).all(|w| w[0].1 <= w[1].1), "{by_tiles:?}");
+    assert_eq!(by_tiles[0].1, 1);
+    assert_eq!(by_tiles.last().unwrap().1, 5);
+}
+
+fn r_mean(g: &Carcassonne) -> f64 {
+    (0..30)
+        .map(|i| g.rating(&puzzle(g, i)).unwrap().score)
+        .sum::<f64>()
+        / 30.0
+}
+
+/// Renders the drawings to /tmp/look for a person to view (cargo test -- --ignored).
+#[test]
+#[ignore]
+fn render_for_viewing() {
+    let mut pages = Vec::new();
+    let g = game(20, false);
+    let p = puzzle(&g, 1);
+    let mut c = Canvas::new();
+    g.draw(&p, &mut c, Rect::new(10.0, 10.0, 120.0, 120.0), false);
+    let big = game(72, false);
+    let q = puzzle(&big, 2);
+    let h = 57.0 / big.answer_aspect(&q);
+    big.draw_answer(&q, &mut c, Rect::new(10.0, 140.0, 57.0, h));
+    g.draw_answer(&p, &mut c, Rect::new(75.0, 140.0, 57.0, 57.0 / g.answer_aspect(&p)));
+    pages.push(c);
+    for (w, h) in [(180.0, 160.0), (125.0, 110.0)] {
+        let mut c = Canvas::new();
+        g.draw_example(&mut c, Rect::new(15.0, 15.0, w, h));
+        pages.push(c);
+    }
+    let pdf = puzzlebook::book::render_pages("look", (210.0, 297.0), &pages).unwrap();
+    std::fs::write("/tmp/look/carc.pdf", pdf).unwrap();
+    eprintln!("{}\n{}", g.answer(&p), big.answer(&q));
+}

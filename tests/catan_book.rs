@@ -1,0 +1,185 @@
+//! Catan's book side: boards and the legend meet the print rules at the sizes books
+//! use (both boards, both styles), captions and the set-up page in reader words.
+
+use puzzlebook::canvas::{Canvas, Rect, MIN_LINE_MM, MIN_TEXT_PT};
+use puzzlebook::games::catan::board::BoardKind;
+use puzzlebook::games::catan::{Catan, CatanBoard, CatanParams, Sampler, Style};
+use puzzlebook::games::{Game, Outcome};
+use puzzlebook::seed::item_rng;
+
+fn game(board: BoardKind, rules: &str, style: Style) -> Catan {
+    Catan::new(CatanParams {
+        board,
+        sampler: Sampler::Direct,
+        rules: rules.into(),
+        style,
+    })
+    .unwrap()
+}
+
+fn boards(g: &Catan, n: u64) -> Vec<CatanBoard> {
+    (0..n)
+        .map(|i| match g.generate(&mut item_rng(3, "catan", i)) {
+            Outcome::Accepted(b) => b,
+            Outcome::Rejected(why) => panic!("{why}"),
+        })
+        .collect()
+}
+
+/// Every mark inside `area`, no text under 7 pt, no line under 0.5 pt.
+fn print_rules(c: &Canvas, area: Rect, what: &str) {
+    let b = c.ink_bounds().expect("something drawn");
+    let e = 1e-3;
+    assert!(
+        b.x >= area.x - e
+            && b.y >= area.y - e
+            && b.right() <= area.right() + e
+            && b.bottom() <= area.bottom() + e,
+        "{what}: ink {b:?} outside {area:?}"
+    );
+    let t = c.min_text_pt().expect("labels");
+    assert!(t >= MIN_TEXT_PT - 1e-4, "{what}: text {t} pt");
+    let l = c.min_line_mm().expect("lines");
+    assert!(l >= MIN_LINE_MM - 1e-6, "{what}: line {l} mm");
+}
+
+const KINDS: [BoardKind; 2] = [BoardKind::Base, BoardKind::Extended];
+const STYLES: [Style; 2] = [Style::Colour, Style::Greyscale];
+
+#[test]
+fn boards_meet_the_print_rules_at_book_sizes() {
+    for kind in KINDS {
+        for style in STYLES {
+            let g = game(kind, "red-apart", style);
+            for b in boards(&g, 3) {
+                // A4: one board 180 mm wide or two of 85 mm; 6 x 9 in: 120 mm.
+                for w in [85.0, 90.0, 120.0, 180.0] {
+                    for (aw, ah) in [(w, w / g.aspect()), (w, w / g.aspect() * 1.3), (w, w)] {
+                        let area = Rect::new(12.0, 30.0, aw, ah);
+                        let mut c = Canvas::new();
+                        g.draw(&b, &mut c, area, false);
+                        print_rules(&c, area, &format!("{kind:?} {style:?} {aw} x {ah}"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_board_drawn_in_a_wider_box_stays_inside_it() {
+    // Boxes of another shape than the board: centred, never past the box.
+    let g = game(BoardKind::Extended, "red-apart", Style::Colour);
+    let b = &boards(&g, 1)[0];
+    for (w, h) in [(170.0, 90.0), (100.0, 160.0)] {
+        let area = Rect::new(5.0, 5.0, w, h);
+        let mut c = Canvas::new();
+        g.draw(b, &mut c, area, false);
+        print_rules(&c, area, "odd box");
+        let ink = c.ink_bounds().unwrap();
+        // Centred: the slack is the same on both sides (within a stroke).
+        assert!(((ink.x - area.x) - (area.right() - ink.right())).abs() < 0.6);
+        assert!(((ink.y - area.y) - (area.bottom() - ink.bottom())).abs() < 0.6);
+    }
+}
+
+#[test]
+fn the_legend_meets_the_print_rules_on_both_page_sizes() {
+    for style in STYLES {
+        let g = game(BoardKind::Base, "red-apart", style);
+        for (w, h) in [(180.0, 160.0), (125.0, 110.0)] {
+            let area = Rect::new(15.0, 120.0, w, h);
+            let mut c = Canvas::new();
+            assert!(g.draw_example(&mut c, area));
+            print_rules(&c, area, &format!("legend {style:?} {w} x {h}"));
+            let text: String = c
+                .shapes
+                .iter()
+                .filter_map(|s| match s {
+                    puzzlebook::canvas::Shape::Text { text, .. } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            for word in ["8", "2:1", "sheep", "harbor", "dots", "desert"] {
+                assert!(text.contains(word), "legend lacks {word}: {text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn captions_name_every_rule_in_words() {
+    let cases = [
+        (
+            BoardKind::Base,
+            "red-apart,2-12-apart",
+            "For 3–4 players. No 6 or 8 next to another; no 2 or 12 next to another.",
+        ),
+        (
+            BoardKind::Extended,
+            "red-apart",
+            "For 5–6 players. No 6 or 8 next to another.",
+        ),
+        (
+            BoardKind::Base,
+            "none",
+            "For 3–4 players. Any layout: no placement rules.",
+        ),
+        (
+            BoardKind::Base,
+            "same-number-apart,same-terrain-apart",
+            "For 3–4 players. No number next to the same number; no terrain next to the same terrain.",
+        ),
+        (
+            BoardKind::Base,
+            "red-apart,max-pips-per-corner=12",
+            "For 3–4 players. No 6 or 8 next to another; at most 12 dots on the tokens around any corner.",
+        ),
+    ];
+    for (kind, rules, want) in cases {
+        let g = Catan::new(CatanParams {
+            board: kind,
+            sampler: Sampler::FullRejection,
+            rules: rules.into(),
+            style: Style::Colour,
+        })
+        .unwrap();
+        let b = &boards(&g, 1)[0];
+        let caption = g.caption(b);
+        assert_eq!(caption, want);
+        for bad in ["attempt", "direct", "rejection", "-apart", " x ", "-"] {
+            assert!(!caption.contains(bad), "{caption}");
+        }
+        let how = g.how_to_play();
+        assert!(how.split_whitespace().count() <= 130, "{how}");
+        assert!(how.contains("harbor") && !how.contains("-apart"), "{how}");
+        assert!(!g.has_answers());
+        assert!(g.rating(b).is_none());
+    }
+}
+
+/// Renders boards and legends to /tmp/look for a person to view (-- --ignored).
+#[test]
+#[ignore]
+fn render_for_viewing() {
+    let mut pages = Vec::new();
+    for style in STYLES {
+        let mut c = Canvas::new();
+        let g = game(BoardKind::Base, "red-apart,2-12-apart", style);
+        let b = &boards(&g, 1)[0];
+        g.draw(b, &mut c, Rect::new(10.0, 10.0, 85.0, 85.0 / g.aspect()), false);
+        let e = game(BoardKind::Extended, "red-apart", style);
+        let eb = &boards(&e, 1)[0];
+        e.draw(eb, &mut c, Rect::new(105.0, 10.0, 85.0, 85.0 / e.aspect()), false);
+        g.draw(b, &mut c, Rect::new(10.0, 110.0, 180.0, 180.0 / g.aspect()), false);
+        pages.push(c);
+        for (w, h) in [(180.0, 160.0), (125.0, 110.0)] {
+            let mut c = Canvas::new();
+            g.draw_example(&mut c, Rect::new(15.0, 15.0, w, h));
+            pages.push(c);
+        }
+    }
+    let pdf = puzzlebook::book::render_pages("look", (210.0, 297.0), &pages).unwrap();
+    std::fs::write("/tmp/look/catan.pdf", pdf).unwrap();
+}

@@ -1,0 +1,400 @@
+//! Number Match in print: the puzzle drawing has room for every add, the answer replays
+//! on paper, the worked example is right, and every drawing meets the print rules.
+
+use puzzlebook::canvas::{Canvas, Rect, MIN_LINE_MM, MIN_TEXT_PT};
+use puzzlebook::games::number_match::{
+    self, paper, Append, Move, NumberMatch, NumberMatchParams, NumberMatchPuzzle, Rules,
+};
+use puzzlebook::games::{Game, Outcome};
+use puzzlebook::seed::item_rng;
+
+fn game(adds: u8) -> NumberMatch {
+    NumberMatch::new(NumberMatchParams {
+        adds,
+        playouts: 50,
+        ..NumberMatchParams::default()
+    })
+    .unwrap()
+}
+
+fn puzzles(g: &NumberMatch, n: usize, tag: &str) -> Vec<NumberMatchPuzzle> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while out.len() < n {
+        if let Outcome::Accepted(p) = g.generate(&mut item_rng(7, tag, i)) {
+            out.push(p);
+        }
+        i += 1;
+        assert!(i < 500, "no boards for {tag}");
+    }
+    out
+}
+
+/// The print rules: ink inside the area, text at least 7 pt, lines at least 0.5 pt.
+fn check_print(c: &Canvas, area: Rect, what: &str) {
+    let ink = c.ink_bounds().expect("something drawn");
+    let eps = 1e-3;
+    assert!(
+        ink.x >= area.x - eps
+            && ink.y >= area.y - eps
+            && ink.right() <= area.right() + eps
+            && ink.bottom() <= area.bottom() + eps,
+        "{what}: ink {ink:?} outside {area:?}"
+    );
+    let t = c.min_text_pt().unwrap();
+    assert!(t >= MIN_TEXT_PT, "{what}: text {t} pt");
+    let l = c.min_line_mm().unwrap();
+    assert!(l >= MIN_LINE_MM, "{what}: line {l} mm");
+}
+
+#[test]
+fn drawings_meet_the_print_rules_at_book_sizes() {
+    for adds in [1u8, 2, 4] {
+        let g = game(adds);
+        for (k, p) in puzzles(&g, 3, &format!("nm-print-{adds}"))
+            .iter()
+            .enumerate()
+        {
+            for w in [85.0f32, 120.0, 180.0] {
+                let area = Rect::new(10.0, 20.0, w, w / g.aspect());
+                let mut c = Canvas::new();
+                g.draw(p, &mut c, area, false);
+                check_print(&c, area, &format!("puzzle adds {adds} #{k} at {w} mm"));
+            }
+            for w in [56.0f32, 58.0, 60.0] {
+                let area = Rect::new(5.0, 7.0, w, w / g.answer_aspect(p));
+                let mut c = Canvas::new();
+                g.draw_answer(p, &mut c, area);
+                check_print(&c, area, &format!("answer adds {adds} #{k} at {w} mm"));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_example_meets_the_print_rules_on_both_page_sizes() {
+    for (w, h) in [(180.0, 160.0), (125.0, 110.0)] {
+        let area = Rect::new(15.0, 100.0, w, h);
+        let mut c = Canvas::new();
+        assert!(game(1).draw_example(&mut c, area));
+        check_print(&c, area, &format!("example {w} x {h}"));
+    }
+}
+
+/// The worked example clears its board with the game's rules, with or without
+/// diagonals and with either place for an add.
+#[test]
+fn the_worked_example_clears_its_board() {
+    let moves = number_match::example_moves();
+    assert_eq!(moves.len(), number_match::EXAMPLE_STEPS.len());
+    for diagonals in [true, false] {
+        for append in [Append::AfterLastDigit, Append::AfterLastCell] {
+            let rules = Rules {
+                cols: number_match::EXAMPLE_COLS,
+                diagonals,
+                append,
+            };
+            let used = number_match::replay(&rules, &number_match::EXAMPLE_BOARD, &moves, 1);
+            assert_eq!(used, Ok(1), "{diagonals} {append:?}");
+            // The lines say row 2 goes and the copies land in row 3.
+            let play = paper::play(&rules, &number_match::EXAMPLE_BOARD, &moves);
+            assert_eq!(play.rows_used, 3);
+            let after_add = &play.pages[4];
+            assert_eq!(&after_add[8..10], &[Some(1), Some(8)]);
+            assert!(play.pages.last().unwrap().iter().all(|c| *c != Some(1)));
+        }
+    }
+}
+
+#[test]
+fn how_to_play_is_short_and_in_reader_words() {
+    for append in [Append::AfterLastDigit, Append::AfterLastCell] {
+        for diagonals in [true, false] {
+            let g = NumberMatch::new(NumberMatchParams {
+                append,
+                diagonals,
+                ..NumberMatchParams::default()
+            })
+            .unwrap();
+            let text = g.how_to_play();
+            let words = text.split_whitespace().count();
+            assert!(words <= 130, "{words} words: {text}");
+            assert_eq!(text.contains("diagonal"), diagonals);
+        }
+    }
+    let g = game(1);
+    let p = &puzzles(&g, 1, "nm-words")[0];
+    assert_eq!(g.caption(p), "Clear the board with at most 1 add");
+    let a = g.answer(p);
+    assert!(a.contains("pairs") && !a.contains('_'), "{a}");
+}
+
+/// An independent model of the paper rules as the "How to play" page states them: the
+/// page as rows that never move; crossed-out cells stay, a row with nothing left is
+/// gone and skipped, an add is written after the last digit (or last written cell) and
+/// on in fresh rows.
+struct Page {
+    cols: usize,
+    cells: Vec<Vec<Option<u8>>>,
+    gone: Vec<bool>,
+    fresh: usize,
+}
+
+impl Page {
+    fn new(board: &[u8], cols: usize) -> Page {
+        let cells: Vec<Vec<Option<u8>>> = board
+            .chunks(cols)
+            .map(|r| {
+                let mut v: Vec<Option<u8>> = r.iter().map(|&d| Some(d)).collect();
+                v.resize(cols, None);
+                v
+            })
+            .collect();
+        let n = cells.len();
+        Page {
+            cols,
+            cells,
+            gone: vec![false; n],
+            fresh: n,
+        }
+    }
+    fn live(&self) -> Vec<usize> {
+        (0..self.cells.len())
+            .filter(|&r| !self.gone[r] && r < self.fresh)
+            .collect()
+    }
+    /// Walk from (k, c) in steps of (1 row, dc) over the rows in play; the first digit.
+    fn walk(&self, live: &[usize], k: usize, c: usize, dc: isize) -> Option<(usize, usize)> {
+        let (mut k, mut c) = (k, c as isize);
+        loop {
+            k += 1;
+            c += dc;
+            if k >= live.len() || c < 0 || c >= self.cols as isize {
+                return None;
+            }
+            match self.cells[live[k]][c as usize] {
+                None => return None,
+                Some(0) => continue,
+                Some(_) => return Some((k, c as usize)),
+            }
+        }
+    }
+    /// Every pair on paper, as (row in play, column) pairs, with diagonals or not.
+    fn pairs(&self, diagonals: bool) -> Vec<((usize, usize), (usize, usize))> {
+        let live = self.live();
+        let mut out = Vec::new();
+        let flat: Vec<(usize, usize, u8)> = live
+            .iter()
+            .enumerate()
+            .flat_map(|(k, &r)| {
+                self.cells[r]
+                    .iter()
+                    .enumerate()
+                    .filter_map(move |(c, d)| d.filter(|&d| d != 0).map(|d| (k, c, d)))
+            })
+            .collect();
+        for (x, &(k, c, d)) in flat.iter().enumerate() {
+            let mut seen = Vec::new();
+            if let Some(&(k2, c2, _)) = flat.get(x + 1) {
+                seen.push((k2, c2));
+            }
+            let mut dirs = vec![0isize];
+            if diagonals {
+                dirs.extend([1, -1]);
+            }
+            for dc in dirs {
+                if let Some(p) = self.walk(&live, k, c, dc) {
+                    seen.push(p);
+                }
+            }
+            seen.sort();
+            seen.dedup();
+            for (k2, c2) in seen {
+                let e = self.cells[live[k2]][c2].unwrap();
+                if d == e || d + e == 10 {
+                    out.push(((k, c), (k2, c2)));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+    fn cross(&mut self, a: (usize, usize), b: (usize, usize)) {
+        let live = self.live();
+        for (k, c) in [a, b] {
+            self.cells[live[k]][c] = Some(0);
+        }
+        for (k, _) in [a, b] {
+            let r = live[k];
+            if self.cells[r].iter().all(|x| matches!(x, None | Some(0))) {
+                self.gone[r] = true;
+            }
+        }
+    }
+    fn add(&mut self, append: Append) {
+        let live = self.live();
+        let digits: Vec<u8> = live
+            .iter()
+            .flat_map(|&r| self.cells[r].iter().filter_map(|d| d.filter(|&d| d != 0)))
+            .collect();
+        let last = *live.last().expect("an add on an empty page");
+        let row = &self.cells[last];
+        let mut c = match append {
+            Append::AfterLastDigit => row.iter().rposition(|d| d.is_some_and(|d| d != 0)),
+            Append::AfterLastCell => row.iter().rposition(|d| d.is_some()),
+        }
+        .map_or(0, |p| p + 1);
+        assert!(
+            append == Append::AfterLastCell || c > 0,
+            "the last row in play has a digit"
+        );
+        let mut r = last;
+        for d in digits {
+            if c == self.cols {
+                r = self.fresh;
+                self.fresh += 1;
+                c = 0;
+            }
+            if r >= self.cells.len() {
+                self.cells.push(vec![None; self.cols]);
+                self.gone.push(false);
+            }
+            self.cells[r][c] = Some(d);
+            c += 1;
+        }
+    }
+    /// The rows in play as the game sees them: digit positions only.
+    fn digits(&self) -> Vec<Vec<(usize, u8)>> {
+        self.live()
+            .iter()
+            .map(|&r| {
+                (0..self.cols)
+                    .filter_map(|c| self.cells[r][c].filter(|&d| d != 0).map(|d| (c, d)))
+                    .collect()
+            })
+            .collect()
+    }
+    fn flat(&self) -> Vec<Option<u8>> {
+        self.cells[..self.fresh].iter().flatten().copied().collect()
+    }
+}
+
+fn engine_rows(b: &[u8], cols: usize) -> Vec<Vec<(usize, u8)>> {
+    b.chunks(cols)
+        .map(|r| {
+            r.iter()
+                .enumerate()
+                .filter(|(_, &d)| d != 0)
+                .map(|(c, &d)| (c, d))
+                .collect()
+        })
+        .collect()
+}
+
+/// Random plays (and "add at once" plays) on small boards: the paper page and the game
+/// stay the same board with the same pairs at every step, the page never needs more
+/// rows than the puzzle prints, and the answer's paper replay follows the same page.
+#[test]
+fn paper_play_is_the_game_and_the_ruled_rows_suffice() {
+    use rand::Rng;
+    let mut rng = item_rng(11, "nm-paper", 0);
+    let mut tight = 0;
+    for trial in 0..3000u64 {
+        let cols = rng.random_range(2..=9usize);
+        let len = rng.random_range(1..=3 * cols);
+        let adds = rng.random_range(0..=4u8);
+        let diagonals = rng.random_bool(0.7);
+        let append = if rng.random_bool(0.5) {
+            Append::AfterLastDigit
+        } else {
+            Append::AfterLastCell
+        };
+        let rules = Rules {
+            cols,
+            diagonals,
+            append,
+        };
+        let add_first = trial % 5 == 0;
+        let board: Vec<u8> = (0..len).map(|_| rng.random_range(1..=9u8)).collect();
+        let mut b = board.clone();
+        let mut page = Page::new(&board, cols);
+        let mut moves = Vec::new();
+        let mut left = adds;
+        let mut pairs = Vec::new();
+        loop {
+            assert_eq!(page.digits(), engine_rows(&b, cols), "trial {trial}");
+            rules.moves(&b, &mut pairs);
+            let mut want: Vec<_> = pairs
+                .iter()
+                .map(|&(i, j)| {
+                    let (i, j) = (i as usize, j as usize);
+                    ((i / cols, i % cols), (j / cols, j % cols))
+                })
+                .collect();
+            want.sort();
+            assert_eq!(page.pairs(diagonals), want, "trial {trial}: {board:?}");
+            let digits = b.iter().any(|&d| d != 0);
+            if !digits {
+                break;
+            }
+            let add = left > 0 && (pairs.is_empty() || add_first || rng.random_bool(0.15));
+            if add {
+                left -= 1;
+                rules.add(&mut b);
+                page.add(append);
+                moves.push(Move::Add);
+            } else if let Some(&(i, j)) = pairs.get(rng.random_range(0..pairs.len().max(1))) {
+                let (i, j) = (i as usize, j as usize);
+                page.cross((i / cols, i % cols), (j / cols, j % cols));
+                rules.remove(&mut b, i, j);
+                moves.push(Move::Pair(i as u16, j as u16));
+            } else {
+                break;
+            }
+        }
+        let printed = paper::paper_rows(len, cols, adds);
+        assert!(
+            page.fresh <= printed,
+            "trial {trial}: the play used {} rows, the page has {printed}",
+            page.fresh
+        );
+        if page.fresh == printed {
+            tight += 1;
+        }
+        if add_first && len % cols == 0 && left == 0 {
+            assert_eq!(page.fresh, printed, "adding at once fills every ruled row");
+        }
+        let play = paper::play(&rules, &board, &moves);
+        assert_eq!(play.rows_used, page.fresh, "trial {trial}");
+        let last = play.pages.last().unwrap();
+        assert_eq!(&last[..], &page.flat()[..], "trial {trial}");
+    }
+    assert!(tight > 100, "{tight} plays filled the page");
+}
+
+/// Throwaway: render the drawings to /tmp to look at them.
+#[test]
+#[ignore]
+fn render_for_a_look() {
+    use puzzlebook::book::render_pages;
+    let mut pages = Vec::new();
+    for adds in [1u8, 2, 4] {
+        let g = game(adds);
+        let p = &puzzles(&g, 1, &format!("nm-look-{adds}"))[0];
+        let mut c = Canvas::new();
+        let w = if adds == 4 { 180.0 } else { 85.0 };
+        g.draw(p, &mut c, Rect::new(10.0, 10.0, w, w / g.aspect()), false);
+        let aw = 58.0;
+        let ah = aw / g.answer_aspect(p);
+        g.draw_answer(p, &mut c, Rect::new(130.0, 10.0, aw, ah));
+        println!("{:?} {}", g.rating(p).map(|r| r.stars), g.answer(p));
+        pages.push(c);
+    }
+    for (w, h) in [(180.0, 160.0), (125.0, 110.0)] {
+        let mut c = Canvas::new();
+        game(1).draw_example(&mut c, Rect::new(15.0, 15.0, w, h));
+        pages.push(c);
+    }
+    let pdf = render_pages("look", (210.0, 297.0), &pages).unwrap();
+    std::fs::write("/tmp/nm-look.pdf", pdf).unwrap();
+}
