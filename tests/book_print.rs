@@ -535,9 +535,14 @@ fn readers_see_reader_text_and_references_that_round_trip() {
         for (i, ink) in inks.iter().enumerate() {
             let words: Vec<&str> = ink.text.split_whitespace().collect();
             for w in words.windows(6) {
-                if w[2] == "Answer" && w[3] == "on" && w[4] == "page" {
+                // "Answer on page P", or "Answer p. P" where the label is narrow.
+                let target = match (w[2], w[3], w[4]) {
+                    ("Answer", "on", "page") => w[5].parse::<usize>().ok(),
+                    ("Answer", "p.", p) => p.parse().ok(),
+                    _ => None,
+                };
+                if let Some(p) = target {
                     let (label, n) = (w[0], w[1]);
-                    let p: usize = w[5].parse().unwrap();
                     let answer = &inks[p - 1].text;
                     let want = format!("{label} {n} · page {}", i + 1);
                     assert!(

@@ -82,7 +82,13 @@ pub(super) enum Kind {
     Copyright,
     Contents { first: usize, n: usize },
     HowTo(usize),
-    Puzzles { part: usize, first: usize, n: usize },
+    /// Puzzles `first..first + n` of a section; `opens`: its first page.
+    Puzzles {
+        part: usize,
+        first: usize,
+        n: usize,
+        opens: bool,
+    },
     Answers(Vec<Block>),
     Notes,
 }
@@ -102,7 +108,9 @@ pub(super) enum Block {
     },
 }
 
-/// Where a section's puzzles go: the same box on every page.
+/// Where a section's puzzles go: the same box on every page. The first page holds the
+/// heading and intro and as many rows of boxes as fit under them (none, for a large
+/// puzzle under a long intro: the page then opens the section).
 pub(super) struct SectionLayout {
     /// Height of the first page's heading, intro and pointer lines.
     header: f32,
@@ -125,6 +133,8 @@ pub(super) struct Plan {
     answer_page: Vec<Vec<usize>>,
     sections: Vec<SectionLayout>,
     answer_cols: Vec<usize>,
+    /// [section]: the tallest an answer drawing may be.
+    answer_max_h: Vec<f32>,
     answers_page: usize,
 }
 
@@ -241,23 +251,37 @@ pub(super) fn plan(
     let mut puzzle_page = Vec::new();
     for (p, part) in parts.iter().enumerate() {
         let header = section_header_h(part, live.w).max(HEADER_MM);
-        let grid = Rect::new(0.0, 0.0, live.w, body_h - header);
+        let grid = Rect::new(0.0, 0.0, live.w, body_h - HEADER_MM);
         let extra = label_h() + caption_h() + 2.0 * PAD_MM;
         let aspect = part.items.aspect();
         let (rows, cols) = best_grid(part.per_page, grid, aspect, extra);
+        let box_h = grid.h / rows as f32;
+        // Rows under the first page's header; a whisker of rounding is not a row lost.
+        let first_rows = (((body_h - header) / box_h) + 1e-3).floor().max(0.0) as usize;
+        let first_slots = (first_rows * cols).min(part.per_page);
         sections.push(SectionLayout {
             header,
             rows,
             cols,
             box_w: grid.w / cols as f32,
-            box_h: grid.h / rows as f32,
+            box_h,
         });
         section_pages.push(kinds.len() + 1);
         let mut pages = Vec::new();
-        for first in (0..part.items.len()).step_by(part.per_page) {
-            let n = part.per_page.min(part.items.len() - first);
+        let mut first = 0;
+        let mut opens = true;
+        while opens || first < part.items.len() {
+            let slots = if opens { first_slots } else { part.per_page };
+            let n = slots.min(part.items.len() - first);
             pages.extend(std::iter::repeat_n(kinds.len() + 1, n));
-            kinds.push(Kind::Puzzles { part: p, first, n });
+            kinds.push(Kind::Puzzles {
+                part: p,
+                first,
+                n,
+                opens,
+            });
+            first += n;
+            opens = false;
         }
         puzzle_page.push(pages);
     }
@@ -265,6 +289,7 @@ pub(super) fn plan(
     // The answer key: sections run on, answers in rows.
     let mut answer_page: Vec<Vec<usize>> = parts.iter().map(|p| vec![0; p.items.len()]).collect();
     let mut answer_cols = vec![0; parts.len()];
+    let mut answer_max_h = vec![0.0; parts.len()];
     let answers_page = kinds.len() + 1;
     if with_answers {
         let avail = body_h - HEADER_MM;
@@ -287,6 +312,7 @@ pub(super) fn plan(
                     .unwrap_or(1)
             });
             answer_cols[p] = cols;
+            answer_max_h[p] = max_draw_h;
             let col_w = live.w / cols as f32 - 2.0 * PAD_MM;
             let mut first_row = true;
             for first in (0..part.items.len()).step_by(cols) {
@@ -360,6 +386,7 @@ pub(super) fn plan(
         answer_page,
         sections,
         answer_cols,
+        answer_max_h,
         answers_page,
     })
 }
@@ -414,11 +441,16 @@ pub(super) fn draw_all(
                     contents_page(&mut c, body, &plan.contents[*first..first + n], *first == 0)
                 }
                 Kind::HowTo(h) => howto_page(&mut c, body, &howtos[*h], parts),
-                Kind::Puzzles { part, first, n } => {
-                    if *first > 0 {
+                Kind::Puzzles {
+                    part,
+                    first,
+                    n,
+                    opens,
+                } => {
+                    if !opens {
                         head = Some(parts[*part].heading.as_str());
                     }
-                    puzzle_page(&mut c, body, &parts[*part], *part, *first, *n, plan);
+                    puzzle_page(&mut c, body, &parts[*part], *part, *first, *n, *opens, plan);
                 }
                 Kind::Answers(blocks) => {
                     if page != plan.answers_page {
@@ -775,6 +807,7 @@ fn stars(n: u8) -> String {
     format!("{}{}", "★".repeat(n), "☆".repeat(5 - n))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn puzzle_page(
     c: &mut Canvas,
     area: Rect,
@@ -782,11 +815,12 @@ fn puzzle_page(
     p: usize,
     first: usize,
     n: usize,
+    opens: bool,
     plan: &Plan,
 ) {
     let s = &plan.sections[p];
     let grid_h = s.box_h * s.rows as f32;
-    let grid_top = if first == 0 {
+    let grid_top = if opens {
         c.text(
             area.x,
             first_baseline(area.y, HEADING_PT),
@@ -801,7 +835,7 @@ fn puzzle_page(
         }
         let mut pointer = format!("How to play: page {}", plan.howto_pages[part.howto]);
         if part.items.has_answers() && plan.answer_page[p].first().is_some_and(|&a| a > 0) {
-            pointer += &format!(". Answers from page {}.", plan.answer_page[p][first]);
+            pointer += &format!(". Answers from page {}.", plan.answer_page[p][0]);
         }
         c.text_colored(
             area.x,
@@ -955,8 +989,7 @@ fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], parts: &[Part], pla
                         Align::Left,
                         &label,
                     );
-                    let max_h = b.h - answer_label_h() - text_block_h(ANSWER_LINES, ANSWER_PT);
-                    let (dw, dh) = answer_size(p, item, b.w, max_h.max(1.0));
+                    let (dw, dh) = answer_size(p, item, b.w, plan.answer_max_h[*part]);
                     let drawing = Rect::new(b.x, b.y + answer_label_h(), dw, dh);
                     p.items.draw_answer(item, c, drawing);
                     let lines = answer_lines(p, item, b.w);
@@ -984,7 +1017,8 @@ fn notes_page(c: &mut Canvas, area: Rect) {
     let mut y = area.y + line_h(HEADING_PT) + 12.0;
     let rule = Stroke::new(RULE_GREY, MIN_LINE_MM);
     while y < area.bottom() - 4.0 {
-        c.line(pt(area.x, y), pt(area.right(), y), rule);
+        // Inset by the line width: a stroke's ends count as ink.
+        c.line(pt(area.x + rule.width, y), pt(area.right() - rule.width, y), rule);
         y += 9.0;
     }
 }
