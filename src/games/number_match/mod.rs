@@ -398,11 +398,14 @@ impl Game for NumberMatch {
         )
     }
 
+    /// The rules for a player with a pencil, worded so that paper play is the game's
+    /// play (see [`paper`]): gone rows are skipped (on diagonals too, where it matters),
+    /// and an add is written where this game's append rule puts it.
     fn how_to_play(&self) -> String {
-        let (diag, diag_gone) = if self.params.diagonals {
-            (", a diagonal", " (also along diagonals)")
+        let (lines, diag_gone) = if self.params.diagonals {
+            ("a row, a column or a diagonal", " (also along diagonals)")
         } else {
-            ("", "")
+            ("a row or a column", "")
         };
         let add = match self.params.append {
             Append::AfterLastDigit => {
@@ -413,12 +416,12 @@ impl Game for NumberMatch {
         };
         format!(
             "Cross out two digits that are equal (3 and 3) or add up to 10 (2 and 8) and see each \
-             other: side by side along a row, a column{diag}, or one after the other in reading \
-             order (the end of a row runs on to the start of the next), with only crossed-out \
-             cells between. A row with nothing left is gone: skip it, so the rows above and below \
-             it touch{diag_gone}. Stuck? Add: copy the digits still in play, in reading order, \
-             {add}, then on into the ruled rows, never into a gone row. Clear the board within \
-             the adds allowed."
+             other: in line along {lines}, or one after the other in reading order (the end of a \
+             row runs on to the start of the next), with nothing but crossed-out cells between. \
+             A row with nothing left is gone: skip it, so the rows above and below it touch\
+             {diag_gone}. Stuck? Add: copy the digits still in play, in reading order, {add}, \
+             then on into the ruled rows, never into a gone row. Clear the board within the adds \
+             allowed."
         )
     }
 
