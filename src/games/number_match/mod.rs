@@ -391,8 +391,8 @@ impl Game for NumberMatch {
             "Each answer shows the board at the start and after each add, with the rows numbered \
              as on your page (a jump in the numbers is where rows have gone). In a cell: the digit, \
              small, and in bold the number of the move that crosses it out. The pairs are numbered \
-             1, 2, 3, … in the order played, both digits of a pair carrying the same number. A large \
-             digit with no number is still there at the next add, and is copied. Shaded cells were \
+             1, 2, 3, … in the order played, both digits of a pair carrying the same number. A ringed \
+             digit is still there at the next add, and is copied. Shaded cells were \
              crossed out before."
                 .into(),
         )
