@@ -133,6 +133,7 @@ fn how_to_play_is_short_and_in_reader_words() {
 /// page as rows that never move; crossed-out cells stay, a row with nothing left is
 /// gone and skipped, an add is written after the last digit (or last written cell) and
 /// on in fresh rows.
+#[derive(Clone)]
 struct Page {
     cols: usize,
     cells: Vec<Vec<Option<u8>>>,
@@ -397,4 +398,89 @@ fn render_for_a_look() {
     }
     let pdf = render_pages("look", (210.0, 297.0), &pages).unwrap();
     std::fs::write("/tmp/nm-look.pdf", pdf).unwrap();
+}
+
+/// Every play (all orders of pairs and adds) on tiny boards stays within the printed
+/// rows, and adding at once reaches them when the columns divide the length.
+#[test]
+fn every_play_on_tiny_boards_fits_the_ruled_rows() {
+    use rand::Rng;
+    fn most_rows(rules: &Rules, b: &[u8], page: &Page, adds: u8, nodes: &mut u32) -> usize {
+        *nodes += 1;
+        let mut best = page.fresh;
+        let mut pairs = Vec::new();
+        rules.moves(b, &mut pairs);
+        for &(i, j) in &pairs {
+            let (i, j) = (i as usize, j as usize);
+            let (mut b2, mut p2) = (b.to_vec(), page.clone());
+            p2.cross(
+                (i / rules.cols, i % rules.cols),
+                (j / rules.cols, j % rules.cols),
+            );
+            rules.remove(&mut b2, i, j);
+            best = best.max(most_rows(rules, &b2, &p2, adds, nodes));
+        }
+        if adds > 0 && b.iter().any(|&d| d != 0) {
+            let (mut b2, mut p2) = (b.to_vec(), page.clone());
+            rules.add(&mut b2);
+            p2.add(rules.append);
+            best = best.max(most_rows(rules, &b2, &p2, adds - 1, nodes));
+        }
+        best
+    }
+    let mut rng = item_rng(12, "nm-tiny", 0);
+    for t in 0..60 {
+        let cols = rng.random_range(2..=3usize);
+        let len = rng.random_range(2..=4usize);
+        let adds = rng.random_range(1..=2u8);
+        let append = [Append::AfterLastDigit, Append::AfterLastCell][t % 2];
+        let rules = Rules {
+            cols,
+            diagonals: t % 3 != 0,
+            append,
+        };
+        let board: Vec<u8> = (0..len).map(|_| rng.random_range(1..=9u8)).collect();
+        let mut nodes = 0;
+        let most = most_rows(&rules, &board, &Page::new(&board, cols), adds, &mut nodes);
+        let printed = paper::paper_rows(len, cols, adds);
+        assert!(
+            most <= printed,
+            "{board:?} {cols} {adds}: {most} > {printed}"
+        );
+        if len % cols == 0 {
+            assert_eq!(most, printed, "{board:?} {cols} {adds}");
+        }
+    }
+}
+
+#[test]
+fn stars_follow_a_fixed_scale() {
+    use number_match::{stars, Difficulty};
+    let cases = [
+        (1.0, 1),
+        (0.5, 1),
+        (0.49, 2),
+        (0.25, 2),
+        (0.24, 3),
+        (0.1, 3),
+        (0.099, 4),
+        (0.03, 4),
+        (0.029, 5),
+        (0.0, 5),
+    ];
+    for (w, s) in cases {
+        assert_eq!(stars(w), s, "{w}");
+        let range = match Difficulty::of(w) {
+            Difficulty::Easy => 1..=1,
+            Difficulty::Medium => 2..=3,
+            Difficulty::Hard => 4..=5,
+        };
+        assert!(range.contains(&s), "{w}");
+    }
+    let g = game(1);
+    for p in puzzles(&g, 4, "nm-stars") {
+        let r = g.rating(&p).unwrap();
+        assert_eq!(r.stars, stars(p.playout_win_rate));
+        assert!((r.score - (1.0 - p.playout_win_rate)).abs() < 1e-12);
+    }
 }

@@ -176,7 +176,7 @@ pub fn phase_title(k: usize) -> String {
 
 /// The answer: each phase's board (rows in play, numbered as on the page), a crossed
 /// cell with its digit small at the top left and its move's number in bold, a digit
-/// still there at the add large, cells crossed out before shaded.
+/// still there at the add large and ringed, cells crossed out before shaded.
 pub fn answer(canvas: &mut Canvas, area: Rect, phases: &[Phase], cols: usize) {
     // Room for half the widest line around the edge.
     let area = area.inset(0.3);
@@ -198,7 +198,7 @@ pub fn answer(canvas: &mut Canvas, area: Rect, phases: &[Phase], cols: usize) {
     let widest = "8".repeat(most.to_string().len());
     let nsize = fit_size(&widest, Face::Bold, s * 0.9, s * 0.5, 14.0);
     let small = fit_size("8", Face::Regular, s * 0.4, s * 0.45, 10.0);
-    let big = fit_size("8", Face::Bold, s * 0.6, s * 0.6, 20.0);
+    let big = fit_size("8", Face::Bold, s * 0.5, s * 0.5, 20.0);
     let lsize = label_size(s);
     let hsize = fit_size(
         "After add 8",
@@ -234,8 +234,16 @@ pub fn answer(canvas: &mut Canvas, area: Rect, phases: &[Phase], cols: usize) {
                 match *cell {
                     Cell::Empty => canvas.rect(rect, Some(Color::grey(215)), Some(thin)),
                     Cell::Digit(d, None) => {
+                        // Still there at the add: ringed, so it is never read as a
+                        // move number.
                         canvas.rect(rect, None, Some(thin));
                         canvas.text_centered(rect.center(), big, Face::Bold, &d.to_string());
+                        canvas.circle(
+                            rect.center(),
+                            s * 0.4,
+                            None,
+                            Some(Stroke::new(Color::BLACK, (s * 0.04).clamp(0.2, 0.4))),
+                        );
                     }
                     Cell::Digit(d, Some(n)) => {
                         canvas.rect(rect, None, Some(thin));

@@ -391,18 +391,21 @@ impl Game for NumberMatch {
             "Each answer shows the board at the start and after each add, with the rows numbered \
              as on your page (a jump in the numbers is where rows have gone). In a cell: the digit, \
              small, and in bold the number of the move that crosses it out. The pairs are numbered \
-             1, 2, 3, … in the order played, both digits of a pair carrying the same number. A large \
-             digit with no number is still there at the next add, and is copied. Shaded cells were \
+             1, 2, 3, … in the order played, both digits of a pair carrying the same number. A ringed \
+             digit is still there at the next add, and is copied. Shaded cells were \
              crossed out before."
                 .into(),
         )
     }
 
+    /// The rules for a player with a pencil, worded so that paper play is the game's
+    /// play (see [`paper`]): gone rows are skipped (on diagonals too, where it matters),
+    /// and an add is written where this game's append rule puts it.
     fn how_to_play(&self) -> String {
-        let (diag, diag_gone) = if self.params.diagonals {
-            (", a diagonal", " (also along diagonals)")
+        let (lines, diag_gone) = if self.params.diagonals {
+            ("a row, a column or a diagonal", " (also along diagonals)")
         } else {
-            ("", "")
+            ("a row or a column", "")
         };
         let add = match self.params.append {
             Append::AfterLastDigit => {
@@ -413,12 +416,12 @@ impl Game for NumberMatch {
         };
         format!(
             "Cross out two digits that are equal (3 and 3) or add up to 10 (2 and 8) and see each \
-             other: side by side along a row, a column{diag}, or one after the other in reading \
-             order (the end of a row runs on to the start of the next), with only crossed-out \
-             cells between. A row with nothing left is gone: skip it, so the rows above and below \
-             it touch{diag_gone}. Stuck? Add: copy the digits still in play, in reading order, \
-             {add}, then on into the ruled rows, never into a gone row. Clear the board within \
-             the adds allowed."
+             other: in line along {lines}, or one after the other in reading order (the end of a \
+             row runs on to the start of the next), with nothing but crossed-out cells between. \
+             A row with nothing left is gone: skip it, so the rows above and below it touch\
+             {diag_gone}. Stuck? Add: copy the digits still in play, in reading order, {add}, \
+             then on into the ruled rows, never into a gone row. Clear the board within the adds \
+             allowed."
         )
     }
 

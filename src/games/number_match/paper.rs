@@ -29,7 +29,8 @@ use super::solve::Move;
 /// written in again, which is why the bound counts fresh rows per add rather than the
 /// game's cells). When `cols` divides `len` it is exact: adding at once, `adds` times,
 /// fills exactly that many rows. Otherwise it is at most `adds` rows more than that
-/// play needs, and a play that clears the short last row before adding can need them.
+/// play needs (an exhaustive test on tiny boards found no play needing more than that
+/// play, but only the bound here is proved).
 pub fn ruled_rows(len: usize, cols: usize, adds: u8) -> usize {
     (1..=adds as u32)
         .map(|i| (len << (i - 1)).div_ceil(cols))
