@@ -255,7 +255,13 @@ pub(super) fn plan(
         let extra = label_h() + caption_h() + 2.0 * PAD_MM;
         let aspect = part.items.aspect();
         let (rows, cols) = best_grid(part.per_page, grid, aspect, extra);
-        let box_h = grid.h / rows as f32;
+        // Each box as tall as its drawing needs (a wide drawing in one row does not
+        // need the whole page), so the first page fits what it can at the same size.
+        let box_w = grid.w / cols as f32;
+        let draw_w = (box_w - 2.0 * PAD_MM)
+            .min((grid.h / rows as f32 - extra) * aspect)
+            .max(1.0);
+        let box_h = (draw_w / aspect + extra).min(grid.h / rows as f32);
         // Rows under the first page's header; a whisker of rounding is not a row lost.
         let first_rows = (((body_h - header) / box_h) + 1e-3).floor().max(0.0) as usize;
         let first_slots = (first_rows * cols).min(part.per_page);
@@ -263,7 +269,7 @@ pub(super) fn plan(
             header,
             rows,
             cols,
-            box_w: grid.w / cols as f32,
+            box_w,
             box_h,
         });
         section_pages.push(kinds.len() + 1);
