@@ -165,6 +165,8 @@ fn answers_and_captions_are_in_reader_words() {
             assert_eq!(c, format!("{} tiles: what does it score?", p.tiles));
         }
         assert!(g.how_to_play().split_whitespace().count() <= 130);
+        let one = game(1, farms);
+        assert_eq!(one.caption(&puzzle(&one, 0)), "1 tile: what does it score?");
         assert!(g.answer_note().unwrap().contains("closed city"));
     }
 }

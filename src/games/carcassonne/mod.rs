@@ -148,7 +148,8 @@ impl Game for Carcassonne {
     }
 
     fn caption(&self, p: &CarcassonnePuzzle) -> String {
-        format!("{} tiles: what does it score?", p.tiles)
+        let unit = if p.tiles == 1 { "tile" } else { "tiles" };
+        format!("{} {unit}: what does it score?", p.tiles)
     }
 
     fn answer(&self, p: &CarcassonnePuzzle) -> String {

@@ -262,18 +262,22 @@ pub fn harbor(canvas: &mut Canvas, c: Point, r: f32, kind: u8, piers: [u8; 2], s
         );
         canvas.line(c, end, pier);
     }
-    canvas.circle(
-        c,
-        r * 0.8,
-        Some(Color::WHITE),
-        Some(stroke(Color::grey(60), r * 0.03)),
-    );
     let kind = kind as usize;
     let (top, bottom) = if kind == 0 {
         ("3:1", "any")
     } else {
         ("2:1", HARBOR_NAMES[kind])
     };
+    // The disc just holds the two lines (the piers show around it), within the hex.
+    let w = text_width(top, size.harbor, Face::Bold).max(text_width(bottom, size.harbor, Face::Regular));
+    let h = cap_height(size.harbor) * 2.9;
+    let disc = ((w / 2.0).hypot(h / 2.0) * 1.05).clamp(r * 0.45, r * 0.8);
+    canvas.circle(
+        c,
+        disc,
+        Some(Color::WHITE),
+        Some(stroke(Color::grey(60), r * 0.03)),
+    );
     let cap = cap_height(size.harbor);
     let gap = cap * 0.45;
     canvas.text(c.x, c.y - gap / 2.0, size.harbor, Face::Bold, Align::Center, top);
@@ -368,9 +372,16 @@ pub fn legend(canvas: &mut Canvas, area: Rect, style: Style) {
         area.w - pic_w - r * 0.6,
         area.h,
     );
-    let hex_text = "A wheat hex with its number token: when the dice roll 8, it yields wheat. \
-                    The dots count the ways two dice make the number: 5 for 6 and 8 (in red, \
-                    the most likely), down to 1 for 2 and 12.";
+    let hex_text = format!(
+        "A wheat hex with its number token: when the dice roll 8, it yields wheat. The dots \
+         count the ways two dice make the number: 5 for 6 and 8 ({}, the most likely), down \
+         to 1 for 2 and 12.",
+        if style == Style::Colour {
+            "in red"
+        } else {
+            "in bold"
+        }
+    );
     let harbor_text = "A harbor: a settlement on either pier’s corner trades there. \
                        2:1 sheep: 2 sheep for any 1 resource. 3:1 any: 3 of one resource \
                        for any 1.";
@@ -386,7 +397,7 @@ pub fn legend(canvas: &mut Canvas, area: Rect, style: Style) {
         h.max(2.0 * r)
     };
     let size = sizes(r);
-    let h = block(canvas, y + r * 0.2, hex_text);
+    let h = block(canvas, y + r * 0.2, &hex_text);
     land_hex(
         canvas,
         pt(area.x + r, y + r * 1.05),
