@@ -189,8 +189,20 @@ pub fn answer_line(b: &Breakdown) -> String {
             _ => parts.push(format!("{many} {points} ({} of {n} {word})", done.count)),
         }
     };
-    kind(b.complete_cities, b.incomplete_cities, "city", "cities", "closed");
-    kind(b.complete_roads, b.incomplete_roads, "road", "roads", "finished");
+    kind(
+        b.complete_cities,
+        b.incomplete_cities,
+        "city",
+        "cities",
+        "closed",
+    );
+    kind(
+        b.complete_roads,
+        b.incomplete_roads,
+        "road",
+        "roads",
+        "finished",
+    );
     kind(
         b.complete_monasteries,
         b.incomplete_monasteries,
