@@ -109,7 +109,7 @@ fn stroke(color: Color, width: f32) -> Stroke {
 }
 
 /// Text sizes for a board whose hexes have circumradius `r` (mm): the largest that fit,
-/// at most 9 pt. Below 7 pt the drawing is too small to print (the book grows it).
+/// at most 11 pt. Below 7 pt the drawing is too small to print (the book grows it).
 #[derive(Debug, Clone, Copy)]
 pub struct Sizes {
     /// Terrain names on the hexes.
@@ -127,13 +127,13 @@ fn widest(words: &[&str], face: Face) -> f32 {
 }
 
 pub fn sizes(r: f32) -> Sizes {
-    let label = (1.45 * r / widest(&TERRAIN_NAMES, Face::Regular)).min(9.0);
+    let label = (1.45 * r / widest(&TERRAIN_NAMES, Face::Regular)).min(11.0);
     let rates = widest(&["2:1", "3:1"], Face::Bold);
     let words = widest(
         &["any", "wheat", "wood", "sheep", "clay", "rock"],
         Face::Regular,
     );
-    let harbor = (1.36 * r / rates.max(words)).min(9.0);
+    let harbor = (1.36 * r / rates.max(words)).min(11.0);
     Sizes { label, harbor }
 }
 
