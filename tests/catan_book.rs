@@ -168,11 +168,26 @@ fn render_for_viewing() {
         let mut c = Canvas::new();
         let g = game(BoardKind::Base, "red-apart,2-12-apart", style);
         let b = &boards(&g, 1)[0];
-        g.draw(b, &mut c, Rect::new(10.0, 10.0, 85.0, 85.0 / g.aspect()), false);
+        g.draw(
+            b,
+            &mut c,
+            Rect::new(10.0, 10.0, 85.0, 85.0 / g.aspect()),
+            false,
+        );
         let e = game(BoardKind::Extended, "red-apart", style);
         let eb = &boards(&e, 1)[0];
-        e.draw(eb, &mut c, Rect::new(105.0, 10.0, 85.0, 85.0 / e.aspect()), false);
-        g.draw(b, &mut c, Rect::new(10.0, 110.0, 180.0, 180.0 / g.aspect()), false);
+        e.draw(
+            eb,
+            &mut c,
+            Rect::new(105.0, 10.0, 85.0, 85.0 / e.aspect()),
+            false,
+        );
+        g.draw(
+            b,
+            &mut c,
+            Rect::new(10.0, 110.0, 180.0, 180.0 / g.aspect()),
+            false,
+        );
         pages.push(c);
         for (w, h) in [(180.0, 160.0), (125.0, 110.0)] {
             let mut c = Canvas::new();

@@ -76,7 +76,11 @@ fn edge_ends(d: usize) -> ((f32, f32), (f32, f32)) {
 }
 
 fn tile(canvas: &mut Canvas, cell: Rect, t: Tile, m: Marks) {
-    canvas.rect(cell, Some(FIELD), Some(stroke(Color::grey(80), cell.w * 0.01)));
+    canvas.rect(
+        cell,
+        Some(FIELD),
+        Some(stroke(Color::grey(80), cell.w * 0.01)),
+    );
     let wall_for = |closed: bool| {
         if closed {
             stroke(Color::BLACK, (cell.w * 0.08).max(0.35))

@@ -109,7 +109,7 @@ fn stroke(color: Color, width: f32) -> Stroke {
 }
 
 /// Text sizes for a board whose hexes have circumradius `r` (mm): the largest that fit,
-/// at most 9 pt. Below 7 pt the drawing is too small to print (the book grows it).
+/// at most 11 pt. Below 7 pt the drawing is too small to print (the book grows it).
 #[derive(Debug, Clone, Copy)]
 pub struct Sizes {
     /// Terrain names on the hexes.
@@ -127,10 +127,13 @@ fn widest(words: &[&str], face: Face) -> f32 {
 }
 
 pub fn sizes(r: f32) -> Sizes {
-    let label = (1.45 * r / widest(&TERRAIN_NAMES, Face::Regular)).min(9.0);
+    let label = (1.45 * r / widest(&TERRAIN_NAMES, Face::Regular)).min(11.0);
     let rates = widest(&["2:1", "3:1"], Face::Bold);
-    let words = widest(&["any", "wheat", "wood", "sheep", "clay", "rock"], Face::Regular);
-    let harbor = (1.36 * r / rates.max(words)).min(9.0);
+    let words = widest(
+        &["any", "wheat", "wood", "sheep", "clay", "rock"],
+        Face::Regular,
+    );
+    let harbor = (1.36 * r / rates.max(words)).min(11.0);
     Sizes { label, harbor }
 }
 
@@ -161,7 +164,14 @@ pub fn board(canvas: &mut Canvas, area: Rect, kind: BoardKind, b: &Layout, style
         land_hex(canvas, at(x, y), r, b.terrain[i], b.token[i], style, size);
     }
     for (p, h) in s.harbors.iter().enumerate() {
-        harbor(canvas, at(h.x, h.y), r, b.harbor[p], [h.piers.0, h.piers.1], size);
+        harbor(
+            canvas,
+            at(h.x, h.y),
+            r,
+            b.harbor[p],
+            [h.piers.0, h.piers.1],
+            size,
+        );
     }
 }
 
@@ -202,7 +212,14 @@ pub fn land_hex(
                 cap_height(size.label) * 1.35,
             )
         });
-        pattern(canvas, c, r, terrain, (token != 0).then_some((token_c, tr)), label);
+        pattern(
+            canvas,
+            c,
+            r,
+            terrain,
+            (token != 0).then_some((token_c, tr)),
+            label,
+        );
     }
     if labelled {
         canvas.text(
@@ -256,27 +273,39 @@ pub fn harbor(canvas: &mut Canvas, c: Point, r: f32, kind: u8, piers: [u8; 2], s
     for k in piers {
         let end = corner(c, r, k);
         // The stroke's half width stays inside the hex (its ends are the hex corners).
-        let end = pt(
-            c.x + (end.x - c.x) * 0.96,
-            c.y + (end.y - c.y) * 0.96,
-        );
+        let end = pt(c.x + (end.x - c.x) * 0.96, c.y + (end.y - c.y) * 0.96);
         canvas.line(c, end, pier);
     }
-    canvas.circle(
-        c,
-        r * 0.8,
-        Some(Color::WHITE),
-        Some(stroke(Color::grey(60), r * 0.03)),
-    );
     let kind = kind as usize;
     let (top, bottom) = if kind == 0 {
         ("3:1", "any")
     } else {
         ("2:1", HARBOR_NAMES[kind])
     };
+    // The disc just holds the two lines (the piers show around it), within the hex.
+    let w = text_width(top, size.harbor, Face::Bold).max(text_width(
+        bottom,
+        size.harbor,
+        Face::Regular,
+    ));
+    let h = cap_height(size.harbor) * 2.9;
+    let disc = ((w / 2.0).hypot(h / 2.0) * 1.05).clamp(r * 0.45, r * 0.8);
+    canvas.circle(
+        c,
+        disc,
+        Some(Color::WHITE),
+        Some(stroke(Color::grey(60), r * 0.03)),
+    );
     let cap = cap_height(size.harbor);
     let gap = cap * 0.45;
-    canvas.text(c.x, c.y - gap / 2.0, size.harbor, Face::Bold, Align::Center, top);
+    canvas.text(
+        c.x,
+        c.y - gap / 2.0,
+        size.harbor,
+        Face::Bold,
+        Align::Center,
+        top,
+    );
     canvas.text(
         c.x,
         c.y + gap / 2.0 + cap,
@@ -368,9 +397,16 @@ pub fn legend(canvas: &mut Canvas, area: Rect, style: Style) {
         area.w - pic_w - r * 0.6,
         area.h,
     );
-    let hex_text = "A wheat hex with its number token: when the dice roll 8, it yields wheat. \
-                    The dots count the ways two dice make the number: 5 for 6 and 8 (in red, \
-                    the most likely), down to 1 for 2 and 12.";
+    let hex_text = format!(
+        "A wheat hex with its number token: when the dice roll 8, it yields wheat. The dots \
+         count the ways two dice make the number: 5 for 6 and 8 ({}, the most likely), down \
+         to 1 for 2 and 12.",
+        if style == Style::Colour {
+            "in red"
+        } else {
+            "in bold"
+        }
+    );
     let harbor_text = "A harbor: a settlement on either pier’s corner trades there. \
                        2:1 sheep: 2 sheep for any 1 resource. 3:1 any: 3 of one resource \
                        for any 1.";
@@ -386,16 +422,8 @@ pub fn legend(canvas: &mut Canvas, area: Rect, style: Style) {
         h.max(2.0 * r)
     };
     let size = sizes(r);
-    let h = block(canvas, y + r * 0.2, hex_text);
-    land_hex(
-        canvas,
-        pt(area.x + r, y + r * 1.05),
-        r,
-        0,
-        8,
-        style,
-        size,
-    );
+    let h = block(canvas, y + r * 0.2, &hex_text);
+    land_hex(canvas, pt(area.x + r, y + r * 1.05), r, 0, 8, style, size);
     y += h + r * 0.5;
     // The harbor on its sea hex, piers towards the land up and to the right.
     let c = pt(area.x + r, y + r * 1.05);
