@@ -108,7 +108,7 @@ fn the_target_is_framed_exactly_on_boards_without_a_single_middle() {
         let g = game(size, shape);
         let l = *g.layout();
         let p = puzzle(&g, 1);
-        let even = l.board_rows() % 2 == 0 || l.board_cols() % 2 == 0;
+        let even = l.board_rows().is_multiple_of(2) || l.board_cols().is_multiple_of(2);
         // The board's cell size and corner, from the outer border (the widest square).
         let area = Rect::new(0.0, 0.0, 100.0, 100.0 / g.aspect());
         for drawing in 0..3 {

@@ -37,7 +37,7 @@ pub struct Marks<'a> {
 
 /// Whether the board has no single middle cell, so its target is marked.
 pub fn target_marked(l: &Layout) -> bool {
-    l.board_rows() % 2 == 0 || l.board_cols() % 2 == 0
+    l.board_rows().is_multiple_of(2) || l.board_cols().is_multiple_of(2)
 }
 
 /// The cell size and top-left corner of the board inside `area`.

@@ -334,7 +334,7 @@ pub fn answer_line(solution: &[String]) -> String {
             if line.chars().count() <= ANSWER_MAX_CHARS {
                 line
             } else {
-                format!("{n} moves, filled on the board")
+                format!("{n} moves: the filled squares")
             }
         }
     }
