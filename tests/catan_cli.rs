@@ -124,7 +124,8 @@ fn generate_records_follow_the_format_and_the_rules() {
 #[test]
 fn ascii_format() {
     let out = stdout_of(&["catan", "generate", "--seed", "1", "--format", "ascii"]);
-    assert!(out.starts_with("# catan item 0 (seed 1): base board, red-apart, full-rejection"));
+    // The header carries the board's caption, in the words a book prints.
+    assert!(out.starts_with("# catan item 0 (seed 1): For 3–4 players. No 6 or 8 next to another."));
     assert_eq!(out.matches("?3:1").count(), 4);
     assert!(out.contains("+-") || out.contains("+"));
 }

@@ -194,6 +194,15 @@ impl Part {
     fn number_of(&self, k: usize) -> usize {
         self.first_number + k
     }
+
+    /// "puzzles 7–14" (or "puzzle 7", "boards 1–4").
+    fn span(&self) -> String {
+        let label = self.items.label().to_lowercase();
+        match self.items.len() {
+            1 => format!("{label} {}", self.first_number),
+            n => format!("{label}s {}–{}", self.first_number, self.number_of(n - 1)),
+        }
+    }
 }
 
 /// A "how to play" page: one per game and rule set in the book.
@@ -317,9 +326,10 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         });
         number += s.count;
     }
-    // Two rule sets of one game: name each page after its first section.
+    // Two rule sets of one game: the second and later pages are named after their
+    // first section too.
     for h in 0..howtos.len() {
-        if howtos.iter().filter(|o| o.title == howtos[h].title).count() > 1 {
+        if howtos[..h].iter().any(|o| o.title == howtos[h].title) {
             let heading = parts[howtos[h].part].heading.clone();
             if heading != howtos[h].title {
                 howtos[h].title = format!("{} ({heading})", howtos[h].title);

@@ -80,7 +80,10 @@ fn paragraph(c: &mut Canvas, x: f32, top: f32, w: f32, size: f32, face: Face, te
 pub(super) enum Kind {
     Title,
     Copyright,
-    Contents { first: usize, n: usize },
+    Contents {
+        first: usize,
+        n: usize,
+    },
     HowTo(usize),
     /// Puzzles `first..first + n` of a section; `opens`: its first page.
     Puzzles {
@@ -661,13 +664,10 @@ fn copyright_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, parts: &[Part
             let items: Vec<u64> = p.order.iter().map(|&i| p.items.index(i)).collect();
             let mut sorted = items.clone();
             sorted.sort_unstable();
-            let last = p.number_of(p.items.len() - 1);
             format!(
-                "{} ({} {}–{}): {} {}, seed {}, items {}",
+                "{} ({}): {} {}, seed {}, items {}",
                 p.heading,
-                p.items.label().to_lowercase(),
-                p.first_number,
-                last,
+                p.span(),
                 p.game,
                 p.params,
                 p.seed,
@@ -929,23 +929,7 @@ fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], parts: &[Part], pla
             }
             Block::Section { part } => {
                 let p = &parts[*part];
-                let last = p.number_of(p.items.len() - 1);
-                let head = format!(
-                    "{} ({} {}–{})",
-                    p.heading,
-                    if p.items.len() == 1 {
-                        "puzzle"
-                    } else {
-                        "puzzles"
-                    },
-                    p.first_number,
-                    last
-                );
-                let head = if p.items.len() == 1 {
-                    format!("{} (puzzle {})", p.heading, p.first_number)
-                } else {
-                    head
-                };
+                let head = format!("{} ({})", p.heading, p.span());
                 c.text(
                     area.x,
                     first_baseline(top, SUBHEAD_PT),
@@ -1024,7 +1008,11 @@ fn notes_page(c: &mut Canvas, area: Rect) {
     let rule = Stroke::new(RULE_GREY, MIN_LINE_MM);
     while y < area.bottom() - 4.0 {
         // Inset by the line width: a stroke's ends count as ink.
-        c.line(pt(area.x + rule.width, y), pt(area.right() - rule.width, y), rule);
+        c.line(
+            pt(area.x + rule.width, y),
+            pt(area.right() - rule.width, y),
+            rule,
+        );
         y += 9.0;
     }
 }

@@ -295,16 +295,15 @@ impl Game for Catan {
     }
 
     fn how_to_play(&self) -> String {
-        format!(
-            "Each page is a ready-made board for the {} player game. To set up, lay the \
-             terrain hexes as drawn, row by row, and put each number token on its hex; the \
-             desert has none (the robber starts there). Set the sea frame around the island \
-             and each harbor where drawn, its two piers pointing at the corners that trade \
-             there. Every board was picked at random among the layouts that keep its rules, \
-             printed under it: {}",
-            players(self.params.board),
-            rules_sentence(&self.ctx.rules).to_lowercase()
-        )
+        // The same words for every board and rule set, so a book needs one page: the
+        // players and the rules of each board are printed under it.
+        "Each page is a ready-made board: for the 3–4 player game (19 land hexes) or the \
+         5–6 player extension (30), as printed under it. To set up, lay the terrain hexes \
+         as drawn, row by row, and put each number token on its hex; the desert has none \
+         (the robber starts there). Set the sea frame around the island and each harbor \
+         where drawn, its two piers pointing at the corners that trade there. Every board \
+         was picked at random among the layouts that keep the rules printed under it."
+            .into()
     }
 }
 
