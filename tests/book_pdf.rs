@@ -120,7 +120,7 @@ fn default_book_structure_text_and_fonts() {
     let doc = Document::load_mem(&bytes).unwrap();
     let texts = page_texts(&doc);
     let n = texts.len();
-    assert!(n >= 24 && n % 2 == 0, "{n} pages");
+    assert!(n >= 24 && n.is_multiple_of(2), "{n} pages");
     // Front matter in order: title, copyright, contents, then one "how to play" page
     // per game and rule set (Flip, Flip Plus, Numbrix, Number Match, Catan).
     assert!(texts[0].contains("Puzzlebook Sampler"));

@@ -366,7 +366,7 @@ fn preflight(template: &std::path::Path, bytes: &[u8]) -> (Vec<String>, Vec<Page
     let pages: Vec<ObjectId> = doc.get_pages().into_values().collect();
     let n = pages.len();
     let mut problems = Vec::new();
-    if n < 24 || n % 2 == 1 {
+    if n < 24 || !n.is_multiple_of(2) {
         problems.push(format!(
             "{n} pages: at least 24 and an even count are needed"
         ));
@@ -617,4 +617,62 @@ fn creation_date_follows_source_date_epoch_and_bytes_stay_deterministic() {
     assert_eq!(code, Some(1));
     assert!(d.is_none());
     assert!(err.contains("SOURCE_DATE_EPOCH"), "{err}");
+}
+
+#[test]
+fn the_preflight_catches_each_broken_rule() {
+    // Break a good book in one way per rule and check the checker names each one: the
+    // tests above prove nothing if the checker cannot see a problem.
+    let t = template("flip-6x9.toml");
+    let (bytes, _) = build_book(&t);
+    let (clean, _) = preflight(&t, &bytes);
+    assert!(clean.is_empty(), "{clean:?}");
+    let mut doc = Document::load_mem(&bytes).unwrap();
+    let pages: Vec<ObjectId> = doc.get_pages().into_values().collect();
+    // Page 1: the old [x y width height] trim box mistake.
+    doc.get_object_mut(pages[0])
+        .unwrap()
+        .as_dict_mut()
+        .unwrap()
+        .set(
+            "TrimBox",
+            Object::Array(vec![0.into(), 9.into(), 432.into(), 639.into()]),
+        );
+    // Page 3: 5 pt text and a 0.2 pt line 10 pt from the binding edge.
+    let font = doc
+        .get_page_fonts(pages[2])
+        .unwrap()
+        .into_keys()
+        .next()
+        .unwrap();
+    let font = String::from_utf8(font).unwrap();
+    let extra = format!("BT /{font} 5 Tf 100 300 Td <0011> Tj ET 0.2 w 10 100 m 10 200 l S");
+    doc.add_to_page_content(
+        pages[2],
+        lopdf::content::Content::decode(extra.as_bytes()).unwrap(),
+    )
+    .unwrap();
+    // A PDF/X claim in the information dictionary.
+    let info = doc.trailer.get(b"Info").unwrap().as_reference().unwrap();
+    doc.get_object_mut(info)
+        .unwrap()
+        .as_dict_mut()
+        .unwrap()
+        .set("GTS_PDFXVersion", Object::string_literal("PDF/X-1:2001"));
+    // Drop a page: 55 pages, odd.
+    doc.delete_pages(&[56]);
+    let mut broken = Vec::new();
+    doc.save_to(&mut broken).unwrap();
+    let (problems, _) = preflight(&t, &broken);
+    let all = problems.join("\n");
+    for want in [
+        "55 pages",
+        "page 1: trim 432.00 x 630.00",
+        "page 3: text of 5.00 pt",
+        "page 3: a line of 0.200 pt",
+        "page 3: ink",
+        "claims PDF/X",
+    ] {
+        assert!(all.contains(want), "{want:?} not in:\n{all}");
+    }
 }

@@ -304,7 +304,7 @@ pub fn check_isbn(isbn: &str) -> Result<(), String> {
                 .enumerate()
                 .map(|(i, d)| if i % 2 == 0 { *d } else { 3 * d })
                 .sum();
-            if sum % 10 != 0 {
+            if !sum.is_multiple_of(10) {
                 return bad("fails its check digit (ISBN-13)");
             }
         }
@@ -320,7 +320,7 @@ pub fn check_isbn(isbn: &str) -> Result<(), String> {
                 };
                 sum += (10 - i as u32) * d;
             }
-            if sum % 11 != 0 {
+            if !sum.is_multiple_of(11) {
                 return bad("fails its check digit (ISBN-10)");
             }
         }
