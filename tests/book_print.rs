@@ -492,7 +492,19 @@ fn every_template_passes_a_print_on_demand_preflight() {
                 continue;
             }
         };
-        let (problems, _) = preflight(&t, &bytes);
+        let (problems, inks) = preflight(&t, &bytes);
+        // What was measured, for the log (cargo test -- --nocapture).
+        let min = |f: &dyn Fn(&PageInk) -> Option<f64>| {
+            inks.iter().filter_map(f).fold(f64::INFINITY, f64::min)
+        };
+        eprintln!(
+            "{}: {} pages, smallest text {:.2} pt, thinnest line {:.2} pt, {} problems",
+            t.file_name().unwrap().to_string_lossy(),
+            inks.len(),
+            min(&|i| i.min_text),
+            min(&|i| i.min_line),
+            problems.len()
+        );
         for p in problems.iter().take(8) {
             failures.push(format!("{}: {p}", t.file_name().unwrap().to_string_lossy()));
         }
