@@ -122,12 +122,22 @@ mod tests {
     #[test]
     fn margins_mirror() {
         // 100 pages: gutter 0.375 in, outside 0.5 in.
-        let g = Geometry::new(PageSize::Trade6x9, false, &Margins::default(), 100);
+        let m = Margins {
+            inside: 0.0,
+            ..Margins::default()
+        };
+        let g = Geometry::new(PageSize::Trade6x9, false, &m, 100);
         let odd = g.live(1);
         let even = g.live(2);
         assert!((odd.x - 9.525).abs() < 1e-4, "recto inside is on the left");
         assert!((even.x - 12.7).abs() < 1e-4 && (even.right() - (152.4 - 9.525)).abs() < 1e-4);
         assert!((odd.w - even.w).abs() < 1e-4);
+        // The default inside margin, 0.5 in, is wider than 100 pages need.
+        let g = Geometry::new(PageSize::Trade6x9, false, &Margins::default(), 100);
+        assert!((g.live(1).x - 12.7).abs() < 1e-4);
+        // 400 pages need 0.625 in: the gutter wins.
+        let g = Geometry::new(PageSize::Trade6x9, false, &Margins::default(), 400);
+        assert!((g.live(1).x - 15.875).abs() < 1e-4);
     }
 
     #[test]

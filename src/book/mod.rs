@@ -331,9 +331,11 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
     for h in 0..howtos.len() {
         if howtos[..h].iter().any(|o| o.title == howtos[h].title) {
             let heading = parts[howtos[h].part].heading.clone();
-            if heading != howtos[h].title {
-                howtos[h].title = format!("{} ({heading})", howtos[h].title);
-            }
+            howtos[h].title = if heading.contains(&howtos[h].title) {
+                heading
+            } else {
+                format!("{} ({heading})", howtos[h].title)
+            };
         }
     }
     let puzzles = number - 1;

@@ -30,8 +30,10 @@ const FOOTER_MM: f32 = 8.0;
 const HEADER_MM: f32 = 7.0;
 /// Space around each drawing's box.
 const PAD_MM: f32 = 2.0;
-/// Most lines of answer text under one answer.
+/// Lines of answer text kept free under a tall answer drawing, and the most lines an
+/// answer may take (longer ones are cut with "…").
 const ANSWER_LINES: usize = 3;
+const MAX_ANSWER_LINES: usize = 8;
 /// The share of a section's first page an intro may take.
 const MAX_INTRO_SHARE: f32 = 0.35;
 /// DejaVu Sans: ascender and descender, in em (its hhea table).
@@ -185,8 +187,8 @@ fn answer_lines(part: &Part, item: usize, w: f32) -> Vec<String> {
         return Vec::new();
     }
     let mut lines = wrap(&text, ANSWER_PT, Face::Regular, w);
-    if lines.len() > ANSWER_LINES {
-        lines.truncate(ANSWER_LINES);
+    if lines.len() > MAX_ANSWER_LINES {
+        lines.truncate(MAX_ANSWER_LINES);
         if let Some(last) = lines.last_mut() {
             last.push('…');
         }

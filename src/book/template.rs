@@ -45,7 +45,9 @@ impl Default for Margins {
             top: 12.7,
             bottom: 12.7,
             outside: 12.7,
-            inside: 0.0,
+            // 0.5 in: clear of the binding with room to spare; the gutter the page
+            // count needs wins when it is wider.
+            inside: 12.7,
         }
     }
 }

@@ -175,8 +175,8 @@ pub fn board(canvas: &mut Canvas, area: Rect, kind: BoardKind, b: &Layout, style
     }
 }
 
-/// One land hex: its terrain (colour, or grey with a pattern), its name where shown
-/// (every hex in greyscale, the desert in colour), and its number token.
+/// One land hex: its terrain (colour, or grey with a pattern), its name, and its
+/// number token.
 pub fn land_hex(
     canvas: &mut Canvas,
     c: Point,
@@ -194,7 +194,9 @@ pub fn land_hex(
     };
     let edge = stroke(Color::grey(40), (r * 0.04).min(0.6));
     canvas.polygon(hexagon(c, r), Some(fills[t]), Some(edge));
-    let labelled = style == Style::Greyscale || terrain == DESERT;
+    // Every hex carries its terrain's name, in colour too: a reader who cannot tell
+    // the greens apart, or a black-and-white print, still reads the board.
+    let labelled = true;
     let tr = r * 0.4;
     // With a name on the hex, the name sits on the middle line and the token below it.
     let (label_base, token_c) = match (labelled, token) {
