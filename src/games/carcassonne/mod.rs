@@ -165,7 +165,7 @@ impl Game for Carcassonne {
         format!("{}{farms}", "One player owns every road, city and monastery. A city scores 2 points per tile when it is closed \
          (no open edge) and 1 per tile when it is not; a road scores 1 per tile, finished or not; a monastery \
          scores 1 plus 1 for each of the eight squares around it that holds a tile (9 when surrounded). A tile \
-         counts once per feature. What does each landscape score?")
+         counts once per feature. These landscapes have no pennants (shields). What does each landscape score?")
     }
 }
 
