@@ -8,7 +8,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// The random number generator every game receives.
 pub type Rng = Xoshiro256PlusPlus;
 
-/// The master seed used when the user gives none (documented in the README).
+/// The master seed used when the user gives none (documented in docs/guide.md).
 pub const DEFAULT_SEED: u64 = 2026;
 
 /// SplitMix64's output function: a bijective mixer with good avalanche.

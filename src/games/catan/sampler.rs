@@ -118,7 +118,7 @@ impl<'a> Draws<'a> {
 
     /// Fisher-Yates: make `v[from..]` a uniform random permutation, or only its first
     /// `k` places (each uniform among what is left). One 16-bit multiply per place.
-    /// The hot paths use [`Draws::shuffle32`]; see the README's speed notes for the
+    /// The hot paths use [`Draws::shuffle32`]; see docs/performance.md for the
     /// variants that were measured and dropped.
     #[inline(always)]
     pub fn shuffle_prefix<T>(&mut self, v: &mut [T], from: usize, k: usize) {
