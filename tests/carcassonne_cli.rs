@@ -1,5 +1,5 @@
 //! Carcassonne through the real binary: the published cases (from tests/cases, copied
-//! unchanged from shared/cases), JSON Lines with bad lines among good ones, generated
+//! unchanged from the published test cases), JSON Lines with bad lines among good ones, generated
 //! landscapes scored back, and bad input.
 
 mod common;

@@ -1,6 +1,6 @@
 //! Carcassonne, one player: score landscapes in the code-golf challenge's encoding,
-//! and make landscapes by the real game's placement rules. See
-//! `shared/specs/carcassonne.md`.
+//! and make landscapes by the real game's placement rules. The rules and the
+//! encoding: docs/games/carcassonne.md.
 
 pub mod generate;
 pub mod score;

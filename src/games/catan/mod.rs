@@ -1,5 +1,5 @@
 //! Catan: variable board set-up by rejection sampling, and its bias.
-//! See `shared/specs/catan.md`.
+//! The board, the rules and the samplers: docs/games/catan.md.
 
 pub mod ascii;
 pub mod bias;

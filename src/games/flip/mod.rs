@@ -1,5 +1,5 @@
 //! Flip ("One Dot"): flip 3x3 blocks until one dot is left in the middle.
-//! See `shared/specs/flip.md`. Boards are GF(2) bit vectors; a solution is a SET of moves.
+//! The rules and what is proved: docs/games/flip.md. Boards are GF(2) bit vectors; a solution is a SET of moves.
 
 mod bits;
 mod draw;

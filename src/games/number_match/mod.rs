@@ -1,5 +1,5 @@
 //! Number Match: clear a board of digits by removing pairs that are equal or sum to
-//! 10 and can see each other, with a few "adds". See `shared/specs/number-match.md`.
+//! 10 and can see each other, with a few "adds". Rules: docs/games/number-match.md.
 //!
 //! Generation draws random boards and keeps those the exact solver ([`solve`]) can
 //! clear within the add limit, with the fewest adds (`min_adds`) and a solution; the

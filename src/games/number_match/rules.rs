@@ -1,5 +1,5 @@
 //! The rules engine: a board is its cells in reading order (0 = empty, 1-9 a digit),
-//! `cols` to a row, the last row possibly short. See `shared/specs/number-match.md`.
+//! `cols` to a row, the last row possibly short. Rules: docs/games/number-match.md.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
 //! Numbrix: fill an R x C grid with 1..=R*C so that consecutive numbers touch
-//! orthogonally (a Hamiltonian path). See `shared/specs/numbrix.md`.
+//! orthogonally (a Hamiltonian path). The rules and what is proved: docs/games/numbrix.md.
 //!
 //! Generation: a random path by the backbite chain ([`path`]), givens chosen by style
 //! while the exact solver ([`solve`]) proves the puzzle has one solution ([`clues`]),
