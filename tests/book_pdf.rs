@@ -49,29 +49,7 @@ fn page_texts(doc: &Document) -> Vec<String> {
         let fonts = doc.get_page_fonts(page_id).unwrap();
         let mut maps: HashMap<Vec<u8>, HashMap<u16, char>> = HashMap::new();
         for (name, font) in &fonts {
-            let mut map = HashMap::new();
-            if let Ok(Object::Reference(r)) = font.get(b"ToUnicode") {
-                let stream = doc.get_object(*r).unwrap().as_stream().unwrap();
-                let content =
-                    String::from_utf8_lossy(&stream.decompressed_content().unwrap()).into_owned();
-                // bfchar entries: <gid> <unicode>
-                for section in content.split("beginbfchar").skip(1) {
-                    let body = section.split("endbfchar").next().unwrap();
-                    let hex: Vec<&str> = body
-                        .split(['<', '>'])
-                        .map(str::trim)
-                        .filter(|s| !s.is_empty())
-                        .collect();
-                    for pair in hex.chunks(2) {
-                        if let [g, u] = pair {
-                            let gid = u16::from_str_radix(g, 16).unwrap();
-                            let cp = u32::from_str_radix(u, 16).unwrap();
-                            map.insert(gid, char::from_u32(cp).unwrap());
-                        }
-                    }
-                }
-            }
-            maps.insert(name.clone(), map);
+            maps.insert(name.clone(), to_unicode(doc, font));
         }
         let content = doc.get_and_decode_page_content(page_id).unwrap();
         let mut text = String::new();

@@ -155,26 +155,7 @@ fn font_info(doc: &Document, font: &Dictionary) -> FontInfo {
     let embedded = [b"FontFile".as_slice(), b"FontFile2", b"FontFile3"]
         .iter()
         .any(|k| fd.get(k).is_ok());
-    let mut unicode = HashMap::new();
-    if let Ok(r) = font.get(b"ToUnicode") {
-        let stream = deref(doc, r).as_stream().unwrap();
-        let content = String::from_utf8_lossy(&stream.decompressed_content().unwrap()).into_owned();
-        for section in content.split("beginbfchar").skip(1) {
-            let body = section.split("endbfchar").next().unwrap();
-            let hex: Vec<&str> = body
-                .split(['<', '>'])
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .collect();
-            for pair in hex.chunks(2) {
-                if let [g, u] = pair {
-                    let gid = u16::from_str_radix(g, 16).unwrap();
-                    let cp = u32::from_str_radix(u, 16).unwrap();
-                    unicode.insert(gid, char::from_u32(cp).unwrap_or('?'));
-                }
-            }
-        }
-    }
+    let unicode = to_unicode(doc, font);
     FontInfo {
         widths,
         default_width,

@@ -1,7 +1,9 @@
 //! Carcassonne's book side: print rules of every drawing at the sizes books use, the
 //! worked example proved by the scorer, answers in reader words, the fixed star scale.
 
-use puzzlebook::canvas::{Canvas, Rect, MIN_LINE_MM, MIN_TEXT_PT};
+mod common;
+
+use puzzlebook::canvas::{Canvas, Rect};
 use puzzlebook::games::carcassonne::{
     self, score, Carcassonne, CarcassonneParams, CarcassonnePuzzle, Landscape,
 };
@@ -21,21 +23,7 @@ fn puzzle(g: &Carcassonne, index: u64) -> CarcassonnePuzzle {
 
 /// Every mark inside `area`, no text under 7 pt, no line under 0.5 pt.
 fn print_rules(c: &Canvas, area: Rect, what: &str) {
-    let b = c.ink_bounds().expect("something drawn");
-    let e = 1e-3;
-    assert!(
-        b.x >= area.x - e
-            && b.y >= area.y - e
-            && b.right() <= area.right() + e
-            && b.bottom() <= area.bottom() + e,
-        "{what}: ink {b:?} outside {area:?}"
-    );
-    if let Some(t) = c.min_text_pt() {
-        assert!(t >= MIN_TEXT_PT - 1e-4, "{what}: text {t} pt");
-    }
-    if let Some(l) = c.min_line_mm() {
-        assert!(l >= MIN_LINE_MM - 1e-6, "{what}: line {l} mm");
-    }
+    common::assert_print_rules(c, area, what);
 }
 
 #[test]

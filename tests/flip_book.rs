@@ -2,7 +2,9 @@
 //! target mark of boards without a single middle, the rating scale, the answer line and
 //! the worked example (checked by replaying its moves cell by cell).
 
-use puzzlebook::canvas::{Canvas, Rect, Shape as Mark, MIN_LINE_MM, MIN_TEXT_PT};
+mod common;
+
+use puzzlebook::canvas::{Canvas, Rect, Shape as Mark};
 use puzzlebook::games::flip::{
     self, Flip, FlipParams, FlipPuzzle, Layout, Shape, Solution, Solver,
 };
@@ -29,21 +31,7 @@ fn puzzle(g: &Flip, i: u64) -> FlipPuzzle {
 
 /// Ink inside the area, text at least 7 pt, lines at least 0.5 pt.
 fn check_print(c: &Canvas, area: Rect, what: &str) {
-    let ink = c.ink_bounds().expect("something is drawn");
-    let eps = 1e-3;
-    assert!(
-        ink.x >= area.x - eps
-            && ink.y >= area.y - eps
-            && ink.right() <= area.right() + eps
-            && ink.bottom() <= area.bottom() + eps,
-        "{what}: ink {ink:?} outside {area:?}"
-    );
-    if let Some(t) = c.min_text_pt() {
-        assert!(t >= MIN_TEXT_PT - 1e-4, "{what}: text of {t} pt");
-    }
-    if let Some(w) = c.min_line_mm() {
-        assert!(w >= MIN_LINE_MM - 1e-5, "{what}: line of {w} mm");
-    }
+    common::assert_print_rules(c, area, what);
 }
 
 const SIZES: [(&str, Shape); 6] = [

@@ -380,6 +380,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         seed,
         template_name: opts.template_name.as_deref(),
         with_answers,
+        date: date.as_deref(),
     };
     let canvases = pages::draw_all(&book, &parts, &howtos, &geometry, &plan);
     pages::check_pages(&canvases, &geometry, &plan, &parts)?;

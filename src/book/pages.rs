@@ -67,6 +67,18 @@ fn text_block_h(lines: usize, size: f32) -> f32 {
     }
 }
 
+/// A page's heading, its ascenders at the top of `area`.
+fn page_heading(c: &mut Canvas, area: Rect, text: &str) {
+    c.text(
+        area.x,
+        first_baseline(area.y, HEADING_PT),
+        HEADING_PT,
+        Face::Bold,
+        Align::Left,
+        text,
+    );
+}
+
 /// Draw wrapped lines from `top`; returns the height used.
 fn paragraph(c: &mut Canvas, x: f32, top: f32, w: f32, size: f32, face: Face, text: &str) -> f32 {
     let lines = wrap(text, size, face, w);
@@ -418,6 +430,8 @@ pub(super) struct BookText<'a> {
     pub seed: u64,
     pub template_name: Option<&'a str>,
     pub with_answers: bool,
+    /// The PDF creation date, when the book has one.
+    pub date: Option<&'a str>,
 }
 
 /// Draw every page.
@@ -574,18 +588,6 @@ fn title_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, parts: &[Part]) {
     }
 }
 
-/// The year of the book's date, when it has one.
-fn year_of(t: &Template) -> Option<i64> {
-    if let Some(v) = std::env::var_os("SOURCE_DATE_EPOCH") {
-        let secs: i64 = v.to_string_lossy().trim().parse().ok()?;
-        return super::pdf::pdf_date(secs).get(2..6)?.parse().ok();
-    }
-    t.date
-        .as_deref()
-        .and_then(super::template::parse_date)
-        .map(|d| d.0)
-}
-
 /// Runs of consecutive numbers: "0–3, 7, 9–10".
 fn ranges(v: &[u64]) -> String {
     let mut out: Vec<String> = Vec::new();
@@ -617,7 +619,8 @@ fn copyright_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, parts: &[Part
     let copyright = if !t.copyright.is_empty() {
         typeset(&t.copyright)
     } else if !t.author.is_empty() {
-        match year_of(t) {
+        // The year of the PDF date ("D:YYYY...") the book carries.
+        match book.date.and_then(|d| d.get(2..6)) {
             Some(y) => format!("© {y} {}. All rights reserved.", typeset(&t.author)),
             None => format!("© {}. All rights reserved.", typeset(&t.author)),
         }
@@ -716,14 +719,7 @@ fn contents_page(c: &mut Canvas, area: Rect, entries: &[(String, usize)], first:
     } else {
         "Contents (continued)"
     };
-    c.text(
-        area.x,
-        first_baseline(area.y, HEADING_PT),
-        HEADING_PT,
-        Face::Bold,
-        Align::Left,
-        title,
-    );
+    page_heading(c, area, title);
     let mut y = area.y + line_h(HEADING_PT) + 8.0 + ASCENT * em(BODY_PT);
     let dot_w = text_width(". ", BODY_PT, Face::Regular);
     for (heading, page) in entries {
@@ -829,14 +825,7 @@ fn puzzle_page(
     let s = &plan.sections[p];
     let grid_h = s.box_h * s.rows as f32;
     let grid_top = if opens {
-        c.text(
-            area.x,
-            first_baseline(area.y, HEADING_PT),
-            HEADING_PT,
-            Face::Bold,
-            Align::Left,
-            &part.heading,
-        );
+        page_heading(c, area, &part.heading);
         let mut top = area.y + line_h(HEADING_PT) + 3.0;
         if let Some(intro) = &part.intro {
             top += paragraph(c, area.x, top, area.w, BODY_PT, Face::Regular, intro) + 2.0;
@@ -918,16 +907,8 @@ fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], parts: &[Part], pla
     for block in blocks {
         match block {
             Block::Title => {
-                top = area.y;
-                c.text(
-                    area.x,
-                    first_baseline(top, HEADING_PT),
-                    HEADING_PT,
-                    Face::Bold,
-                    Align::Left,
-                    "Answers",
-                );
-                top += line_h(HEADING_PT) + 5.0;
+                page_heading(c, area, "Answers");
+                top = area.y + line_h(HEADING_PT) + 5.0;
             }
             Block::Section { part } => {
                 let p = &parts[*part];
@@ -998,14 +979,7 @@ fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], parts: &[Part], pla
 }
 
 fn notes_page(c: &mut Canvas, area: Rect) {
-    c.text(
-        area.x,
-        first_baseline(area.y, HEADING_PT),
-        HEADING_PT,
-        Face::Bold,
-        Align::Left,
-        "Notes",
-    );
+    page_heading(c, area, "Notes");
     let mut y = area.y + line_h(HEADING_PT) + 12.0;
     let rule = Stroke::new(RULE_GREY, MIN_LINE_MM);
     while y < area.bottom() - 4.0 {

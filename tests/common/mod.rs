@@ -60,3 +60,62 @@ pub fn fails_with(args: &[&str], stdin: Option<&str>, needle: &str) {
     );
     assert!(out.stdout.is_empty(), "{args:?}: stdout should be empty");
 }
+
+/// The print rules on one drawing: every mark inside `area`, no text under 7 pt and no
+/// line under 0.5 pt (of what it draws).
+pub fn assert_print_rules(
+    c: &puzzlebook::canvas::Canvas,
+    area: puzzlebook::canvas::Rect,
+    what: &str,
+) {
+    use puzzlebook::canvas::{MIN_LINE_MM, MIN_TEXT_PT};
+    let ink = c.ink_bounds().expect("something is drawn");
+    let eps = 1e-3;
+    assert!(
+        ink.x >= area.x - eps
+            && ink.y >= area.y - eps
+            && ink.right() <= area.right() + eps
+            && ink.bottom() <= area.bottom() + eps,
+        "{what}: ink {ink:?} outside {area:?}"
+    );
+    if let Some(t) = c.min_text_pt() {
+        assert!(t >= MIN_TEXT_PT - 1e-4, "{what}: text of {t} pt");
+    }
+    if let Some(w) = c.min_line_mm() {
+        assert!(w >= MIN_LINE_MM - 1e-6, "{what}: line of {w} mm");
+    }
+}
+
+/// A font's /ToUnicode CMap as glyph id -> character (its bfchar entries; a small
+/// decoder of our own, independent of the writer). Empty when the font has none.
+pub fn to_unicode(
+    doc: &lopdf::Document,
+    font: &lopdf::Dictionary,
+) -> std::collections::HashMap<u16, char> {
+    let mut map = std::collections::HashMap::new();
+    let Ok(stream) = font
+        .get(b"ToUnicode")
+        .and_then(|o| o.as_reference())
+        .and_then(|r| doc.get_object(r))
+        .and_then(|o| o.as_stream())
+    else {
+        return map;
+    };
+    let content = String::from_utf8_lossy(&stream.decompressed_content().unwrap()).into_owned();
+    for section in content.split("beginbfchar").skip(1) {
+        let body = section.split("endbfchar").next().unwrap();
+        let hex: Vec<&str> = body
+            .split(['<', '>'])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        for pair in hex.chunks(2) {
+            if let [g, u] = pair {
+                let gid = u16::from_str_radix(g, 16).unwrap();
+                let cp = u32::from_str_radix(u, 16).unwrap();
+                map.insert(gid, char::from_u32(cp).unwrap_or('?'));
+            }
+        }
+    }
+    map
+}
