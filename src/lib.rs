@@ -1,6 +1,6 @@
 //! puzzlebook: seeded, parallel generation of printable puzzle books and board statistics.
 //!
-//! Floors, from the ground up: [`seed`], [`canvas`], [`stats`] and [`output`] ->
+//! Floors, from the ground up: [`seed`], [`shard`], [`canvas`], [`stats`] and [`output`] ->
 //! [`games`] -> [`batch`] -> [`book`] -> [`jobs`] (job files, parts, merge,
 //! manifests). Nothing on a lower floor imports a higher one; [`interrupt`] is read
 //! by every floor.
@@ -17,6 +17,7 @@ pub mod limits;
 pub mod output;
 pub mod progress;
 pub mod seed;
+pub mod shard;
 pub mod stats;
 
 pub use error::{Error, Result};

@@ -3,8 +3,8 @@
 //! is in long form: one row per (size, measure, value) with the number of landscapes.
 
 use super::{generate, score};
-use crate::batch::Shard;
 use crate::seed::item_rng;
+use crate::shard::Shard;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 

@@ -32,8 +32,8 @@
 //! The counters read the masks directly: per hex, the joint (terrain, token) counter
 //! index is built for eight hexes at a time in the bytes of a 64-bit word.
 
-use super::bias::{Cells, Counts, JOINT};
 use super::board::{Shape, DESERT, TOKEN_VALUES};
+use super::counts::{Cells, Counts, JOINT};
 use super::exact::PlacementTable;
 use super::rules::{independent, Layout};
 use crate::seed::{Rng, Streams};
@@ -1294,7 +1294,7 @@ mod tests {
                     let m = plan.draw(b);
                     assert_eq!(plan.draw_with(Soft, a), m);
                     assert_eq!(d.layout, simple_layout(&m));
-                    let cell = cells.of(ctx.shape, &d);
+                    let cell = cells.of(ctx.shape, &d.layout);
                     assert!(cell.is_some(), "{rules}: board {i} has a valid placement");
                     plain.add(&d.layout, d.attempts, cell);
                 }

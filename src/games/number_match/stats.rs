@@ -10,8 +10,8 @@
 
 use super::rules::Rules;
 use super::solve::{Solver, Verdict};
-use crate::batch::Shard;
 use crate::seed::item_rng;
+use crate::shard::Shard;
 use rand::Rng as _;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

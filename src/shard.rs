@@ -1,0 +1,101 @@
+//! Shards: part `index` of `count` of a run, the items whose index i has
+//! i mod count == index. Every floor that splits work uses these (games' statistics,
+//! the pipeline, part files), so they sit below the games.
+
+use crate::{Error, Result};
+
+/// Part `index` of `count`: the items whose index i has i mod count == index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Default for Shard {
+    fn default() -> Self {
+        Shard { index: 0, count: 1 }
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("shard '{s}' should be K/N with 0 <= K < N, like 0/4");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count): (u64, u64) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// The first index of this shard at or after `first` (None past the end of u64).
+    fn start(&self, first: u64) -> Option<u64> {
+        let offset = (self.index as u128 + self.count as u128 - (first % self.count) as u128)
+            % self.count as u128;
+        first.checked_add(offset as u64)
+    }
+
+    /// The indices of this shard among `first .. first + count` (callers make sure
+    /// that the last one, `first + count - 1`, fits in a u64; see [`check_range`]).
+    pub fn indices(&self, first: u64, count: u64) -> ShardIndices {
+        let last = count.checked_sub(1).and_then(|c| first.checked_add(c));
+        ShardIndices {
+            next: last.and(self.start(first)),
+            last: last.unwrap_or(0),
+            step: self.count,
+        }
+    }
+
+    /// How many indices [`Shard::indices`] gives, without walking them.
+    pub fn len(&self, first: u64, count: u64) -> u64 {
+        let last = count.checked_sub(1).and_then(|c| first.checked_add(c));
+        match (self.start(first), last) {
+            (Some(start), Some(last)) if start <= last => (last - start) / self.count + 1,
+            _ => 0,
+        }
+    }
+
+    pub fn is_whole(&self) -> bool {
+        self.count == 1
+    }
+}
+
+/// The indices of one shard, in increasing order (the last index of a u64 included).
+#[derive(Debug, Clone)]
+pub struct ShardIndices {
+    next: Option<u64>,
+    last: u64,
+    step: u64,
+}
+
+impl Iterator for ShardIndices {
+    type Item = u64;
+    fn next(&mut self) -> Option<u64> {
+        let i = self.next.filter(|&i| i <= self.last)?;
+        self.next = i.checked_add(self.step);
+        Some(i)
+    }
+}
+
+/// Item indices `first ..= first + count - 1` must fit in a u64 (the last index,
+/// 2^64 - 1, included).
+pub fn check_range(first: u64, count: u64) -> Result<()> {
+    match first.checked_add(count.saturating_sub(1)) {
+        Some(_) => Ok(()),
+        None => Err(Error::invalid(format!(
+            "first {first} and count {count} go past the last index, 2^64 - 1: the last item would be {first} + {count} - 1"
+        ))),
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
