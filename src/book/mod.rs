@@ -21,10 +21,11 @@ use crate::batch::{self, Item, RunOptions};
 use crate::canvas::{Canvas, Rect};
 use crate::games::{self, Game, GameVisitor, Rating};
 use crate::{Error, Result};
-use layout::{gutter_mm, Geometry, MAX_PAGES};
+use layout::{gutter_mm, Geometry};
 use serde::Deserialize;
 use std::path::Path;
 pub use template::Template;
+use template::MAX_PAGES;
 use typeset::typeset;
 
 /// The template shipped with the tool, used when `templates/default.toml` is not there.

@@ -4,6 +4,9 @@ use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+/// The most pages a print-on-demand book may have.
+pub const MAX_PAGES: usize = 828;
+
 /// Trim sizes in millimetres.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum PageSize {
@@ -216,7 +219,7 @@ impl Template {
         }
         // Bound the counts before anything is generated: the puzzle pages alone (a
         // title page and the answers come on top) must fit a printed book.
-        let max = super::layout::MAX_PAGES;
+        let max = MAX_PAGES;
         let mut pages = 1usize;
         for s in &self.sections {
             pages = pages.saturating_add(s.count.div_ceil(s.per_page));

@@ -1,0 +1,500 @@
+//! The layering ARCHITECTURE.md describes, checked from the source files: no module
+//! imports a higher floor, no file under src/games imports the pipeline, the jobs or the
+//! book, games never import each other, there are no import cycles between modules, and
+//! the binary stays thin. A second test keeps the "adding a game" checklist honest.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every .rs file under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The library module a file under src/ defines: src/games/catan/bias.rs ->
+/// ["games", "catan", "bias"], src/games/catan/mod.rs -> ["games", "catan"].
+fn module_of(file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(root().join("src")).unwrap();
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|s| s.to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().unwrap();
+    let stem = last.trim_end_matches(".rs");
+    if stem != "mod" && stem != "lib" {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+/// The code of a file without comments and string literals (so a path in a doc comment
+/// or a message does not count as an import).
+fn code_only(text: &str) -> String {
+    strip(text, false)
+}
+
+/// Without comments; string literals kept when `keep_strings`.
+fn strip(text: &str, keep_strings: bool) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i..].starts_with(b"//") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i..].starts_with(b"/*") {
+            i += 2;
+            while i + 1 < b.len() && !b[i..].starts_with(b"*/") {
+                i += 1;
+            }
+            i += 2;
+        } else if b[i] == b'"' && !keep_strings {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if b[i] == b'\'' && i + 2 < b.len() && (b[i + 2] == b'\'' || b[i + 1] == b'\\') {
+            // A char literal ('"', '\n', '\''); lifetimes ('a) are left alone.
+            let end = text[i + 1..].find('\'').map_or(b.len(), |k| i + 2 + k);
+            i = end.max(i + 3);
+            out.push_str("' '");
+        } else {
+            out.push(b[i] as char);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Expand a use tree ("a::{b, c::{d, e}}") into its paths.
+fn expand(tree: &str) -> Vec<String> {
+    let tree = tree.trim();
+    let Some(open) = tree.find('{') else {
+        return vec![tree.to_string()];
+    };
+    let prefix = &tree[..open];
+    let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+    let (mut depth, mut start, mut items) = (0, 0, Vec::new());
+    for (k, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&inner[start..k]);
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&inner[start..]);
+    items
+        .into_iter()
+        .filter(|s| !s.trim().is_empty())
+        .flat_map(|s| expand(s).into_iter().map(move |p| format!("{prefix}{p}")))
+        .collect()
+}
+
+/// Every path a file names from the crate root, `crate::` or `super::` (in `use`
+/// declarations and inline in code), made absolute.
+fn paths_named(module: &[String], code: &str) -> Vec<Vec<String>> {
+    let mut raw = Vec::new();
+    // `use` declarations, possibly over several lines, with nested braces.
+    let mut rest = code;
+    while let Some(k) = rest.find("use ") {
+        let before_ok = k == 0 || !rest.as_bytes()[k - 1].is_ascii_alphanumeric();
+        let after = &rest[k + 4..];
+        if before_ok {
+            if let Some(end) = after.find(';') {
+                raw.extend(expand(&after[..end].replace(char::is_whitespace, "")));
+            }
+        }
+        rest = after;
+    }
+    // Inline paths: crate::a::b and super::a::b.
+    for start in ["crate::", "super::"] {
+        let mut from = 0;
+        while let Some(k) = code[from..].find(start) {
+            let s = from + k;
+            let end = code[s..]
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .map_or(code.len(), |e| s + e);
+            raw.push(code[s..end].to_string());
+            from = end.max(s + 1);
+        }
+    }
+    // The module `super` refers to (a mod.rs file's module is its folder, so in both
+    // kinds of file it is the module's parent).
+    let parent: Vec<String> = module[..module.len().saturating_sub(1)].to_vec();
+    let mut out = Vec::new();
+    for p in raw {
+        let segs: Vec<&str> = p.split("::").filter(|s| !s.is_empty()).collect();
+        let abs: Vec<String> = match segs.first() {
+            Some(&"crate") => segs[1..].iter().map(|s| s.to_string()).collect(),
+            Some(&"super") => {
+                let mut base = parent.clone();
+                let mut it = segs[1..].iter().peekable();
+                while it.peek() == Some(&&"super") {
+                    base.pop();
+                    it.next();
+                }
+                base.extend(it.map(|s| s.to_string()));
+                base
+            }
+            _ => continue,
+        };
+        out.push(abs);
+    }
+    out
+}
+
+struct Crate {
+    /// module path -> file
+    modules: BTreeMap<Vec<String>, PathBuf>,
+    /// module -> modules it names (longest existing module prefix of each path)
+    edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+}
+
+fn load() -> Crate {
+    let files = rust_files(&root().join("src"));
+    let lib_files: Vec<_> = files
+        .into_iter()
+        .filter(|f| !f.starts_with(root().join("src/bin")) && !f.ends_with("src/main.rs"))
+        .filter(|f| !f.starts_with(root().join("src/cli")))
+        .collect();
+    let modules: BTreeMap<Vec<String>, PathBuf> = lib_files
+        .iter()
+        .map(|f| (module_of(f), f.clone()))
+        .collect();
+    let mut edges = BTreeMap::new();
+    for (m, f) in &modules {
+        let text = fs::read_to_string(f).unwrap();
+        let mut to = BTreeSet::new();
+        for p in paths_named(m, &code_only(&text)) {
+            let target = (0..=p.len())
+                .rev()
+                .map(|n| p[..n].to_vec())
+                .find(|q| modules.contains_key(q))
+                .unwrap_or_default();
+            if !target.is_empty() && &target != m {
+                to.insert(target);
+            }
+        }
+        edges.insert(m.clone(), to);
+    }
+    Crate { modules, edges }
+}
+
+fn is_prefix(a: &[String], b: &[String]) -> bool {
+    a.len() <= b.len() && a == &b[..a.len()]
+}
+
+fn name(m: &[String]) -> String {
+    if m.is_empty() {
+        "crate".into()
+    } else {
+        m.join("::")
+    }
+}
+
+#[test]
+fn games_import_neither_the_pipeline_nor_the_jobs_nor_the_book_nor_each_other() {
+    let c = load();
+    let mut bad = Vec::new();
+    for (m, to) in &c.edges {
+        if m.first().map(String::as_str) != Some("games") || m.len() < 2 {
+            continue;
+        }
+        for t in to {
+            let top = t.first().map(String::as_str).unwrap_or("");
+            if matches!(top, "batch" | "jobs" | "book" | "cli") {
+                bad.push(format!("{} imports {}", name(m), name(t)));
+            }
+            // A game folder (games::x) may name its own modules and games::mod, not
+            // another game's.
+            if m.len() >= 2 && t.len() >= 2 && t[0] == "games" && t[1] != m[1] {
+                let shared = ["size"];
+                if !shared.contains(&t[1].as_str()) && m[1] != "size" {
+                    bad.push(format!("{} imports another game, {}", name(m), name(t)));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "layering broken:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn no_import_cycles_between_modules() {
+    let c = load();
+    // Edges to one's own ancestors (a child using its parent's items) or descendants
+    // are how Rust modules nest, not cycles between modules.
+    let graph: BTreeMap<&Vec<String>, Vec<&Vec<String>>> = c
+        .edges
+        .iter()
+        .map(|(m, to)| {
+            (
+                m,
+                to.iter()
+                    .filter(|t| !is_prefix(t, m) && !is_prefix(m, t))
+                    .collect(),
+            )
+        })
+        .collect();
+    // Depth-first search for a back edge; report the cycle it closes.
+    fn visit<'a>(
+        m: &'a Vec<String>,
+        g: &BTreeMap<&'a Vec<String>, Vec<&'a Vec<String>>>,
+        state: &mut BTreeMap<&'a Vec<String>, u8>,
+        path: &mut Vec<&'a Vec<String>>,
+        cycles: &mut Vec<String>,
+    ) {
+        state.insert(m, 1);
+        path.push(m);
+        for &t in g.get(m).map(Vec::as_slice).unwrap_or(&[]) {
+            match state.get(t).copied().unwrap_or(0) {
+                0 => visit(t, g, state, path, cycles),
+                1 => {
+                    let from = path.iter().position(|p| *p == t).unwrap();
+                    let names: Vec<String> = path[from..].iter().map(|p| name(p)).collect();
+                    cycles.push(format!("{} -> {}", names.join(" -> "), name(t)));
+                }
+                _ => {}
+            }
+        }
+        path.pop();
+        state.insert(m, 2);
+    }
+    let (mut state, mut cycles) = (BTreeMap::new(), Vec::new());
+    for m in graph.keys() {
+        if !state.contains_key(m) {
+            visit(m, &graph, &mut state, &mut Vec::new(), &mut cycles);
+        }
+    }
+    assert!(cycles.is_empty(), "import cycles:\n{}", cycles.join("\n"));
+}
+
+#[test]
+fn lower_floors_do_not_import_higher_ones() {
+    // The floors of lib.rs, lowest first; a module may import its own floor and below.
+    let floors: &[&[&str]] = &[
+        &[
+            "error",
+            "seed",
+            "shard",
+            "limits",
+            "interrupt",
+            "progress",
+            "input",
+            "output",
+            "canvas",
+            "stats",
+            "scheduler",
+        ],
+        &["games"],
+        &["batch"],
+        &["book"],
+        &["jobs"],
+    ];
+    let floor_of = |m: &[String]| {
+        let top = m.first().map(String::as_str).unwrap_or("");
+        floors.iter().position(|f| f.contains(&top))
+    };
+    let c = load();
+    let mut bad = Vec::new();
+    let mut unknown = BTreeSet::new();
+    for (m, to) in &c.edges {
+        if m.is_empty() {
+            continue; // lib.rs declares every module
+        }
+        let Some(fm) = floor_of(m) else {
+            unknown.insert(name(&m[..1]));
+            continue;
+        };
+        for t in to {
+            if let Some(ft) = floor_of(t) {
+                if ft > fm {
+                    bad.push(format!(
+                        "{} (floor {fm}) imports {} (floor {ft})",
+                        name(m),
+                        name(t)
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        unknown.is_empty(),
+        "modules on no floor (add them to ARCHITECTURE.md and this test): {unknown:?}"
+    );
+    assert!(bad.is_empty(), "floors broken:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_binary_is_thin_and_names_no_game() {
+    let main = fs::read_to_string(root().join("src/main.rs")).unwrap();
+    let lines = main.lines().count();
+    assert!(lines <= 300, "src/main.rs has {lines} lines (at most 300)");
+    let code = strip(&main, true).to_lowercase();
+    for game in puzzlebook::games::NAMES {
+        for spelling in [
+            game.to_string(),
+            game.replace('_', "-"),
+            game.replace('_', ""),
+        ] {
+            assert!(
+                !code.contains(&spelling),
+                "src/main.rs names the game {game} ({spelling})"
+            );
+        }
+    }
+}
+
+/// The keys of the "Adding a game" checklist in ARCHITECTURE.md (`- **key**: ...`).
+fn checklist() -> Vec<String> {
+    let doc = fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let section = doc
+        .split("\n## ")
+        .find(|s| s.starts_with("Adding a game"))
+        .expect("ARCHITECTURE.md has a section \"## Adding a game\"");
+    section
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let rest = l.strip_prefix("- **").or_else(|| {
+                l.split_once(". **")
+                    .filter(|(n, _)| n.chars().all(|c| c.is_ascii_digit()))
+                    .map(|(_, r)| r)
+            })?;
+            Some(rest.split("**").next()?.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn every_game_meets_the_adding_a_game_checklist() {
+    let read = |p: &str| fs::read_to_string(root().join(p)).unwrap_or_default();
+    let readme = read("README.md");
+    let conformance = read("tests/conformance.rs");
+    let benches = read("benches/hot_paths.rs");
+    let templates: String = fs::read_dir(root().join("templates"))
+        .unwrap()
+        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    // Each key of the checklist, with the check that keeps it true for one game.
+    type Check = fn(&str, &Ctx) -> Result<(), String>;
+    struct Ctx<'a> {
+        readme: &'a str,
+        conformance: &'a str,
+        benches: &'a str,
+        templates: &'a str,
+    }
+    let ctx = Ctx {
+        readme: &readme,
+        conformance: &conformance,
+        benches: &benches,
+        templates: &templates,
+    };
+    let checks: Vec<(&str, Check)> = vec![
+        ("folder", |g, _| {
+            let f = root().join(format!("src/games/{g}/mod.rs"));
+            f.exists()
+                .then_some(())
+                .ok_or(format!("no {}", f.display()))
+        }),
+        ("registry", |g, _| {
+            struct Name;
+            impl puzzlebook::games::GameVisitor for Name {
+                type Output = &'static str;
+                fn visit<G: puzzlebook::games::Game>(self) -> &'static str {
+                    G::NAME
+                }
+            }
+            match puzzlebook::games::visit(g, Name) {
+                Ok(n) if n == g => Ok(()),
+                _ => Err("games::visit does not find it".into()),
+            }
+        }),
+        ("command", |g, _| {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlebook"))
+                .args([g.replace('_', "-").as_str(), "generate", "--help"])
+                .output()
+                .map_err(|e| e.to_string())?;
+            out.status.success().then_some(()).ok_or(format!(
+                "`puzzlebook {} generate --help` fails",
+                g.replace('_', "-")
+            ))
+        }),
+        ("conformance", |g, c| {
+            c.conformance
+                .contains(&format!("\"{g}\""))
+                .then_some(())
+                .ok_or("not in the table of tests/conformance.rs".into())
+        }),
+        ("docs", |g, c| {
+            let page = format!("docs/games/{}.md", g.replace('_', "-"));
+            if !root().join(&page).exists() {
+                return Err(format!("no {page}"));
+            }
+            c.readme
+                .contains(&page)
+                .then_some(())
+                .ok_or(format!("README.md does not link {page}"))
+        }),
+        ("commands-table", |g, c| {
+            c.readme
+                .contains(&format!("| `puzzlebook {} generate", g.replace('_', "-")))
+                .then_some(())
+                .ok_or("README.md's command table has no generate line".into())
+        }),
+        ("template", |g, c| {
+            c.templates
+                .contains(&format!("game = \"{g}\""))
+                .then_some(())
+                .ok_or("no template in templates/ has a section of it".into())
+        }),
+        ("bench", |g, c| {
+            c.benches
+                .contains(&format!("benchmark_group(\"{g}"))
+                .then_some(())
+                .ok_or("benches/hot_paths.rs has no benchmark group named after it".into())
+        }),
+    ];
+    let keys = checklist();
+    let checked: Vec<&str> = checks.iter().map(|(k, _)| *k).collect();
+    assert_eq!(
+        keys, checked,
+        "the checklist in ARCHITECTURE.md and the checks of this test must name the same steps, in order"
+    );
+    let mut bad = Vec::new();
+    for g in puzzlebook::games::NAMES {
+        for (key, check) in &checks {
+            if let Err(e) = check(g, &ctx) {
+                bad.push(format!("{g}, step {key}: {e}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
