@@ -172,8 +172,6 @@ fn paths_named(module: &[String], code: &str) -> Vec<Vec<String>> {
 }
 
 struct Crate {
-    /// module path -> file
-    modules: BTreeMap<Vec<String>, PathBuf>,
     /// module -> modules it names (longest existing module prefix of each path)
     edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
 }
@@ -205,7 +203,7 @@ fn load() -> Crate {
         }
         edges.insert(m.clone(), to);
     }
-    Crate { modules, edges }
+    Crate { edges }
 }
 
 fn is_prefix(a: &[String], b: &[String]) -> bool {
