@@ -14,12 +14,16 @@ pub const MIN_TEXT_PT: f32 = 7.0;
 /// The thinnest line a printed page may carry: 0.5 pt, in mm.
 pub const MIN_LINE_MM: f32 = 0.5 * MM_PER_PT;
 
+/// A point on the page, in mm from the top-left corner (y down).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Point {
+    /// Across, from the left edge.
     pub x: f32,
+    /// Down, from the top edge.
     pub y: f32,
 }
 
+/// The point (x, y).
 pub fn pt(x: f32, y: f32) -> Point {
     Point { x, y }
 }
@@ -27,22 +31,30 @@ pub fn pt(x: f32, y: f32) -> Point {
 /// An axis-aligned box on the page (top-left corner, width, height), in mm.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rect {
+    /// Left edge.
     pub x: f32,
+    /// Top edge.
     pub y: f32,
+    /// Width.
     pub w: f32,
+    /// Height.
     pub h: f32,
 }
 
 impl Rect {
+    /// The box with top-left corner (x, y), width w and height h.
     pub fn new(x: f32, y: f32, w: f32, h: f32) -> Self {
         Rect { x, y, w, h }
     }
+    /// The right edge.
     pub fn right(&self) -> f32 {
         self.x + self.w
     }
+    /// The bottom edge.
     pub fn bottom(&self) -> f32 {
         self.y + self.h
     }
+    /// The middle of the box.
     pub fn center(&self) -> Point {
         pt(self.x + self.w / 2.0, self.y + self.h / 2.0)
     }
@@ -82,69 +94,101 @@ impl Rect {
 /// An sRGB colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Color {
+    /// Red, 0-255.
     pub r: u8,
+    /// Green, 0-255.
     pub g: u8,
+    /// Blue, 0-255.
     pub b: u8,
 }
 
 impl Color {
+    /// Black.
     pub const BLACK: Color = Color::rgb(0, 0, 0);
+    /// White.
     pub const WHITE: Color = Color::rgb(255, 255, 255);
+    /// The colour (r, g, b).
     pub const fn rgb(r: u8, g: u8, b: u8) -> Self {
         Color { r, g, b }
     }
+    /// A grey: r = g = b = v (0 black, 255 white).
     pub const fn grey(v: u8) -> Self {
         Color { r: v, g: v, b: v }
     }
 }
 
+/// How a line is drawn.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Stroke {
+    /// The line's colour.
     pub color: Color,
     /// Line width in mm.
     pub width: f32,
 }
 
 impl Stroke {
+    /// A line of `color`, `width` mm wide.
     pub fn new(color: Color, width: f32) -> Self {
         Stroke { color, width }
     }
 }
 
+/// A font face of the bundled DejaVu Sans.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Face {
+    /// DejaVu Sans.
     Regular,
+    /// DejaVu Sans Bold.
     Bold,
 }
 
+/// Which point of a line of text its anchor is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Align {
+    /// The anchor is the text's left end.
     Left,
+    /// The anchor is the text's middle.
     Center,
+    /// The anchor is the text's right end.
     Right,
 }
 
 /// One drawing operation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
+    /// A polyline, or a polygon when closed.
     Path {
+        /// The corners, in order.
         points: Vec<Point>,
+        /// Whether the last point joins the first.
         closed: bool,
+        /// The fill, if any (closed paths).
         fill: Option<Color>,
+        /// The outline, if any.
         stroke: Option<Stroke>,
     },
+    /// A circle.
     Circle {
+        /// The centre.
         center: Point,
+        /// The radius, in mm.
         radius: f32,
+        /// The fill, if any.
         fill: Option<Color>,
+        /// The outline, if any.
         stroke: Option<Stroke>,
     },
     /// Text whose baseline starts at `origin` (already aligned: `origin.x` is the left end).
     Text {
+        /// The left end of the baseline.
         origin: Point,
+        /// The size in points.
         size: f32,
+        /// The face.
         face: Face,
+        /// The colour.
         color: Color,
+        /// The text (one line).
         text: String,
     },
 }
@@ -152,18 +196,22 @@ pub enum Shape {
 /// The drawing of one page.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Canvas {
+    /// The operations, in drawing order (later ones on top).
     pub shapes: Vec<Shape>,
 }
 
 impl Canvas {
+    /// An empty page.
     pub fn new() -> Self {
         Canvas::default()
     }
 
+    /// A straight line from a to b.
     pub fn line(&mut self, a: Point, b: Point, stroke: Stroke) {
         self.polyline(vec![a, b], stroke);
     }
 
+    /// An open path through `points`.
     pub fn polyline(&mut self, points: Vec<Point>, stroke: Stroke) {
         self.shapes.push(Shape::Path {
             points,
@@ -173,6 +221,7 @@ impl Canvas {
         });
     }
 
+    /// A closed path through `points`, filled and/or outlined.
     pub fn polygon(&mut self, points: Vec<Point>, fill: Option<Color>, stroke: Option<Stroke>) {
         self.shapes.push(Shape::Path {
             points,
@@ -182,6 +231,7 @@ impl Canvas {
         });
     }
 
+    /// The box `r`, filled and/or outlined.
     pub fn rect(&mut self, r: Rect, fill: Option<Color>, stroke: Option<Stroke>) {
         let pts = vec![
             pt(r.x, r.y),
@@ -192,6 +242,7 @@ impl Canvas {
         self.polygon(pts, fill, stroke);
     }
 
+    /// A circle, filled and/or outlined.
     pub fn circle(
         &mut self,
         center: Point,
@@ -212,6 +263,7 @@ impl Canvas {
         self.text_colored(x, y, size, face, align, Color::BLACK, text);
     }
 
+    /// Text like [`Canvas::text`], in `color`.
     #[allow(clippy::too_many_arguments)]
     pub fn text_colored(
         &mut self,

@@ -36,6 +36,7 @@ pub struct Streams {
 }
 
 impl Streams {
+    /// The streams of `game`'s items under the master seed.
     pub fn new(master: u64, game: &str) -> Streams {
         // Chain the inputs through the mixer; each step is a bijection of the previous
         // state plus the next input, so distinct triples give distinct keys in practice.

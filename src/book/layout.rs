@@ -4,6 +4,7 @@
 use super::template::{Margins, PageSize};
 use crate::canvas::Rect;
 
+/// Millimetres per inch.
 pub const MM_PER_IN: f32 = 25.4;
 /// Bleed added to the outside, top and bottom edges.
 pub const BLEED_MM: f32 = 0.125 * MM_PER_IN;
@@ -23,16 +24,24 @@ pub fn gutter_mm(pages: usize) -> f32 {
 /// Where things go on the pages of one book.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Geometry {
+    /// Trim width, mm.
     pub trim_w: f32,
+    /// Trim height, mm.
     pub trim_h: f32,
+    /// Bleed on the outside, top and bottom edges (0 without bleed), mm.
     pub bleed: f32,
+    /// Top margin from the trim edge, mm.
     pub top: f32,
+    /// Bottom margin from the trim edge, mm.
     pub bottom: f32,
+    /// Outside margin from the trim edge, mm.
     pub outside: f32,
+    /// Inside (binding) margin: the template's, or the gutter for the page count if wider, mm.
     pub inside: f32,
 }
 
 impl Geometry {
+    /// The geometry of a book of `pages` pages of `size`, with or without bleed.
     pub fn new(size: PageSize, bleed: bool, margins: &Margins, pages: usize) -> Geometry {
         let (trim_w, trim_h) = size.mm();
         Geometry {

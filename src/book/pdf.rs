@@ -250,8 +250,11 @@ fn page_ops(
 /// What the PDF's document information says.
 #[derive(Debug, Clone, Default)]
 pub struct Meta {
+    /// /Title.
     pub title: String,
+    /// /Author.
     pub author: String,
+    /// /Subject.
     pub subject: String,
     /// The creation date as a PDF date string ("D:20261124000000Z"), or none.
     pub date: Option<String>,
