@@ -43,6 +43,11 @@ impl Error {
         Error::Invalid(message.into())
     }
 
+    /// A failed check on produced data ([`Error::Check`]).
+    pub fn check(message: impl Into<String>) -> Self {
+        Error::Check(message.into())
+    }
+
     /// A bad parameter value: `problem` follows the name ("is 0: ask for at least 1").
     pub fn param(name: &'static str, problem: impl Into<String>) -> Self {
         Error::Param {

@@ -47,7 +47,8 @@ pub trait Game: Sized + Sync + Send + 'static {
     /// One seeded attempt.
     fn generate(&self, rng: &mut Rng) -> Outcome<Self::Puzzle>;
     /// An independent check of a puzzle and its solution (not the generator's own word).
-    fn verify(&self, puzzle: &Self::Puzzle) -> Result<(), String>;
+    /// A puzzle that fails is [`crate::Error::Check`], saying what is wrong.
+    fn verify(&self, puzzle: &Self::Puzzle) -> Result<()>;
     /// Draw the puzzle (or its solution) into `area` of a page.
     fn draw(&self, puzzle: &Self::Puzzle, canvas: &mut Canvas, area: Rect, with_solution: bool);
     /// Width / height of a drawing, so page layouts can size their boxes.

@@ -195,13 +195,13 @@ impl Game for Flip {
         }
     }
 
-    fn verify(&self, p: &FlipPuzzle) -> Result<(), String> {
+    fn verify(&self, p: &FlipPuzzle) -> Result<()> {
         let l = self.layout();
         // Rebuild the start board from its text rows and replay the moves from their
         // names, cell by cell, without the solver's masks.
         if p.start.len() != l.board_rows() || p.start.iter().any(|row| row.len() != l.board_cols())
         {
-            return Err("start board has the wrong size".into());
+            return Err(Error::check("start board has the wrong size"));
         }
         let mut board = Bits::zeros(l.cells());
         for (r, row) in p.start.iter().enumerate() {
@@ -209,31 +209,31 @@ impl Game for Flip {
                 match ch {
                     b'o' => board.set(l.cell(r, c), true),
                     b'-' => {}
-                    _ => return Err(format!("start row {r} has '{}'", ch as char)),
+                    _ => return Err(Error::check(format!("start row {r} has '{}'", ch as char))),
                 }
             }
         }
         let mut seen = vec![false; l.moves()];
         for name in &p.solution {
-            let m = l.parse_move(name)?;
+            let m = l.parse_move(name).map_err(Error::Check)?;
             if std::mem::replace(&mut seen[m], true) {
-                return Err(format!(
+                return Err(Error::check(format!(
                     "the solution repeats {name} (two equal moves cancel)"
-                ));
+                )));
             }
             for (r, c) in l.move_cells(m) {
                 board.toggle(l.cell(r, c));
             }
         }
         if board != l.target() {
-            return Err("the solution does not reach the target".into());
+            return Err(Error::check("the solution does not reach the target"));
         }
         if p.solution.len() != p.min_moves {
-            return Err(format!(
+            return Err(Error::check(format!(
                 "min_moves is {} but the solution has {} moves",
                 p.min_moves,
                 p.solution.len()
-            ));
+            )));
         }
         Ok(())
     }
