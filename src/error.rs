@@ -13,6 +13,14 @@ pub enum Error {
     /// (`--max-nodes is 0: ...`, see [`Error::as_flag`]).
     #[error("{name} {problem}")]
     Param { name: &'static str, problem: String },
+    /// A game name that is not registered (a template section, a job file, the command line).
+    #[error("unknown game '{name}': choose one of {}", known.join(", "))]
+    UnknownGame {
+        /// The name as given.
+        name: String,
+        /// The registered names, in the registry's order.
+        known: &'static [&'static str],
+    },
     /// A template file that could not be read or understood.
     #[error("template {path}: {message}")]
     Template { path: PathBuf, message: String },

@@ -135,9 +135,9 @@ pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output> {
         numbrix::Numbrix::NAME => Ok(visitor.visit::<numbrix::Numbrix>()),
         number_match::NumberMatch::NAME => Ok(visitor.visit::<number_match::NumberMatch>()),
         carcassonne::Carcassonne::NAME => Ok(visitor.visit::<carcassonne::Carcassonne>()),
-        _ => Err(crate::Error::invalid(format!(
-            "unknown game '{name}': choose one of {}",
-            NAMES.join(", ")
-        ))),
+        _ => Err(crate::Error::UnknownGame {
+            name: name.to_string(),
+            known: NAMES,
+        }),
     }
 }

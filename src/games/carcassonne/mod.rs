@@ -91,7 +91,7 @@ impl Game for Carcassonne {
 
     fn verify(&self, p: &CarcassonnePuzzle) -> Result<()> {
         // Re-read the record's own JSON: valid tiles, consistent, same score.
-        let l = tiles::from_value(&p.landscape).map_err(Error::Check)?;
+        let l = tiles::from_value(&p.landscape).map_err(|e| Error::check(e.to_string()))?;
         let b = score::score_with(&l, self.params.farms);
         if b.total() != p.score || b != p.breakdown {
             return Err(Error::check(format!(

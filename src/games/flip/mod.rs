@@ -27,13 +27,13 @@ pub enum Compat {
 }
 
 impl std::str::FromStr for Compat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
         match s {
             "one-dot" => Ok(Compat::OneDot),
-            _ => Err(format!(
+            _ => Err(Error::invalid(format!(
                 "unknown compatibility mode '{s}': the only one is one-dot"
-            )),
+            ))),
         }
     }
 }
@@ -118,14 +118,14 @@ impl Flip {
     }
 
     /// The puzzle for a given start board, solved; None if it cannot be solved.
-    pub fn puzzle_from_board(&self, board: Bits) -> Result<Result<FlipPuzzle, String>> {
-        let moves = match self.solver.solve(&board).map_err(Error::Check)? {
+    pub fn puzzle_from_board(&self, board: Bits) -> Result<Option<FlipPuzzle>> {
+        let moves = match self.solver.solve(&board)? {
             Solution::Solved(m) => m,
-            Solution::Unsolvable(why) => return Ok(Err(why)),
+            Solution::Unsolvable(_) => return Ok(None),
         };
         let l = self.layout();
         let square = l.rows == l.cols;
-        Ok(Ok(FlipPuzzle {
+        Ok(Some(FlipPuzzle {
             size: square.then_some(l.rows),
             rows: (!square).then_some(l.rows),
             cols: (!square).then_some(l.cols),
@@ -151,11 +151,11 @@ impl Game for Flip {
     type Puzzle = FlipPuzzle;
 
     fn new(params: FlipParams) -> Result<Self> {
-        let layout = Layout::new(params.shape, params.size.rows, params.size.cols)
-            .map_err(Error::Invalid)?;
+        let layout = Layout::new(params.shape, params.size.rows, params.size.cols)?;
         if params.compat.is_some() && (params.shape != Shape::Block || layout.rows != layout.cols) {
-            return Err(Error::invalid(
-                "the one-dot compatibility mode needs square boards of block moves (drop --shape or use --size I)",
+            return Err(Error::param(
+                "compat",
+                "is one-dot, which needs square boards of block moves (shape block and one number as the size)",
             ));
         }
         if params.min_moves > layout.moves() {
@@ -187,8 +187,8 @@ impl Game for Flip {
         let mut board = l.target();
         self.solver.apply(&mut board, &scramble);
         match self.puzzle_from_board(board) {
-            Ok(Ok(p)) if p.min_moves >= self.params.min_moves => Outcome::Accepted(p),
-            Ok(Ok(_)) => Outcome::Rejected("fewer moves than min_moves"),
+            Ok(Some(p)) if p.min_moves >= self.params.min_moves => Outcome::Accepted(p),
+            Ok(Some(_)) => Outcome::Rejected("fewer moves than min_moves"),
             // A scramble of moves is always solvable; reaching here would be a bug,
             // which verify() in the pipeline would also catch.
             _ => Outcome::Rejected("unsolvable scramble"),
@@ -215,7 +215,9 @@ impl Game for Flip {
         }
         let mut seen = vec![false; l.moves()];
         for name in &p.solution {
-            let m = l.parse_move(name).map_err(Error::Check)?;
+            let m = l
+                .parse_move(name)
+                .map_err(|e| Error::check(e.to_string()))?;
             if std::mem::replace(&mut seen[m], true) {
                 return Err(Error::check(format!(
                     "the solution repeats {name} (two equal moves cancel)"

@@ -106,16 +106,16 @@ impl Difficulty {
 }
 
 impl std::str::FromStr for Difficulty {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
         [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard]
             .into_iter()
             .find(|d| d.name() == s)
             .ok_or_else(|| {
-                format!(
+                Error::invalid(format!(
                     "unknown difficulty {}: choose easy, medium or hard",
-                    rules::shown(s)
-                )
+                    crate::input::shown(s)
+                ))
             })
     }
 }

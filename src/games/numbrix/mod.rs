@@ -183,7 +183,7 @@ impl Game for Numbrix {
 
     fn new(params: NumbrixParams) -> Result<Self> {
         let Size { rows, cols } = params.size;
-        grid::check_size(rows, cols).map_err(Error::Invalid)?;
+        grid::check_size(rows, cols)?;
         if params.max_nodes == 0 {
             return Err(Error::param(
                 "max_nodes",

@@ -583,7 +583,7 @@ impl AnySolver {
 }
 
 /// Validate a grid and count its solutions (up to two) with an optional node budget.
-pub fn solve_grid(grid: &Grid, budget: u64) -> Result<Verdict, String> {
+pub fn solve_grid(grid: &Grid, budget: u64) -> Result<Verdict> {
     grid.validate()?;
     Ok(AnySolver::new(grid.rows, grid.cols).solve(&grid.cells, budget))
 }
