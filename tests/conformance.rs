@@ -126,7 +126,10 @@ impl GameVisitor for Library {
                 .collect()
         };
         let short = lines(&run_opts(2), 3).concat();
-        assert!(whole.starts_with(&short), "{name}: a shorter run is not a prefix");
+        assert!(
+            whole.starts_with(&short),
+            "{name}: a shorter run is not a prefix"
+        );
         let from_k = RunOptions {
             first: K,
             ..run_opts(2)
@@ -236,9 +239,24 @@ fn binary(name: &str, expected: &str) {
     );
     for k in 0..3 {
         let shard = format!("{k}/3");
-        stdout_of(&["run", p(&job), "-q", "--shard", &shard, "--out-dir", p(&out("sharded"))]);
+        stdout_of(&[
+            "run",
+            p(&job),
+            "-q",
+            "--shard",
+            &shard,
+            "--out-dir",
+            p(&out("sharded")),
+        ]);
     }
-    stdout_of(&["run", p(&job), "-q", "--merge", "--out-dir", p(&out("sharded"))]);
+    stdout_of(&[
+        "run",
+        p(&job),
+        "-q",
+        "--merge",
+        "--out-dir",
+        p(&out("sharded")),
+    ]);
     for file in ["whole.jsonl", "one.jsonl"] {
         assert!(
             read(&out("1").join(file)) == read(&out("sharded").join(file)),
@@ -247,7 +265,10 @@ fn binary(name: &str, expected: &str) {
     }
     let one = read(&out("1").join("one.jsonl"));
     let k = whole.lines().nth(K as usize).unwrap().to_string() + "\n";
-    assert!(one == k, "{name}: first = {K}, count = 1 is not item {K}:\n{one}\n{k}");
+    assert!(
+        one == k,
+        "{name}: first = {K}, count = 1 is not item {K}:\n{one}\n{k}"
+    );
 }
 
 #[test]

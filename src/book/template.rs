@@ -357,16 +357,23 @@ mod tests {
         assert!(check_isbn("978-0-306-40615-7").is_ok());
         assert!(check_isbn("0-306-40615-2").is_ok());
         assert!(check_isbn("978-0-306-40615-6")
-            .unwrap_err().to_string()
+            .unwrap_err()
+            .to_string()
             .contains("check digit"));
         assert!(check_isbn("0-306-40615-3")
-            .unwrap_err().to_string()
+            .unwrap_err()
+            .to_string()
             .contains("check digit"));
-        assert!(check_isbn("12345").unwrap_err().to_string().contains("10 or 13"));
+        assert!(check_isbn("12345")
+            .unwrap_err()
+            .to_string()
+            .contains("10 or 13"));
         assert_eq!(parse_date("2024-02-29"), Some((2024, 2, 29)));
         assert_eq!(parse_date("2023-02-29"), None);
         assert_eq!(parse_date("2026-1-5"), None);
-        let e = Template::parse(&format!("isbn = \"978-0-306-40615-6\"\n{MINIMAL}")).unwrap_err().to_string();
+        let e = Template::parse(&format!("isbn = \"978-0-306-40615-6\"\n{MINIMAL}"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("isbn"), "{e}");
         let t = Template::parse(&format!("{MINIMAL}[answers]\nper_page = 6\n"));
         assert_eq!(t.unwrap().warnings().len(), 1);
@@ -374,17 +381,26 @@ mod tests {
 
     #[test]
     fn errors_are_one_line_and_name_the_problem() {
-        let e = Template::parse(&format!("titel = \"x\"\n{MINIMAL}")).unwrap_err().to_string();
+        let e = Template::parse(&format!("titel = \"x\"\n{MINIMAL}"))
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("line 1:") && e.contains("titel"), "{e}");
         assert!(!e.contains('\n'));
-        let e = Template::parse(&MINIMAL.replace("count = 2", "count = 0")).unwrap_err().to_string();
+        let e = Template::parse(&MINIMAL.replace("count = 2", "count = 0"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("count is 0"), "{e}");
-        let e = Template::parse(&format!("page_size = \"a5\"\n{MINIMAL}")).unwrap_err().to_string();
+        let e = Template::parse(&format!("page_size = \"a5\"\n{MINIMAL}"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("a5") || e.contains("variant"), "{e}");
         assert!(Template::parse("title = \"T\"\nsection = []\n")
-            .unwrap_err().to_string()
+            .unwrap_err()
+            .to_string()
             .contains("no [[section]]"));
-        let e = Template::parse(&format!("{MINIMAL}per_page = 40\n")).unwrap_err().to_string();
+        let e = Template::parse(&format!("{MINIMAL}per_page = 40\n"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("per_page"), "{e}");
         // A count far past any book is refused here, before a puzzle is made.
         let huge = MINIMAL.replace("count = 2", "count = 18446744073709551615");

@@ -475,7 +475,9 @@ fn shields_add_two_in_a_complete_city_and_one_in_an_open_one() {
     }
     let v: Value =
         serde_json::from_str(r#"{"landscape": [[[0,1,0,1,0]]], "shields": [[0, 0]]}"#).unwrap();
-    let e = crate::games::carcassonne::tiles::from_record(&v).unwrap_err().to_string();
+    let e = crate::games::carcassonne::tiles::from_record(&v)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("no single city"), "{e}");
     let v: Value =
         serde_json::from_str(r#"{"landscape": [[[2,0,2,0,2]]], "shields": [[0, 0]]}"#).unwrap();
@@ -503,28 +505,35 @@ fn records_refuse_unknown_and_repeated_keys_by_name() {
     use crate::games::carcassonne::tiles::{parse_record, RECORD_KEYS};
     let land = "[[[0,0,2,0,1]],[[2,0,0,0,1]]]";
     // A misspelt key used to be read past: the shields were lost without a word.
-    let e = parse_record(&format!(r#"{{"landscape": {land}, "sheilds": [[1, 0]]}}"#)).unwrap_err().to_string();
+    let e = parse_record(&format!(r#"{{"landscape": {land}, "sheilds": [[1, 0]]}}"#))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("unknown key \"sheilds\""), "{e}");
     // So did a second "landscape" (a Value keeps the last one).
     let e = parse_record(&format!(
         r#"{{"landscape": {land}, "landscape": [[[1,0,1,0,0]]]}}"#
     ))
-    .unwrap_err().to_string();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("\"landscape\" appears twice"), "{e}");
     let e = parse_record(&format!(
         r#"{{"landscape": {land}, "shields": [[1, 0]], "shields": []}}"#
     ))
-    .unwrap_err().to_string();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("\"shields\" appears twice"), "{e}");
     // Repeated keys deeper down (a record's breakdown) are refused too.
     let e = parse_record(&format!(
         r#"{{"landscape": {land}, "breakdown": {{"a": 1, "a": 2}}}}"#
     ))
-    .unwrap_err().to_string();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("\"a\" appears twice"), "{e}");
     // A long key is cut in the message.
     let long = "k".repeat(10_000);
-    let e = parse_record(&format!(r#"{{"landscape": {land}, "{long}": 1}}"#)).unwrap_err().to_string();
+    let e = parse_record(&format!(r#"{{"landscape": {land}, "{long}": 1}}"#))
+        .unwrap_err()
+        .to_string();
     assert!(e.len() < 250 && e.contains("10000 characters"), "{e}");
     // Every key of a generated record or a published case is known, and such a record
     // scores back.
@@ -547,22 +556,30 @@ fn records_refuse_unknown_and_repeated_keys_by_name() {
     // Bare landscapes, malformed JSON, and JSON Lines with a bad line among good ones.
     assert_eq!(parse_record(land).unwrap().tiles(), 2);
     assert!(parse_record("[[")
-        .unwrap_err().to_string()
+        .unwrap_err()
+        .to_string()
         .starts_with("malformed JSON"));
     // One document over several lines is one record, repeated keys and all.
     let doc = format!("{{\n\"landscape\": {land},\n\"landscape\": {land}\n}}");
-    assert!(parse_record(&doc).unwrap_err().to_string().contains("appears twice"));
+    assert!(parse_record(&doc)
+        .unwrap_err()
+        .to_string()
+        .contains("appears twice"));
 }
 
 #[test]
 fn long_values_are_cut_in_messages() {
     let big = "9".repeat(5000);
-    let e = parse(&format!("[[[1,0,\"{big}\",0,0]]]")).unwrap_err().to_string();
+    let e = parse(&format!("[[[1,0,\"{big}\",0,0]]]"))
+        .unwrap_err()
+        .to_string();
     assert!(e.len() < 200 && e.contains("characters"), "{e}");
     let v: Value = serde_json::from_str(&format!(
         r#"{{"landscape": [[[2,0,0,0,1]]], "shields": [["{big}"]]}}"#
     ))
     .unwrap();
-    let e = crate::games::carcassonne::tiles::from_record(&v).unwrap_err().to_string();
+    let e = crate::games::carcassonne::tiles::from_record(&v)
+        .unwrap_err()
+        .to_string();
     assert!(e.len() < 200 && e.contains("characters"), "{e}");
 }

@@ -227,7 +227,8 @@ pub fn edge_word(v: u8) -> &'static str {
 
 /// Parse and validate a landscape from JSON text.
 pub fn parse(text: &str) -> Result<Landscape> {
-    let v: Value = serde_json::from_str(text).map_err(|e| Error::invalid(format!("malformed JSON: {e}")))?;
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| Error::invalid(format!("malformed JSON: {e}")))?;
     from_value(&v)
 }
 
@@ -351,7 +352,9 @@ impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
 }
 
 pub fn from_value(v: &Value) -> Result<Landscape> {
-    let rows = v.as_array().ok_or_else(|| Error::invalid("a landscape is a JSON array of rows"))?;
+    let rows = v
+        .as_array()
+        .ok_or_else(|| Error::invalid("a landscape is a JSON array of rows"))?;
     if rows.is_empty() {
         return Err(Error::invalid("the landscape has no rows"));
     }
@@ -374,9 +377,9 @@ pub fn from_value(v: &Value) -> Result<Landscape> {
         }
         for (c, sq) in row.iter().enumerate() {
             let at = at(r, c);
-            let sq = sq
-                .as_array()
-                .ok_or_else(|| Error::invalid(format!("{at}: a square is [] or [N, E, S, W, cities]")))?;
+            let sq = sq.as_array().ok_or_else(|| {
+                Error::invalid(format!("{at}: a square is [] or [N, E, S, W, cities]"))
+            })?;
             if sq.is_empty() {
                 squares.push(None);
                 continue;
@@ -456,9 +459,9 @@ pub fn from_record(v: &Value) -> Result<Landscape> {
     let Some(list) = obj.get("shields") else {
         return Ok(l);
     };
-    let list = list
-        .as_array()
-        .ok_or_else(|| Error::invalid("\"shields\" is a list of [row, column] squares (0-based)"))?;
+    let list = list.as_array().ok_or_else(|| {
+        Error::invalid("\"shields\" is a list of [row, column] squares (0-based)")
+    })?;
     l.shields = vec![false; l.squares.len()];
     for item in list {
         let rc: Vec<u64> = item
@@ -480,7 +483,12 @@ pub fn from_record(v: &Value) -> Result<Landscape> {
         }
         let sq = r * l.cols + c;
         match l.squares[sq] {
-            None => return Err(Error::invalid(format!("shield at {}: the square is empty", at(r, c)))),
+            None => {
+                return Err(Error::invalid(format!(
+                    "shield at {}: the square is empty",
+                    at(r, c)
+                )))
+            }
             Some(t) if t.count(CITY) == 0 || t.cities != 1 => {
                 return Err(Error::invalid(format!(
                     "shield at {}: {:?} has no single city to carry it",
@@ -489,7 +497,10 @@ pub fn from_record(v: &Value) -> Result<Landscape> {
                 )))
             }
             Some(_) if l.shields[sq] => {
-                return Err(Error::invalid(format!("shield at {} is listed twice", at(r, c))))
+                return Err(Error::invalid(format!(
+                    "shield at {} is listed twice",
+                    at(r, c)
+                )))
             }
             Some(_) => l.shields[sq] = true,
         }

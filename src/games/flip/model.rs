@@ -47,7 +47,9 @@ impl std::str::FromStr for Shape {
         match s {
             "block" => Ok(Shape::Block),
             "plus" => Ok(Shape::Plus),
-            _ => Err(Error::invalid(format!("unknown move shape '{s}': use block or plus"))),
+            _ => Err(Error::invalid(format!(
+                "unknown move shape '{s}': use block or plus"
+            ))),
         }
     }
 }
@@ -154,9 +156,7 @@ impl Layout {
 
     pub fn parse_move(&self, s: &str) -> Result<usize> {
         let mut chars = s.chars();
-        let letter = chars
-            .next()
-            .ok_or_else(|| Error::invalid("empty move"))?;
+        let letter = chars.next().ok_or_else(|| Error::invalid("empty move"))?;
         let col = LETTERS
             .iter()
             .position(|&l| l as char == letter)
@@ -235,12 +235,16 @@ impl Layout {
                 None => (*line, None),
             };
             if let Some(bad) = cells.chars().find(|&ch| ch != 'o' && ch != '-') {
-                return Err(Error::invalid(format!("line {n}: '{bad}' is not a dot 'o' or a dash '-'")));
+                return Err(Error::invalid(format!(
+                    "line {n}: '{bad}' is not a dot 'o' or a dash '-'"
+                )));
             }
             cell_rows.push((n, cells, label));
         }
         let Some(&(_, first, _)) = cell_rows.first() else {
-            return Err(Error::invalid("the board is empty: give one line of 'o' and '-' per row"));
+            return Err(Error::invalid(
+                "the board is empty: give one line of 'o' and '-' per row",
+            ));
         };
         let width = first.len();
         for &(n, cells, _) in &cell_rows {

@@ -224,7 +224,10 @@ pub fn replay(rules: &Rules, board: &[u8], moves: &[Move], adds: u8) -> Result<u
             Move::Add => {
                 used += 1;
                 if used > adds {
-                    return Err(Error::check(format!("move {}: more than {adds} adds", k + 1)));
+                    return Err(Error::check(format!(
+                        "move {}: more than {adds} adds",
+                        k + 1
+                    )));
                 }
                 rules.add(&mut b);
             }

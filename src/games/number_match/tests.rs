@@ -519,14 +519,22 @@ fn boards_are_digits_one_to_nine_and_dots_within_the_length_bound() {
     );
     let at_bound = "5".repeat(MAX_LENGTH);
     assert_eq!(rules::parse_board(&at_bound).unwrap().len(), MAX_LENGTH);
-    let e = rules::parse_board(&format!("{at_bound}.")).unwrap_err().to_string();
+    let e = rules::parse_board(&format!("{at_bound}."))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("257 cells") && e.contains("at most 256"), "{e}");
     // A huge board is refused without being echoed.
-    let e = rules::parse_board(&"7".repeat(1_000_000)).unwrap_err().to_string();
+    let e = rules::parse_board(&"7".repeat(1_000_000))
+        .unwrap_err()
+        .to_string();
     assert!(e.len() < 120 && e.contains("1000000 cells"), "{e}");
     let e = "x".repeat(5000).parse::<Append>().unwrap_err().to_string();
     assert!(e.len() < 150 && e.contains("5000 characters"), "{e}");
-    let e = "y".repeat(5000).parse::<Difficulty>().unwrap_err().to_string();
+    let e = "y"
+        .repeat(5000)
+        .parse::<Difficulty>()
+        .unwrap_err()
+        .to_string();
     assert!(e.len() < 150 && e.contains("5000 characters"), "{e}");
 }
 

@@ -182,7 +182,9 @@ pub fn parse_grids(text: &str) -> Result<Vec<Grid>> {
     }
     finish(&mut rows, &mut grids, first_line)?;
     if grids.is_empty() {
-        return Err(Error::invalid("no grid in the input (one row per line, cells separated by spaces)"));
+        return Err(Error::invalid(
+            "no grid in the input (one row per line, cells separated by spaces)",
+        ));
     }
     Ok(grids)
 }
@@ -215,7 +217,10 @@ mod tests {
             let e = parse_grids(text).unwrap_err().to_string();
             assert!(e.contains(needle), "{text:?}: {e}");
         }
-        assert!(check_size(23, 23).unwrap_err().to_string().contains("at most"));
+        assert!(check_size(23, 23)
+            .unwrap_err()
+            .to_string()
+            .contains("at most"));
         assert!(check_size(16, 16).is_ok());
     }
 }

@@ -214,7 +214,10 @@ impl Game for Numbrix {
         solve::check_solution(p.rows, p.cols, &givens, &solution)?;
         let clues = givens.iter().filter(|&&v| v != 0).count();
         if clues != p.clues {
-            return Err(Error::check(format!("clues says {} but {clues} are given", p.clues)));
+            return Err(Error::check(format!(
+                "clues says {} but {clues} are given",
+                p.clues
+            )));
         }
         if p.style == Style::Border
             && givens.iter().enumerate().any(|(c, &v)| {

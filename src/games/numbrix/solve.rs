@@ -23,9 +23,9 @@
 //! if given, ends the search with [`Count::Unknown`], never with "unique"; so does a
 //! stop request (Ctrl-C, see [`crate::interrupt`]), looked for every 1,024 nodes.
 
-use crate::{Error, Result};
 use super::bits::{Bits, Geometry};
 use super::grid::Grid;
+use crate::{Error, Result};
 
 /// What the solver proved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -590,12 +590,7 @@ pub fn solve_grid(grid: &Grid, budget: u64) -> Result<Verdict> {
 
 /// Check that `solution` is a Hamiltonian path numbered 1..=N that agrees with
 /// `givens`, straight from the coordinates (used by verify and the tests).
-pub fn check_solution(
-    rows: usize,
-    cols: usize,
-    givens: &[u16],
-    solution: &[u16],
-) -> Result<()> {
+pub fn check_solution(rows: usize, cols: usize, givens: &[u16], solution: &[u16]) -> Result<()> {
     let n = rows * cols;
     if givens.len() != n || solution.len() != n {
         return Err(Error::check(format!("expected {n} cells")));
@@ -620,7 +615,10 @@ pub fn check_solution(
         let (a, b) = (at[v], at[v + 1]);
         let (ra, ca, rb, cb) = (a / cols, a % cols, b / cols, b % cols);
         if ra.abs_diff(rb) + ca.abs_diff(cb) != 1 {
-            return Err(Error::check(format!("{v} and {} are not neighbours", v + 1)));
+            return Err(Error::check(format!(
+                "{v} and {} are not neighbours",
+                v + 1
+            )));
         }
     }
     Ok(())
