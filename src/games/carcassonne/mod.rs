@@ -67,10 +67,13 @@ impl Game for Carcassonne {
 
     fn new(params: CarcassonneParams) -> Result<Self> {
         if !(1..=72).contains(&params.tiles) {
-            return Err(Error::invalid(format!(
-                "tiles is {}: a landscape has 1 to 72 tiles (the base game has 72)",
-                params.tiles
-            )));
+            return Err(Error::param(
+                "tiles",
+                format!(
+                    "is {}: a landscape has 1 to 72 tiles (the base game has 72)",
+                    params.tiles
+                ),
+            ));
         }
         Ok(Carcassonne { params })
     }

@@ -159,12 +159,15 @@ impl Game for Flip {
             ));
         }
         if params.min_moves > layout.moves() {
-            return Err(Error::invalid(format!(
-                "min_moves {} is more than the {} possible moves of a {} board",
-                params.min_moves,
-                layout.moves(),
-                params.size
-            )));
+            return Err(Error::param(
+                "min_moves",
+                format!(
+                    "{} is more than the {} possible moves of a {} board",
+                    params.min_moves,
+                    layout.moves(),
+                    params.size
+                ),
+            ));
         }
         let solver = Solver::new(layout);
         // Solving plus boards searches the null space; refuse sizes where that explodes.

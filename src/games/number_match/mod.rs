@@ -180,14 +180,16 @@ impl NumberMatch {
             ));
         }
         if columns > 64 {
-            return Err(Error::invalid(format!(
-                "{columns} columns is too many: at most 64"
-            )));
+            return Err(Error::param(
+                "columns",
+                format!("is {columns}: too many, at most 64"),
+            ));
         }
         if adds > MAX_ADDS {
-            return Err(Error::invalid(format!(
-                "{adds} adds is too many: at most {MAX_ADDS} (each add doubles the board)"
-            )));
+            return Err(Error::param(
+                "adds",
+                format!("is {adds}: too many, at most {MAX_ADDS} (each add doubles the board)"),
+            ));
         }
         Ok(())
     }
