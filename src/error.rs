@@ -13,6 +13,14 @@ pub enum Error {
     /// (`--max-nodes is 0: ...`, see [`Error::as_flag`]).
     #[error("{name} {problem}")]
     Param { name: &'static str, problem: String },
+    /// A game name that is not registered (a template section, a job file, the command line).
+    #[error("unknown game '{name}': choose one of {}", known.join(", "))]
+    UnknownGame {
+        /// The name as given.
+        name: String,
+        /// The registered names, in the registry's order.
+        known: &'static [&'static str],
+    },
     /// A template file that could not be read or understood.
     #[error("template {path}: {message}")]
     Template { path: PathBuf, message: String },
@@ -41,6 +49,11 @@ pub enum Error {
 impl Error {
     pub fn invalid(message: impl Into<String>) -> Self {
         Error::Invalid(message.into())
+    }
+
+    /// A failed check on produced data ([`Error::Check`]).
+    pub fn check(message: impl Into<String>) -> Self {
+        Error::Check(message.into())
     }
 
     /// A bad parameter value: `problem` follows the name ("is 0: ask for at least 1").

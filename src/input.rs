@@ -108,6 +108,20 @@ fn memchr(b: u8, s: &[u8]) -> Option<usize> {
     s.iter().position(|&x| x == b)
 }
 
+/// A user's token for an error message: as it is (quoted) when short, otherwise its
+/// first 20 characters and its length, so an error stays one readable line whatever
+/// the input.
+pub fn shown(s: &str) -> String {
+    const KEEP: usize = 20;
+    let n = s.chars().count();
+    if n <= KEEP {
+        format!("{s:?}")
+    } else {
+        let head: String = s.chars().take(KEEP).collect();
+        format!("{head:?}... ({n} characters)")
+    }
+}
+
 /// A user's text cut for a message: at most 40 characters, with the length when cut.
 pub fn excerpt(s: &str) -> String {
     let n = s.chars().count();

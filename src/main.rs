@@ -728,7 +728,7 @@ fn run(mut cli: Cli) -> Result<ExitCode> {
             shape,
             format,
         }) => {
-            let layout = Layout::new(shape, size.rows, size.cols).map_err(Error::Invalid)?;
+            let layout = Layout::new(shape, size.rows, size.cols)?;
             let a = flip::analyze(layout);
             match format {
                 SolveFormat::Json => {
@@ -875,7 +875,7 @@ fn flip_solve(file: &str, shape: Shape, format: SolveFormat) -> Result<ExitCode>
             Error::invalid(format!("{name}: board {count} (line {}): {e}", rec.line))
         })?;
         let solver = flip::Solver::new(layout);
-        let line = match solver.solve(&board).map_err(Error::Invalid)? {
+        let line = match solver.solve(&board)? {
             Solution::Solved(moves) => {
                 let names: Vec<String> = moves.iter().map(|&m| layout.move_name(m)).collect();
                 match format {
@@ -942,7 +942,7 @@ fn numbrix_solve(file: &str, format: SolveFormat, budget: u64) -> Result<ExitCod
             continue;
         };
         let many = k > 0 || next.is_some();
-        let v = numbrix::solve::solve_grid(g, budget).map_err(Error::Invalid)?;
+        let v = numbrix::solve::solve_grid(g, budget)?;
         // A search cut short by a stop is a stop, not an "unknown" answer.
         puzzlebook::interrupt::check()?;
         let rows = |cells: &[u16]| Grid {
@@ -1005,7 +1005,7 @@ fn numbrix_solve(file: &str, format: SolveFormat, budget: u64) -> Result<ExitCod
 /// One landscape from JSON text: a landscape, or a record with a "landscape" field
 /// (such as `carcassonne generate` output).
 /// A key given twice or a key a record does not have is refused, named.
-fn landscape_of(text: &str) -> Result<carcassonne::Landscape, String> {
+fn landscape_of(text: &str) -> Result<carcassonne::Landscape> {
     carcassonne::tiles::parse_record(text)
 }
 
@@ -1029,7 +1029,7 @@ fn carcassonne_stats(
                 .ok_or_else(|| {
                     Error::invalid(format!(
                         "--tiles {}: sizes are 1 to 72 tiles, comma-separated",
-                        carcassonne::tiles::shown(t)
+                        puzzlebook::input::shown(t)
                     ))
                 })
         })
@@ -1207,7 +1207,7 @@ fn match_solve(
 ) -> Result<ExitCode> {
     use number_match::{montecarlo, move_records, rules::parse_board, Solver};
     let rules = match_rules(r, adds)?;
-    let board = parse_board(digits).map_err(Error::Invalid)?;
+    let board = parse_board(digits)?;
     if max_nodes == 0 || trials == 0 {
         return Err(Error::invalid(
             "--max-nodes and --trials must be at least 1",

@@ -1,5 +1,6 @@
-//! Same seed, same bytes: at any thread count, across run lengths, across shards,
-//! and for books both across processes and within one.
+//! Same seed, same bytes: many items at one and two threads, and books both across
+//! processes and within one. (Every game's items across thread counts, run lengths,
+//! starts, seeds and shards: tests/conformance.rs.)
 
 mod common;
 use common::*;
@@ -13,74 +14,6 @@ fn jsonl_is_identical_at_one_and_two_threads() {
     let two = stdout_of(&[&args[..], &["-j", "2"]].concat());
     assert_eq!(one.lines().count(), 3000);
     assert_eq!(one, two);
-}
-
-#[test]
-fn item_i_does_not_depend_on_run_length_or_start() {
-    let short = stdout_of(&[
-        "flip", "generate", "--size", "7", "--count", "10", "--seed", "5",
-    ]);
-    let long = stdout_of(&[
-        "flip", "generate", "--size", "7", "--count", "20", "--seed", "5",
-    ]);
-    assert!(long.starts_with(&short));
-    let one = stdout_of(&[
-        "flip", "generate", "--size", "7", "--count", "1", "--first", "13", "--seed", "5",
-    ]);
-    assert_eq!(
-        one.as_str(),
-        long.lines().nth(13).unwrap().to_owned() + "\n"
-    );
-}
-
-#[test]
-fn shards_merge_back_into_the_single_run() {
-    let full = stdout_of(&[
-        "flip", "generate", "--size", "4", "--count", "23", "--seed", "2",
-    ]);
-    for n in [2usize, 7] {
-        let mut lines: Vec<(u64, String)> = Vec::new();
-        for k in 0..n {
-            let part = stdout_of(&[
-                "flip",
-                "generate",
-                "--size",
-                "4",
-                "--count",
-                "23",
-                "--seed",
-                "2",
-                "--shard",
-                &format!("{k}/{n}"),
-            ]);
-            let mut it = part.lines();
-            let header: serde_json::Value = serde_json::from_str(it.next().unwrap()).unwrap();
-            assert_eq!(header["shard"], serde_json::json!([k, n]));
-            // The last line ends the part (its line count and checksum).
-            let body: Vec<&str> = it.collect();
-            let (end, body) = body.split_last().unwrap();
-            assert!(end.starts_with("{\"puzzlebook_part_end\":"), "{end}");
-            for &l in body {
-                let v: serde_json::Value = serde_json::from_str(l).unwrap();
-                assert_eq!(v["index"].as_u64().unwrap() % n as u64, k as u64);
-                lines.push((v["index"].as_u64().unwrap(), l.to_string()));
-            }
-        }
-        lines.sort();
-        let merged: String = lines.into_iter().map(|(_, l)| l + "\n").collect();
-        assert_eq!(merged, full, "n = {n}");
-    }
-}
-
-#[test]
-fn seeds_matter() {
-    let a = stdout_of(&[
-        "flip", "generate", "--size", "6", "--count", "5", "--seed", "1",
-    ]);
-    let b = stdout_of(&[
-        "flip", "generate", "--size", "6", "--count", "5", "--seed", "2",
-    ]);
-    assert_ne!(a, b);
 }
 
 #[test]

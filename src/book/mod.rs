@@ -288,9 +288,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
             },
         )
         .map_err(|e| match e {
-            Error::Invalid(m) if m.starts_with("unknown game") => {
-                Error::invalid(format!("section {}: {m}", i + 1))
-            }
+            e @ Error::UnknownGame { .. } => Error::invalid(format!("section {}: {e}", i + 1)),
             e => e,
         })??;
         // Easiest first, by the game's own measure; ties keep the generation order.
@@ -427,9 +425,9 @@ pub fn load_template(path: Option<&Path>) -> Result<Template> {
             if local.is_file() {
                 Template::load(local)
             } else {
-                Template::parse(DEFAULT_TEMPLATE).map_err(|message| Error::Template {
+                Template::parse(DEFAULT_TEMPLATE).map_err(|e| Error::Template {
                     path: "(built-in default)".into(),
-                    message,
+                    message: e.to_string(),
                 })
             }
         }

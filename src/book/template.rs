@@ -169,41 +169,42 @@ impl Template {
             path: path.to_path_buf(),
             message: "it is not UTF-8 text".into(),
         })?;
-        Template::parse(&text).map_err(|message| Error::Template {
+        Template::parse(&text).map_err(|e| Error::Template {
             path: path.to_path_buf(),
-            message,
+            message: e.to_string(),
         })
     }
 
-    pub fn parse(text: &str) -> Result<Template, String> {
-        let t: Template = toml::from_str(text).map_err(|e| crate::input::toml_error(&e, text))?;
+    pub fn parse(text: &str) -> Result<Template> {
+        let t: Template =
+            toml::from_str(text).map_err(|e| Error::invalid(crate::input::toml_error(&e, text)))?;
         t.check()?;
         Ok(t)
     }
 
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<()> {
         if self.sections.is_empty() {
-            return Err("it has no [[section]]: add at least one".into());
+            return Err(Error::invalid("it has no [[section]]: add at least one"));
         }
         for (i, s) in self.sections.iter().enumerate() {
             let name = format!("section {} ({})", i + 1, s.game);
             if s.count == 0 {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "{name}: count is 0; a section needs at least 1 puzzle"
-                ));
+                )));
             }
             if !(1..=MAX_PER_PAGE).contains(&s.per_page) {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "{name}: per_page must be 1 to {MAX_PER_PAGE}, not {}",
                     s.per_page
-                ));
+                )));
             }
         }
         if let Some(c) = self.answers.columns {
             if !(1..=MAX_ANSWER_COLUMNS).contains(&c) {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "answers.columns must be 1 to {MAX_ANSWER_COLUMNS}, not {c}"
-                ));
+                )));
             }
         }
         if !self.isbn.is_empty() {
@@ -211,10 +212,10 @@ impl Template {
         }
         if let Some(d) = &self.date {
             parse_date(d).ok_or_else(|| {
-                format!(
+                Error::invalid(format!(
                     "date = {} is not a date: write YYYY-MM-DD, e.g. \"2026-11-24\"",
                     crate::input::excerpt(d)
-                )
+                ))
             })?;
         }
         // Bound the counts before anything is generated: the puzzle pages alone (a
@@ -225,9 +226,9 @@ impl Template {
             pages = pages.saturating_add(s.count.div_ceil(s.per_page));
         }
         if pages > max {
-            return Err(format!(
+            return Err(Error::invalid(format!(
                 "the sections' counts need at least {pages} pages; print-on-demand allows at most {max}: lower the counts or raise per_page"
-            ));
+            )));
         }
         let m = &self.margins;
         let (w, h) = self.page_size.mm();
@@ -238,20 +239,20 @@ impl Template {
             ("inside", m.inside),
         ] {
             if !(0.0..=w.min(h) / 4.0).contains(&v) {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "margins.{what} = {v} mm is outside 0 to {} mm",
                     w.min(h) / 4.0
-                ));
+                )));
             }
         }
         let min = if self.bleed { 9.525 } else { 6.35 };
         for (what, v) in [("outside", m.outside), ("top", m.top), ("bottom", m.bottom)] {
             if v < min {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "margins.{what} = {v} mm is below the print-on-demand minimum of {min} mm ({} in{})",
                     if self.bleed { "0.375" } else { "0.25" },
                     if self.bleed { " with bleed" } else { "" }
-                ));
+                )));
             }
         }
         Ok(())
@@ -292,9 +293,14 @@ pub fn parse_date(s: &str) -> Option<(i64, u32, u32)> {
 }
 
 /// Check an ISBN-10 or ISBN-13 (hyphens and spaces allowed) by its check digit.
-pub fn check_isbn(isbn: &str) -> Result<(), String> {
+pub fn check_isbn(isbn: &str) -> Result<()> {
     let digits: Vec<char> = isbn.chars().filter(|c| !matches!(c, '-' | ' ')).collect();
-    let bad = |why: &str| Err(format!("isbn = {} {why}", crate::input::excerpt(isbn)));
+    let bad = |why: &str| {
+        Err(Error::param(
+            "isbn",
+            format!("= {} {why}", crate::input::excerpt(isbn)),
+        ))
+    };
     match digits.len() {
         13 => {
             let Some(v) = digits
@@ -355,15 +361,22 @@ mod tests {
         assert!(check_isbn("0-306-40615-2").is_ok());
         assert!(check_isbn("978-0-306-40615-6")
             .unwrap_err()
+            .to_string()
             .contains("check digit"));
         assert!(check_isbn("0-306-40615-3")
             .unwrap_err()
+            .to_string()
             .contains("check digit"));
-        assert!(check_isbn("12345").unwrap_err().contains("10 or 13"));
+        assert!(check_isbn("12345")
+            .unwrap_err()
+            .to_string()
+            .contains("10 or 13"));
         assert_eq!(parse_date("2024-02-29"), Some((2024, 2, 29)));
         assert_eq!(parse_date("2023-02-29"), None);
         assert_eq!(parse_date("2026-1-5"), None);
-        let e = Template::parse(&format!("isbn = \"978-0-306-40615-6\"\n{MINIMAL}")).unwrap_err();
+        let e = Template::parse(&format!("isbn = \"978-0-306-40615-6\"\n{MINIMAL}"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("isbn"), "{e}");
         let t = Template::parse(&format!("{MINIMAL}[answers]\nper_page = 6\n"));
         assert_eq!(t.unwrap().warnings().len(), 1);
@@ -371,21 +384,30 @@ mod tests {
 
     #[test]
     fn errors_are_one_line_and_name_the_problem() {
-        let e = Template::parse(&format!("titel = \"x\"\n{MINIMAL}")).unwrap_err();
+        let e = Template::parse(&format!("titel = \"x\"\n{MINIMAL}"))
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("line 1:") && e.contains("titel"), "{e}");
         assert!(!e.contains('\n'));
-        let e = Template::parse(&MINIMAL.replace("count = 2", "count = 0")).unwrap_err();
+        let e = Template::parse(&MINIMAL.replace("count = 2", "count = 0"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("count is 0"), "{e}");
-        let e = Template::parse(&format!("page_size = \"a5\"\n{MINIMAL}")).unwrap_err();
+        let e = Template::parse(&format!("page_size = \"a5\"\n{MINIMAL}"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("a5") || e.contains("variant"), "{e}");
         assert!(Template::parse("title = \"T\"\nsection = []\n")
             .unwrap_err()
+            .to_string()
             .contains("no [[section]]"));
-        let e = Template::parse(&format!("{MINIMAL}per_page = 40\n")).unwrap_err();
+        let e = Template::parse(&format!("{MINIMAL}per_page = 40\n"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("per_page"), "{e}");
         // A count far past any book is refused here, before a puzzle is made.
         let huge = MINIMAL.replace("count = 2", "count = 18446744073709551615");
-        let e = Template::parse(&huge).unwrap_err();
+        let e = Template::parse(&huge).unwrap_err().to_string();
         assert!(e.contains("at most 828"), "{e}");
     }
 }

@@ -47,7 +47,8 @@ pub trait Game: Sized + Sync + Send + 'static {
     /// One seeded attempt.
     fn generate(&self, rng: &mut Rng) -> Outcome<Self::Puzzle>;
     /// An independent check of a puzzle and its solution (not the generator's own word).
-    fn verify(&self, puzzle: &Self::Puzzle) -> Result<(), String>;
+    /// A puzzle that fails is [`crate::Error::Check`], saying what is wrong.
+    fn verify(&self, puzzle: &Self::Puzzle) -> Result<()>;
     /// Draw the puzzle (or its solution) into `area` of a page.
     fn draw(&self, puzzle: &Self::Puzzle, canvas: &mut Canvas, area: Rect, with_solution: bool);
     /// Width / height of a drawing, so page layouts can size their boxes.
@@ -134,9 +135,9 @@ pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output> {
         numbrix::Numbrix::NAME => Ok(visitor.visit::<numbrix::Numbrix>()),
         number_match::NumberMatch::NAME => Ok(visitor.visit::<number_match::NumberMatch>()),
         carcassonne::Carcassonne::NAME => Ok(visitor.visit::<carcassonne::Carcassonne>()),
-        _ => Err(crate::Error::invalid(format!(
-            "unknown game '{name}': choose one of {}",
-            NAMES.join(", ")
-        ))),
+        _ => Err(crate::Error::UnknownGame {
+            name: name.to_string(),
+            known: NAMES,
+        }),
     }
 }

@@ -16,12 +16,15 @@ impl Default for Size {
 }
 
 impl std::str::FromStr for Size {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::Error;
+    fn from_str(s: &str) -> crate::Result<Self> {
         let num = |t: &str| {
-            t.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("size '{s}' is not a number or RxC (like 5 or 4x6)"))
+            t.trim().parse::<usize>().map_err(|_| {
+                crate::Error::param(
+                    "size",
+                    format!("'{s}' is not a number or RxC (like 5 or 4x6)"),
+                )
+            })
         };
         match s.split_once(['x', 'X']) {
             Some((r, c)) => Ok(Size {

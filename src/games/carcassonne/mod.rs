@@ -67,10 +67,13 @@ impl Game for Carcassonne {
 
     fn new(params: CarcassonneParams) -> Result<Self> {
         if !(1..=72).contains(&params.tiles) {
-            return Err(Error::invalid(format!(
-                "tiles is {}: a landscape has 1 to 72 tiles (the base game has 72)",
-                params.tiles
-            )));
+            return Err(Error::param(
+                "tiles",
+                format!(
+                    "is {}: a landscape has 1 to 72 tiles (the base game has 72)",
+                    params.tiles
+                ),
+            ));
         }
         Ok(Carcassonne { params })
     }
@@ -89,19 +92,19 @@ impl Game for Carcassonne {
         })
     }
 
-    fn verify(&self, p: &CarcassonnePuzzle) -> Result<(), String> {
+    fn verify(&self, p: &CarcassonnePuzzle) -> Result<()> {
         // Re-read the record's own JSON: valid tiles, consistent, same score.
-        let l = tiles::from_value(&p.landscape)?;
+        let l = tiles::from_value(&p.landscape).map_err(|e| Error::check(e.to_string()))?;
         let b = score::score_with(&l, self.params.farms);
         if b.total() != p.score || b != p.breakdown {
-            return Err(format!(
+            return Err(Error::check(format!(
                 "the landscape scores {}, the record says {}",
                 b.total(),
                 p.score
-            ));
+            )));
         }
         if l.tiles() != p.tiles {
-            return Err("tile count differs".into());
+            return Err(Error::check("tile count differs"));
         }
         Ok(())
     }

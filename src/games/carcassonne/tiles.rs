@@ -2,6 +2,8 @@
 //! `cities` = separate city areas on the tile), the 19 distinct tiles, rotations, and
 //! parsing a landscape with errors that name the row, column and edge.
 
+use crate::input::shown;
+use crate::{Error, Result};
 use serde_json::Value;
 
 pub const FIELD: u8 = 0;
@@ -181,7 +183,7 @@ impl Landscape {
     }
 
     /// Check that touching edges agree; the first disagreement, named.
-    pub fn check_consistent(&self) -> Result<(), String> {
+    pub fn check_consistent(&self) -> Result<()> {
         for r in 0..self.rows {
             for c in 0..self.cols {
                 let Some(t) = self.squares[r * self.cols + c] else {
@@ -192,7 +194,7 @@ impl Landscape {
                     if let Some(u) = self.get(r as isize + dr, c as isize + dc) {
                         let (a, b) = (t.edges[dir], u.edges[(dir + 2) % 4]);
                         if a != b {
-                            return Err(format!(
+                            return Err(Error::invalid(format!(
                                 "inconsistent landscape: {} {} edge is {} but {} {} edge is {}",
                                 at(r, c),
                                 EDGE_NAMES[dir],
@@ -200,7 +202,7 @@ impl Landscape {
                                 at(r + dr as usize, c + dc as usize),
                                 EDGE_NAMES[(dir + 2) % 4],
                                 edge_word(b)
-                            ));
+                            )));
                         }
                     }
                 }
@@ -224,22 +226,10 @@ pub fn edge_word(v: u8) -> &'static str {
 }
 
 /// Parse and validate a landscape from JSON text.
-pub fn parse(text: &str) -> Result<Landscape, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("malformed JSON: {e}"))?;
+pub fn parse(text: &str) -> Result<Landscape> {
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| Error::invalid(format!("malformed JSON: {e}")))?;
     from_value(&v)
-}
-
-/// A user's token for an error message: as it is when short, otherwise its first 20
-/// characters and its length (an error is one line of readable size whatever the input).
-pub fn shown(s: &str) -> String {
-    const KEEP: usize = 20;
-    let n = s.chars().count();
-    if n <= KEEP {
-        format!("{s:?}")
-    } else {
-        let head: String = s.chars().take(KEEP).collect();
-        format!("{head:?}... ({n} characters)")
-    }
 }
 
 /// A JSON value from the input, for an error message (cut like [`shown`]).
@@ -278,34 +268,20 @@ pub const RECORD_KEYS: [&str; 14] = [
 /// One record (see [`from_record`]) from JSON text. Unlike a parse to a
 /// `serde_json::Value`, which keeps the last of two equal keys, a key that appears twice
 /// in an object (at any depth) is refused, named.
-pub fn parse_record(text: &str) -> Result<Landscape, String> {
+pub fn parse_record(text: &str) -> Result<Landscape> {
     from_record(&read_json(text).map_err(json_error)?)
 }
 
-/// The landscapes of `carcassonne score`'s input, each with its line: one JSON
-/// document (line 1), or else one per non-blank line (JSON Lines), each a bare
-/// landscape or a record (see [`parse_record`]).
-pub fn parse_records(text: &str) -> Vec<(usize, Result<Landscape, String>)> {
-    if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
-        return vec![(1, parse_record(text))];
-    }
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| (i + 1, parse_record(l)))
-        .collect()
-}
-
-fn json_error(e: serde_json::Error) -> String {
+fn json_error(e: serde_json::Error) -> Error {
     if e.is_data() {
-        e.to_string() // ours: a key twice (serde_json adds where)
+        Error::invalid(e.to_string()) // ours: a key twice (serde_json adds where)
     } else {
-        format!("malformed JSON: {e}")
+        Error::invalid(format!("malformed JSON: {e}"))
     }
 }
 
 /// One whole JSON document as a `Value`, refusing a key twice in any object.
-fn read_json(text: &str) -> Result<Value, serde_json::Error> {
+fn read_json(text: &str) -> serde_json::Result<Value> {
     use serde::de::Deserializer as _;
     let mut de = serde_json::Deserializer::from_str(text);
     let v = de.deserialize_any(NoDuplicateKeys)?;
@@ -375,55 +351,57 @@ impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
     }
 }
 
-pub fn from_value(v: &Value) -> Result<Landscape, String> {
-    let rows = v.as_array().ok_or("a landscape is a JSON array of rows")?;
+pub fn from_value(v: &Value) -> Result<Landscape> {
+    let rows = v
+        .as_array()
+        .ok_or_else(|| Error::invalid("a landscape is a JSON array of rows"))?;
     if rows.is_empty() {
-        return Err("the landscape has no rows".into());
+        return Err(Error::invalid("the landscape has no rows"));
     }
     let mut squares = Vec::new();
     let mut cols = None;
     for (r, row) in rows.iter().enumerate() {
         let row = row
             .as_array()
-            .ok_or_else(|| format!("row {} is not an array of squares", r + 1))?;
+            .ok_or_else(|| Error::invalid(format!("row {} is not an array of squares", r + 1)))?;
         match cols {
             None => cols = Some(row.len()),
             Some(n) if n != row.len() => {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "ragged landscape: row {} has {} squares but row 1 has {n}",
                     r + 1,
                     row.len()
-                ))
+                )))
             }
             _ => {}
         }
         for (c, sq) in row.iter().enumerate() {
             let at = at(r, c);
-            let sq = sq
-                .as_array()
-                .ok_or_else(|| format!("{at}: a square is [] or [N, E, S, W, cities]"))?;
+            let sq = sq.as_array().ok_or_else(|| {
+                Error::invalid(format!("{at}: a square is [] or [N, E, S, W, cities]"))
+            })?;
             if sq.is_empty() {
                 squares.push(None);
                 continue;
             }
             if sq.len() != 5 {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "{at}: a tile has 5 numbers [N, E, S, W, cities], this one has {}",
                     sq.len()
-                ));
+                )));
             }
             let mut a = [0u8; 5];
             for (k, x) in sq.iter().enumerate() {
                 let n = x.as_u64().filter(|&n| n <= 2).ok_or_else(|| {
                     let x = shown_value(x);
-                    if k < 4 {
+                    Error::invalid(if k < 4 {
                         format!(
                             "{at}: the {} edge is {x}; edges are 0 (field), 1 (road) or 2 (city)",
                             EDGE_NAMES[k]
                         )
                     } else {
                         format!("{at}: the city count is {x}; it is 0, 1 or 2")
-                    }
+                    })
                 })?;
                 a[k] = n as u8;
             }
@@ -436,9 +414,9 @@ pub fn from_value(v: &Value) -> Result<Landscape, String> {
                 } else {
                     ""
                 };
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "{at}: {a:?} is not one of the 19 tiles in any rotation{why}"
-                ));
+                )));
             }
             squares.push(Some(t));
         }
@@ -451,7 +429,7 @@ pub fn from_value(v: &Value) -> Result<Landscape, String> {
         shields: Vec::new(),
     };
     if l.tiles() == 0 {
-        return Err("the landscape has no tile".into());
+        return Err(Error::invalid("the landscape has no tile"));
     }
     l.check_consistent()?;
     Ok(l)
@@ -463,27 +441,27 @@ pub fn from_value(v: &Value) -> Result<Landscape, String> {
 /// no way to mark one). The other keys a generated record has (its score, seed...,
 /// see [`RECORD_KEYS`]) are read past; any other key is an error that names it. (A
 /// key given twice cannot be seen in a `Value`: read text with [`parse_record`].)
-pub fn from_record(v: &Value) -> Result<Landscape, String> {
+pub fn from_record(v: &Value) -> Result<Landscape> {
     let Some(obj) = v.as_object() else {
         return from_value(v);
     };
     if let Some(key) = obj.keys().find(|k| !RECORD_KEYS.contains(&k.as_str())) {
-        return Err(format!(
+        return Err(Error::invalid(format!(
             "unknown key {} in the record: a record has \"landscape\", optionally \"shields\", \
              and the other keys of a `carcassonne generate` record or a published case",
             shown(key)
-        ));
+        )));
     }
     let mut l = from_value(
         obj.get("landscape")
-            .ok_or("a record object needs a \"landscape\" array")?,
+            .ok_or_else(|| Error::invalid("a record object needs a \"landscape\" array"))?,
     )?;
     let Some(list) = obj.get("shields") else {
         return Ok(l);
     };
-    let list = list
-        .as_array()
-        .ok_or("\"shields\" is a list of [row, column] squares (0-based)")?;
+    let list = list.as_array().ok_or_else(|| {
+        Error::invalid("\"shields\" is a list of [row, column] squares (0-based)")
+    })?;
     l.shields = vec![false; l.squares.len()];
     for item in list {
         let rc: Vec<u64> = item
@@ -491,30 +469,38 @@ pub fn from_record(v: &Value) -> Result<Landscape, String> {
             .filter(|a| a.len() == 2)
             .and_then(|a| a.iter().map(|x| x.as_u64()).collect())
             .ok_or_else(|| {
-                format!(
+                Error::invalid(format!(
                     "shield {} is not a [row, column] pair (0-based)",
                     shown_value(item)
-                )
+                ))
             })?;
         let (r, c) = (rc[0] as usize, rc[1] as usize);
         if r >= l.rows || c >= l.cols {
-            return Err(format!(
+            return Err(Error::invalid(format!(
                 "shield [{r}, {c}] is outside the {}x{} landscape",
                 l.rows, l.cols
-            ));
+            )));
         }
         let sq = r * l.cols + c;
         match l.squares[sq] {
-            None => return Err(format!("shield at {}: the square is empty", at(r, c))),
+            None => {
+                return Err(Error::invalid(format!(
+                    "shield at {}: the square is empty",
+                    at(r, c)
+                )))
+            }
             Some(t) if t.count(CITY) == 0 || t.cities != 1 => {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "shield at {}: {:?} has no single city to carry it",
                     at(r, c),
                     t.to_array()
-                ))
+                )))
             }
             Some(_) if l.shields[sq] => {
-                return Err(format!("shield at {} is listed twice", at(r, c)))
+                return Err(Error::invalid(format!(
+                    "shield at {} is listed twice",
+                    at(r, c)
+                )))
             }
             Some(_) => l.shields[sq] = true,
         }

@@ -248,8 +248,8 @@ impl Game for Catan {
         }
     }
 
-    fn verify(&self, b: &CatanBoard) -> Result<(), String> {
-        verify_record(self.shape(), &self.ctx.rules, b)
+    fn verify(&self, b: &CatanBoard) -> Result<()> {
+        verify_record(self.shape(), &self.ctx.rules, b).map_err(crate::Error::Check)
     }
 
     fn draw(&self, b: &CatanBoard, canvas: &mut Canvas, area: Rect, _with_solution: bool) {

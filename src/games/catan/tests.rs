@@ -90,7 +90,7 @@ fn the_verifier_catches_broken_boards() {
     let (t1, t2) = (b.hexes[nb].token, b.hexes[other_red].token);
     b.hexes[nb].token = t2;
     b.hexes[other_red].token = t1;
-    assert!(g.verify(&b).unwrap_err().contains("red-apart"));
+    assert!(g.verify(&b).unwrap_err().to_string().contains("red-apart"));
     b.hexes[0].terrain = "desert";
     assert!(g.verify(&b).is_err());
 }

@@ -3,6 +3,7 @@
 //! solution of `M x = d` by searching the null space.
 
 use super::bits::Bits;
+use crate::{Error, Result};
 
 /// A reduced linear system `M x = d` with M given by its columns (one per unknown).
 /// Elimination is done once; each right-hand side then costs a few dot products.
@@ -151,15 +152,15 @@ impl LinearSystem {
     /// A solution with the fewest ones, found by visiting every element of the null
     /// space in Gray-code order. None if there is no solution; Err if the null space
     /// is larger than [`MAX_NULLITY`].
-    pub fn min_weight(&self, d: &Bits) -> Result<Option<Bits>, String> {
+    pub fn min_weight(&self, d: &Bits) -> Result<Option<Bits>> {
         let Some(mut x) = self.particular(d) else {
             return Ok(None);
         };
         let k = self.nullity();
         if k > MAX_NULLITY {
-            return Err(format!(
+            return Err(Error::invalid(format!(
                 "the move map has a null space of dimension {k}; searching 2^{k} solutions for the minimum is too slow (limit 2^{MAX_NULLITY})"
-            ));
+            )));
         }
         let mut best = x.clone();
         let mut best_w = x.count_ones();

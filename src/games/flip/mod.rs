@@ -27,13 +27,13 @@ pub enum Compat {
 }
 
 impl std::str::FromStr for Compat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
         match s {
             "one-dot" => Ok(Compat::OneDot),
-            _ => Err(format!(
+            _ => Err(Error::invalid(format!(
                 "unknown compatibility mode '{s}': the only one is one-dot"
-            )),
+            ))),
         }
     }
 }
@@ -118,14 +118,14 @@ impl Flip {
     }
 
     /// The puzzle for a given start board, solved; None if it cannot be solved.
-    pub fn puzzle_from_board(&self, board: Bits) -> Result<Result<FlipPuzzle, String>> {
-        let moves = match self.solver.solve(&board).map_err(Error::Check)? {
+    pub fn puzzle_from_board(&self, board: Bits) -> Result<Option<FlipPuzzle>> {
+        let moves = match self.solver.solve(&board)? {
             Solution::Solved(m) => m,
-            Solution::Unsolvable(why) => return Ok(Err(why)),
+            Solution::Unsolvable(_) => return Ok(None),
         };
         let l = self.layout();
         let square = l.rows == l.cols;
-        Ok(Ok(FlipPuzzle {
+        Ok(Some(FlipPuzzle {
             size: square.then_some(l.rows),
             rows: (!square).then_some(l.rows),
             cols: (!square).then_some(l.cols),
@@ -151,20 +151,23 @@ impl Game for Flip {
     type Puzzle = FlipPuzzle;
 
     fn new(params: FlipParams) -> Result<Self> {
-        let layout = Layout::new(params.shape, params.size.rows, params.size.cols)
-            .map_err(Error::Invalid)?;
+        let layout = Layout::new(params.shape, params.size.rows, params.size.cols)?;
         if params.compat.is_some() && (params.shape != Shape::Block || layout.rows != layout.cols) {
-            return Err(Error::invalid(
-                "the one-dot compatibility mode needs square boards of block moves (drop --shape or use --size I)",
+            return Err(Error::param(
+                "compat",
+                "is one-dot, which needs square boards of block moves (shape block and one number as the size)",
             ));
         }
         if params.min_moves > layout.moves() {
-            return Err(Error::invalid(format!(
-                "min_moves {} is more than the {} possible moves of a {} board",
-                params.min_moves,
-                layout.moves(),
-                params.size
-            )));
+            return Err(Error::param(
+                "min_moves",
+                format!(
+                    "{} is more than the {} possible moves of a {} board",
+                    params.min_moves,
+                    layout.moves(),
+                    params.size
+                ),
+            ));
         }
         let solver = Solver::new(layout);
         // Solving plus boards searches the null space; refuse sizes where that explodes.
@@ -187,21 +190,21 @@ impl Game for Flip {
         let mut board = l.target();
         self.solver.apply(&mut board, &scramble);
         match self.puzzle_from_board(board) {
-            Ok(Ok(p)) if p.min_moves >= self.params.min_moves => Outcome::Accepted(p),
-            Ok(Ok(_)) => Outcome::Rejected("fewer moves than min_moves"),
+            Ok(Some(p)) if p.min_moves >= self.params.min_moves => Outcome::Accepted(p),
+            Ok(Some(_)) => Outcome::Rejected("fewer moves than min_moves"),
             // A scramble of moves is always solvable; reaching here would be a bug,
             // which verify() in the pipeline would also catch.
             _ => Outcome::Rejected("unsolvable scramble"),
         }
     }
 
-    fn verify(&self, p: &FlipPuzzle) -> Result<(), String> {
+    fn verify(&self, p: &FlipPuzzle) -> Result<()> {
         let l = self.layout();
         // Rebuild the start board from its text rows and replay the moves from their
         // names, cell by cell, without the solver's masks.
         if p.start.len() != l.board_rows() || p.start.iter().any(|row| row.len() != l.board_cols())
         {
-            return Err("start board has the wrong size".into());
+            return Err(Error::check("start board has the wrong size"));
         }
         let mut board = Bits::zeros(l.cells());
         for (r, row) in p.start.iter().enumerate() {
@@ -209,31 +212,33 @@ impl Game for Flip {
                 match ch {
                     b'o' => board.set(l.cell(r, c), true),
                     b'-' => {}
-                    _ => return Err(format!("start row {r} has '{}'", ch as char)),
+                    _ => return Err(Error::check(format!("start row {r} has '{}'", ch as char))),
                 }
             }
         }
         let mut seen = vec![false; l.moves()];
         for name in &p.solution {
-            let m = l.parse_move(name)?;
+            let m = l
+                .parse_move(name)
+                .map_err(|e| Error::check(e.to_string()))?;
             if std::mem::replace(&mut seen[m], true) {
-                return Err(format!(
+                return Err(Error::check(format!(
                     "the solution repeats {name} (two equal moves cancel)"
-                ));
+                )));
             }
             for (r, c) in l.move_cells(m) {
                 board.toggle(l.cell(r, c));
             }
         }
         if board != l.target() {
-            return Err("the solution does not reach the target".into());
+            return Err(Error::check("the solution does not reach the target"));
         }
         if p.solution.len() != p.min_moves {
-            return Err(format!(
+            return Err(Error::check(format!(
                 "min_moves is {} but the solution has {} moves",
                 p.min_moves,
                 p.solution.len()
-            ));
+            )));
         }
         Ok(())
     }

@@ -1,6 +1,8 @@
 //! The Flip board: geometry, move shapes, the target, move notation and the text format.
 
 use super::bits::Bits;
+use crate::input::shown;
+use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// Column letters of the move notation; one character per column keeps the text
@@ -40,12 +42,14 @@ impl Shape {
 }
 
 impl std::str::FromStr for Shape {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
         match s {
             "block" => Ok(Shape::Block),
             "plus" => Ok(Shape::Plus),
-            _ => Err(format!("unknown move shape '{s}': use block or plus")),
+            _ => Err(Error::invalid(format!(
+                "unknown move shape '{s}': use block or plus"
+            ))),
         }
     }
 }
@@ -59,12 +63,12 @@ pub struct Layout {
 }
 
 impl Layout {
-    pub fn new(shape: Shape, rows: usize, cols: usize) -> Result<Self, String> {
+    pub fn new(shape: Shape, rows: usize, cols: usize) -> Result<Self> {
         for (what, n) in [("rows", rows), ("columns", cols)] {
             if !(MIN_SIDE..=MAX_SIDE).contains(&n) {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "a Flip board needs {MIN_SIDE} to {MAX_SIDE} {what} of move centres, not {n}"
-                ));
+                )));
             }
         }
         Ok(Layout { shape, rows, cols })
@@ -150,15 +154,18 @@ impl Layout {
         format!("{}{}", LETTERS[m % self.cols] as char, m / self.cols + 1)
     }
 
-    pub fn parse_move(&self, s: &str) -> Result<usize, String> {
+    pub fn parse_move(&self, s: &str) -> Result<usize> {
         let mut chars = s.chars();
-        let letter = chars.next().ok_or("empty move")?;
+        let letter = chars.next().ok_or_else(|| Error::invalid("empty move"))?;
         let col = LETTERS
             .iter()
             .position(|&l| l as char == letter)
             .filter(|&c| c < self.cols)
             .ok_or_else(|| {
-                format!("move '{s}': column '{letter}' is not one of the board's columns")
+                Error::invalid(format!(
+                    "move {}: column '{letter}' is not one of the board's columns",
+                    shown(s)
+                ))
             })?;
         let row: usize = chars
             .as_str()
@@ -166,10 +173,11 @@ impl Layout {
             .ok()
             .filter(|&r| (1..=self.rows).contains(&r))
             .ok_or_else(|| {
-                format!(
-                    "move '{s}': the row must be a number from 1 to {}",
+                Error::invalid(format!(
+                    "move {}: the row must be a number from 1 to {}",
+                    shown(s),
                     self.rows
-                )
+                ))
             })?;
         Ok((row - 1) * self.cols + col)
     }
@@ -204,7 +212,7 @@ impl Layout {
     }
 
     /// Read a board in the text format (labels optional but checked when present).
-    pub fn parse(shape: Shape, text: &str) -> Result<(Layout, Bits), String> {
+    pub fn parse(shape: Shape, text: &str) -> Result<(Layout, Bits)> {
         let lines: Vec<&str> = text
             .lines()
             .map(str::trim_end)
@@ -227,33 +235,37 @@ impl Layout {
                 None => (*line, None),
             };
             if let Some(bad) = cells.chars().find(|&ch| ch != 'o' && ch != '-') {
-                return Err(format!("line {n}: '{bad}' is not a dot 'o' or a dash '-'"));
+                return Err(Error::invalid(format!(
+                    "line {n}: '{bad}' is not a dot 'o' or a dash '-'"
+                )));
             }
             cell_rows.push((n, cells, label));
         }
         let Some(&(_, first, _)) = cell_rows.first() else {
-            return Err("the board is empty: give one line of 'o' and '-' per row".into());
+            return Err(Error::invalid(
+                "the board is empty: give one line of 'o' and '-' per row",
+            ));
         };
         let width = first.len();
         for &(n, cells, _) in &cell_rows {
             if cells.len() != width {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "line {n} has {} cells but the first row has {width}: a board must be rectangular",
                     cells.len()
-                ));
+                )));
             }
         }
         let k = shape.margin();
-        let inner = |n: usize, what: &str| -> Result<usize, String> {
+        let inner = |n: usize, what: &str| -> Result<usize> {
             n.checked_sub(2 * k)
                 .filter(|&i| (MIN_SIDE..=MAX_SIDE).contains(&i))
                 .ok_or_else(|| {
-                    format!(
+                    Error::invalid(format!(
                         "the board has {n} {what}; with {} moves it needs {} to {}",
                         shape.name(),
                         MIN_SIDE + 2 * k,
                         MAX_SIDE + 2 * k
-                    )
+                    ))
                 })
         };
         let layout = Layout {
@@ -266,27 +278,35 @@ impl Layout {
             let interior = r >= k && r < k + layout.rows;
             match label {
                 None if labelled && interior => {
-                    return Err(format!(
+                    return Err(Error::invalid(format!(
                         "line {n}: inner row {} has no row number while other rows have one",
                         r - k + 1
-                    ))
+                    )))
                 }
                 None => {}
                 Some(l) if interior && l.parse::<usize>().ok() == Some(r - k + 1) => {}
                 Some(l) if interior => {
-                    return Err(format!("line {n}: row label '{l}' should be {}", r - k + 1))
+                    return Err(Error::invalid(format!(
+                        "line {n}: row label {} should be {}",
+                        shown(l),
+                        r - k + 1
+                    )))
                 }
                 Some(l) => {
-                    return Err(format!(
-                        "line {n}: the edge row has a label '{l}'; only inner rows are numbered"
-                    ))
+                    return Err(Error::invalid(format!(
+                        "line {n}: the edge row has a label {}; only inner rows are numbered",
+                        shown(l)
+                    )))
                 }
             }
         }
         if let Some(l) = letters {
             let expected = std::str::from_utf8(&LETTERS[..layout.cols]).expect("ascii");
             if l != expected {
-                return Err(format!("the column letters '{l}' should be '{expected}'"));
+                return Err(Error::invalid(format!(
+                    "the column letters {} should be '{expected}'",
+                    shown(l)
+                )));
             }
         }
         let mut board = Bits::zeros(layout.cells());
@@ -338,15 +358,19 @@ mod tests {
         assert!(Layout::parse(Shape::Block, "").is_err());
         assert!(Layout::parse(Shape::Block, "----\n-o-\n----\n----")
             .unwrap_err()
+            .to_string()
             .contains("rectangular"));
         assert!(Layout::parse(Shape::Block, "---\n-x-\n---")
             .unwrap_err()
+            .to_string()
             .contains("'x'"));
         assert!(Layout::parse(Shape::Block, "---\n-o-\n---")
             .unwrap_err()
+            .to_string()
             .contains("needs 4"));
         assert!(Layout::parse(Shape::Block, "----\n---- 2\n---- 2\n----")
             .unwrap_err()
+            .to_string()
             .contains("should be 1"));
     }
 }

@@ -14,6 +14,7 @@
 use super::bits::Bits;
 use super::gf2::LinearSystem;
 use super::model::{Layout, Shape};
+use crate::Result;
 
 /// The answer for one start board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,7 +63,7 @@ impl Solver {
         }
     }
 
-    pub fn solve(&self, start: &Bits) -> Result<Solution, String> {
+    pub fn solve(&self, start: &Bits) -> Result<Solution> {
         let mut diff = start.clone();
         diff.xor_assign(&self.layout.target());
         match &self.system {

@@ -106,16 +106,16 @@ impl Difficulty {
 }
 
 impl std::str::FromStr for Difficulty {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
         [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard]
             .into_iter()
             .find(|d| d.name() == s)
             .ok_or_else(|| {
-                format!(
+                Error::invalid(format!(
                     "unknown difficulty {}: choose easy, medium or hard",
-                    rules::shown(s)
-                )
+                    crate::input::shown(s)
+                ))
             })
     }
 }
@@ -180,14 +180,16 @@ impl NumberMatch {
             ));
         }
         if columns > 64 {
-            return Err(Error::invalid(format!(
-                "{columns} columns is too many: at most 64"
-            )));
+            return Err(Error::param(
+                "columns",
+                format!("is {columns}: too many, at most 64"),
+            ));
         }
         if adds > MAX_ADDS {
-            return Err(Error::invalid(format!(
-                "{adds} adds is too many: at most {MAX_ADDS} (each add doubles the board)"
-            )));
+            return Err(Error::param(
+                "adds",
+                format!("is {adds}: too many, at most {MAX_ADDS} (each add doubles the board)"),
+            ));
         }
         Ok(())
     }
@@ -216,7 +218,7 @@ impl NumberMatch {
 }
 
 /// Replay `moves` on `board` with the rules; Ok(adds used) if they clear it.
-pub fn replay(rules: &Rules, board: &[u8], moves: &[Move], adds: u8) -> Result<u8, String> {
+pub fn replay(rules: &Rules, board: &[u8], moves: &[Move], adds: u8) -> Result<u8> {
     let mut b = board.to_vec();
     let mut used = 0u8;
     for (k, m) in moves.iter().enumerate() {
@@ -224,38 +226,41 @@ pub fn replay(rules: &Rules, board: &[u8], moves: &[Move], adds: u8) -> Result<u
             Move::Add => {
                 used += 1;
                 if used > adds {
-                    return Err(format!("move {}: more than {adds} adds", k + 1));
+                    return Err(Error::check(format!(
+                        "move {}: more than {adds} adds",
+                        k + 1
+                    )));
                 }
                 rules.add(&mut b);
             }
             Move::Pair(i, j) => {
                 let (i, j) = (i as usize, j as usize);
                 if i >= b.len() || j >= b.len() || i == j || b[i] == 0 || b[j] == 0 {
-                    return Err(format!(
+                    return Err(Error::check(format!(
                         "move {}: ({i}, {j}) is not a pair of digits",
                         k + 1
-                    ));
+                    )));
                 }
                 if !rules::matches(b[i], b[j]) {
-                    return Err(format!(
+                    return Err(Error::check(format!(
                         "move {}: {} and {} do not match",
                         k + 1,
                         b[i],
                         b[j]
-                    ));
+                    )));
                 }
                 if !rules.sees(&b, i, j) {
-                    return Err(format!(
+                    return Err(Error::check(format!(
                         "move {}: cells {i} and {j} do not see each other",
                         k + 1
-                    ));
+                    )));
                 }
                 rules.remove(&mut b, i, j);
             }
         }
     }
     if b.iter().any(|&x| x != 0) {
-        return Err("the moves leave digits on the board".into());
+        return Err(Error::check("the moves leave digits on the board"));
     }
     Ok(used)
 }
@@ -318,13 +323,13 @@ impl Game for NumberMatch {
         })
     }
 
-    fn verify(&self, p: &NumberMatchPuzzle) -> Result<(), String> {
+    fn verify(&self, p: &NumberMatchPuzzle) -> Result<()> {
         let used = replay(&self.rules, &p.digits(), &p.moves, p.adds)?;
         if used != p.min_adds {
-            return Err(format!(
+            return Err(Error::check(format!(
                 "the solution uses {used} adds, min_adds says {}",
                 p.min_adds
-            ));
+            )));
         }
         Ok(())
     }

@@ -1,6 +1,8 @@
 //! The rules engine: a board is its cells in reading order (0 = empty, 1-9 a digit),
 //! `cols` to a row, the last row possibly short. Rules: docs/games/number-match.md.
 
+use crate::input::shown;
+use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// Where "add" puts the copied digits.
@@ -24,15 +26,15 @@ impl Append {
 }
 
 impl std::str::FromStr for Append {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
         match s {
             "after-last-digit" => Ok(Append::AfterLastDigit),
             "after-last-cell" => Ok(Append::AfterLastCell),
-            _ => Err(format!(
+            _ => Err(Error::invalid(format!(
                 "unknown append rule {}: choose after-last-digit or after-last-cell",
                 shown(s)
-            )),
+            ))),
         }
     }
 }
@@ -186,51 +188,38 @@ impl Rules {
 
 /// Parse a board of digits 1-9 (`.` for an empty cell; spaces, commas and newlines
 /// between them are ignored), of at most [`super::MAX_LENGTH`] cells.
-pub fn parse_board(s: &str) -> Result<Vec<u8>, String> {
+pub fn parse_board(s: &str) -> Result<Vec<u8>> {
     let mut b = Vec::new();
     for (k, ch) in s.chars().enumerate() {
         match ch {
             '1'..='9' => b.push(ch as u8 - b'0'),
             '.' => b.push(0),
             '0' => {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "character {} is '0': digits are 1-9 (write . for an empty cell)",
                     k + 1
-                ))
+                )))
             }
             c if c.is_whitespace() || c == ',' => {}
             c => {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "character {} is {c:?}: a board is digits 1-9 (and . for an empty cell)",
                     k + 1
-                ))
+                )))
             }
         }
         if b.len() > super::MAX_LENGTH {
             let cells = s.chars().filter(|c| matches!(c, '0'..='9' | '.')).count();
-            return Err(format!(
+            return Err(Error::invalid(format!(
                 "the board has {cells} cells: a board has at most {} (digits and . together)",
                 super::MAX_LENGTH
-            ));
+            )));
         }
     }
     if !b.iter().any(|&x| x != 0) {
-        return Err("the board has no digits".into());
+        return Err(Error::invalid("the board has no digits"));
     }
     Ok(b)
-}
-
-/// A user's token for an error message: as it is when short, otherwise its first 20
-/// characters and its length (an error is one line of readable size whatever the input).
-pub fn shown(s: &str) -> String {
-    const KEEP: usize = 20;
-    let n = s.chars().count();
-    if n <= KEEP {
-        format!("{s:?}")
-    } else {
-        let head: String = s.chars().take(KEEP).collect();
-        format!("{head:?}... ({n} characters)")
-    }
 }
 
 /// The board as text rows of `cols` digits (`.` for empty).

@@ -47,12 +47,16 @@ impl Style {
 }
 
 impl std::str::FromStr for Style {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::Error;
+    fn from_str(s: &str) -> crate::Result<Self> {
         [Style::Free, Style::Symmetric, Style::Border]
             .into_iter()
             .find(|st| st.name() == s)
-            .ok_or_else(|| format!("unknown style '{s}': choose free, symmetric or border"))
+            .ok_or_else(|| {
+                crate::Error::invalid(format!(
+                    "unknown style '{s}': choose free, symmetric or border"
+                ))
+            })
     }
 }
 

@@ -48,12 +48,16 @@ impl std::fmt::Display for Grade {
 }
 
 impl std::str::FromStr for Grade {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::Error;
+    fn from_str(s: &str) -> crate::Result<Self> {
         Grade::ALL
             .into_iter()
             .find(|g| g.name() == s)
-            .ok_or_else(|| format!("unknown difficulty '{s}': choose easy, medium or hard"))
+            .ok_or_else(|| {
+                crate::Error::invalid(format!(
+                    "unknown difficulty '{s}': choose easy, medium or hard"
+                ))
+            })
     }
 }
 

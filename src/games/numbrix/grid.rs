@@ -2,6 +2,8 @@
 //! The text format (`numbrix solve` input): one grid row per line, cells separated by
 //! spaces, a number or `.` for a blank; grids separated by blank lines.
 
+use crate::{Error, Result};
+
 /// Grids larger than this are refused (the solver's widest bit set holds 512 cells).
 pub const MAX_CELLS: usize = 512;
 
@@ -35,15 +37,15 @@ impl Grid {
     }
 
     /// Check the size and the numbers (range, repeats). Messages name the cell.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<()> {
         check_size(self.rows, self.cols)?;
         if self.cells.len() != self.rows * self.cols {
-            return Err(format!(
+            return Err(Error::invalid(format!(
                 "the grid has {} cells, not {} x {}",
                 self.cells.len(),
                 self.rows,
                 self.cols
-            ));
+            )));
         }
         let n = self.cells.len();
         let mut seen = vec![usize::MAX; n + 1];
@@ -53,18 +55,18 @@ impl Grid {
                 continue;
             }
             if v as usize > n {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "row {r}, column {c}: {v} is out of range (a {}x{} grid holds 1 to {n})",
                     self.rows, self.cols
-                ));
+                )));
             }
             let prev = seen[v as usize];
             if prev != usize::MAX {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "{v} appears twice: row {}, column {} and row {r}, column {c}",
                     prev / self.cols + 1,
                     prev % self.cols + 1
-                ));
+                )));
             }
             seen[v as usize] = i;
         }
@@ -76,14 +78,14 @@ impl Grid {
         self.cells.chunks(self.cols).map(|r| r.to_vec()).collect()
     }
 
-    pub fn from_rows(rows: &[Vec<u16>]) -> Result<Self, String> {
+    pub fn from_rows(rows: &[Vec<u16>]) -> Result<Self> {
         let cols = rows.first().map_or(0, |r| r.len());
         if let Some((i, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != cols) {
-            return Err(format!(
+            return Err(Error::invalid(format!(
                 "row {} has {} cells but row 1 has {cols}: grids must be rectangular",
                 i + 1,
                 r.len()
-            ));
+            )));
         }
         let g = Grid {
             rows: rows.len(),
@@ -116,23 +118,23 @@ impl Grid {
     }
 }
 
-pub fn check_size(rows: usize, cols: usize) -> Result<(), String> {
+pub fn check_size(rows: usize, cols: usize) -> Result<()> {
     if rows < 2 || cols < 2 {
-        return Err(format!(
+        return Err(Error::invalid(format!(
             "a {rows}x{cols} grid is too small: Numbrix needs at least 2x2"
-        ));
+        )));
     }
     if rows * cols > MAX_CELLS {
-        return Err(format!(
+        return Err(Error::invalid(format!(
             "a {rows}x{cols} grid has {} cells; the solver handles at most {MAX_CELLS} (22x22 or an equal area)",
             rows * cols
-        ));
+        )));
     }
     Ok(())
 }
 
 /// Parse one or more grids (separated by blank lines). Errors name the grid and line.
-pub fn parse_grids(text: &str) -> Result<Vec<Grid>, String> {
+pub fn parse_grids(text: &str) -> Result<Vec<Grid>> {
     let mut grids = Vec::new();
     let mut rows: Vec<Vec<u16>> = Vec::new();
     let mut first_line = 0;
@@ -140,11 +142,15 @@ pub fn parse_grids(text: &str) -> Result<Vec<Grid>, String> {
         if rows.is_empty() {
             return Ok(());
         }
-        let g = Grid::from_rows(rows)
-            .map_err(|e| format!("grid {} (from line {first_line}): {e}", grids.len() + 1))?;
+        let g = Grid::from_rows(rows).map_err(|e| {
+            Error::invalid(format!(
+                "grid {} (from line {first_line}): {e}",
+                grids.len() + 1
+            ))
+        })?;
         grids.push(g);
         rows.clear();
-        Ok::<(), String>(())
+        Ok::<(), Error>(())
     };
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -163,11 +169,11 @@ pub fn parse_grids(text: &str) -> Result<Vec<Grid>, String> {
             let v = match tok {
                 "." | "_" | "-" => 0,
                 _ => tok.parse::<u16>().map_err(|_| {
-                    format!(
+                    Error::invalid(format!(
                         "line {}: '{}' is not a number or '.' (cells are numbers or . for a blank, separated by spaces)",
                         i + 1,
                         crate::input::excerpt(tok)
-                    )
+                    ))
                 })?,
             };
             row.push(v);
@@ -176,7 +182,9 @@ pub fn parse_grids(text: &str) -> Result<Vec<Grid>, String> {
     }
     finish(&mut rows, &mut grids, first_line)?;
     if grids.is_empty() {
-        return Err("no grid in the input (one row per line, cells separated by spaces)".into());
+        return Err(Error::invalid(
+            "no grid in the input (one row per line, cells separated by spaces)",
+        ));
     }
     Ok(grids)
 }
@@ -206,10 +214,13 @@ mod tests {
             ("", "no grid"),
             ("0 0\n0 0\n\n1 2 3\n", "grid 2"),
         ] {
-            let e = parse_grids(text).unwrap_err();
+            let e = parse_grids(text).unwrap_err().to_string();
             assert!(e.contains(needle), "{text:?}: {e}");
         }
-        assert!(check_size(23, 23).unwrap_err().contains("at most"));
+        assert!(check_size(23, 23)
+            .unwrap_err()
+            .to_string()
+            .contains("at most"));
         assert!(check_size(16, 16).is_ok());
     }
 }

@@ -183,7 +183,7 @@ impl Game for Numbrix {
 
     fn new(params: NumbrixParams) -> Result<Self> {
         let Size { rows, cols } = params.size;
-        grid::check_size(rows, cols).map_err(Error::Invalid)?;
+        grid::check_size(rows, cols)?;
         if params.max_nodes == 0 {
             return Err(Error::param(
                 "max_nodes",
@@ -206,15 +206,18 @@ impl Game for Numbrix {
         }
     }
 
-    fn verify(&self, p: &NumbrixPuzzle) -> Result<(), String> {
+    fn verify(&self, p: &NumbrixPuzzle) -> Result<()> {
         let (givens, solution) = (p.givens_flat(), p.solution_flat());
         if p.givens.len() != p.rows || p.givens.iter().any(|r| r.len() != p.cols) {
-            return Err("givens are not a rows x cols grid".into());
+            return Err(Error::check("givens are not a rows x cols grid"));
         }
         solve::check_solution(p.rows, p.cols, &givens, &solution)?;
         let clues = givens.iter().filter(|&&v| v != 0).count();
         if clues != p.clues {
-            return Err(format!("clues says {} but {clues} are given", p.clues));
+            return Err(Error::check(format!(
+                "clues says {} but {clues} are given",
+                p.clues
+            )));
         }
         if p.style == Style::Border
             && givens.iter().enumerate().any(|(c, &v)| {
@@ -222,17 +225,17 @@ impl Game for Numbrix {
                 v != 0 && r > 0 && col > 0 && r + 1 < p.rows && col + 1 < p.cols
             })
         {
-            return Err("a border puzzle has a given inside the ring".into());
+            return Err(Error::check("a border puzzle has a given inside the ring"));
         }
         if (p.rows, p.cols) != (self.params.size.rows, self.params.size.cols) {
-            return Err("the puzzle's size is not the game's".into());
+            return Err(Error::check("the puzzle's size is not the game's"));
         }
         let v = self.solver.clone().solve(&givens, u64::MAX);
         if v.count != Count::One || v.solution.as_deref() != Some(&solution[..]) {
-            return Err(format!(
+            return Err(Error::check(format!(
                 "the solver finds {:?}, not this one solution",
                 v.count
-            ));
+            )));
         }
         Ok(())
     }

@@ -25,6 +25,7 @@
 
 use super::bits::{Bits, Geometry};
 use super::grid::Grid;
+use crate::{Error, Result};
 
 /// What the solver proved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -582,44 +583,42 @@ impl AnySolver {
 }
 
 /// Validate a grid and count its solutions (up to two) with an optional node budget.
-pub fn solve_grid(grid: &Grid, budget: u64) -> Result<Verdict, String> {
+pub fn solve_grid(grid: &Grid, budget: u64) -> Result<Verdict> {
     grid.validate()?;
     Ok(AnySolver::new(grid.rows, grid.cols).solve(&grid.cells, budget))
 }
 
 /// Check that `solution` is a Hamiltonian path numbered 1..=N that agrees with
 /// `givens`, straight from the coordinates (used by verify and the tests).
-pub fn check_solution(
-    rows: usize,
-    cols: usize,
-    givens: &[u16],
-    solution: &[u16],
-) -> Result<(), String> {
+pub fn check_solution(rows: usize, cols: usize, givens: &[u16], solution: &[u16]) -> Result<()> {
     let n = rows * cols;
     if givens.len() != n || solution.len() != n {
-        return Err(format!("expected {n} cells"));
+        return Err(Error::check(format!("expected {n} cells")));
     }
     let mut at = vec![usize::MAX; n + 1];
     for (i, &v) in solution.iter().enumerate() {
         if v == 0 || v as usize > n {
-            return Err(format!("cell {i} holds {v}, outside 1..={n}"));
+            return Err(Error::check(format!("cell {i} holds {v}, outside 1..={n}")));
         }
         if at[v as usize] != usize::MAX {
-            return Err(format!("{v} appears twice"));
+            return Err(Error::check(format!("{v} appears twice")));
         }
         at[v as usize] = i;
         if givens[i] != 0 && givens[i] != v {
-            return Err(format!(
+            return Err(Error::check(format!(
                 "cell {i} is given as {} but solved as {v}",
                 givens[i]
-            ));
+            )));
         }
     }
     for v in 1..n {
         let (a, b) = (at[v], at[v + 1]);
         let (ra, ca, rb, cb) = (a / cols, a % cols, b / cols, b % cols);
         if ra.abs_diff(rb) + ca.abs_diff(cb) != 1 {
-            return Err(format!("{v} and {} are not neighbours", v + 1));
+            return Err(Error::check(format!(
+                "{v} and {} are not neighbours",
+                v + 1
+            )));
         }
     }
     Ok(())

@@ -178,7 +178,7 @@ pub mod match_stats {
             ));
         }
         NumberMatch::check(spec.columns, spec.max_adds)?;
-        let append: Append = spec.append.parse().map_err(Error::Invalid)?;
+        let append: Append = spec.append.parse()?;
         Ok(stats::Config {
             seed,
             length: spec.length,
