@@ -95,9 +95,10 @@ fn pdf_writer(c: &mut Criterion) {
 /// (boards drawn and counted, chi-square cells included).
 fn catan(c: &mut Criterion) {
     use puzzlebook::batch::Shard;
-    use puzzlebook::games::catan::bias::{count, Cells};
+    use puzzlebook::games::catan::bias::Cells;
     use puzzlebook::games::catan::board::BoardKind;
     use puzzlebook::games::catan::{context, rules::Rules, Sampler};
+    use puzzlebook::jobs::make::catan_bias::count;
     let rules: Rules = "red-apart".parse().unwrap();
     let ctx = context(BoardKind::Base, &rules, Sampler::Direct).unwrap();
     let mut g = c.benchmark_group("catan_board");

@@ -7,7 +7,7 @@
 
 use crate::games::{Game, Outcome};
 use crate::seed::item_rng;
-use crate::stats::Tally;
+use crate::stats::{Study, Tally};
 use crate::{Error, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -18,6 +18,16 @@ use std::time::{Duration, Instant};
 const CHUNK: usize = 4096;
 
 pub use crate::shard::{check_range, Shard, ShardIndices};
+
+/// How to run parallel work: the threads and whether to show progress (the part every
+/// kind of run shares; [`RunOptions`] adds what item generation needs).
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    /// Worker threads; 0 means one per core.
+    pub jobs: usize,
+    /// Show a progress bar on standard error.
+    pub progress: bool,
+}
 
 /// How to run a batch.
 #[derive(Debug, Clone)]
@@ -129,7 +139,12 @@ pub fn generate_item<G: Game>(
 }
 
 fn progress_bar(opts: &RunOptions, total: u64) -> ProgressBar {
-    if !opts.progress {
+    bar(opts.progress, &opts.label, total)
+}
+
+/// The one progress bar of every run (hidden unless `show`).
+fn bar(show: bool, label: &str, total: u64) -> ProgressBar {
+    if !show {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
@@ -140,7 +155,7 @@ fn progress_bar(opts: &RunOptions, total: u64) -> ProgressBar {
         .expect("valid template")
         .progress_chars("=> "),
     );
-    bar.set_prefix(opts.label.clone());
+    bar.set_prefix(label.to_string());
     bar
 }
 
@@ -213,6 +228,53 @@ where
     bar.finish_and_clear();
     summary.elapsed = started.elapsed();
     Ok(summary)
+}
+
+/// Count a [`Study`] over this shard's items among `0..samples`, on the current rayon
+/// pool (install one from [`thread_pool`] to choose the threads), with a progress bar
+/// labelled `label` when `show_progress`.
+///
+/// This is the one parallel reduce behind every statistic: the indices are cut into
+/// chunks of [`Study::chunk`] items, walked lazily (memory does not grow with
+/// `samples`), each chunk counted into fresh counts and the counts merged. The counts
+/// are sums, so they are the same in any order and at any thread count. A stop
+/// request (see [`crate::interrupt`]) is seen before every chunk, and by the study
+/// within one (before each item, by default): the run ends with
+/// [`Error::Interrupted`] and no counts.
+pub fn study<S: Study>(
+    study: &S,
+    samples: u64,
+    shard: Shard,
+    show_progress: bool,
+    label: &str,
+) -> Result<S::Counts> {
+    let chunk = study.chunk().max(1);
+    let bar = bar(show_progress, label, shard.len(0, samples));
+    let counts = (0..samples.div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            crate::interrupt::check()?;
+            let start = c * chunk;
+            let len = chunk.min(samples - start);
+            let mut counts = study.empty();
+            study.count_chunk(shard.indices(start, len), &mut counts)?;
+            let done = shard.len(start, len);
+            bar.inc(done);
+            crate::progress::add(done);
+            Ok(counts)
+        })
+        .try_reduce(
+            || study.empty(),
+            |mut a, b| {
+                study.merge(&mut a, b);
+                Ok(a)
+            },
+        );
+    bar.finish_and_clear();
+    // A study cut short by a stop request may have given up quietly: its counts are
+    // never taken for a finished run's.
+    crate::interrupt::check()?;
+    counts
 }
 
 /// Generate and keep every item (for books and tests).

@@ -1447,10 +1447,13 @@ fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCo
     for f in files.all() {
         output::check_writable(&f)?;
     }
-    let cfg = cb::study_config(&spec, samplers, args.seed, Shard::default(), show_progress);
-    let study = batch::thread_pool(jobs)?
-        .install(|| {
-            bias::study(&ctx, &cfg, |s: Sampler, c: &bias::Counts, secs: f64| {
+    let cfg = cb::study_config(&spec, samplers, args.seed, Shard::default());
+    let study = batch::thread_pool(jobs)?.install(|| {
+        cb::study(
+            &ctx,
+            &cfg,
+            show_progress,
+            |s: Sampler, c: &bias::Counts, secs: f64| {
                 eprintln!(
                     "{}: {} boards, {} attempts in {:.2} s ({:.2} M boards/s)",
                     s.name(),
@@ -1459,9 +1462,9 @@ fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCo
                     secs,
                     c.boards as f64 / secs.max(1e-9) / 1e6
                 );
-            })
-        })
-        .map_err(puzzlebook::jobs::make::stop_or)?;
+            },
+        )
+    })?;
     cb::write(&ctx, &study, args.seed, &files)?;
     print_bias_table(&study);
     Ok(ExitCode::SUCCESS)

@@ -18,9 +18,13 @@ impl Default for Shard {
 }
 
 impl std::str::FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || format!("shard '{s}' should be K/N with 0 <= K < N, like 0/4");
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let bad = || {
+            Error::invalid(format!(
+                "shard '{s}' should be K/N with 0 <= K < N, like 0/4"
+            ))
+        };
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
         let (index, count): (u64, u64) = (
             k.trim().parse().map_err(|_| bad())?,

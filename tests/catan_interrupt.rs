@@ -45,15 +45,10 @@ fn a_stop_request_ends_every_long_catan_call_promptly() {
         "bias counts",
         Box::new(move || {
             let ctx = Ctx::new(shape, "same-terrain-apart".parse().unwrap(), None);
-            bias::count(
-                &ctx,
-                Sampler::TokenRejection,
-                None,
-                1,
-                1_000_000_000,
-                Shard::default(),
-            )
-            .map(|_| ())
+            let study = bias::SamplerStudy::new(&ctx, Sampler::TokenRejection, None, 1);
+            puzzlebook::batch::study(&study, 1_000_000_000, Shard::default(), false, "")
+                .map(|_| ())
+                .map_err(|e| e.to_string())
         }),
     );
     // The set-up pilot of a hopeless sampler.

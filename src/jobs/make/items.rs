@@ -127,7 +127,7 @@ pub(super) fn file_of(dest: &Dest) -> Vec<PathBuf> {
 }
 
 /// Merge items parts: records in index order, exactly as one run writes them.
-pub(super) fn merge_items(parts: &mut [Part], dest: &Dest) -> Result<Made> {
+pub(super) fn merge_items(parts: &mut [PartFile], dest: &Dest) -> Result<Made> {
     let cfg = &parts[0].header.config;
     let field = |k: &str| cfg[k].as_u64().ok_or_else(|| bad_config(k));
     let (first, count) = (field("first")?, field("count")?);

@@ -2,7 +2,7 @@
 //! a job file: whole (the final file) or as one shard's part, and merged from parts
 //! into exactly the bytes of a whole run.
 
-use super::part::{self, Header, Part};
+use super::part::{self, Header, PartFile};
 use crate::batch::{self, Record, RunOptions, Shard};
 use crate::games::{self, Game, GameVisitor};
 use crate::output::AtomicFile;
@@ -144,12 +144,8 @@ pub struct MatchStatsSpec {
     pub timings: bool,
 }
 
-/// How to run.
-#[derive(Debug, Clone, Default)]
-pub struct Env {
-    pub jobs: usize,
-    pub progress: bool,
-}
+/// How to run: the threads and whether to show progress (the pipeline's own options).
+pub use crate::batch::Env;
 
 /// Where a file goes: a path (written atomically) or standard output.
 #[derive(Debug, Clone, PartialEq)]
@@ -411,14 +407,14 @@ impl Spec {
             Spec::CatanBias(b) => {
                 let (ctx, samplers) = catan_bias::setup(b)?;
                 let config = catan_bias::header_config(b, &samplers, s);
-                let cfg = catan_bias::study_config(b, samplers, s, shard, env.progress);
-                let counts = crate::batch::thread_pool(env.jobs)?
-                    .install(|| crate::games::catan::bias::count_samplers(&ctx, &cfg, |_, _, _| {}))
-                    .map_err(stop_or)?;
+                let cfg = catan_bias::study_config(b, samplers, s, shard);
+                let counts = crate::batch::thread_pool(env.jobs)?.install(|| {
+                    catan_bias::count_samplers(&ctx, &cfg, env.progress, |_, _, _| {})
+                })?;
                 match target {
                     Target::Whole(f) => {
-                        let study = crate::games::catan::bias::finish(&ctx, &cfg, counts)
-                            .map_err(stop_or)?;
+                        let study = crate::batch::thread_pool(env.jobs)?
+                            .install(|| catan_bias::finish(&ctx, &cfg, counts))?;
                         catan_bias::write(&ctx, &study, s, f)?;
                     }
                     Target::Part { path, tag } => write_part(
@@ -442,15 +438,6 @@ fn stats_rows(
     c: &crate::games::number_match::stats::Counts,
 ) -> Vec<crate::games::number_match::stats::Row> {
     crate::games::number_match::stats::rows(cfg, c)
-}
-
-/// A library error string, or Interrupted when a stop was asked for.
-pub fn stop_or(e: String) -> Error {
-    if crate::interrupt::requested() {
-        Error::Interrupted
-    } else {
-        Error::Invalid(e)
-    }
 }
 
 /// Where `Spec::make` writes.
