@@ -12,8 +12,10 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+mod command;
 mod items;
 mod stats;
+pub use command::*;
 pub use items::*;
 pub use stats::*;
 
@@ -406,28 +408,7 @@ impl Spec {
             }
             Spec::CatanBias(b) => {
                 let (ctx, samplers) = catan_bias::setup(b)?;
-                let config = catan_bias::header_config(b, &samplers, s);
-                let cfg = catan_bias::study_config(b, samplers, s, shard);
-                let counts = crate::batch::thread_pool(env.jobs)?.install(|| {
-                    catan_bias::count_samplers(&ctx, &cfg, env.progress, |_, _, _| {})
-                })?;
-                match target {
-                    Target::Whole(f) => {
-                        let study = crate::batch::thread_pool(env.jobs)?
-                            .install(|| catan_bias::finish(&ctx, &cfg, counts))?;
-                        catan_bias::write(&ctx, &study, s, f)?;
-                    }
-                    Target::Part { path, tag } => write_part(
-                        path,
-                        &Header::new(self.kind(), config, shard).tagged(tag.as_deref()),
-                        &catan_bias::state(&counts),
-                    )?,
-                }
-                Ok(Made {
-                    items: shard.len(0, b.samples),
-                    files: target.files(),
-                    note: String::new(),
-                })
+                catan_bias::make(b, &ctx, samplers, s, shard, target, env)
             }
         }
     }

@@ -125,6 +125,24 @@ pub mod carcassonne_stats {
             .collect()
     }
 
+    /// The table `carcassonne stats` prints: per size, the score's mean and
+    /// percentiles and the mean feature counts.
+    pub fn table(spec: &CarcassonneStatsSpec, hists: &[Hist]) -> String {
+        let mut t = String::from("tiles  landscapes  score: mean  p10  p50  p90   complete cities  roads  monasteries (means)\n");
+        for (&tiles, h) in spec.tiles.iter().zip(hists) {
+            let (mean, p10, p50, p90) = stats::summary(&h.0[0]);
+            let m = |k: usize| stats::summary(&h.0[k]).0;
+            t += &format!(
+                "{tiles:>5}  {:>10}  {mean:>11.2} {p10:>4} {p50:>4} {p90:>4}   {:>15.2} {:>6.2} {:>12.2}\n",
+                h.0[0].iter().sum::<u64>(),
+                m(1),
+                m(3),
+                m(5)
+            );
+        }
+        t
+    }
+
     pub fn write(spec: &CarcassonneStatsSpec, seed: u64, hists: &[Hist], out: &Path) -> Result<()> {
         let mut rows = Vec::new();
         for (&t, h) in spec.tiles.iter().zip(hists) {
@@ -306,6 +324,56 @@ pub mod catan_bias {
             crate::games::catan::pilot::check(&ctx, s)?;
         }
         Ok((ctx, samplers))
+    }
+
+    /// Make a study with the context and samplers of [`setup`]: whole into the
+    /// files of `target`, or this shard's part.
+    pub fn make(
+        spec: &BiasSpec,
+        ctx: &Ctx,
+        samplers: Vec<Sampler>,
+        seed: u64,
+        shard: Shard,
+        target: &Target,
+        env: &Env,
+    ) -> Result<Made> {
+        let config = header_config(spec, &samplers, seed);
+        let cfg = study_config(spec, samplers, seed, shard);
+        let pool = crate::batch::thread_pool(env.jobs)?;
+        let counts = pool.install(|| count_samplers(ctx, &cfg, env.progress, |_, _, _| {}))?;
+        match target {
+            Target::Whole(f) => {
+                let study = pool.install(|| finish(ctx, &cfg, counts))?;
+                write(ctx, &study, seed, f)?;
+            }
+            Target::Part { path, tag } => write_part(
+                path,
+                &Header::new("catan-bias", config, shard).tagged(tag.as_deref()),
+                &state(&counts),
+            )?,
+        }
+        Ok(Made {
+            items: shard.len(0, spec.samples),
+            files: target.files(),
+            note: String::new(),
+        })
+    }
+
+    /// The table `catan bias` and `merge` print: one line per sampler.
+    pub fn table(study: &bias::Study) -> String {
+        let mut t = String::from("sampler          samples     acceptance  chi-square (df)         p-value    max |z| (where)\n");
+        for s in &study.summaries {
+            let chi = match (s.chi_square, s.df) {
+                (Some(c), Some(d)) => format!("{c:.1} ({d})"),
+                _ => "n/a".into(),
+            };
+            let p = s.p_value.map_or("n/a".into(), |p| format!("{p:.3e}"));
+            t += &format!(
+                "{:<16} {:>10}  {:>10.5}  {:<22}  {:>9}  {:.2} ({})\n",
+                s.sampler, s.samples, s.acceptance_rate, chi, p, s.max_abs_z, s.max_abs_z_at
+            );
+        }
+        t
     }
 
     pub fn header_config(spec: &BiasSpec, samplers: &[Sampler], seed: u64) -> Value {
