@@ -3,12 +3,12 @@
 //! probability about 2e-4 for an unbiased sampler; the chi-square p-value threshold of
 //! 1e-4 likewise. The biased samplers miss by orders of magnitude.
 
-use puzzlebook::batch::Shard;
 use puzzlebook::games::catan::bias::{Cells, Study, StudyConfig};
 use puzzlebook::games::catan::board::BoardKind;
 use puzzlebook::games::catan::rules::Rules;
 use puzzlebook::games::catan::{context, Sampler};
 use puzzlebook::jobs::make::catan_bias::{count, study};
+use puzzlebook::shard::Shard;
 
 fn cfg(samplers: &[Sampler], seed: u64, samples: u64, reference_samples: u64) -> StudyConfig {
     StudyConfig {

@@ -2,11 +2,11 @@
 //! with an error and never with a board or counts. The stop flag is global and stays
 //! set, so this file holds one test.
 
-use puzzlebook::batch::Shard;
 use puzzlebook::games::catan::board::BoardKind;
 use puzzlebook::games::catan::sampler::{Ctx, Sampler};
 use puzzlebook::games::catan::{bias, context};
 use puzzlebook::seed::item_rng;
+use puzzlebook::shard::Shard;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 

@@ -7,11 +7,11 @@
 //! The flag is global to the process, so this file is its own test binary with a
 //! single test: nothing else runs beside it.
 
-use puzzlebook::batch::Shard;
 use puzzlebook::games::carcassonne;
 use puzzlebook::games::number_match::{self, montecarlo, Append, Rules, Solver, Verdict};
 use puzzlebook::games::numbrix::{self, clues, grid, path::PathSampler, AnySolver};
 use puzzlebook::seed::item_rng;
+use puzzlebook::shard::Shard;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 

@@ -21,7 +21,7 @@ pub mod make;
 pub mod manifest;
 pub mod part;
 
-use crate::batch::Shard;
+use crate::shard::Shard;
 use crate::{Error, Result};
 use make::{Env, Made, Spec, StatsFiles, Target};
 use manifest::{Entry, Manifest};

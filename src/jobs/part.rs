@@ -104,7 +104,7 @@ pub struct Header {
 }
 
 impl Header {
-    pub fn new(kind: &str, config: Value, shard: crate::batch::Shard) -> Header {
+    pub fn new(kind: &str, config: Value, shard: crate::shard::Shard) -> Header {
         Header {
             puzzlebook_part: FORMAT,
             version: crate::VERSION.to_string(),
@@ -417,6 +417,6 @@ fn difference(a: &Value, b: &Value) -> String {
 }
 
 /// The part file of shard K/N of the output `name` in `dir`.
-pub fn part_name(dir: &Path, name: &str, shard: crate::batch::Shard) -> PathBuf {
+pub fn part_name(dir: &Path, name: &str, shard: crate::shard::Shard) -> PathBuf {
     dir.join(format!("{name}.part-{}-of-{}", shard.index, shard.count))
 }

@@ -3,9 +3,10 @@
 //! into exactly the bytes of a whole run.
 
 use super::part::{self, Header, PartFile};
-use crate::batch::{self, Record, RunOptions, Shard};
+use crate::batch::{self, Record, RunOptions};
 use crate::games::{self, Game, GameVisitor};
 use crate::output::AtomicFile;
+use crate::shard::Shard;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -316,7 +317,7 @@ impl Spec {
                 if i.count == 0 {
                     return Err(Error::invalid("count is 0: ask for at least 1 item"));
                 }
-                crate::batch::check_range(i.first, i.count)?;
+                crate::shard::check_range(i.first, i.count)?;
                 let config = std::cell::RefCell::new(Value::Null);
                 with_game(
                     &i.game,
@@ -372,7 +373,8 @@ impl Spec {
             Spec::Book(b) => book(b, seed, part, &dest, env),
             Spec::CarcassonneStats(c) => {
                 let config = carcassonne_stats::config(c, s)?;
-                let hists = carcassonne_stats::count(c, s, shard)?;
+                let hists = crate::batch::thread_pool(env.jobs)?
+                    .install(|| carcassonne_stats::count(c, s, shard))?;
                 match target {
                     Target::Whole(f) => carcassonne_stats::write(c, s, &hists, &f.out)?,
                     Target::Part { path, tag } => write_part(
