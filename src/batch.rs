@@ -33,9 +33,8 @@ pub struct Env {
 #[derive(Debug, Clone)]
 pub struct RunOptions {
     pub seed: u64,
-    /// Worker threads; 0 means one per core.
-    pub jobs: usize,
-    pub progress: bool,
+    /// Threads and progress.
+    pub env: Env,
     /// Attempts per item before the run gives up with an error.
     pub max_attempts: u64,
     pub shard: Shard,
@@ -49,8 +48,7 @@ impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             seed: crate::seed::DEFAULT_SEED,
-            jobs: 0,
-            progress: false,
+            env: Env::default(),
             max_attempts: 100_000,
             shard: Shard::default(),
             first: 0,
@@ -139,7 +137,7 @@ pub fn generate_item<G: Game>(
 }
 
 fn progress_bar(opts: &RunOptions, total: u64) -> ProgressBar {
-    bar(opts.progress, &opts.label, total)
+    bar(opts.env.progress, &opts.label, total)
 }
 
 /// The one progress bar of every run (hidden unless `show`).
@@ -193,7 +191,7 @@ where
     F: FnMut(T) -> Result<()>,
 {
     let started = Instant::now();
-    let pool = thread_pool(opts.jobs)?;
+    let pool = thread_pool(opts.env.jobs)?;
     // Indices are taken a chunk at a time, so memory does not grow with the count.
     let mut indices = opts.shard.indices(opts.first, count);
     let bar = progress_bar(opts, opts.shard.len(opts.first, count));

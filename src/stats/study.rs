@@ -9,12 +9,14 @@
 
 use crate::shard::ShardIndices;
 use crate::Result;
+use serde::{de::DeserializeOwned, Serialize};
 
 /// A statistic over the items of a run: empty counts, how one item adds to them, and
 /// how two sets of counts merge.
 pub trait Study: Sync {
-    /// Mergeable counts (serialised into part files by the caller).
-    type Counts: Send;
+    /// Mergeable counts; a shard's counts are written into its part file (as JSON)
+    /// and read back to be merged.
+    type Counts: Send + Serialize + DeserializeOwned;
 
     /// Items counted per unit of parallel work: large enough that a chunk is well
     /// above the cost of scheduling it, small enough to stop and report promptly.

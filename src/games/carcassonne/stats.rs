@@ -56,7 +56,9 @@ impl Hist {
 /// `carcassonne generate --tiles T` makes as item i (counted by `batch::study`).
 #[derive(Debug, Clone, Copy)]
 pub struct SizeStudy {
+    /// The run's seed.
     pub seed: u64,
+    /// Tiles per landscape.
     pub tiles: usize,
 }
 

@@ -13,7 +13,9 @@ use crate::{Error, Result};
 /// One sampler's boards, counted: board i is the board `sampler` draws from item i's
 /// stream (counted by `batch::study`; a shard's counts merge into the whole run's).
 pub struct SamplerStudy<'a> {
+    /// The board, the rules and the samplers' set-up.
     pub ctx: &'a Ctx,
+    /// The sampler whose boards are counted.
     pub sampler: Sampler,
     /// The placement cells of the chi-square test (None: rules without a table).
     pub cells: Option<&'a Cells>,
@@ -21,6 +23,7 @@ pub struct SamplerStudy<'a> {
 }
 
 impl<'a> SamplerStudy<'a> {
+    /// The boards `sampler` draws from the streams of `seed`.
     pub fn new(ctx: &'a Ctx, sampler: Sampler, cells: Option<&'a Cells>, seed: u64) -> Self {
         SamplerStudy {
             ctx,

@@ -77,8 +77,7 @@ pub fn items<G: Game>(
     crate::shard::check_range(first, count)?;
     let opts = RunOptions {
         seed,
-        jobs: env.jobs,
-        progress: env.progress,
+        env: env.clone(),
         shard,
         first,
         label: G::NAME.to_string(),
