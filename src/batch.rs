@@ -288,3 +288,84 @@ pub fn collect<G: Game>(
     })?;
     Ok((items, summary))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shard::ShardIndices;
+
+    /// Counts how many indices it saw and their sum, in chunks of 7.
+    struct Sum;
+
+    impl Study for Sum {
+        type Counts = (u64, u64);
+        fn chunk(&self) -> u64 {
+            7
+        }
+        fn empty(&self) -> (u64, u64) {
+            (0, 0)
+        }
+        fn merge(&self, into: &mut (u64, u64), other: (u64, u64)) {
+            into.0 += other.0;
+            into.1 += other.1;
+        }
+        fn count(&self, i: u64, c: &mut (u64, u64)) -> Result<()> {
+            c.0 += 1;
+            c.1 += i;
+            Ok(())
+        }
+    }
+
+    /// Like [`Sum`], but counting whole chunks at once through the chunk hook.
+    struct ChunkSum;
+
+    impl Study for ChunkSum {
+        type Counts = (u64, u64);
+        fn chunk(&self) -> u64 {
+            5
+        }
+        fn empty(&self) -> (u64, u64) {
+            (0, 0)
+        }
+        fn merge(&self, into: &mut (u64, u64), other: (u64, u64)) {
+            Sum.merge(into, other)
+        }
+        fn count(&self, i: u64, c: &mut (u64, u64)) -> Result<()> {
+            Sum.count(i, c)
+        }
+        fn count_chunk(&self, indices: ShardIndices, c: &mut (u64, u64)) -> Result<()> {
+            let v: Vec<u64> = indices.collect();
+            c.0 += v.len() as u64;
+            c.1 += v.iter().sum::<u64>();
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_study_counts_every_index_of_its_shard_once_at_any_thread_count() {
+        for samples in [0u64, 1, 6, 7, 8, 100] {
+            let whole = (samples, (0..samples).sum::<u64>());
+            for jobs in [1, 3] {
+                let pool = thread_pool(jobs).unwrap();
+                let run = |shard| {
+                    pool.install(|| {
+                        (
+                            study(&Sum, samples, shard, false, "").unwrap(),
+                            study(&ChunkSum, samples, shard, false, "").unwrap(),
+                        )
+                    })
+                };
+                assert_eq!(run(Shard::default()), (whole, whole));
+                for n in [2u64, 3] {
+                    let mut merged = Sum.empty();
+                    for k in 0..n {
+                        let (a, b) = run(Shard { index: k, count: n });
+                        assert_eq!(a, b);
+                        Sum.merge(&mut merged, a);
+                    }
+                    assert_eq!(merged, whole, "samples {samples}, {n} shards");
+                }
+            }
+        }
+    }
+}

@@ -243,6 +243,9 @@ pub struct Merged {
     pub made: Made,
     pub kind: String,
     pub study: Option<crate::games::catan::bias::Study>,
+    /// What the command line prints on standard output (the Catan bias table; empty
+    /// for the other kinds).
+    pub table: String,
 }
 
 /// Merge parts into the final output(s).
@@ -277,7 +280,13 @@ pub fn merge(paths: &[PathBuf], files: &StatsFiles) -> Result<Merged> {
             )))
         }
     };
-    Ok(Merged { made, kind, study })
+    let table = study.as_ref().map(catan_bias::table).unwrap_or_default();
+    Ok(Merged {
+        made,
+        kind,
+        study,
+        table,
+    })
 }
 
 impl Spec {
