@@ -1383,10 +1383,6 @@ fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_bias_table(study: &puzzlebook::games::catan::bias::Study) {
-    print!("{}", puzzlebook::jobs::make::catan_bias::table(study));
-}
-
 /// The shard a scheduler gives this task.
 fn shard_from_env() -> Result<Shard> {
     let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
@@ -1529,8 +1525,8 @@ fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
         report: args.report.clone(),
     };
     let merged = make::merge(&args.parts, &files)?;
-    if let Some(study) = &merged.study {
-        print_bias_table(study);
+    if merged.study.is_some() {
+        print!("{}", merged.table);
     } else if args.summary.is_some() || args.report.is_some() {
         eprintln!("note: --summary and --report apply to Catan bias parts only");
     }
