@@ -94,10 +94,11 @@ fn pdf_writer(c: &mut Criterion) {
 /// Catan: one board per sampler (one core), and the bias counting loop on all cores
 /// (boards drawn and counted, chi-square cells included).
 fn catan(c: &mut Criterion) {
-    use puzzlebook::batch::Shard;
-    use puzzlebook::games::catan::bias::{count, Cells};
+    use puzzlebook::games::catan::bias::Cells;
     use puzzlebook::games::catan::board::BoardKind;
     use puzzlebook::games::catan::{context, rules::Rules, Sampler};
+    use puzzlebook::jobs::make::catan_bias::count;
+    use puzzlebook::shard::Shard;
     let rules: Rules = "red-apart".parse().unwrap();
     let ctx = context(BoardKind::Base, &rules, Sampler::Direct).unwrap();
     let mut g = c.benchmark_group("catan_board");
@@ -285,8 +286,8 @@ fn carcassonne(c: &mut Criterion) {
 /// Merging shards: 4 part files of 5,000 Flip records each into one JSON Lines file
 /// (the merge step of a sharded run; it reads, checks and writes every record).
 fn batch_merge(c: &mut Criterion) {
-    use puzzlebook::batch::Shard;
     use puzzlebook::jobs::make::{self, Dest, Env, ItemFormat, StatsFiles};
+    use puzzlebook::shard::Shard;
     let dir = tempfile::tempdir().unwrap();
     let game = flip_game(5, Shape::Block);
     let n = 20_000u64;

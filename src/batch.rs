@@ -7,7 +7,7 @@
 
 use crate::games::{Game, Outcome};
 use crate::seed::item_rng;
-use crate::stats::Tally;
+use crate::stats::{Study, Tally};
 use crate::{Error, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -17,15 +17,24 @@ use std::time::{Duration, Instant};
 /// Items generated in parallel before they are handed on in order.
 const CHUNK: usize = 4096;
 
-pub use crate::shard::{check_range, Shard, ShardIndices};
+use crate::shard::Shard;
+
+/// How to run parallel work: the threads and whether to show progress (the part every
+/// kind of run shares; [`RunOptions`] adds what item generation needs).
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    /// Worker threads; 0 means one per core.
+    pub jobs: usize,
+    /// Show a progress bar on standard error.
+    pub progress: bool,
+}
 
 /// How to run a batch.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
     pub seed: u64,
-    /// Worker threads; 0 means one per core.
-    pub jobs: usize,
-    pub progress: bool,
+    /// Threads and progress.
+    pub env: Env,
     /// Attempts per item before the run gives up with an error.
     pub max_attempts: u64,
     pub shard: Shard,
@@ -39,8 +48,7 @@ impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             seed: crate::seed::DEFAULT_SEED,
-            jobs: 0,
-            progress: false,
+            env: Env::default(),
             max_attempts: 100_000,
             shard: Shard::default(),
             first: 0,
@@ -129,7 +137,12 @@ pub fn generate_item<G: Game>(
 }
 
 fn progress_bar(opts: &RunOptions, total: u64) -> ProgressBar {
-    if !opts.progress {
+    bar(opts.env.progress, &opts.label, total)
+}
+
+/// The one progress bar of every run (hidden unless `show`).
+fn bar(show: bool, label: &str, total: u64) -> ProgressBar {
+    if !show {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
@@ -140,7 +153,7 @@ fn progress_bar(opts: &RunOptions, total: u64) -> ProgressBar {
         .expect("valid template")
         .progress_chars("=> "),
     );
-    bar.set_prefix(opts.label.clone());
+    bar.set_prefix(label.to_string());
     bar
 }
 
@@ -178,7 +191,7 @@ where
     F: FnMut(T) -> Result<()>,
 {
     let started = Instant::now();
-    let pool = thread_pool(opts.jobs)?;
+    let pool = thread_pool(opts.env.jobs)?;
     // Indices are taken a chunk at a time, so memory does not grow with the count.
     let mut indices = opts.shard.indices(opts.first, count);
     let bar = progress_bar(opts, opts.shard.len(opts.first, count));
@@ -215,6 +228,53 @@ where
     Ok(summary)
 }
 
+/// Count a [`Study`] over this shard's items among `0..samples`, on the current rayon
+/// pool (install one from [`thread_pool`] to choose the threads), with a progress bar
+/// labelled `label` when `show_progress`.
+///
+/// This is the one parallel reduce behind every statistic: the indices are cut into
+/// chunks of [`Study::chunk`] items, walked lazily (memory does not grow with
+/// `samples`), each chunk counted into fresh counts and the counts merged. The counts
+/// are sums, so they are the same in any order and at any thread count. A stop
+/// request (see [`crate::interrupt`]) is seen before every chunk, and by the study
+/// within one (before each item, by default): the run ends with
+/// [`Error::Interrupted`] and no counts.
+pub fn study<S: Study>(
+    study: &S,
+    samples: u64,
+    shard: Shard,
+    show_progress: bool,
+    label: &str,
+) -> Result<S::Counts> {
+    let chunk = study.chunk().max(1);
+    let bar = bar(show_progress, label, shard.len(0, samples));
+    let counts = (0..samples.div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            crate::interrupt::check()?;
+            let start = c * chunk;
+            let len = chunk.min(samples - start);
+            let mut counts = study.empty();
+            study.count_chunk(shard.indices(start, len), &mut counts)?;
+            let done = shard.len(start, len);
+            bar.inc(done);
+            crate::progress::add(done);
+            Ok(counts)
+        })
+        .try_reduce(
+            || study.empty(),
+            |mut a, b| {
+                study.merge(&mut a, b);
+                Ok(a)
+            },
+        );
+    bar.finish_and_clear();
+    // A study cut short by a stop request may have given up quietly: its counts are
+    // never taken for a finished run's.
+    crate::interrupt::check()?;
+    counts
+}
+
 /// Generate and keep every item (for books and tests).
 pub fn collect<G: Game>(
     game: &G,
@@ -232,50 +292,80 @@ pub fn collect<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shard::ShardIndices;
+
+    /// Counts how many indices it saw and their sum, in chunks of 7.
+    struct Sum;
+
+    impl Study for Sum {
+        type Counts = (u64, u64);
+        fn chunk(&self) -> u64 {
+            7
+        }
+        fn empty(&self) -> (u64, u64) {
+            (0, 0)
+        }
+        fn merge(&self, into: &mut (u64, u64), other: (u64, u64)) {
+            into.0 += other.0;
+            into.1 += other.1;
+        }
+        fn count(&self, i: u64, c: &mut (u64, u64)) -> Result<()> {
+            c.0 += 1;
+            c.1 += i;
+            Ok(())
+        }
+    }
+
+    /// Like [`Sum`], but counting whole chunks at once through the chunk hook.
+    struct ChunkSum;
+
+    impl Study for ChunkSum {
+        type Counts = (u64, u64);
+        fn chunk(&self) -> u64 {
+            5
+        }
+        fn empty(&self) -> (u64, u64) {
+            (0, 0)
+        }
+        fn merge(&self, into: &mut (u64, u64), other: (u64, u64)) {
+            Sum.merge(into, other)
+        }
+        fn count(&self, i: u64, c: &mut (u64, u64)) -> Result<()> {
+            Sum.count(i, c)
+        }
+        fn count_chunk(&self, indices: ShardIndices, c: &mut (u64, u64)) -> Result<()> {
+            let v: Vec<u64> = indices.collect();
+            c.0 += v.len() as u64;
+            c.1 += v.iter().sum::<u64>();
+            Ok(())
+        }
+    }
 
     #[test]
-    fn shards_partition_the_indices() {
-        for n in 1..=7u64 {
-            let mut all: Vec<u64> = (0..n)
-                .flat_map(|k| {
-                    Shard { index: k, count: n }
-                        .indices(5, 40)
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            all.sort_unstable();
-            assert_eq!(all, (5..45).collect::<Vec<_>>());
-            for k in 0..n {
-                let s = Shard { index: k, count: n };
-                assert_eq!(s.len(5, 40), s.indices(5, 40).count() as u64);
-                assert_eq!(s.len(5, 0), 0);
-                assert!(Shard { index: k, count: n }
-                    .indices(5, 40)
-                    .all(|i| i % n == k));
+    fn a_study_counts_every_index_of_its_shard_once_at_any_thread_count() {
+        for samples in [0u64, 1, 6, 7, 8, 100] {
+            let whole = (samples, (0..samples).sum::<u64>());
+            for jobs in [1, 3] {
+                let pool = thread_pool(jobs).unwrap();
+                let run = |shard| {
+                    pool.install(|| {
+                        (
+                            study(&Sum, samples, shard, false, "").unwrap(),
+                            study(&ChunkSum, samples, shard, false, "").unwrap(),
+                        )
+                    })
+                };
+                assert_eq!(run(Shard::default()), (whole, whole));
+                for n in [2u64, 3] {
+                    let mut merged = Sum.empty();
+                    for k in 0..n {
+                        let (a, b) = run(Shard { index: k, count: n });
+                        assert_eq!(a, b);
+                        Sum.merge(&mut merged, a);
+                    }
+                    assert_eq!(merged, whole, "samples {samples}, {n} shards");
+                }
             }
         }
-        // The last index of a u64 is an index like any other.
-        let whole = Shard::default();
-        assert_eq!(whole.indices(u64::MAX, 1).collect::<Vec<_>>(), [u64::MAX]);
-        assert_eq!(whole.len(u64::MAX, 1), 1);
-        assert_eq!(
-            whole.indices(u64::MAX - 2, 3).collect::<Vec<_>>(),
-            [u64::MAX - 2, u64::MAX - 1, u64::MAX]
-        );
-        let odd = Shard { index: 1, count: 2 };
-        assert_eq!(
-            odd.indices(u64::MAX - 3, 4).collect::<Vec<_>>(),
-            [u64::MAX - 2, u64::MAX]
-        );
-        assert_eq!(odd.len(u64::MAX - 3, 4), 2);
-        assert!(check_range(u64::MAX, 1).is_ok());
-        assert!(check_range(u64::MAX, 2).is_err());
-        assert_eq!(whole.indices(7, 0).count(), 0);
-        assert!("3/2".parse::<Shard>().is_err());
-        assert!("0/0".parse::<Shard>().is_err());
-        assert_eq!(
-            "1/3".parse::<Shard>().unwrap(),
-            Shard { index: 1, count: 3 }
-        );
     }
 }

@@ -2,7 +2,6 @@
 //! (0 success, 1 invalid input or a failed check, 2 usage errors from clap).
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use puzzlebook::batch::{self, Shard};
 use puzzlebook::book::{self, BookOptions};
 use puzzlebook::games::carcassonne::{self, Carcassonne, CarcassonneParams};
 use puzzlebook::games::catan::{board::BoardKind, Catan, CatanParams, Sampler};
@@ -12,6 +11,7 @@ use puzzlebook::games::numbrix::{self, Grade, Numbrix, NumbrixParams, Style};
 use puzzlebook::games::Game;
 use puzzlebook::limits::MAX_RECORD_BYTES;
 use puzzlebook::output::{self, write_atomic};
+use puzzlebook::shard::Shard;
 use puzzlebook::{input, Error, Result};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -1017,8 +1017,7 @@ fn carcassonne_stats(
     shard: Option<Shard>,
     jobs: usize,
 ) -> Result<ExitCode> {
-    use carcassonne::stats;
-    use puzzlebook::jobs::make::{carcassonne_stats as cs, CarcassonneStatsSpec, Target};
+    use puzzlebook::jobs::make::CarcassonneStatsSpec;
     let sizes: Vec<usize> = tiles
         .split(',')
         .map(|t| {
@@ -1038,41 +1037,19 @@ fn carcassonne_stats(
         samples,
         tiles: sizes,
     };
-    cs::config(&spec, seed).map_err(Error::as_flag)?;
+    let cmd = puzzlebook::jobs::make::StatsCommand::prepare(
+        puzzlebook::jobs::make::Spec::CarcassonneStats(spec),
+        seed,
+        shard,
+    )
+    .map_err(Error::as_flag)?;
     let out = stats_out(out, "output/carcassonne-stats.csv", shard)?;
-    if let Some(shard) = shard {
-        let target = Target::Part {
-            path: out.clone(),
-            tag: None,
-        };
-        let spec = puzzlebook::jobs::make::Spec::CarcassonneStats(spec);
-        batch::thread_pool(jobs)?
-            .install(|| spec.make(Some(seed), shard, &target, &Default::default()))?;
-        eprintln!("wrote part {shard} to {}", out.display());
-        return Ok(ExitCode::SUCCESS);
-    }
-    // Fail on an unwritable path before the long run.
-    output::check_writable(&out)?;
-    let started = std::time::Instant::now();
-    let hists = batch::thread_pool(jobs)?.install(|| cs::count(&spec, seed, Shard::default()))?;
-    println!("tiles  landscapes  score: mean  p10  p50  p90   complete cities  roads  monasteries (means)");
-    for (&t, h) in spec.tiles.iter().zip(&hists) {
-        let (mean, p10, p50, p90) = stats::summary(&h.0[0]);
-        let m = |k: usize| stats::summary(&h.0[k]).0;
-        println!(
-            "{t:>5}  {:>10}  {mean:>11.2} {p10:>4} {p50:>4} {p90:>4}   {:>15.2} {:>6.2} {:>12.2}",
-            h.0[0].iter().sum::<u64>(),
-            m(1),
-            m(3),
-            m(5)
-        );
-    }
-    cs::write(&spec, seed, &hists, &out)?;
-    eprintln!(
-        "wrote {} in {:.2} s",
-        out.display(),
-        started.elapsed().as_secs_f64()
-    );
+    let env = puzzlebook::jobs::make::Env {
+        jobs,
+        progress: false,
+    };
+    let files = puzzlebook::jobs::make::StatsFiles::single(out);
+    print!("{}", cmd.run(&files, &env, |l| eprintln!("{l}"))?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -1317,7 +1294,7 @@ fn match_stats(
     timings: bool,
     jobs: usize,
 ) -> Result<ExitCode> {
-    use puzzlebook::jobs::make::{match_stats as ms, MatchStatsSpec, Spec, Target};
+    use puzzlebook::jobs::make::{MatchStatsSpec, Spec};
     let spec = MatchStatsSpec {
         samples,
         length,
@@ -1329,31 +1306,16 @@ fn match_stats(
         monte_carlo_trials: mc_trials,
         timings,
     };
-    let cfg = ms::config(&spec, seed, shard.unwrap_or_default()).map_err(Error::as_flag)?;
+    let cmd =
+        puzzlebook::jobs::make::StatsCommand::prepare(Spec::NumberMatchStats(spec), seed, shard)
+            .map_err(Error::as_flag)?;
     let out = stats_out(out, "output/number-match-stats.csv", shard)?;
-    let started = std::time::Instant::now();
-    let spec = Spec::NumberMatchStats(spec);
-    let target = match shard {
-        Some(_) => Target::Part {
-            path: out.clone(),
-            tag: None,
-        },
-        None => Target::Whole(puzzlebook::jobs::make::StatsFiles::single(out.clone())),
-    };
-    // Fail on an unwritable path before the long run.
-    output::check_writable(&out)?;
     let env = puzzlebook::jobs::make::Env {
         jobs,
         progress: false,
     };
-    let made = spec.make(Some(seed), cfg.shard, &target, &env)?;
-    eprintln!(
-        "{} boards in {:.2} s ({:.0} boards/s); wrote {}",
-        made.items,
-        started.elapsed().as_secs_f64(),
-        made.items as f64 / started.elapsed().as_secs_f64().max(1e-9),
-        out.display()
-    );
+    let files = puzzlebook::jobs::make::StatsFiles::single(out);
+    print!("{}", cmd.run(&files, &env, |l| eprintln!("{l}"))?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -1391,8 +1353,7 @@ fn analysis_text(a: &flip::Analysis) -> String {
 }
 
 fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
-    use puzzlebook::games::catan::bias;
-    use puzzlebook::jobs::make::{catan_bias as cb, BiasSpec, StatsFiles};
+    use puzzlebook::jobs::make::{BiasSpec, StatsFiles};
     let spec = BiasSpec {
         samples: args.samples,
         samplers: args.samplers.clone(),
@@ -1402,84 +1363,24 @@ fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCo
         summary: None,
         report: None,
     };
-    let (ctx, samplers) = cb::setup(&spec).map_err(Error::as_flag)?;
+    let cmd = puzzlebook::jobs::make::StatsCommand::prepare(
+        puzzlebook::jobs::make::Spec::CatanBias(spec),
+        args.seed,
+        args.shard,
+    )
+    .map_err(Error::as_flag)?;
     let out = stats_out(&args.out, "output/catan-bias.csv", args.shard)?;
-    if let Some(shard) = args.shard {
-        if args.report.is_some() || args.summary.is_some() {
-            return Err(Error::invalid(
-                "--summary and --report are made when the parts are merged: give them to `puzzlebook merge`",
-            ));
-        }
-        output::check_writable(&out)?;
-        let target = puzzlebook::jobs::make::Target::Part {
-            path: out.clone(),
-            tag: None,
-        };
-        let env = puzzlebook::jobs::make::Env {
-            jobs,
-            progress: show_progress,
-        };
-        puzzlebook::jobs::make::Spec::CatanBias(spec).make(
-            Some(args.seed),
-            shard,
-            &target,
-            &env,
-        )?;
-        eprintln!("wrote part {shard} to {}", out.display());
-        return Ok(ExitCode::SUCCESS);
-    }
-    if ctx.table.is_none() {
-        eprintln!(
-            "note: rules {} cannot be enumerated on the {} board; expectations come from a reference run of {} full-rejection boards, and direct is skipped",
-            ctx.rules,
-            args.catan.board.name(),
-            args.reference_samples
-        );
-    }
+    let env = puzzlebook::jobs::make::Env {
+        jobs,
+        progress: show_progress,
+    };
     let files = StatsFiles {
-        out: out.clone(),
+        out,
         summary: args.summary.clone(),
         report: args.report.clone(),
-    }
-    .with_default_summary();
-    output::check_distinct(&files.named(), &[])?;
-    // Fail on an unwritable path before the long run.
-    for f in files.all() {
-        output::check_writable(&f)?;
-    }
-    let cfg = cb::study_config(&spec, samplers, args.seed, Shard::default(), show_progress);
-    let study = batch::thread_pool(jobs)?
-        .install(|| {
-            bias::study(&ctx, &cfg, |s: Sampler, c: &bias::Counts, secs: f64| {
-                eprintln!(
-                    "{}: {} boards, {} attempts in {:.2} s ({:.2} M boards/s)",
-                    s.name(),
-                    c.boards,
-                    c.attempts,
-                    secs,
-                    c.boards as f64 / secs.max(1e-9) / 1e6
-                );
-            })
-        })
-        .map_err(puzzlebook::jobs::make::stop_or)?;
-    cb::write(&ctx, &study, args.seed, &files)?;
-    print_bias_table(&study);
+    };
+    print!("{}", cmd.run(&files, &env, |l| eprintln!("{l}"))?);
     Ok(ExitCode::SUCCESS)
-}
-
-fn print_bias_table(study: &puzzlebook::games::catan::bias::Study) {
-    println!("sampler          samples     acceptance  chi-square (df)         p-value    max |z| (where)");
-    for s in &study.summaries {
-        let chi = match (s.chi_square, s.df) {
-            (Some(c), Some(d)) => format!("{c:.1} ({d})"),
-            _ => "n/a".into(),
-        };
-        let p = s.p_value.map_or("n/a".into(), |p| format!("{p:.3e}"));
-        println!(
-            "{:<16} {:>10}  {:>10.5}  {:<22}  {:>9}  {:.2} ({})",
-            s.sampler, s.samples, s.acceptance_rate, chi, p, s.max_abs_z, s.max_abs_z_at
-        );
-    }
 }
 
 /// The shard a scheduler gives this task.
@@ -1624,8 +1525,8 @@ fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
         report: args.report.clone(),
     };
     let merged = make::merge(&args.parts, &files)?;
-    if let Some(study) = &merged.study {
-        print_bias_table(study);
+    if merged.study.is_some() {
+        print!("{}", merged.table);
     } else if args.summary.is_some() || args.report.is_some() {
         eprintln!("note: --summary and --report apply to Catan bias parts only");
     }

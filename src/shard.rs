@@ -18,9 +18,13 @@ impl Default for Shard {
 }
 
 impl std::str::FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || format!("shard '{s}' should be K/N with 0 <= K < N, like 0/4");
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let bad = || {
+            Error::invalid(format!(
+                "shard '{s}' should be K/N with 0 <= K < N, like 0/4"
+            ))
+        };
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
         let (index, count): (u64, u64) = (
             k.trim().parse().map_err(|_| bad())?,
@@ -97,5 +101,56 @@ pub fn check_range(first: u64, count: u64) -> Result<()> {
 impl std::fmt::Display for Shard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_partition_the_indices() {
+        for n in 1..=7u64 {
+            let mut all: Vec<u64> = (0..n)
+                .flat_map(|k| {
+                    Shard { index: k, count: n }
+                        .indices(5, 40)
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            all.sort_unstable();
+            assert_eq!(all, (5..45).collect::<Vec<_>>());
+            for k in 0..n {
+                let s = Shard { index: k, count: n };
+                assert_eq!(s.len(5, 40), s.indices(5, 40).count() as u64);
+                assert_eq!(s.len(5, 0), 0);
+                assert!(Shard { index: k, count: n }
+                    .indices(5, 40)
+                    .all(|i| i % n == k));
+            }
+        }
+        // The last index of a u64 is an index like any other.
+        let whole = Shard::default();
+        assert_eq!(whole.indices(u64::MAX, 1).collect::<Vec<_>>(), [u64::MAX]);
+        assert_eq!(whole.len(u64::MAX, 1), 1);
+        assert_eq!(
+            whole.indices(u64::MAX - 2, 3).collect::<Vec<_>>(),
+            [u64::MAX - 2, u64::MAX - 1, u64::MAX]
+        );
+        let odd = Shard { index: 1, count: 2 };
+        assert_eq!(
+            odd.indices(u64::MAX - 3, 4).collect::<Vec<_>>(),
+            [u64::MAX - 2, u64::MAX]
+        );
+        assert_eq!(odd.len(u64::MAX - 3, 4), 2);
+        assert!(check_range(u64::MAX, 1).is_ok());
+        assert!(check_range(u64::MAX, 2).is_err());
+        assert_eq!(whole.indices(7, 0).count(), 0);
+        assert!("3/2".parse::<Shard>().is_err());
+        assert!("0/0".parse::<Shard>().is_err());
+        assert_eq!(
+            "1/3".parse::<Shard>().unwrap(),
+            Shard { index: 1, count: 3 }
+        );
     }
 }

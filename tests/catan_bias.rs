@@ -3,11 +3,12 @@
 //! probability about 2e-4 for an unbiased sampler; the chi-square p-value threshold of
 //! 1e-4 likewise. The biased samplers miss by orders of magnitude.
 
-use puzzlebook::batch::Shard;
-use puzzlebook::games::catan::bias::{count, study, Cells, Study, StudyConfig};
+use puzzlebook::games::catan::bias::{Cells, Study, StudyConfig};
 use puzzlebook::games::catan::board::BoardKind;
 use puzzlebook::games::catan::rules::Rules;
 use puzzlebook::games::catan::{context, Sampler};
+use puzzlebook::jobs::make::catan_bias::{count, study};
+use puzzlebook::shard::Shard;
 
 fn cfg(samplers: &[Sampler], seed: u64, samples: u64, reference_samples: u64) -> StudyConfig {
     StudyConfig {
@@ -16,14 +17,13 @@ fn cfg(samplers: &[Sampler], seed: u64, samples: u64, reference_samples: u64) ->
         samples,
         shard: Shard::default(),
         reference_samples,
-        progress_bar: false,
     }
 }
 
 fn run(kind: BoardKind, rules: &str, samplers: &[Sampler], samples: u64, seed: u64) -> Study {
     let rules: Rules = rules.parse().unwrap();
     let ctx = context(kind, &rules, Sampler::Direct).unwrap();
-    study(&ctx, &cfg(samplers, seed, samples, 0), |_, _, _| {}).unwrap()
+    study(&ctx, &cfg(samplers, seed, samples, 0), false, |_, _, _| {}).unwrap()
 }
 
 fn summary<'a>(s: &'a Study, sampler: &str) -> &'a puzzlebook::games::catan::bias::SummaryRow {
@@ -192,6 +192,7 @@ fn unenumerable_rules_fall_back_to_a_reference_run() {
             100_000,
             400_000,
         ),
+        false,
         |_, _, _| {},
     )
     .unwrap();

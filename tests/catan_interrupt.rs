@@ -2,11 +2,11 @@
 //! with an error and never with a board or counts. The stop flag is global and stays
 //! set, so this file holds one test.
 
-use puzzlebook::batch::Shard;
 use puzzlebook::games::catan::board::BoardKind;
 use puzzlebook::games::catan::sampler::{Ctx, Sampler};
 use puzzlebook::games::catan::{bias, context};
 use puzzlebook::seed::item_rng;
+use puzzlebook::shard::Shard;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -45,15 +45,10 @@ fn a_stop_request_ends_every_long_catan_call_promptly() {
         "bias counts",
         Box::new(move || {
             let ctx = Ctx::new(shape, "same-terrain-apart".parse().unwrap(), None);
-            bias::count(
-                &ctx,
-                Sampler::TokenRejection,
-                None,
-                1,
-                1_000_000_000,
-                Shard::default(),
-            )
-            .map(|_| ())
+            let study = bias::SamplerStudy::new(&ctx, Sampler::TokenRejection, None, 1);
+            puzzlebook::batch::study(&study, 1_000_000_000, Shard::default(), false, "")
+                .map(|_| ())
+                .map_err(|e| e.to_string())
         }),
     );
     // The set-up pilot of a hopeless sampler.

@@ -7,11 +7,11 @@
 //! The flag is global to the process, so this file is its own test binary with a
 //! single test: nothing else runs beside it.
 
-use puzzlebook::batch::Shard;
 use puzzlebook::games::carcassonne;
 use puzzlebook::games::number_match::{self, montecarlo, Append, Rules, Solver, Verdict};
 use puzzlebook::games::numbrix::{self, clues, grid, path::PathSampler, AnySolver};
 use puzzlebook::seed::item_rng;
+use puzzlebook::shard::Shard;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -150,7 +150,14 @@ fn long_searches_stop_within_milliseconds_of_a_stop_request() {
             "running: number match stats",
             Box::new(|| {
                 let (rules, _) = match_board();
-                number_match::stats::run(&match_stats_config(rules)).boards < 1_000_000_000
+                puzzlebook::batch::study(
+                    &match_stats_config(rules),
+                    1_000_000_000_000_000,
+                    Shard::default(),
+                    false,
+                    "",
+                )
+                .is_err()
             }),
         ),
         (
@@ -163,8 +170,15 @@ fn long_searches_stop_within_milliseconds_of_a_stop_request() {
         (
             "running: carcassonne stats",
             Box::new(|| {
-                let h = carcassonne::stats::run(3, 72, 1_000_000_000_000_000, Shard::default());
-                h.0[0].iter().sum::<u64>() < 1_000_000_000
+                let study = carcassonne::stats::SizeStudy { seed: 3, tiles: 72 };
+                let h = puzzlebook::batch::study(
+                    &study,
+                    1_000_000_000_000_000,
+                    Shard::default(),
+                    false,
+                    "",
+                );
+                h.is_err()
             }),
         ),
     ];
@@ -213,7 +227,14 @@ fn long_searches_stop_within_milliseconds_of_a_stop_request() {
             "after: number match stats, 10^15 boards",
             Box::new(|| {
                 let (rules, _) = match_board();
-                number_match::stats::run(&match_stats_config(rules)).boards < 1_000_000
+                puzzlebook::batch::study(
+                    &match_stats_config(rules),
+                    1_000_000_000_000_000,
+                    Shard::default(),
+                    false,
+                    "",
+                )
+                .is_err()
             }),
         ),
         (
@@ -246,8 +267,15 @@ fn long_searches_stop_within_milliseconds_of_a_stop_request() {
         (
             "after: carcassonne stats, 10^15 landscapes",
             Box::new(|| {
-                let h = carcassonne::stats::run(1, 72, 1_000_000_000_000_000, Shard::default());
-                h.0[0].iter().sum::<u64>() < 1_000_000
+                let study = carcassonne::stats::SizeStudy { seed: 1, tiles: 72 };
+                let h = puzzlebook::batch::study(
+                    &study,
+                    1_000_000_000_000_000,
+                    Shard::default(),
+                    false,
+                    "",
+                );
+                h.is_err()
             }),
         ),
     ];

@@ -274,8 +274,10 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         let section_seed = s.seed.unwrap_or_else(|| seed.wrapping_add(i as u64 + 1));
         let run = RunOptions {
             seed: section_seed,
-            jobs: opts.jobs,
-            progress: opts.progress,
+            env: batch::Env {
+                jobs: opts.jobs,
+                progress: opts.progress,
+            },
             label: format!("section {} ({})", i + 1, s.game),
             ..RunOptions::default()
         };

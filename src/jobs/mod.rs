@@ -21,7 +21,7 @@ pub mod make;
 pub mod manifest;
 pub mod part;
 
-use crate::batch::Shard;
+use crate::shard::Shard;
 use crate::{Error, Result};
 use make::{Env, Made, Spec, StatsFiles, Target};
 use manifest::{Entry, Manifest};
@@ -507,7 +507,7 @@ fn find_parts(parts_dir: &Path, o: &Output) -> Result<Vec<PathBuf>> {
             if !(regular && n.starts_with(&prefix) && n.contains("-of-")) {
                 continue;
             }
-            if let Ok(p) = part::Part::open(&e.path()) {
+            if let Ok(p) = part::PartFile::open(&e.path()) {
                 if p.header.job_output.as_deref() == Some(&o.config_sha256) {
                     let [k, count] = p.header.shard;
                     by_n.entry(count).or_default().push((k, e.path()));
@@ -588,7 +588,7 @@ fn run_shard(
         };
         let path = part::part_name(&parts_dir, &o.name, my_shard);
         // Made only if the whole part is there and unchanged (its end line matches).
-        let done = part::Part::open(&path).is_ok_and(|mut p| {
+        let done = part::PartFile::open(&path).is_ok_and(|mut p| {
             p.header.job_output.as_deref() == Some(&o.config_sha256)
                 && p.header.shard == [my_shard.index, my_shard.count]
                 && p.check_whole().is_ok()

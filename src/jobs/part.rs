@@ -104,7 +104,7 @@ pub struct Header {
 }
 
 impl Header {
-    pub fn new(kind: &str, config: Value, shard: crate::batch::Shard) -> Header {
+    pub fn new(kind: &str, config: Value, shard: crate::shard::Shard) -> Header {
         Header {
             puzzlebook_part: FORMAT,
             version: crate::VERSION.to_string(),
@@ -128,7 +128,7 @@ impl Header {
 }
 
 /// An open part: its header and a reader positioned at the payload.
-pub struct Part {
+pub struct PartFile {
     pub path: PathBuf,
     pub header: Header,
     reader: std::io::BufReader<std::fs::File>,
@@ -138,8 +138,8 @@ pub struct Part {
     buf: Vec<u8>,
 }
 
-impl Part {
-    pub fn open(path: &Path) -> Result<Part> {
+impl PartFile {
+    pub fn open(path: &Path) -> Result<PartFile> {
         let file = std::fs::File::open(path).map_err(|e| Error::io("cannot read", path, e))?;
         let mut reader = std::io::BufReader::new(file);
         let not_part = || {
@@ -169,7 +169,7 @@ impl Part {
             .map_err(|e| Error::invalid(format!("{}: bad part header: {e}", path.display())))?;
         let mut seal = Seal::new();
         seal.add(&first);
-        Ok(Part {
+        Ok(PartFile {
             path: path.to_path_buf(),
             header,
             reader,
@@ -298,16 +298,16 @@ impl Part {
 }
 
 /// Open parts and check that they make one whole run; sorted by shard.
-pub fn open_all(paths: &[PathBuf]) -> Result<Vec<Part>> {
+pub fn open_all(paths: &[PathBuf]) -> Result<Vec<PartFile>> {
     if paths.is_empty() {
         return Err(Error::invalid("no part files given to merge"));
     }
     let mut parts = paths
         .iter()
-        .map(|p| Part::open(p))
+        .map(|p| PartFile::open(p))
         .collect::<Result<Vec<_>>>()?;
     let first = parts[0].header.clone();
-    let name = |p: &Part| p.path.display().to_string();
+    let name = |p: &PartFile| p.path.display().to_string();
     for p in &parts[1..] {
         let h = &p.header;
         if h.version != first.version {
@@ -417,6 +417,6 @@ fn difference(a: &Value, b: &Value) -> String {
 }
 
 /// The part file of shard K/N of the output `name` in `dir`.
-pub fn part_name(dir: &Path, name: &str, shard: crate::batch::Shard) -> PathBuf {
+pub fn part_name(dir: &Path, name: &str, shard: crate::shard::Shard) -> PathBuf {
     dir.join(format!("{name}.part-{}-of-{}", shard.index, shard.count))
 }

@@ -3,6 +3,9 @@
 
 use std::collections::BTreeMap;
 
+mod study;
+pub use study::Study;
+
 /// Counts by label (for example, why generation attempts were rejected).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tally {

@@ -4,8 +4,8 @@
 
 use super::{generate, score};
 use crate::seed::item_rng;
-use crate::shard::Shard;
-use rayon::prelude::*;
+use crate::stats::Study;
+use crate::Result;
 use serde::{Deserialize, Serialize};
 
 pub const MEASURES: [&str; 8] = [
@@ -35,6 +35,12 @@ impl Hist {
         h[v as usize] += 1;
     }
     pub fn merge(mut self, o: Hist) -> Hist {
+        self.add_all(o);
+        self
+    }
+
+    /// Add every count of `o` (histograms of the same measures).
+    pub fn add_all(&mut self, o: Hist) {
         for (a, b) in self.0.iter_mut().zip(o.0) {
             if a.len() < b.len() {
                 a.resize(b.len(), 0);
@@ -43,51 +49,48 @@ impl Hist {
                 *x += y;
             }
         }
-        self
     }
 }
 
-/// Histograms for `samples` landscapes of `tiles` tiles (landscape i is the one
-/// `carcassonne generate --tiles T` makes as item i).
-pub fn run(seed: u64, tiles: usize, samples: u64, shard: Shard) -> Hist {
-    // Chunks of index ranges, each walked lazily: memory does not grow with samples.
-    // On a stop request (Ctrl-C) a chunk gives up (Err), which also ends the scheduling
-    // of the chunks not yet started (up to 10^11 of them); the caller then discards
-    // the histograms.
-    const CHUNK: u64 = 4096;
-    (0..samples.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let end = ((c + 1) * CHUNK).min(samples);
-            let chunk = shard.indices(c * CHUNK, end - c * CHUNK);
-            crate::progress::add(shard.len(c * CHUNK, end - c * CHUNK));
-            let mut h = Hist::new();
-            for i in chunk {
-                // Look for a stop request before each landscape (an atomic load,
-                // nothing beside a landscape's work).
-                if crate::interrupt::requested() {
-                    return Err(());
-                }
-                let made = generate::landscape(tiles, &mut item_rng(seed, "carcassonne", i));
-                let b = score(&made.landscape);
-                let vals = [
-                    b.total(),
-                    b.complete_cities.count,
-                    b.incomplete_cities.count,
-                    b.complete_roads.count,
-                    b.incomplete_roads.count,
-                    b.complete_monasteries.count,
-                    b.incomplete_monasteries.count,
-                    made.discarded as u32,
-                ];
-                for (m, v) in vals.into_iter().enumerate() {
-                    h.add(m, v);
-                }
-            }
-            Ok(h)
-        })
-        .try_reduce(Hist::new, |a, b| Ok(a.merge(b)))
-        .unwrap_or_else(|()| Hist::new())
+/// The study of one landscape size: landscape i is the one
+/// `carcassonne generate --tiles T` makes as item i (counted by `batch::study`).
+#[derive(Debug, Clone, Copy)]
+pub struct SizeStudy {
+    /// The run's seed.
+    pub seed: u64,
+    /// Tiles per landscape.
+    pub tiles: usize,
+}
+
+impl Study for SizeStudy {
+    type Counts = Hist;
+
+    fn empty(&self) -> Hist {
+        Hist::new()
+    }
+
+    fn merge(&self, into: &mut Hist, other: Hist) {
+        into.add_all(other);
+    }
+
+    fn count(&self, i: u64, h: &mut Hist) -> Result<()> {
+        let made = generate::landscape(self.tiles, &mut item_rng(self.seed, "carcassonne", i));
+        let b = score(&made.landscape);
+        let vals = [
+            b.total(),
+            b.complete_cities.count,
+            b.incomplete_cities.count,
+            b.complete_roads.count,
+            b.incomplete_roads.count,
+            b.complete_monasteries.count,
+            b.incomplete_monasteries.count,
+            made.discarded as u32,
+        ];
+        for (m, v) in vals.into_iter().enumerate() {
+            h.add(m, v);
+        }
+        Ok(())
+    }
 }
 
 #[derive(Serialize)]

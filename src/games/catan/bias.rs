@@ -6,89 +6,85 @@ use super::board::{Shape, DESERT, HARBOR_NAMES, TERRAIN_NAMES, TOKEN_VALUES};
 pub use super::counts::{Cells, Counts};
 use super::exact::{Expectations, Fraction};
 use super::sampler::{Ctx, Sampler};
-use crate::shard::Shard;
-use crate::stats::{chi2_sf, pearson};
-use rayon::prelude::*;
+use crate::shard::{Shard, ShardIndices};
+use crate::stats::{self, chi2_sf, pearson};
+use crate::{Error, Result};
 
-/// Run `sampler` for the boards of this shard among `0..samples`, counting.
-pub fn count(
-    ctx: &Ctx,
-    sampler: Sampler,
-    cells: Option<&Cells>,
-    seed: u64,
-    samples: u64,
-    shard: Shard,
-) -> Result<Counts, String> {
-    count_with_progress(
-        ctx,
-        sampler,
-        cells,
-        seed,
-        samples,
-        shard,
-        &indicatif::ProgressBar::hidden(),
-    )
+/// One sampler's boards, counted: board i is the board `sampler` draws from item i's
+/// stream (counted by `batch::study`; a shard's counts merge into the whole run's).
+pub struct SamplerStudy<'a> {
+    /// The board, the rules and the samplers' set-up.
+    pub ctx: &'a Ctx,
+    /// The sampler whose boards are counted.
+    pub sampler: Sampler,
+    /// The placement cells of the chi-square test (None: rules without a table).
+    pub cells: Option<&'a Cells>,
+    streams: crate::seed::Streams,
 }
 
-/// Boards per unit of parallel work in [`count_with_progress`]. Counting boards drawn
-/// as sets of places runs at several million boards a second, so a chunk is a few tens
-/// of milliseconds; the other samplers look at the stop flag after every board.
+impl<'a> SamplerStudy<'a> {
+    /// The boards `sampler` draws from the streams of `seed`.
+    pub fn new(ctx: &'a Ctx, sampler: Sampler, cells: Option<&'a Cells>, seed: u64) -> Self {
+        SamplerStudy {
+            ctx,
+            sampler,
+            cells,
+            streams: crate::seed::Streams::new(seed, "catan"),
+        }
+    }
+}
+
+/// Boards per unit of parallel work. Counting boards drawn as sets of places runs at
+/// several million boards a second, so a chunk is a few tens of milliseconds; the
+/// other samplers look at the stop flag after every board.
 pub const CHUNK: u64 = 1 << 16;
 
-/// [`count`], advancing `bar` as chunks of boards finish.
-///
-/// The chunks are walked lazily (a parallel range, not a list of them), so memory does
-/// not depend on `samples`; the counts are sums, so they are the same in any order and
-/// at any thread count. A stop request ends the run within about a chunk of the fast
-/// samplers, or one board of the others, with Err("interrupted") and no counts.
-pub fn count_with_progress(
-    ctx: &Ctx,
-    sampler: Sampler,
-    cells: Option<&Cells>,
-    seed: u64,
-    samples: u64,
-    shard: Shard,
-    bar: &indicatif::ProgressBar,
-) -> Result<Counts, String> {
-    let shape = ctx.shape;
-    let ncells = cells.map_or(0, Cells::len);
-    let streams = crate::seed::Streams::new(seed, "catan");
-    let stop = || crate::interrupt::requested();
-    (0..samples.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            if stop() {
-                return Err("interrupted".to_string());
+impl stats::Study for SamplerStudy<'_> {
+    type Counts = Counts;
+
+    fn chunk(&self) -> u64 {
+        CHUNK
+    }
+
+    fn empty(&self) -> Counts {
+        Counts::new(self.ctx.shape, self.cells.map_or(0, Cells::len))
+    }
+
+    fn merge(&self, into: &mut Counts, other: Counts) {
+        into.merge(&other);
+    }
+
+    fn count(&self, i: u64, counts: &mut Counts) -> Result<()> {
+        let mut rng = self.streams.item(i);
+        let d = match self.ctx.sample(self.sampler, &mut rng) {
+            Ok(d) => d,
+            // A sampler cut short by a stop request proves nothing about the rules.
+            Err(e) => {
+                crate::interrupt::check()?;
+                return Err(Error::invalid(e));
             }
-            let mut counts = Counts::new(shape, ncells);
-            let end = ((c + 1) * CHUNK).min(samples);
-            let indices = shard.indices(c * CHUNK, end - c * CHUNK);
-            match ctx.mask_plan(sampler) {
-                // Samplers that draw in mask form count there (the same boards).
-                Some(plan) => plan.count_into(&streams, indices, &mut counts, cells),
-                None => {
-                    for i in indices {
-                        if stop() {
-                            return Err("interrupted".to_string());
-                        }
-                        let mut rng = streams.item(i);
-                        let d = ctx.sample(sampler, &mut rng)?;
-                        let cell = cells.and_then(|cl| cl.of(shape, &d.layout));
-                        counts.add(&d.layout, d.attempts, cell);
-                    }
+        };
+        let cell = self.cells.and_then(|cl| cl.of(self.ctx.shape, &d.layout));
+        counts.add(&d.layout, d.attempts, cell);
+        Ok(())
+    }
+
+    /// Samplers that draw in mask form count a whole chunk there (the same boards).
+    fn count_chunk(&self, indices: ShardIndices, counts: &mut Counts) -> Result<()> {
+        match self.ctx.mask_plan(self.sampler) {
+            Some(plan) => {
+                plan.count_into(&self.streams, indices, counts, self.cells);
+                Ok(())
+            }
+            None => {
+                for i in indices {
+                    crate::interrupt::check()?;
+                    self.count(i, counts)?;
                 }
+                Ok(())
             }
-            bar.inc(end - c * CHUNK);
-            crate::progress::add(shard.len(c * CHUNK, end - c * CHUNK));
-            Ok(counts)
-        })
-        .try_reduce(
-            || Counts::new(shape, ncells),
-            |mut a, b| {
-                a.merge(&b);
-                Ok(a)
-            },
-        )
+        }
+    }
 }
 
 /// One row of the per-hex CSV.
@@ -284,21 +280,18 @@ pub fn compare(
     (rows, summary)
 }
 
-/// Expectations estimated from a large full-rejection run, for rules that cannot be
-/// enumerated.
-pub fn reference(ctx: &Ctx, seed: u64, samples: u64) -> Result<Expectations, String> {
-    let shape = ctx.shape;
-    let c = count(
-        ctx,
-        Sampler::FullRejection,
-        None,
-        seed,
-        samples,
-        Shard::default(),
-    )?;
+/// The reference run for rules that cannot be enumerated: full-rejection boards from
+/// their own seed, counted by the caller.
+pub fn reference_study(ctx: &Ctx, seed: u64) -> SamplerStudy<'_> {
+    SamplerStudy::new(ctx, Sampler::FullRejection, None, seed)
+}
+
+/// Expectations estimated from the counts `c` of a reference run of `samples` boards
+/// from `seed` (see [`reference_study`]).
+pub fn reference(shape: &Shape, c: &Counts, seed: u64, samples: u64) -> Expectations {
     let n = samples as f64;
     let f = |v: u64| v as f64 / n;
-    Ok(Expectations {
+    Expectations {
         desert: (0..shape.len()).map(|h| f(c.desert(h))).collect(),
         red: (0..shape.len()).map(|h| f(c.red(h))).collect(),
         token: (0..shape.len())
@@ -310,7 +303,7 @@ pub fn reference(ctx: &Ctx, seed: u64, samples: u64) -> Result<Expectations, Str
         harbor: super::exact::harbor_expectations(shape),
         acceptance: None,
         source: format!("reference run: full-rejection, {samples} boards, seed {seed}"),
-    })
+    }
 }
 
 /// A whole bias study: every sampler, the same seed, the same expectations.
@@ -332,69 +325,27 @@ pub struct StudyConfig {
     pub shard: Shard,
     /// Boards in the reference run, for rules that cannot be enumerated.
     pub reference_samples: u64,
-    /// Show a progress bar per sampler.
-    pub progress_bar: bool,
 }
 
-/// Run the study. The samplers must be available for the rules (see [`super::context`]).
-pub fn study(
-    ctx: &Ctx,
-    cfg: &StudyConfig,
-    progress: impl FnMut(Sampler, &Counts, f64),
-) -> Result<Study, String> {
-    let counts = count_samplers(ctx, cfg, progress)?;
-    finish(ctx, cfg, counts)
+/// The seed of the reference run of a study from `seed`.
+pub fn reference_seed(seed: u64) -> u64 {
+    seed ^ 0x5eed_0f4e_fe2e_c0de
 }
 
-/// The counting half of a study: per sampler, the counts of this shard's boards.
-/// Counts from shards of the same study add up ([`Counts::merge`]) to the counts of
-/// the whole run.
-pub fn count_samplers(
-    ctx: &Ctx,
-    cfg: &StudyConfig,
-    mut progress: impl FnMut(Sampler, &Counts, f64),
-) -> Result<Vec<(Sampler, Counts)>, String> {
-    let cells = ctx.table.as_ref().map(|t| Cells::new(ctx.shape, t));
-    let mut all = Vec::new();
-    for &s in &cfg.samplers {
-        let started = std::time::Instant::now();
-        let bar = if cfg.progress_bar {
-            let bar = indicatif::ProgressBar::new(cfg.samples);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{prefix} [{bar:32}] {human_pos}/{human_len} eta {eta}",
-                )
-                .expect("valid template")
-                .progress_chars("=> "),
-            );
-            bar.set_prefix(s.name());
-            bar
-        } else {
-            indicatif::ProgressBar::hidden()
-        };
-        let counts = count_with_progress(
-            ctx,
-            s,
-            cells.as_ref(),
-            cfg.seed,
-            cfg.samples,
-            cfg.shard,
-            &bar,
-        )?;
-        bar.finish_and_clear();
-        progress(s, &counts, started.elapsed().as_secs_f64());
-        all.push((s, counts));
-    }
-    Ok(all)
+/// The placement cells of the chi-square test (None for rules without a table).
+pub fn cells(ctx: &Ctx) -> Option<Cells> {
+    ctx.table.as_ref().map(|t| Cells::new(ctx.shape, t))
 }
 
-/// The comparing half: the expectations (exact, or from the reference run) and, per
-/// sampler, the rows and the summary for the given (whole-run) counts.
+/// The comparing half: the expectations (exact, or from the reference run, which
+/// `count` counts: see [`reference_study`]) and, per sampler, the rows and the summary
+/// for the given (whole-run) counts.
 pub fn finish(
     ctx: &Ctx,
     cfg: &StudyConfig,
     counts: Vec<(Sampler, Counts)>,
-) -> Result<Study, String> {
+    count: impl FnOnce(&SamplerStudy, u64) -> Result<Counts>,
+) -> Result<Study> {
     let shape = ctx.shape;
     let (expectations, cells, reference_n) = match &ctx.table {
         Some(t) => (
@@ -402,11 +353,15 @@ pub fn finish(
             Some(Cells::new(shape, t)),
             None,
         ),
-        None => (
-            reference(ctx, cfg.seed ^ 0x5eed_0f4e_fe2e_c0de, cfg.reference_samples)?,
-            None,
-            Some(cfg.reference_samples),
-        ),
+        None => {
+            let seed = reference_seed(cfg.seed);
+            let c = count(&reference_study(ctx, seed), cfg.reference_samples)?;
+            (
+                reference(shape, &c, seed, cfg.reference_samples),
+                None,
+                Some(cfg.reference_samples),
+            )
+        }
     };
     let mut rows = Vec::new();
     let mut summaries = Vec::new();

@@ -7,8 +7,7 @@
 //! playout: the playout fails and no further playout starts, so a stopped call
 //! proves nothing and its result is discarded by the caller.
 
-use super::rules::Rules;
-use super::solve::Move;
+use super::rules::{Move, Rules};
 use rand::{Rng, RngCore};
 
 /// One random playout; the moves if it clears the board.

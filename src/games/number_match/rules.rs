@@ -233,3 +233,12 @@ pub fn render(b: &[u8], cols: usize) -> String {
     }
     s
 }
+
+/// One move: remove the pair of cells (flat indices into the board BEFORE the move),
+/// or add. It lives with the rules (not the solver) so that the solver and the Monte
+/// Carlo baseline, which both make moves, depend on the rules and not on each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    Pair(u16, u16),
+    Add,
+}

@@ -76,13 +76,7 @@ pub const MAX_DEPTH: usize = 2048;
 /// one node never takes more than milliseconds.
 const ORDER_WORK: usize = 1 << 24;
 
-/// One move: remove the pair of cells (flat indices into the board BEFORE the move),
-/// or add.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Move {
-    Pair(u16, u16),
-    Add,
-}
+pub use super::rules::Move;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {

@@ -11,9 +11,10 @@
 use super::rules::Rules;
 use super::solve::{Solver, Verdict};
 use crate::seed::item_rng;
-use crate::shard::Shard;
+use crate::shard::{Shard, ShardIndices};
+use crate::stats::Study;
+use crate::Result;
 use rand::Rng as _;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 pub struct Config {
@@ -97,6 +98,12 @@ impl Counts {
     }
 
     pub fn merge(mut self, o: Counts) -> Counts {
+        self.add_all(o);
+        self
+    }
+
+    /// Add every count of `o` (counts of the same limits and buckets).
+    pub fn add_all(&mut self, o: Counts) {
         self.boards += o.boards;
         for (a, b) in self.limits.iter_mut().zip(o.limits) {
             a.clearable += b.clearable;
@@ -118,7 +125,6 @@ impl Counts {
                 *x += y;
             }
         }
-        self
     }
 
     /// Decide one board at every limit, each with a fresh solver (so each time is
@@ -185,33 +191,45 @@ pub fn board(seed: u64, length: usize, i: u64) -> Vec<u8> {
     (0..length).map(|_| rng.random_range(1..=9)).collect()
 }
 
-pub fn run(cfg: &Config) -> Counts {
-    // Chunks of index ranges, each walked lazily: memory does not grow with samples.
-    // On a stop request (Ctrl-C) a chunk gives up (Err), which also ends the scheduling
-    // of the chunks not yet started (up to 10^12 of them); the caller then discards
-    // the counts.
-    const CHUNK: u64 = 1024;
-    (0..cfg.samples.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let end = ((c + 1) * CHUNK).min(cfg.samples);
-            let chunk = cfg.shard.indices(c * CHUNK, end - c * CHUNK);
-            crate::progress::add(cfg.shard.len(c * CHUNK, end - c * CHUNK));
-            let mut solver = Solver::new(cfg.rules);
-            let mut c = Counts::new(cfg.max_adds);
-            for i in chunk {
-                // Each board can take a while (up to max_nodes per limit): look for a
-                // stop request before each (the solvers also see it within a node).
-                if crate::interrupt::requested() {
-                    return Err(());
-                }
-                let mut rng = item_rng(cfg.seed, "number_match-stats-monte-carlo", i);
-                c.add_board(&board(cfg.seed, cfg.length, i), cfg, &mut solver, &mut rng);
-            }
-            Ok(c)
-        })
-        .try_reduce(|| Counts::new(cfg.max_adds), |a, b| Ok(a.merge(b)))
-        .unwrap_or_else(|()| Counts::new(cfg.max_adds))
+/// Counted by `batch::study` over `cfg.samples` boards of `cfg.shard`: board i as
+/// [`board`] draws it, its Monte Carlo trials from a stream of their own.
+impl Study for Config {
+    type Counts = Counts;
+
+    fn chunk(&self) -> u64 {
+        // Each board can take a while (up to max_nodes per limit).
+        1024
+    }
+
+    fn empty(&self) -> Counts {
+        Counts::new(self.max_adds)
+    }
+
+    fn merge(&self, into: &mut Counts, other: Counts) {
+        into.add_all(other);
+    }
+
+    fn count(&self, i: u64, counts: &mut Counts) -> Result<()> {
+        self.count_chunk(Shard::default().indices(i, 1), counts)
+    }
+
+    /// One solver for the whole chunk (its tables are reused from board to board).
+    fn count_chunk(&self, indices: ShardIndices, counts: &mut Counts) -> Result<()> {
+        let mut solver = Solver::new(self.rules);
+        for i in indices {
+            // Look for a stop request before each board (the solvers also see it
+            // within a node, and a board they gave up on is never counted).
+            crate::interrupt::check()?;
+            let mut rng = item_rng(self.seed, "number_match-stats-monte-carlo", i);
+            counts.add_board(
+                &board(self.seed, self.length, i),
+                self,
+                &mut solver,
+                &mut rng,
+            );
+        }
+        Ok(())
+    }
 }
 
 #[derive(Serialize)]

@@ -74,11 +74,10 @@ pub fn items<G: Game>(
     if count == 0 {
         return Err(Error::invalid("the count is 0: ask for at least 1 item"));
     }
-    batch::check_range(first, count)?;
+    crate::shard::check_range(first, count)?;
     let opts = RunOptions {
         seed,
-        jobs: env.jobs,
-        progress: env.progress,
+        env: env.clone(),
         shard,
         first,
         label: G::NAME.to_string(),
@@ -127,11 +126,11 @@ pub(super) fn file_of(dest: &Dest) -> Vec<PathBuf> {
 }
 
 /// Merge items parts: records in index order, exactly as one run writes them.
-pub(super) fn merge_items(parts: &mut [Part], dest: &Dest) -> Result<Made> {
+pub(super) fn merge_items(parts: &mut [PartFile], dest: &Dest) -> Result<Made> {
     let cfg = &parts[0].header.config;
     let field = |k: &str| cfg[k].as_u64().ok_or_else(|| bad_config(k));
     let (first, count) = (field("first")?, field("count")?);
-    batch::check_range(first, count)?;
+    crate::shard::check_range(first, count)?;
     let text = cfg["format"] == "text";
     let n = parts.len() as u64;
     let mut sink = Sink::open(dest)?;

@@ -2,18 +2,21 @@
 //! a job file: whole (the final file) or as one shard's part, and merged from parts
 //! into exactly the bytes of a whole run.
 
-use super::part::{self, Header, Part};
-use crate::batch::{self, Record, RunOptions, Shard};
+use super::part::{self, Header, PartFile};
+use crate::batch::{self, Record, RunOptions};
 use crate::games::{self, Game, GameVisitor};
 use crate::output::AtomicFile;
+use crate::shard::Shard;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+mod command;
 mod items;
 mod stats;
+pub use command::*;
 pub use items::*;
 pub use stats::*;
 
@@ -144,12 +147,8 @@ pub struct MatchStatsSpec {
     pub timings: bool,
 }
 
-/// How to run.
-#[derive(Debug, Clone, Default)]
-pub struct Env {
-    pub jobs: usize,
-    pub progress: bool,
-}
+/// How to run: the threads and whether to show progress (the pipeline's own options).
+pub use crate::batch::Env;
 
 /// Where a file goes: a path (written atomically) or standard output.
 #[derive(Debug, Clone, PartialEq)]
@@ -244,6 +243,9 @@ pub struct Merged {
     pub made: Made,
     pub kind: String,
     pub study: Option<crate::games::catan::bias::Study>,
+    /// What the command line prints on standard output (the Catan bias table; empty
+    /// for the other kinds).
+    pub table: String,
 }
 
 /// Merge parts into the final output(s).
@@ -278,7 +280,13 @@ pub fn merge(paths: &[PathBuf], files: &StatsFiles) -> Result<Merged> {
             )))
         }
     };
-    Ok(Merged { made, kind, study })
+    let table = study.as_ref().map(catan_bias::table).unwrap_or_default();
+    Ok(Merged {
+        made,
+        kind,
+        study,
+        table,
+    })
 }
 
 impl Spec {
@@ -318,7 +326,7 @@ impl Spec {
                 if i.count == 0 {
                     return Err(Error::invalid("count is 0: ask for at least 1 item"));
                 }
-                crate::batch::check_range(i.first, i.count)?;
+                crate::shard::check_range(i.first, i.count)?;
                 let config = std::cell::RefCell::new(Value::Null);
                 with_game(
                     &i.game,
@@ -374,7 +382,8 @@ impl Spec {
             Spec::Book(b) => book(b, seed, part, &dest, env),
             Spec::CarcassonneStats(c) => {
                 let config = carcassonne_stats::config(c, s)?;
-                let hists = carcassonne_stats::count(c, s, shard)?;
+                let hists = crate::batch::thread_pool(env.jobs)?
+                    .install(|| carcassonne_stats::count(c, s, shard))?;
                 match target {
                     Target::Whole(f) => carcassonne_stats::write(c, s, &hists, &f.out)?,
                     Target::Part { path, tag } => write_part(
@@ -410,28 +419,7 @@ impl Spec {
             }
             Spec::CatanBias(b) => {
                 let (ctx, samplers) = catan_bias::setup(b)?;
-                let config = catan_bias::header_config(b, &samplers, s);
-                let cfg = catan_bias::study_config(b, samplers, s, shard, env.progress);
-                let counts = crate::batch::thread_pool(env.jobs)?
-                    .install(|| crate::games::catan::bias::count_samplers(&ctx, &cfg, |_, _, _| {}))
-                    .map_err(stop_or)?;
-                match target {
-                    Target::Whole(f) => {
-                        let study = crate::games::catan::bias::finish(&ctx, &cfg, counts)
-                            .map_err(stop_or)?;
-                        catan_bias::write(&ctx, &study, s, f)?;
-                    }
-                    Target::Part { path, tag } => write_part(
-                        path,
-                        &Header::new(self.kind(), config, shard).tagged(tag.as_deref()),
-                        &catan_bias::state(&counts),
-                    )?,
-                }
-                Ok(Made {
-                    items: shard.len(0, b.samples),
-                    files: target.files(),
-                    note: String::new(),
-                })
+                catan_bias::make(b, &ctx, samplers, s, shard, target, env)
             }
         }
     }
@@ -442,15 +430,6 @@ fn stats_rows(
     c: &crate::games::number_match::stats::Counts,
 ) -> Vec<crate::games::number_match::stats::Row> {
     crate::games::number_match::stats::rows(cfg, c)
-}
-
-/// A library error string, or Interrupted when a stop was asked for.
-pub fn stop_or(e: String) -> Error {
-    if crate::interrupt::requested() {
-        Error::Interrupted
-    } else {
-        Error::Invalid(e)
-    }
 }
 
 /// Where `Spec::make` writes.

@@ -64,14 +64,14 @@ fn csv_file<T: Serialize>(path: &Path, rows: &[T]) -> Result<AtomicFile> {
 }
 
 /// The shard a part says it holds.
-fn shard_of(p: &Part) -> Shard {
+fn shard_of(p: &PartFile) -> Shard {
     Shard {
         index: p.header.shard[0],
         count: p.header.shard[1],
     }
 }
 
-fn bad_counts(p: &Part, want: u64) -> Error {
+fn bad_counts(p: &PartFile, want: u64) -> Error {
     Error::invalid(format!(
         "{}: its counts do not fit its header (expected {want} samples in the shape this run counts): a damaged part; make it again",
         p.path.display()
@@ -113,14 +113,34 @@ pub mod carcassonne_stats {
         Ok(json!({"seed": seed, "samples": spec.samples, "tiles": spec.tiles}))
     }
 
+    /// The histograms of this shard, one per landscape size, counted on the current
+    /// rayon pool.
     pub fn count(spec: &CarcassonneStatsSpec, seed: u64, shard: Shard) -> Result<Vec<Hist>> {
-        let h = spec
-            .tiles
+        spec.tiles
             .iter()
-            .map(|&t| stats::run(seed, t, spec.samples, shard))
-            .collect();
-        crate::interrupt::check()?;
-        Ok(h)
+            .map(|&tiles| {
+                let study = stats::SizeStudy { seed, tiles };
+                crate::batch::study(&study, spec.samples, shard, false, "")
+            })
+            .collect()
+    }
+
+    /// The table `carcassonne stats` prints: per size, the score's mean and
+    /// percentiles and the mean feature counts.
+    pub fn table(spec: &CarcassonneStatsSpec, hists: &[Hist]) -> String {
+        let mut t = String::from("tiles  landscapes  score: mean  p10  p50  p90   complete cities  roads  monasteries (means)\n");
+        for (&tiles, h) in spec.tiles.iter().zip(hists) {
+            let (mean, p10, p50, p90) = stats::summary(&h.0[0]);
+            let m = |k: usize| stats::summary(&h.0[k]).0;
+            t += &format!(
+                "{tiles:>5}  {:>10}  {mean:>11.2} {p10:>4} {p50:>4} {p90:>4}   {:>15.2} {:>6.2} {:>12.2}\n",
+                h.0[0].iter().sum::<u64>(),
+                m(1),
+                m(3),
+                m(5)
+            );
+        }
+        t
     }
 
     pub fn write(spec: &CarcassonneStatsSpec, seed: u64, hists: &[Hist], out: &Path) -> Result<()> {
@@ -131,7 +151,7 @@ pub mod carcassonne_stats {
         write_csv(out, &rows)
     }
 
-    pub(in crate::jobs) fn merge(parts: &mut [Part], files: &StatsFiles) -> Result<Made> {
+    pub(in crate::jobs) fn merge(parts: &mut [PartFile], files: &StatsFiles) -> Result<Made> {
         let cfg = parts[0].header.config.clone();
         let spec = CarcassonneStatsSpec {
             samples: cfg["samples"]
@@ -205,13 +225,12 @@ pub mod match_stats {
         })
     }
 
+    /// The counts of `cfg.shard`'s boards, counted on the current rayon pool.
     pub fn count(cfg: &stats::Config) -> Result<stats::Counts> {
-        let c = stats::run(cfg);
-        crate::interrupt::check()?;
-        Ok(c)
+        crate::batch::study(cfg, cfg.samples, cfg.shard, false, "")
     }
 
-    pub(in crate::jobs) fn merge(parts: &mut [Part], files: &StatsFiles) -> Result<Made> {
+    pub(in crate::jobs) fn merge(parts: &mut [PartFile], files: &StatsFiles) -> Result<Made> {
         let spec = from_header(&parts[0].header.config)?;
         let seed = parts[0].header.config["seed"]
             .as_u64()
@@ -247,7 +266,12 @@ pub mod match_stats {
 pub mod catan_bias {
     use super::*;
     use crate::games::catan::{
-        bias, board::BoardKind, context, rules::Rules, sampler::ALL_SAMPLERS, Sampler,
+        bias,
+        board::BoardKind,
+        context,
+        rules::Rules,
+        sampler::{Ctx, ALL_SAMPLERS},
+        Sampler,
     };
 
     /// The context and the samplers that will run (`direct` only where it applies,
@@ -302,6 +326,56 @@ pub mod catan_bias {
         Ok((ctx, samplers))
     }
 
+    /// Make a study with the context and samplers of [`setup`]: whole into the
+    /// files of `target`, or this shard's part.
+    pub fn make(
+        spec: &BiasSpec,
+        ctx: &Ctx,
+        samplers: Vec<Sampler>,
+        seed: u64,
+        shard: Shard,
+        target: &Target,
+        env: &Env,
+    ) -> Result<Made> {
+        let config = header_config(spec, &samplers, seed);
+        let cfg = study_config(spec, samplers, seed, shard);
+        let pool = crate::batch::thread_pool(env.jobs)?;
+        let counts = pool.install(|| count_samplers(ctx, &cfg, env.progress, |_, _, _| {}))?;
+        match target {
+            Target::Whole(f) => {
+                let study = pool.install(|| finish(ctx, &cfg, counts))?;
+                write(ctx, &study, seed, f)?;
+            }
+            Target::Part { path, tag } => write_part(
+                path,
+                &Header::new("catan-bias", config, shard).tagged(tag.as_deref()),
+                &state(&counts),
+            )?,
+        }
+        Ok(Made {
+            items: shard.len(0, spec.samples),
+            files: target.files(),
+            note: String::new(),
+        })
+    }
+
+    /// The table `catan bias` and `merge` print: one line per sampler.
+    pub fn table(study: &bias::Study) -> String {
+        let mut t = String::from("sampler          samples     acceptance  chi-square (df)         p-value    max |z| (where)\n");
+        for s in &study.summaries {
+            let chi = match (s.chi_square, s.df) {
+                (Some(c), Some(d)) => format!("{c:.1} ({d})"),
+                _ => "n/a".into(),
+            };
+            let p = s.p_value.map_or("n/a".into(), |p| format!("{p:.3e}"));
+            t += &format!(
+                "{:<16} {:>10}  {:>10.5}  {:<22}  {:>9}  {:.2} ({})\n",
+                s.sampler, s.samples, s.acceptance_rate, chi, p, s.max_abs_z, s.max_abs_z_at
+            );
+        }
+        t
+    }
+
     pub fn header_config(spec: &BiasSpec, samplers: &[Sampler], seed: u64) -> Value {
         let names: Vec<&str> = samplers.iter().map(|s| s.name()).collect();
         json!({
@@ -315,7 +389,6 @@ pub mod catan_bias {
         samplers: Vec<Sampler>,
         seed: u64,
         shard: Shard,
-        bar: bool,
     ) -> bias::StudyConfig {
         bias::StudyConfig {
             samplers,
@@ -323,8 +396,67 @@ pub mod catan_bias {
             samples: spec.samples,
             shard,
             reference_samples: spec.reference_samples,
-            progress_bar: bar,
         }
+    }
+
+    /// One sampler's counts of the boards of `shard` among `0..samples`, on the
+    /// current rayon pool.
+    pub fn count(
+        ctx: &Ctx,
+        sampler: Sampler,
+        cells: Option<&bias::Cells>,
+        seed: u64,
+        samples: u64,
+        shard: Shard,
+    ) -> Result<bias::Counts> {
+        let study = bias::SamplerStudy::new(ctx, sampler, cells, seed);
+        crate::batch::study(&study, samples, shard, false, "")
+    }
+
+    /// The counting half of a study, on the current rayon pool: per sampler, the
+    /// counts of this shard's boards (with a progress bar per sampler when
+    /// `show_progress`), `done(sampler, counts, seconds)` called as each finishes.
+    /// Counts from shards of the same study add up to the counts of the whole run.
+    pub fn count_samplers(
+        ctx: &Ctx,
+        cfg: &bias::StudyConfig,
+        show_progress: bool,
+        mut done: impl FnMut(Sampler, &bias::Counts, f64),
+    ) -> Result<Vec<(Sampler, bias::Counts)>> {
+        let cells = bias::cells(ctx);
+        let mut all = Vec::new();
+        for &s in &cfg.samplers {
+            let started = std::time::Instant::now();
+            let study = bias::SamplerStudy::new(ctx, s, cells.as_ref(), cfg.seed);
+            let counts =
+                crate::batch::study(&study, cfg.samples, cfg.shard, show_progress, s.name())?;
+            done(s, &counts, started.elapsed().as_secs_f64());
+            all.push((s, counts));
+        }
+        Ok(all)
+    }
+
+    /// The comparing half (with the reference run, for rules without exact
+    /// expectations, counted on the current rayon pool).
+    pub fn finish(
+        ctx: &Ctx,
+        cfg: &bias::StudyConfig,
+        counts: Vec<(Sampler, bias::Counts)>,
+    ) -> Result<bias::Study> {
+        bias::finish(ctx, cfg, counts, |study, samples| {
+            crate::batch::study(study, samples, Shard::default(), false, "")
+        })
+    }
+
+    /// A whole study: [`count_samplers`], then [`finish`].
+    pub fn study(
+        ctx: &Ctx,
+        cfg: &bias::StudyConfig,
+        show_progress: bool,
+        done: impl FnMut(Sampler, &bias::Counts, f64),
+    ) -> Result<bias::Study> {
+        let counts = count_samplers(ctx, cfg, show_progress, done)?;
+        finish(ctx, cfg, counts)
     }
 
     #[derive(Serialize, Deserialize)]
@@ -373,7 +505,7 @@ pub mod catan_bias {
     }
 
     pub(in crate::jobs) fn merge(
-        parts: &mut [Part],
+        parts: &mut [PartFile],
         files: &StatsFiles,
     ) -> Result<(Made, bias::Study)> {
         let cfg = parts[0].header.config.clone();
@@ -436,8 +568,8 @@ pub mod catan_bias {
                 }
             });
         }
-        let cfg = study_config(&spec, samplers, seed, Shard::default(), false);
-        let study = bias::finish(&ctx, &cfg, total.unwrap_or_default()).map_err(stop_or)?;
+        let cfg = study_config(&spec, samplers, seed, Shard::default());
+        let study = finish(&ctx, &cfg, total.unwrap_or_default())?;
         let files = files.clone().with_default_summary();
         let named = files.named();
         let inputs: Vec<(&str, &Path)> = parts
