@@ -4,7 +4,6 @@
 
 mod cli;
 
-use clap::Parser;
 use puzzlebook::Error;
 use std::process::ExitCode;
 
@@ -51,7 +50,7 @@ fn install_stop_handler() {
 }
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let cli = cli::parse();
     install_stop_handler();
     match cli::run(cli) {
         Ok(code) => code,

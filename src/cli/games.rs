@@ -375,3 +375,119 @@ pub fn carcassonne(cmd: CarcassonneCommand, ctx: Ctx) -> Result<ExitCode> {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+
+    fn parse(args: &[&str]) -> Command {
+        let mut all = vec!["puzzlebook"];
+        all.extend_from_slice(args);
+        Cli::try_parse_from(all).unwrap().command
+    }
+
+    /// Every game's `generate` without flags (Flip needs `--size`, which has no
+    /// default on the command line) gives the same parameters as a template section
+    /// without keys: the defaults are declared once.
+    #[test]
+    fn clap_defaults_are_the_params_defaults() {
+        let size = FlipParams::default().size.to_string();
+        match parse(&["flip", "generate", "--size", &size]) {
+            Command::Flip(FlipCommand::Generate { params, .. }) => {
+                assert_eq!(params, FlipParams::default())
+            }
+            _ => unreachable!(),
+        }
+        match parse(&["catan", "generate"]) {
+            Command::Catan(CatanCommand::Generate {
+                sampler, params, ..
+            }) => {
+                assert_eq!(sampler, CatanParams::default().sampler.name());
+                assert_eq!(params, CatanParams::default());
+            }
+            _ => unreachable!(),
+        }
+        match parse(&["numbrix", "generate"]) {
+            Command::Numbrix(NumbrixCommand::Generate { params, .. }) => {
+                assert_eq!(params, NumbrixParams::default())
+            }
+            _ => unreachable!(),
+        }
+        match parse(&["number-match", "generate"]) {
+            Command::NumberMatch(NumberMatchCommand::Generate { params, .. }) => {
+                assert_eq!(params, NumberMatchParams::default())
+            }
+            _ => unreachable!(),
+        }
+        match parse(&["carcassonne", "generate"]) {
+            Command::Carcassonne(CarcassonneCommand::Generate { params, .. }) => {
+                assert_eq!(params, CarcassonneParams::default())
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// The flags keep their spellings: each one given reaches its parameter.
+    #[test]
+    fn flags_reach_their_parameters() {
+        match parse(&[
+            "number-match",
+            "generate",
+            "--columns",
+            "7",
+            "--length",
+            "21",
+            "--adds",
+            "2",
+            "--append",
+            "after-last-cell",
+            "--no-diagonals",
+            "--difficulty",
+            "easy",
+            "--max-nodes",
+            "5",
+        ]) {
+            Command::NumberMatch(NumberMatchCommand::Generate { params, .. }) => {
+                assert_eq!(
+                    params,
+                    NumberMatchParams {
+                        columns: 7,
+                        length: 21,
+                        adds: 2,
+                        append: number_match::Append::AfterLastCell,
+                        diagonals: false,
+                        difficulty: Some(number_match::Difficulty::Easy),
+                        max_nodes: 5,
+                        ..NumberMatchParams::default()
+                    }
+                )
+            }
+            _ => unreachable!(),
+        }
+        match parse(&[
+            "flip",
+            "generate",
+            "--size",
+            "3x5",
+            "--shape",
+            "plus",
+            "--compat",
+            "one-dot",
+            "--min-moves",
+            "4",
+        ]) {
+            Command::Flip(FlipCommand::Generate { params, .. }) => assert_eq!(
+                params,
+                FlipParams {
+                    size: Size { rows: 3, cols: 5 },
+                    shape: Shape::Plus,
+                    compat: Some(flip::Compat::OneDot),
+                    min_moves: 4,
+                }
+            ),
+            _ => unreachable!(),
+        }
+    }
+}

@@ -38,11 +38,11 @@ pub struct Cli {
     #[arg(short = 'q', long = "quiet", global = true)]
     quiet: bool,
     #[command(subcommand)]
-    command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Subcommand)]
-enum Command {
+pub(crate) enum Command {
     /// Make a PDF puzzle book from a template
     #[command(
         after_help = "Example:\n  puzzlebook book --template templates/default.toml --seed 7 --out output/book.pdf"
@@ -121,6 +121,58 @@ pub struct RunArgs {
     out: Option<PathBuf>,
 }
 
+/// The command line, parsed. A usage error is printed as clap words it (exit status
+/// 2), except that a value it echoes is cut to a short excerpt: a huge argument
+/// cannot flood the terminal.
+pub fn parse() -> Cli {
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            let text = e.to_string();
+            if text.lines().all(|l| l.len() <= MAX_ECHO_LINE) {
+                e.exit()
+            }
+            eprint!("{}", shorten_echoes(&text));
+            std::process::exit(e.exit_code())
+        }
+    }
+}
+
+/// Lines of a usage error longer than this have their quoted values cut.
+const MAX_ECHO_LINE: usize = 200;
+
+/// `text` with every single-quoted value longer than an excerpt cut to one
+/// ([`puzzlebook::input::excerpt`]), on the lines longer than [`MAX_ECHO_LINE`]; a
+/// line still too long after that is cut at that length.
+fn shorten_echoes(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        if line.len() <= MAX_ECHO_LINE {
+            out.push_str(line);
+            continue;
+        }
+        let mut short = String::new();
+        for (i, part) in line.split('\'').enumerate() {
+            if i > 0 {
+                short.push('\'');
+            }
+            // Odd parts are inside quotes.
+            if i % 2 == 1 {
+                short.push_str(&puzzlebook::input::excerpt(part));
+            } else {
+                short.push_str(part);
+            }
+        }
+        if short.len() > MAX_ECHO_LINE {
+            let cut: String = short.chars().take(MAX_ECHO_LINE).collect();
+            short = format!("{cut}...\n");
+        }
+        out.push_str(&short);
+    }
+    out
+}
+
 /// Run the parsed command.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     let progress = !cli.quiet && std::io::stderr().is_terminal();
@@ -139,5 +191,36 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Numbrix(cmd) => games::numbrix(cmd, ctx),
         Command::NumberMatch(cmd) => games::number_match(cmd, ctx),
         Command::Carcassonne(cmd) => games::carcassonne(cmd, ctx),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_echoed_values_are_cut() {
+        let huge = "9".repeat(100_000);
+        let text = format!(
+            "error: invalid value '{huge}' for '--size <SIZE>': size '{huge}' is not a number\n\nFor more information, try '--help'.\n"
+        );
+        let short = shorten_echoes(&text);
+        assert!(short.len() < 300, "{short}");
+        assert!(short.contains("(100000 characters)"), "{short}");
+        assert!(short.contains("for '--size <SIZE>': size '"), "{short}");
+        assert!(short.ends_with("\n\nFor more information, try '--help'.\n"));
+        // Short messages are left as they are.
+        let ok = "error: invalid value 'x' for '--size <SIZE>'\n";
+        assert_eq!(shorten_echoes(ok), ok);
+    }
+
+    #[test]
+    fn a_huge_argument_gives_a_short_error() {
+        let huge = "7".repeat(50_000);
+        let e = Cli::try_parse_from(["puzzlebook", "flip", "generate", "--size", &huge])
+            .err()
+            .unwrap();
+        assert!(e.to_string().len() > 50_000);
+        assert!(shorten_echoes(&e.to_string()).len() < 1000);
     }
 }
