@@ -127,10 +127,16 @@ mod tests {
         ])
         .contains("without a step"));
         assert!(message(&[("SLURM_ARRAY_TASK_ID", "0")]).contains("not SLURM_ARRAY_TASK_COUNT"));
-        assert!(message(&[("SLURM_ARRAY_TASK_ID", "x"), ("SLURM_ARRAY_TASK_COUNT", "2")])
-            .contains("SLURM_ARRAY_TASK_ID=x is not a whole number"));
-        assert!(message(&[("SLURM_ARRAY_TASK_ID", "2"), ("SLURM_ARRAY_TASK_COUNT", "2")])
-            .contains("the scheduler's shard"));
+        assert!(message(&[
+            ("SLURM_ARRAY_TASK_ID", "x"),
+            ("SLURM_ARRAY_TASK_COUNT", "2")
+        ])
+        .contains("SLURM_ARRAY_TASK_ID=x is not a whole number"));
+        assert!(message(&[
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "2")
+        ])
+        .contains("the scheduler's shard"));
     }
 
     #[test]
@@ -146,7 +152,9 @@ mod tests {
 
     #[test]
     fn blank_values_are_unset() {
-        assert!(message(&[("PUZZLEBOOK_SHARD", "  "), ("JOB_COMPLETION_INDEX", "")])
-            .contains("none of PUZZLEBOOK_SHARD"));
+        assert!(
+            message(&[("PUZZLEBOOK_SHARD", "  "), ("JOB_COMPLETION_INDEX", "")])
+                .contains("none of PUZZLEBOOK_SHARD")
+        );
     }
 }

@@ -62,7 +62,12 @@ pub fn flip(cmd: FlipCommand, ctx: Ctx) -> Result<ExitCode> {
             params,
             format,
             run,
-        } => generate(&Flip::new(params).map_err(Error::as_flag)?, &run, ctx, format),
+        } => generate(
+            &Flip::new(params).map_err(Error::as_flag)?,
+            &run,
+            ctx,
+            format,
+        ),
         FlipCommand::Solve {
             file,
             options,
@@ -133,7 +138,12 @@ pub fn catan(cmd: CatanCommand, ctx: Ctx) -> Result<ExitCode> {
                 CatanFormat::Jsonl => GenFormat::Jsonl,
                 CatanFormat::Ascii => GenFormat::Text,
             };
-            generate(&Catan::new(params).map_err(Error::as_flag)?, &run, ctx, format)
+            generate(
+                &Catan::new(params).map_err(Error::as_flag)?,
+                &run,
+                ctx,
+                format,
+            )
         }
         CatanCommand::Bias(args) => stats::catan_bias(args, ctx.jobs, ctx.progress),
     }
@@ -174,7 +184,12 @@ pub fn numbrix(cmd: NumbrixCommand, ctx: Ctx) -> Result<ExitCode> {
             params,
             format,
             run,
-        } => generate(&Numbrix::new(params).map_err(Error::as_flag)?, &run, ctx, format),
+        } => generate(
+            &Numbrix::new(params).map_err(Error::as_flag)?,
+            &run,
+            ctx,
+            format,
+        ),
         NumbrixCommand::Solve {
             file,
             format,

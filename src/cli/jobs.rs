@@ -113,7 +113,9 @@ pub fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<Exi
     super::JSON_LOG.store(json_log, std::sync::atomic::Ordering::Relaxed);
     let run = || -> Result<()> {
         let shard = if args.shard_from_env {
-            Some(puzzlebook::scheduler::shard_from(|k| std::env::var(k).ok())?)
+            Some(puzzlebook::scheduler::shard_from(|k| {
+                std::env::var(k).ok()
+            })?)
         } else {
             args.shard
         };

@@ -89,7 +89,12 @@ impl Solve for NumberMatch {
                         (Some(true), Some(used), m, format!("trial {t}"))
                     }
                     // Monte Carlo proves nothing: failing is "unknown".
-                    None => (None, None, Vec::new(), format!("{} trials failed", o.trials)),
+                    None => (
+                        None,
+                        None,
+                        Vec::new(),
+                        format!("{} trials failed", o.trials),
+                    ),
                 }
             }
         };

@@ -80,7 +80,10 @@ impl Solve for Numbrix {
                     format!("{head}1 solution (unique)\n{}", rows(s).render())
                 }
                 (Count::Many, Some(s)) => {
-                    format!("{head}2 or more solutions; one of them:\n{}", rows(s).render())
+                    format!(
+                        "{head}2 or more solutions; one of them:\n{}",
+                        rows(s).render()
+                    )
                 }
                 _ => format!(
                     "{head}unknown: the search stopped after {} nodes without proving anything\n",
