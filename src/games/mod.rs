@@ -116,6 +116,9 @@ pub trait Solve: Game {
     /// Whether answers need to know if more items follow ([`solve::Item::many`]): the
     /// next item is then read before this one is answered.
     const READ_AHEAD: bool = false;
+    /// Whether each answer is written out as soon as it is found (answers that can
+    /// take long); otherwise they are buffered.
+    const FLUSH_EACH: bool = false;
     /// Refuse bad options before any input is read.
     fn check(_options: &Self::Options) -> Result<()> {
         Ok(())

@@ -111,10 +111,14 @@ pub fn run<G: Solve>(
     if G::SPLIT == Split::JsonDocumentOrLines {
         items.join_document(&name, G::ITEM)?;
     }
-    let write = |out: &mut dyn Write, text: &str| {
-        out.write_all(text.as_bytes())
-            .and_then(|()| out.flush())
-            .map_err(|e| Error::io("cannot write to", "standard output", e))
+    let mut out = std::io::BufWriter::new(out);
+    let stdout_error = |e| Error::io("cannot write to", "standard output", e);
+    let write = |out: &mut std::io::BufWriter<&mut dyn Write>, text: &str| {
+        out.write_all(text.as_bytes()).map_err(stdout_error)?;
+        if G::FLUSH_EACH {
+            out.flush().map_err(stdout_error)?;
+        }
+        Ok::<(), Error>(())
     };
     let (mut index, mut failed) = (0, 0);
     let mut next = if G::READ_AHEAD { items.next()? } else { None };
@@ -137,14 +141,16 @@ pub fn run<G: Solve>(
             source: &name,
         };
         match <G as Solve>::answer(options, &item, json)? {
-            Answer::Done(text) => write(out, &text)?,
+            Answer::Done(text) => write(&mut out, &text)?,
             Answer::Failed(text) => {
                 failed += 1;
-                write(out, &text)?;
+                write(&mut out, &text)?;
             }
             Answer::Refused(message) if !item.many => return Err(Error::invalid(message)),
             Answer::Refused(message) => {
                 failed += 1;
+                // The answers so far come first.
+                out.flush().map_err(stdout_error)?;
                 writeln!(err, "error: {message}")
                     .map_err(|e| Error::io("cannot write to", "standard error", e))?;
             }
@@ -152,6 +158,7 @@ pub fn run<G: Solve>(
         }
         index += 1;
     }
+    out.flush().map_err(stdout_error)?;
     if index == 0 {
         return Err(G::nothing_found(&name));
     }

@@ -19,6 +19,8 @@ impl Solve for Numbrix {
     const ITEM: &'static str = "grid";
     // Text answers are numbered from the first when several grids are given.
     const READ_AHEAD: bool = true;
+    // A grid can take long: each answer is seen as soon as it is found.
+    const FLUSH_EACH: bool = true;
 
     fn check(options: &SolveOptions) -> Result<()> {
         if options.max_nodes == 0 {
