@@ -57,9 +57,16 @@ impl Solve for NumberMatch {
             append: o.append,
         };
         let board = rules::parse_board(item.text).map_err(Error::Invalid)?;
-        if o.max_nodes == 0 || o.trials == 0 {
-            return Err(Error::invalid(
-                "--max-nodes and --trials must be at least 1",
+        if o.max_nodes == 0 {
+            return Err(Error::param(
+                "max_nodes",
+                "is 0: give the search at least 1 node",
+            ));
+        }
+        if o.trials == 0 {
+            return Err(Error::param(
+                "trials",
+                "is 0: give Monte Carlo at least 1 trial",
             ));
         }
         let adds = o.adds;
