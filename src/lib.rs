@@ -16,6 +16,7 @@ pub mod jobs;
 pub mod limits;
 pub mod output;
 pub mod progress;
+pub mod scheduler;
 pub mod seed;
 pub mod shard;
 pub mod stats;

@@ -217,6 +217,25 @@ fn usage_errors_exit_2() {
     }
 }
 
+/// Clap echoes a bad value in its message; a huge one is cut to an excerpt so it cannot
+/// flood the terminal (still a usage error, status 2).
+#[test]
+fn a_huge_bad_value_gives_a_short_usage_error() {
+    let huge = "9".repeat(100_000);
+    for args in [
+        vec!["flip", "generate", "--size", huge.as_str()],
+        vec!["numbrix", "generate", "--count", huge.as_str()],
+        vec!["flip", huge.as_str()],
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.len() < 1000, "{} bytes", err.len());
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(err.contains("(100000 characters)"), "{err}");
+    }
+}
+
 #[test]
 fn help_shows_an_example_for_every_command() {
     for args in [

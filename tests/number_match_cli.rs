@@ -226,6 +226,18 @@ fn same_seed_same_bytes_at_any_thread_count() {
 fn bad_input_is_one_clear_error() {
     fails_with(&["number-match", "solve", "12a4"], None, "digits 1-9");
     fails_with(&["number-match", "solve", "..."], None, "no digits");
+    // Zero budgets are named by their flag.
+    let board = "119134781718851455261718224";
+    fails_with(
+        &["number-match", "solve", board, "--max-nodes", "0"],
+        None,
+        "--max-nodes is 0",
+    );
+    fails_with(
+        &["number-match", "solve", board, "--trials", "0"],
+        None,
+        "--trials is 0",
+    );
     fails_with(
         &["number-match", "solve", "1234", "--adds", "50"],
         None,

@@ -16,6 +16,7 @@ pub mod flip;
 pub mod number_match;
 pub mod numbrix;
 pub mod size;
+pub mod solve;
 
 /// The result of one seeded generation attempt.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,6 +101,36 @@ pub trait Game: Sized + Sync + Send + 'static {
     fn attempt_budget(&self) -> u64 {
         u64::MAX
     }
+}
+
+/// The optional capability of answering for given items: solve a board, score a
+/// landscape (`puzzlebook <game> solve` or `score`). The driver, [`solve::run`], reads
+/// the items, checks for a stop before each, writes the answers and counts failures;
+/// the game says what one answer is.
+pub trait Solve: Game {
+    /// The options of one run (the command's flags).
+    type Options;
+    /// What one item is called in messages ("board", "grid", "landscape").
+    const ITEM: &'static str;
+    /// How a file or standard input is cut into items.
+    const SPLIT: solve::Split = solve::Split::Blocks;
+    /// Whether answers need to know if more items follow ([`solve::Item::many`]): the
+    /// next item is then read before this one is answered.
+    const READ_AHEAD: bool = false;
+    /// Whether each answer is written out as soon as it is found (answers that can
+    /// take long); otherwise they are buffered.
+    const FLUSH_EACH: bool = false;
+    /// Refuse bad options before any input is read.
+    fn check(_options: &Self::Options) -> Result<()> {
+        Ok(())
+    }
+    /// The answer for one item, as text or as one JSON document (with its newline).
+    /// An error ends the run.
+    fn answer(options: &Self::Options, item: &solve::Item, json: bool) -> Result<solve::Answer>;
+    /// The error when the input (`source`) holds no item.
+    fn nothing_found(source: &str) -> crate::Error;
+    /// What to say when `failed` of `items` answers failed (None: the answers said it).
+    fn failures(options: &Self::Options, failed: usize, items: usize) -> Option<String>;
 }
 
 /// How hard one puzzle is.

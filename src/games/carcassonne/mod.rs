@@ -2,6 +2,7 @@
 //! and make landscapes by the real game's placement rules. The rules and the
 //! encoding: docs/games/carcassonne.md.
 
+pub mod answer;
 pub mod generate;
 pub mod score;
 pub mod stats;
@@ -21,12 +22,16 @@ use serde::{Deserialize, Serialize};
 
 mod draw;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Carcassonne's parameters: a template's `[carcassonne]` keys and `carcassonne
+/// generate`'s flags.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields, default)]
 pub struct CarcassonneParams {
-    /// Stop after this many tiles (1 to 72, the start tile included).
+    /// Tiles per landscape (1-72, the start tile included)
+    #[arg(long, default_value_t = CarcassonneParams::default().tiles)]
     pub tiles: usize,
-    /// Score farms too (the full game's rule; off by default).
+    /// Score farms too (full game)
+    #[arg(long)]
     pub farms: bool,
 }
 

@@ -26,15 +26,22 @@ pub use sampler::Sampler;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Catan's parameters: a template's `[catan]` keys and `catan generate`'s flags.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields, default)]
 pub struct CatanParams {
-    /// `base` (3-4 players) or `extended` (5-6 players).
+    /// base (3-4 players) or extended (5-6 players)
+    #[arg(long, default_value = CatanParams::default().board.name())]
     pub board: BoardKind,
+    /// The sampler (on the command line `--sampler` is read as text and parsed after
+    /// clap, so an unknown name is an input error with exit status 1).
+    #[arg(skip = CatanParams::default().sampler)]
     pub sampler: Sampler,
-    /// Comma-separated rules, e.g. "red-apart,2-12-apart" (or "none").
+    /// Rules, comma-separated: red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N, or none
+    #[arg(long, default_value_t = CatanParams::default().rules)]
     pub rules: String,
     /// How books draw the board.
+    #[arg(skip = CatanParams::default().style)]
     pub style: Style,
 }
 

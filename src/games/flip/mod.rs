@@ -1,6 +1,7 @@
 //! Flip ("One Dot"): flip 3x3 blocks until one dot is left in the middle.
 //! The rules and what is proved: docs/games/flip.md. Boards are GF(2) bit vectors; a solution is a SET of moves.
 
+pub mod answer;
 mod bits;
 mod draw;
 pub mod gf2;
@@ -38,16 +39,21 @@ impl std::str::FromStr for Compat {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Flip's parameters: a template's `[flip]` keys and `flip generate`'s flags.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields, default)]
 pub struct FlipParams {
-    /// Move centres per side (`i`), or `"RxC"`.
+    /// Move centres per side (I, for an (I+2)x(I+2) board) or RxC
+    #[arg(long)]
     pub size: Size,
-    /// `block` (3x3, the game) or `plus` (Lights Out).
+    /// Move shape: block (3x3) or plus (Lights Out cross)
+    #[arg(long, default_value = FlipParams::default().shape.name())]
     pub shape: Shape,
-    /// `one-dot`: the original program's start board (the same board for every item).
+    /// Reproduce the original game's start boards
+    #[arg(long, value_name = "one-dot")]
     pub compat: Option<Compat>,
-    /// Boards that need fewer moves are thrown away and drawn again.
+    /// Throw away boards that need fewer moves
+    #[arg(long, default_value_t = FlipParams::default().min_moves)]
     pub min_moves: usize,
 }
 

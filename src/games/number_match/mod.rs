@@ -5,6 +5,7 @@
 //! clear within the add limit, with the fewest adds (`min_adds`) and a solution; the
 //! grade comes from the share of random playouts ([`montecarlo`]) that win.
 
+pub mod answer;
 mod draw;
 pub mod montecarlo;
 pub mod paper;
@@ -43,21 +44,36 @@ const _: () = assert!(MAX_CELLS - 1 <= u16::MAX as usize);
 /// Search nodes per board during generation (a board that runs out is rejected).
 pub const DEFAULT_MAX_NODES: u64 = 2_000_000;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Number Match's parameters: a template's `[number_match]` keys and `number-match
+/// generate`'s flags.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields, default)]
 pub struct NumberMatchParams {
+    /// Columns of the board
+    #[arg(long, default_value_t = NumberMatchParams::default().columns)]
     pub columns: usize,
-    /// Digits on the start board.
+    /// Digits on the start board (1 to 256: each add can double a board, and 256 * 2^8
+    /// cells is what a move's cell index holds)
+    #[arg(long, default_value_t = NumberMatchParams::default().length)]
     pub length: usize,
-    /// The add limit.
+    /// The add limit
+    #[arg(long, default_value_t = NumberMatchParams::default().adds)]
     pub adds: u8,
+    /// Where adds go: after-last-digit or after-last-cell
+    #[arg(long, default_value = NumberMatchParams::default().append.name())]
     pub append: Append,
-    /// Whether pairs may see each other along diagonals.
+    /// Whether pairs may see each other along diagonals (flag: `--no-diagonals`, a
+    /// variant where they may not)
+    #[arg(long = "no-diagonals", action = clap::ArgAction::SetFalse, help = "Pairs may not see each other along diagonals (a variant)")]
     pub diagonals: bool,
     /// Random playouts per board for the grade.
+    #[arg(skip = NumberMatchParams::default().playouts)]
     pub playouts: u64,
-    /// Keep only boards of this grade.
+    /// Keep only easy, medium or hard boards (by the share of random playouts that win)
+    #[arg(long)]
     pub difficulty: Option<Difficulty>,
+    /// Search nodes per board (a board that runs out is skipped, never printed)
+    #[arg(long, default_value_t = NumberMatchParams::default().max_nodes)]
     pub max_nodes: u64,
 }
 

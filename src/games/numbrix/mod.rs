@@ -5,6 +5,7 @@
 //! while the exact solver ([`solve`]) proves the puzzle has one solution ([`clues`]),
 //! then a grade from a human-style solver ([`grade`]).
 
+pub mod answer;
 pub mod bits;
 pub mod clues;
 mod draw;
@@ -30,18 +31,23 @@ use serde::{Deserialize, Serialize};
 /// record says `"minimal": false`); running out never counts as unique.
 pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Numbrix's parameters: a template's `[numbrix]` keys and `numbrix generate`'s flags.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields, default)]
 pub struct NumbrixParams {
-    /// `9` or `"RxC"`.
+    /// Grid size: N (NxN) or RxC, from 2x2 up to 512 cells
+    #[arg(long, default_value_t = NumbrixParams::default().size)]
     pub size: Size,
-    /// free, symmetric or border.
+    /// free, symmetric or border
+    #[arg(long, default_value = NumbrixParams::default().style.name())]
     pub style: Style,
-    /// Keep only puzzles of this grade.
+    /// Keep only easy, medium or hard puzzles
+    #[arg(long)]
     pub difficulty: Option<Grade>,
-    /// Node budget of each solver call: a first uniqueness check that runs out rejects
-    /// the attempt; a clue-removal check that runs out keeps its clue (not proved
-    /// minimal).
+    /// Node budget of each solver call: a first uniqueness check that runs out
+    /// rejects the attempt; a clue-removal check that runs out keeps its clue (the
+    /// puzzle stays unique, and its record says "minimal": false)
+    #[arg(long, default_value_t = NumbrixParams::default().max_nodes)]
     pub max_nodes: u64,
 }
 

@@ -1,0 +1,508 @@
+//! Each game's subcommands: its parameters come from the library (`Params` derive
+//! clap's `Args`), and every command hands over to a generic driver.
+
+use super::generate::generate;
+use super::solve::solve;
+use super::stats::{self, BiasArgs, MatchRules};
+use super::{Ctx, GenFormat, RunArgs, SolveFormat};
+use clap::{Subcommand, ValueEnum};
+use puzzlebook::games::carcassonne::{self, Carcassonne, CarcassonneParams};
+use puzzlebook::games::catan::{Catan, CatanParams, Sampler};
+use puzzlebook::games::flip::{self, Flip, FlipParams, Layout, Shape, Size};
+use puzzlebook::games::number_match::{self, NumberMatch, NumberMatchParams};
+use puzzlebook::games::numbrix::{self, Numbrix, NumbrixParams};
+use puzzlebook::games::solve::Source;
+use puzzlebook::games::Game;
+use puzzlebook::{Error, Result};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Subcommand)]
+pub enum FlipCommand {
+    /// Generate boards with their proven minimum solutions
+    #[command(
+        after_help = "Example:\n  puzzlebook flip generate --size 5 --count 3 --seed 1 --format text"
+    )]
+    Generate {
+        #[command(flatten)]
+        params: FlipParams,
+        #[arg(long, value_enum, default_value = "jsonl")]
+        format: GenFormat,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Solve boards in the text format (several may be separated by blank lines)
+    #[command(
+        after_help = "Example:\n  printf -- '-----\\n-ooo- 1\\n-o-o- 2\\n-ooo- 3\\n-----\\n abc\\n' | puzzlebook flip solve"
+    )]
+    Solve {
+        /// Board file, or - for standard input
+        #[arg(default_value = "-")]
+        file: String,
+        #[command(flatten)]
+        options: flip::answer::SolveOptions,
+        #[arg(long, value_enum, default_value = "text")]
+        format: SolveFormat,
+    },
+    /// Show the rank of the move map and which single-dot boards are reachable
+    #[command(after_help = "Example:\n  puzzlebook flip analyze --size 5")]
+    Analyze {
+        #[arg(long)]
+        size: Size,
+        #[arg(long, default_value = Shape::Block.name())]
+        shape: Shape,
+        #[arg(long, value_enum, default_value = "text")]
+        format: SolveFormat,
+    },
+}
+
+pub fn flip(cmd: FlipCommand, ctx: Ctx) -> Result<ExitCode> {
+    match cmd {
+        FlipCommand::Generate {
+            params,
+            format,
+            run,
+        } => generate(
+            &Flip::new(params).map_err(Error::as_flag)?,
+            &run,
+            ctx,
+            format,
+        ),
+        FlipCommand::Solve {
+            file,
+            options,
+            format,
+        } => solve::<Flip>(&options, Source::File(&file), format),
+        FlipCommand::Analyze {
+            size,
+            shape,
+            format,
+        } => {
+            let layout = Layout::new(shape, size.rows, size.cols).map_err(Error::Invalid)?;
+            let a = flip::analyze(layout);
+            match format {
+                SolveFormat::Json => {
+                    println!("{}", serde_json::to_string(&a).expect("serialisable"))
+                }
+                SolveFormat::Text => print!("{}", flip::answer::analysis_text(&a)),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum CatanFormat {
+    Jsonl,
+    Ascii,
+}
+
+#[derive(Subcommand)]
+pub enum CatanCommand {
+    /// Draw boards that meet the rules
+    #[command(
+        after_help = "Example:\n  puzzlebook catan generate --count 2 --seed 1 --format ascii"
+    )]
+    Generate {
+        /// full-rejection, token-rejection, swap, sequential or direct
+        // Read as text and parsed here: an unknown sampler is an input error (exit 1).
+        #[arg(long, default_value = CatanParams::default().sampler.name())]
+        sampler: String,
+        #[command(flatten)]
+        params: CatanParams,
+        #[arg(long, value_enum, default_value = "jsonl")]
+        format: CatanFormat,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Measure each sampler against the exact expectations (CSV, optional PDF report)
+    #[command(
+        after_help = "Example:\n  puzzlebook catan bias --samples 1000000 --out output/catan-bias.csv --report output/catan-bias.pdf"
+    )]
+    Bias(BiasArgs),
+}
+
+pub fn catan(cmd: CatanCommand, ctx: Ctx) -> Result<ExitCode> {
+    match cmd {
+        CatanCommand::Generate {
+            sampler,
+            params,
+            format,
+            run,
+        } => {
+            let params = CatanParams {
+                sampler: sampler.parse::<Sampler>().map_err(Error::Invalid)?,
+                ..params
+            };
+            let format = match format {
+                CatanFormat::Jsonl => GenFormat::Jsonl,
+                CatanFormat::Ascii => GenFormat::Text,
+            };
+            generate(
+                &Catan::new(params).map_err(Error::as_flag)?,
+                &run,
+                ctx,
+                format,
+            )
+        }
+        CatanCommand::Bias(args) => stats::catan_bias(args, ctx.jobs, ctx.progress),
+    }
+}
+
+#[derive(Subcommand)]
+pub enum NumbrixCommand {
+    /// Generate puzzles with proved-unique solutions
+    #[command(
+        after_help = "Example:\n  puzzlebook numbrix generate --size 9 --count 3 --style free --difficulty medium --format text"
+    )]
+    Generate {
+        #[command(flatten)]
+        params: NumbrixParams,
+        #[arg(long, value_enum, default_value = "jsonl")]
+        format: GenFormat,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Solve grids (one row per line, numbers or . for blanks; grids separated by blank lines)
+    #[command(
+        after_help = "Example:\n  printf '1 . .\\n. . .\\n. . 9\\n' | puzzlebook numbrix solve"
+    )]
+    Solve {
+        /// Grid file, or - for standard input
+        #[arg(default_value = "-")]
+        file: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: SolveFormat,
+        #[command(flatten)]
+        options: numbrix::answer::SolveOptions,
+    },
+}
+
+pub fn numbrix(cmd: NumbrixCommand, ctx: Ctx) -> Result<ExitCode> {
+    match cmd {
+        NumbrixCommand::Generate {
+            params,
+            format,
+            run,
+        } => generate(
+            &Numbrix::new(params).map_err(Error::as_flag)?,
+            &run,
+            ctx,
+            format,
+        ),
+        NumbrixCommand::Solve {
+            file,
+            format,
+            options,
+        } => solve::<Numbrix>(&options, Source::File(&file), format),
+    }
+}
+
+#[derive(Subcommand)]
+pub enum NumberMatchCommand {
+    /// Random boards that can be cleared within the add limit, with a solution
+    #[command(
+        after_help = "Example:\n  puzzlebook number-match generate --count 3 --adds 1 --format text"
+    )]
+    Generate {
+        #[command(flatten)]
+        params: NumberMatchParams,
+        #[arg(long, value_enum, default_value = "jsonl")]
+        format: GenFormat,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Decide one board: solvable (with the moves) or unsolvable
+    #[command(
+        after_help = "Example:\n  puzzlebook number-match solve 119134781718851455261718224 --adds 1"
+    )]
+    Solve {
+        /// The board: digits 1-9 in reading order, . for an empty cell (0 is refused);
+        /// spaces, commas and newlines between them are ignored; at most 256 cells
+        digits: String,
+        #[command(flatten)]
+        options: number_match::answer::SolveOptions,
+        #[arg(long, value_enum, default_value = "text")]
+        format: SolveFormat,
+    },
+    /// How many random boards can be cleared, by add limit (CSV)
+    #[command(
+        after_help = "Example:\n  puzzlebook number-match stats --samples 10000 --out output/number-match-stats.csv"
+    )]
+    Stats {
+        /// Random boards
+        #[arg(long)]
+        samples: u64,
+        #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
+        seed: u64,
+        /// Digits on each board (1 to 256)
+        #[arg(long, default_value_t = 27)]
+        length: usize,
+        /// The highest add limit to examine
+        #[arg(long, default_value_t = 4)]
+        max_adds: u8,
+        /// Search nodes per board and limit (running out counts as unknown)
+        #[arg(long, default_value_t = number_match::DEFAULT_MAX_NODES)]
+        max_nodes: u64,
+        #[command(flatten)]
+        rules: MatchRules,
+        #[arg(long, default_value = "output/number-match-stats.csv")]
+        out: PathBuf,
+        /// Count only the boards with index mod N == K, into a part file for `merge`
+        #[arg(long, value_name = "K/N")]
+        shard: Option<puzzlebook::shard::Shard>,
+        /// Also run Monte Carlo with this many trials per board and limit, to compare
+        #[arg(long, default_value_t = 0)]
+        monte_carlo_trials: u64,
+        /// Add wall-clock time columns (they differ from run to run; without them the
+        /// CSV is the same on every run)
+        #[arg(long)]
+        timings: bool,
+    },
+}
+
+pub fn number_match(cmd: NumberMatchCommand, ctx: Ctx) -> Result<ExitCode> {
+    match cmd {
+        NumberMatchCommand::Generate {
+            params,
+            format,
+            run,
+        } => generate(
+            &NumberMatch::new(params).map_err(Error::as_flag)?,
+            &run,
+            ctx,
+            format,
+        ),
+        NumberMatchCommand::Solve {
+            digits,
+            options,
+            format,
+        } => solve::<NumberMatch>(&options, Source::Text(&digits), format),
+        NumberMatchCommand::Stats {
+            samples,
+            seed,
+            length,
+            max_adds,
+            max_nodes,
+            rules,
+            out,
+            shard,
+            monte_carlo_trials,
+            timings,
+        } => stats::match_stats(
+            monte_carlo_trials,
+            samples,
+            seed,
+            length,
+            max_adds,
+            max_nodes,
+            &rules,
+            &out,
+            shard,
+            timings,
+            ctx.jobs,
+        ),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+pub enum ScoreFormat {
+    Text,
+    Jsonl,
+}
+
+#[derive(Subcommand)]
+pub enum CarcassonneCommand {
+    /// Score landscapes: one JSON document, or one per line (JSON Lines)
+    #[command(
+        after_help = "Example:\n  echo '[[[2,1,1,0,1]]]' | puzzlebook carcassonne score --breakdown"
+    )]
+    Score {
+        /// Landscape file, or - for standard input
+        #[arg(default_value = "-")]
+        file: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ScoreFormat,
+        #[command(flatten)]
+        options: carcassonne::answer::ScoreOptions,
+    },
+    /// Score and feature distributions of generated landscapes, by size (CSV)
+    #[command(
+        after_help = "Example:\n  puzzlebook carcassonne stats --samples 100000 --tiles 10,20,40,72"
+    )]
+    Stats {
+        #[arg(long)]
+        samples: u64,
+        /// Landscape sizes, comma-separated (1-72 tiles each)
+        #[arg(long, default_value = "10,20,40,72")]
+        tiles: String,
+        #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
+        seed: u64,
+        #[arg(long, default_value = "output/carcassonne-stats.csv")]
+        out: PathBuf,
+        /// Count only the landscapes with index mod N == K, into a part file for `merge`
+        #[arg(long, value_name = "K/N")]
+        shard: Option<puzzlebook::shard::Shard>,
+    },
+    /// Landscapes by the real game's placement rules, with their scores
+    #[command(
+        after_help = "Example:\n  puzzlebook carcassonne generate --tiles 30 --count 2 --seed 4"
+    )]
+    Generate {
+        #[command(flatten)]
+        params: CarcassonneParams,
+        #[arg(long, value_enum, default_value = "jsonl")]
+        format: GenFormat,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+}
+
+pub fn carcassonne(cmd: CarcassonneCommand, ctx: Ctx) -> Result<ExitCode> {
+    match cmd {
+        CarcassonneCommand::Score {
+            file,
+            format,
+            options,
+        } => {
+            let format = match format {
+                ScoreFormat::Text => SolveFormat::Text,
+                ScoreFormat::Jsonl => SolveFormat::Json,
+            };
+            solve::<Carcassonne>(&options, Source::File(&file), format)
+        }
+        CarcassonneCommand::Stats {
+            samples,
+            tiles,
+            seed,
+            out,
+            shard,
+        } => stats::carcassonne_stats(samples, &tiles, seed, &out, shard, ctx.jobs),
+        CarcassonneCommand::Generate {
+            params,
+            format,
+            run,
+        } => generate(
+            &Carcassonne::new(params).map_err(Error::as_flag)?,
+            &run,
+            ctx,
+            format,
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+
+    fn parse(args: &[&str]) -> Command {
+        let mut all = vec!["puzzlebook"];
+        all.extend_from_slice(args);
+        Cli::try_parse_from(all).unwrap().command
+    }
+
+    /// Every game's `generate` without flags (Flip needs `--size`, which has no
+    /// default on the command line) gives the same parameters as a template section
+    /// without keys: the defaults are declared once.
+    #[test]
+    fn clap_defaults_are_the_params_defaults() {
+        let size = FlipParams::default().size.to_string();
+        match parse(&["flip", "generate", "--size", &size]) {
+            Command::Flip(FlipCommand::Generate { params, .. }) => {
+                assert_eq!(params, FlipParams::default())
+            }
+            _ => unreachable!(),
+        }
+        match parse(&["catan", "generate"]) {
+            Command::Catan(CatanCommand::Generate {
+                sampler, params, ..
+            }) => {
+                assert_eq!(sampler, CatanParams::default().sampler.name());
+                assert_eq!(params, CatanParams::default());
+            }
+            _ => unreachable!(),
+        }
+        match parse(&["numbrix", "generate"]) {
+            Command::Numbrix(NumbrixCommand::Generate { params, .. }) => {
+                assert_eq!(params, NumbrixParams::default())
+            }
+            _ => unreachable!(),
+        }
+        match parse(&["number-match", "generate"]) {
+            Command::NumberMatch(NumberMatchCommand::Generate { params, .. }) => {
+                assert_eq!(params, NumberMatchParams::default())
+            }
+            _ => unreachable!(),
+        }
+        match parse(&["carcassonne", "generate"]) {
+            Command::Carcassonne(CarcassonneCommand::Generate { params, .. }) => {
+                assert_eq!(params, CarcassonneParams::default())
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// The flags keep their spellings: each one given reaches its parameter.
+    #[test]
+    fn flags_reach_their_parameters() {
+        match parse(&[
+            "number-match",
+            "generate",
+            "--columns",
+            "7",
+            "--length",
+            "21",
+            "--adds",
+            "2",
+            "--append",
+            "after-last-cell",
+            "--no-diagonals",
+            "--difficulty",
+            "easy",
+            "--max-nodes",
+            "5",
+        ]) {
+            Command::NumberMatch(NumberMatchCommand::Generate { params, .. }) => {
+                assert_eq!(
+                    params,
+                    NumberMatchParams {
+                        columns: 7,
+                        length: 21,
+                        adds: 2,
+                        append: number_match::Append::AfterLastCell,
+                        diagonals: false,
+                        difficulty: Some(number_match::Difficulty::Easy),
+                        max_nodes: 5,
+                        ..NumberMatchParams::default()
+                    }
+                )
+            }
+            _ => unreachable!(),
+        }
+        match parse(&[
+            "flip",
+            "generate",
+            "--size",
+            "3x5",
+            "--shape",
+            "plus",
+            "--compat",
+            "one-dot",
+            "--min-moves",
+            "4",
+        ]) {
+            Command::Flip(FlipCommand::Generate { params, .. }) => assert_eq!(
+                params,
+                FlipParams {
+                    size: Size { rows: 3, cols: 5 },
+                    shape: Shape::Plus,
+                    compat: Some(flip::Compat::OneDot),
+                    min_moves: 4,
+                }
+            ),
+            _ => unreachable!(),
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! The commands around the games: `book`, `run` (job files), `merge` and `verify`.
+
+use super::stats::print_bias_table;
+use clap::Args;
+use puzzlebook::book::{self, BookOptions};
+use puzzlebook::output::{self, write_atomic};
+use puzzlebook::shard::Shard;
+use puzzlebook::{Error, Result};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub struct RunJobArgs {
+    /// The job file (TOML)
+    job: PathBuf,
+    /// Output folder (default: the job's out_dir, else output/<job name>)
+    #[arg(long)]
+    out_dir: Option<PathBuf>,
+    /// Make only shard K of N: part files in <out_dir>/parts
+    #[arg(long, value_name = "K/N", conflicts_with_all = ["shard_from_env", "merge"])]
+    shard: Option<Shard>,
+    /// Take the shard from the scheduler: PUZZLEBOOK_SHARD=K/N, Slurm's
+    /// SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, or Kubernetes'
+    /// JOB_COMPLETION_INDEX with PUZZLEBOOK_SHARD_COUNT
+    #[arg(long, conflicts_with = "merge")]
+    shard_from_env: bool,
+    /// Merge the shards' parts into the outputs and write the manifest
+    #[arg(long)]
+    merge: bool,
+    /// Make every output again, even those the manifest lists as made
+    #[arg(long)]
+    force: bool,
+    /// Log events as JSON lines on standard error
+    #[arg(long)]
+    json_log: bool,
+}
+
+#[derive(Args)]
+pub struct MergeArgs {
+    /// The merged output
+    #[arg(long)]
+    out: PathBuf,
+    /// For Catan bias parts: the summary CSV (default: beside --out, ending .summary.csv)
+    #[arg(long)]
+    summary: Option<PathBuf>,
+    /// For Catan bias parts: also draw the heat-map report (PDF)
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// The part files, in any order
+    #[arg(required = true)]
+    parts: Vec<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct BookArgs {
+    /// Book template (TOML); default templates/default.toml
+    #[arg(long)]
+    template: Option<PathBuf>,
+    /// Master seed (overrides the template's)
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Output PDF
+    #[arg(long, default_value = "output/book.pdf")]
+    out: PathBuf,
+}
+
+pub fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
+    let started = std::time::Instant::now();
+    let template = book::load_template(args.template.as_deref())?;
+    let template_path = args
+        .template
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("templates/default.toml"));
+    output::check_distinct(&[("--out", &args.out)], &[("the template", &template_path)])?;
+    let default_out = args.out == Path::new("output/book.pdf");
+    if default_out && !Path::new("output").exists() {
+        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
+    }
+    // Fail on an unwritable path before making the book.
+    output::check_writable(&args.out)?;
+    let built = book::build(
+        &template,
+        &BookOptions {
+            seed: args.seed,
+            jobs,
+            progress: show_progress,
+            template_name: args
+                .template
+                .as_deref()
+                .and_then(Path::file_name)
+                .map(|n| n.to_string_lossy().into_owned()),
+        },
+    )?;
+    write_atomic(&args.out, &built.pdf)?;
+    for w in &built.warnings {
+        eprintln!("warning: {w}");
+    }
+    eprintln!(
+        "wrote {}: {} pages, {} items, seed {}, {} KB in {:.2} s",
+        args.out.display(),
+        built.pages,
+        built.puzzles,
+        built.seed,
+        built.pdf.len() / 1024,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
+    use puzzlebook::jobs::{self, LogStyle};
+    let json_log = args.json_log;
+    super::JSON_LOG.store(json_log, std::sync::atomic::Ordering::Relaxed);
+    let run = || -> Result<()> {
+        let shard = if args.shard_from_env {
+            Some(puzzlebook::scheduler::shard_from(|k| {
+                std::env::var(k).ok()
+            })?)
+        } else {
+            args.shard
+        };
+        let job = jobs::Job::load(&args.job)?;
+        let opts = jobs::RunOptions {
+            out_dir: args.out_dir,
+            shard,
+            merge: args.merge,
+            force: args.force,
+            env: puzzlebook::jobs::make::Env {
+                jobs,
+                progress: show_progress && !json_log,
+            },
+            log: if json_log {
+                LogStyle::Json
+            } else {
+                LogStyle::Text
+            },
+        };
+        jobs::run(&job, &opts).map(|_| ())
+    };
+    match run() {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        // With --json-log every error is an event too (and the only line), from a bad
+        // job file to an interrupted run.
+        Err(e) if json_log => {
+            eprintln!(
+                "{}",
+                serde_json::json!({"event": "error", "message": e.to_string()})
+            );
+            Ok(ExitCode::from(if matches!(e, Error::Interrupted) {
+                puzzlebook::interrupt::exit_status()
+            } else {
+                1
+            }))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+pub fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
+    use puzzlebook::jobs::make::{self, StatsFiles};
+    // Outputs must be distinct files, none of them a part (compared as files, not as
+    // spellings). The default summary only applies to Catan bias parts, whose kind
+    // is known once they are open: `merge` checks that one against the rest.
+    let outs: Vec<(&str, &Path)> = [
+        ("--out", Some(args.out.as_path())),
+        ("--summary", args.summary.as_deref()),
+        ("--report", args.report.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(n, p)| p.map(|p| (n, p)))
+    .collect();
+    let inputs: Vec<(&str, &Path)> = args
+        .parts
+        .iter()
+        .map(|p| ("one of the parts", p.as_path()))
+        .collect();
+    output::check_distinct(&outs, &inputs)?;
+    for (_, o) in &outs {
+        // Fail on an unwritable path before writing anything.
+        output::check_writable(o)?;
+    }
+    let started = std::time::Instant::now();
+    let files = StatsFiles {
+        out: args.out.clone(),
+        summary: args.summary.clone(),
+        report: args.report.clone(),
+    };
+    let merged = make::merge(&args.parts, &files)?;
+    if let Some(study) = &merged.study {
+        print_bias_table(study);
+    } else if args.summary.is_some() || args.report.is_some() {
+        eprintln!("note: --summary and --report apply to Catan bias parts only");
+    }
+    eprintln!(
+        "merged {} parts ({}, {} items) into {} in {:.2} s",
+        args.parts.len(),
+        merged.kind,
+        merged.made.items,
+        args.out.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn verify_cmd(manifest: &Path) -> Result<ExitCode> {
+    let checks = puzzlebook::jobs::manifest::verify(manifest)?;
+    let bad: Vec<_> = checks.iter().filter(|c| c.problem.is_some()).collect();
+    for c in &checks {
+        match &c.problem {
+            None => println!("ok       {}", c.file.display()),
+            Some(p) => println!("MISMATCH {}: {p}", c.file.display()),
+        }
+    }
+    if !bad.is_empty() {
+        return Err(Error::Check(format!(
+            "{} of {} files do not match {}",
+            bad.len(),
+            checks.len(),
+            manifest.display()
+        )));
+    }
+    eprintln!("all {} files match {}", checks.len(), manifest.display());
+    Ok(ExitCode::SUCCESS)
+}

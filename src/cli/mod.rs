@@ -1,0 +1,226 @@
+//! The subcommands: parse the command line, call the library, print what it returns.
+//! Nothing here computes: games, statistics and jobs live in the library.
+
+mod games;
+mod generate;
+mod jobs;
+mod solve;
+mod stats;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use puzzlebook::shard::Shard;
+use puzzlebook::Result;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Set when events go to standard error as JSON (`run --json-log`), so the stop
+/// notice is JSON too.
+pub static JSON_LOG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[derive(Parser)]
+#[command(
+    name = "puzzlebook",
+    version,
+    about = "Seeded, parallel generation of printable puzzle books and board statistics"
+)]
+pub struct Cli {
+    /// Worker threads (default: one per core)
+    #[arg(
+        short = 'j',
+        long = "jobs",
+        global = true,
+        default_value_t = 0,
+        hide_default_value = true
+    )]
+    jobs: usize,
+    /// No progress bar (it is also off when stderr is not a terminal)
+    #[arg(short = 'q', long = "quiet", global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Make a PDF puzzle book from a template
+    #[command(
+        after_help = "Example:\n  puzzlebook book --template templates/default.toml --seed 7 --out output/book.pdf"
+    )]
+    Book(jobs::BookArgs),
+    /// Flip ("One Dot"): flip 3x3 blocks down to a single dot
+    #[command(subcommand)]
+    Flip(games::FlipCommand),
+    /// Catan: board set-ups by rejection sampling, and how biased each sampler is
+    #[command(subcommand)]
+    Catan(games::CatanCommand),
+    /// Numbrix: number paths with exactly one solution
+    #[command(subcommand)]
+    Numbrix(games::NumbrixCommand),
+    /// Number Match: boards that can be cleared, with a solution to replay
+    #[command(subcommand, name = "number-match")]
+    NumberMatch(games::NumberMatchCommand),
+    /// Carcassonne: score one-player landscapes, make real-game ones
+    #[command(subcommand)]
+    Carcassonne(games::CarcassonneCommand),
+    /// Make every output a job file names; skip what is made; shards and their merge
+    #[command(
+        after_help = "Examples:\n  puzzlebook run examples/nightly.toml\n  puzzlebook run examples/nightly.toml --shard 0/4   (then 1/4, 2/4, 3/4, anywhere)\n  puzzlebook run examples/nightly.toml --merge\n  SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_COUNT=4 puzzlebook run JOB.toml --shard-from-env"
+    )]
+    Run(jobs::RunJobArgs),
+    /// Combine the part files of a sharded run into the single-run output
+    #[command(
+        after_help = "Example:\n  puzzlebook merge --out output/numbrix.jsonl output/numbrix.part-*"
+    )]
+    Merge(jobs::MergeArgs),
+    /// Check the files of a manifest against their recorded SHA-256 and size
+    #[command(after_help = "Example:\n  puzzlebook verify output/nightly/manifest.json")]
+    Verify { manifest: PathBuf },
+}
+
+/// What every command may use: worker threads and whether to draw progress.
+#[derive(Clone, Copy)]
+pub struct Ctx {
+    /// Worker threads (resolved: at least 1).
+    pub jobs: usize,
+    /// Whether to draw a progress bar.
+    pub progress: bool,
+}
+
+/// The output format of `generate`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum GenFormat {
+    Jsonl,
+    Text,
+}
+
+/// The output format of `solve` and `analyze`.
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+pub enum SolveFormat {
+    Text,
+    Json,
+}
+
+/// The run flags of every `generate`.
+#[derive(Args)]
+pub struct RunArgs {
+    /// How many items
+    #[arg(long, default_value_t = 1)]
+    count: u64,
+    /// Master seed
+    #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
+    seed: u64,
+    /// Index of the first item (to regenerate one item of a larger run)
+    #[arg(long, default_value_t = 0)]
+    first: u64,
+    /// Make only the items with index mod N == K, as a part file for `merge`
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Write here instead of standard output
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// The command line, parsed. A usage error is printed as clap words it (exit status
+/// 2), except that a value it echoes is cut to a short excerpt: a huge argument
+/// cannot flood the terminal.
+pub fn parse() -> Cli {
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            let text = e.to_string();
+            if text.lines().all(|l| l.len() <= MAX_ECHO_LINE) {
+                e.exit()
+            }
+            eprint!("{}", shorten_echoes(&text));
+            std::process::exit(e.exit_code())
+        }
+    }
+}
+
+/// Lines of a usage error longer than this have their quoted values cut.
+const MAX_ECHO_LINE: usize = 200;
+
+/// `text` with every single-quoted value longer than an excerpt cut to one
+/// ([`puzzlebook::input::excerpt`]), on the lines longer than [`MAX_ECHO_LINE`]; a
+/// line still too long after that is cut at that length.
+fn shorten_echoes(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        if line.len() <= MAX_ECHO_LINE {
+            out.push_str(line);
+            continue;
+        }
+        let mut short = String::new();
+        for (i, part) in line.split('\'').enumerate() {
+            if i > 0 {
+                short.push('\'');
+            }
+            // Odd parts are inside quotes.
+            if i % 2 == 1 {
+                short.push_str(&puzzlebook::input::excerpt(part));
+            } else {
+                short.push_str(part);
+            }
+        }
+        if short.len() > MAX_ECHO_LINE {
+            let cut: String = short.chars().take(MAX_ECHO_LINE).collect();
+            short = format!("{cut}...\n");
+        }
+        out.push_str(&short);
+    }
+    out
+}
+
+/// Run the parsed command.
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    let progress = !cli.quiet && std::io::stderr().is_terminal();
+    let (jobs, note) = puzzlebook::limits::threads(cli.jobs);
+    if let Some(note) = note {
+        eprintln!("note: {note}");
+    }
+    let ctx = Ctx { jobs, progress };
+    match cli.command {
+        Command::Book(args) => jobs::book_cmd(args, ctx.jobs, ctx.progress),
+        Command::Run(args) => jobs::run_job(args, ctx.jobs, ctx.progress),
+        Command::Merge(args) => jobs::merge_cmd(args),
+        Command::Verify { manifest } => jobs::verify_cmd(&manifest),
+        Command::Flip(cmd) => games::flip(cmd, ctx),
+        Command::Catan(cmd) => games::catan(cmd, ctx),
+        Command::Numbrix(cmd) => games::numbrix(cmd, ctx),
+        Command::NumberMatch(cmd) => games::number_match(cmd, ctx),
+        Command::Carcassonne(cmd) => games::carcassonne(cmd, ctx),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_echoed_values_are_cut() {
+        let huge = "9".repeat(100_000);
+        let text = format!(
+            "error: invalid value '{huge}' for '--size <SIZE>': size '{huge}' is not a number\n\nFor more information, try '--help'.\n"
+        );
+        let short = shorten_echoes(&text);
+        assert!(short.len() < 300, "{short}");
+        assert!(short.contains("(100000 characters)"), "{short}");
+        assert!(short.contains("for '--size <SIZE>': size '"), "{short}");
+        assert!(short.ends_with("\n\nFor more information, try '--help'.\n"));
+        // Short messages are left as they are.
+        let ok = "error: invalid value 'x' for '--size <SIZE>'\n";
+        assert_eq!(shorten_echoes(ok), ok);
+    }
+
+    #[test]
+    fn a_huge_argument_gives_a_short_error() {
+        let huge = "7".repeat(50_000);
+        let e = Cli::try_parse_from(["puzzlebook", "flip", "generate", "--size", &huge])
+            .err()
+            .unwrap();
+        assert!(e.to_string().len() > 50_000);
+        assert!(shorten_echoes(&e.to_string()).len() < 1000);
+    }
+}

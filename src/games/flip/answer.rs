@@ -1,0 +1,106 @@
+//! `flip solve` and `flip analyze`: the answers for given boards, and the analysis as
+//! text.
+
+use super::{Analysis, Flip, Layout, Shape, Solution, Solver};
+use crate::games::solve::{Answer, Item};
+use crate::games::Solve;
+use crate::{Error, Result};
+
+/// The options of `flip solve`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SolveOptions {
+    /// Move shape: block (3x3) or plus (Lights Out cross)
+    #[arg(long, default_value = Shape::Block.name())]
+    pub shape: Shape,
+}
+
+impl Solve for Flip {
+    type Options = SolveOptions;
+    const ITEM: &'static str = "board";
+
+    fn answer(options: &SolveOptions, item: &Item, json: bool) -> Result<Answer> {
+        let (layout, board) = Layout::parse(options.shape, item.text).map_err(|e| {
+            Error::invalid(format!(
+                "{}: board {} (line {}): {e}",
+                item.source,
+                item.index + 1,
+                item.line
+            ))
+        })?;
+        let solver = Solver::new(layout);
+        Ok(match solver.solve(&board).map_err(Error::Invalid)? {
+            Solution::Solved(moves) => {
+                let names: Vec<String> = moves.iter().map(|&m| layout.move_name(m)).collect();
+                let line = if json {
+                    serde_json::json!({"solvable": true, "min_moves": names.len(), "solution": names})
+                        .to_string()
+                } else if names.is_empty() {
+                    "0 moves: already solved".to_string()
+                } else {
+                    format!(
+                        "{} move{}: {}",
+                        names.len(),
+                        if names.len() == 1 { "" } else { "s" },
+                        names.join(" ")
+                    )
+                };
+                Answer::Done(line + "\n")
+            }
+            Solution::Unsolvable(why) => {
+                let line = if json {
+                    serde_json::json!({"solvable": false, "reason": why}).to_string()
+                } else {
+                    format!("cannot be solved: {why}")
+                };
+                Answer::Failed(line + "\n")
+            }
+        })
+    }
+
+    fn nothing_found(source: &str) -> Error {
+        Error::invalid(format!(
+            "{source}: no board found; give one line of 'o' and '-' per row"
+        ))
+    }
+
+    fn failures(_options: &SolveOptions, failed: usize, items: usize) -> Option<String> {
+        Some(format!(
+            "{failed} of {items} board{} cannot be solved",
+            if items == 1 { "" } else { "s" }
+        ))
+    }
+}
+
+/// The analysis of a layout as `flip analyze` prints it.
+pub fn analysis_text(a: &Analysis) -> String {
+    let injective = a.rank == a.moves;
+    let mut s = format!(
+        "Flip analysis: {} x {} move centres, {} moves, board {} x {}\n",
+        a.rows, a.cols, a.shape, a.board_rows, a.board_cols
+    );
+    s += &format!("unknowns (moves):             {}\n", a.moves);
+    s += &format!("equations (board cells):      {}\n", a.cells);
+    s += &format!("rank of the move map:         {}\n", a.rank);
+    s += &format!("null space dimension:         {}\n", a.nullity);
+    s += &format!(
+        "independent invariants:       {} (= {} - {})\n",
+        a.invariants, a.cells, a.rank
+    );
+    s += &format!(
+        "single-dot boards reachable from the target: {} of {}: {}\n",
+        a.single_dot_reachable,
+        a.single_dot_boards,
+        a.reachable_cells.join(" ")
+    );
+    if injective {
+        s += "The move map is injective: every board comes from at most one set of moves, so the set \
+              that scrambled a board is its only solution and its size is the minimum.\n";
+    } else {
+        s += &format!(
+            "The move map is not injective: each solvable board has 2^{} solving sets; the minimum is \
+             found by searching the null space.\n",
+            a.nullity
+        );
+    }
+    s
+}

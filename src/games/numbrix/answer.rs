@@ -1,0 +1,115 @@
+//! `numbrix solve`: the answer for each given grid (how many solutions, and one).
+
+use super::{grid, Count, Grid, Numbrix};
+use crate::games::solve::{Answer, Item};
+use crate::games::Solve;
+use crate::{Error, Result};
+
+/// The options of `numbrix solve`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SolveOptions {
+    /// Give up after this many search nodes per grid (about 0.4 µs each on 9x9;
+    /// reported as unknown, exit 1, never as unique)
+    #[arg(long, default_value_t = 100_000_000)]
+    pub max_nodes: u64,
+}
+
+impl Solve for Numbrix {
+    type Options = SolveOptions;
+    const ITEM: &'static str = "grid";
+    // Text answers are numbered from the first when several grids are given.
+    const READ_AHEAD: bool = true;
+    // A grid can take long: each answer is seen as soon as it is found.
+    const FLUSH_EACH: bool = true;
+
+    fn check(options: &SolveOptions) -> Result<()> {
+        if options.max_nodes == 0 {
+            return Err(Error::param(
+                "max_nodes",
+                "is 0: give the search at least 1 node",
+            ));
+        }
+        Ok(())
+    }
+
+    // "0 solutions" and "2 or more" are answers; only "unknown" is a failure.
+    fn answer(options: &SolveOptions, item: &Item, json: bool) -> Result<Answer> {
+        if item.text.lines().all(|l| l.trim().starts_with('#')) {
+            return Ok(Answer::Skip);
+        }
+        let k = item.index;
+        let grids = grid::parse_grids(item.text).map_err(|e| {
+            Error::invalid(format!(
+                "{}: grid {} (line {}): {e}",
+                item.source,
+                k + 1,
+                item.line
+            ))
+        })?;
+        let Some(g) = grids.first() else {
+            return Ok(Answer::Skip);
+        };
+        let v = super::solve::solve_grid(g, options.max_nodes).map_err(Error::Invalid)?;
+        // A search cut short by a stop is a stop, not an "unknown" answer.
+        crate::interrupt::check()?;
+        let rows = |cells: &[u16]| Grid {
+            rows: g.rows,
+            cols: g.cols,
+            cells: cells.to_vec(),
+        };
+        let text = if json {
+            let solution = v.solution.as_ref().map(|s| rows(s).to_rows());
+            let mut obj = serde_json::json!({
+                "solutions": v.count.number(),
+                "solution": solution,
+                "nodes": v.nodes,
+            });
+            if v.count == Count::Unknown {
+                obj["unknown"] = serde_json::Value::Bool(true);
+            }
+            obj.to_string() + "\n"
+        } else {
+            // Grids are separated by blank lines and numbered when there are several.
+            let gap = if k > 0 { "\n" } else { "" };
+            let head = if item.many {
+                format!("{gap}grid {}: ", k + 1)
+            } else {
+                gap.to_string()
+            };
+            match (&v.count, &v.solution) {
+                (Count::Zero, _) => format!("{head}0 solutions\n"),
+                (Count::One, Some(s)) => {
+                    format!("{head}1 solution (unique)\n{}", rows(s).render())
+                }
+                (Count::Many, Some(s)) => {
+                    format!(
+                        "{head}2 or more solutions; one of them:\n{}",
+                        rows(s).render()
+                    )
+                }
+                _ => format!(
+                    "{head}unknown: the search stopped after {} nodes without proving anything\n",
+                    v.nodes
+                ),
+            }
+        };
+        Ok(if v.count == Count::Unknown {
+            Answer::Failed(text)
+        } else {
+            Answer::Done(text)
+        })
+    }
+
+    fn nothing_found(source: &str) -> Error {
+        Error::invalid(format!(
+            "{source}: no grid found; give one row per line, numbers or . for blanks"
+        ))
+    }
+
+    fn failures(options: &SolveOptions, failed: usize, items: usize) -> Option<String> {
+        Some(format!(
+            "{failed} of {items} grid(s) not decided within --max-nodes {}",
+            options.max_nodes
+        ))
+    }
+}

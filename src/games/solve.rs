@@ -1,0 +1,327 @@
+//! The one driver of every `solve` and `score` command: items are read one at a time
+//! (memory stays that of one item, whatever the input's length), a stop request is
+//! looked at before each, every item gets one answer (text or JSON) written as soon
+//! as it is found, and failed answers are counted. What an answer says is the game's
+//! ([`Solve`]); reading, counting and writing are the same for every game.
+
+use crate::games::Solve;
+use crate::input::{self, Record, Records};
+use crate::limits::MAX_RECORD_BYTES;
+use crate::{Error, Result};
+use std::io::Write;
+
+/// How a game's solve input is cut into items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Split {
+    /// Blocks of lines separated by blank lines (boards, grids).
+    Blocks,
+    /// One JSON document over several lines (read whole, up to the record cap), or
+    /// else JSON Lines: one item per non-blank line.
+    JsonDocumentOrLines,
+}
+
+/// Where the items come from.
+pub enum Source<'a> {
+    /// A file name, or `-` for standard input, cut by the game's [`Split`].
+    File(&'a str),
+    /// An open reader and its name in messages, cut by the game's [`Split`].
+    Reader(Box<dyn std::io::BufRead + 'a>, &'a str),
+    /// One item given as text (a board on the command line).
+    Text(&'a str),
+}
+
+/// One item of the input, with where it is.
+#[derive(Debug)]
+pub struct Item<'a> {
+    /// The item's text.
+    pub text: &'a str,
+    /// The line the item starts on (from 1).
+    pub line: usize,
+    /// How many items were answered before this one.
+    pub index: usize,
+    /// Whether the input holds more than this one item (known only when the game
+    /// asks for it with [`Solve::READ_AHEAD`]; false otherwise).
+    pub many: bool,
+    /// The input's name in messages ("standard input" or the file name).
+    pub source: &'a str,
+}
+
+/// The answer for one item.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// Written as it is; the item is answered.
+    Done(String),
+    /// Written as it is; the answer counts as a failure (exit status 1).
+    Failed(String),
+    /// The item is refused with this message: the whole command fails with it when
+    /// the input holds this item only, else it goes to standard error and counts as a
+    /// failure.
+    Refused(String),
+    /// Not an item (a block of comments): no answer, not counted.
+    Skip,
+}
+
+/// What a run answered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// Items answered.
+    pub items: usize,
+    /// Answers that failed.
+    pub failed: usize,
+    /// What to say about the failures; None when the answers already said it.
+    pub message: Option<String>,
+}
+
+/// Answer every item of `source` with game `G`, writing the answers to `out` and
+/// refusals of single items among several to `err`.
+pub fn run<G: Solve>(
+    options: &G::Options,
+    source: Source<'_>,
+    json: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Report> {
+    G::check(options)?;
+    let (name, mut items) = match source {
+        Source::File(_) | Source::Reader(..) => {
+            let (reader, name) = match source {
+                Source::File(file) => (input::open(file)?, input::name_of(file).to_string()),
+                Source::Reader(reader, name) => (reader, name.to_string()),
+                Source::Text(_) => unreachable!(),
+            };
+            let records = match G::SPLIT {
+                Split::Blocks => Records::blocks(reader, &name, MAX_RECORD_BYTES),
+                Split::JsonDocumentOrLines => Records::lines(reader, &name, MAX_RECORD_BYTES),
+            };
+            let items = Items::File {
+                records,
+                pending: None,
+                done: false,
+            };
+            (name, items)
+        }
+        Source::Text(text) => (
+            "the command line".to_string(),
+            Items::One(Some(Record {
+                text: text.to_string(),
+                line: 1,
+            })),
+        ),
+    };
+    if G::SPLIT == Split::JsonDocumentOrLines {
+        items.join_document(&name, G::ITEM)?;
+    }
+    let mut out = std::io::BufWriter::new(out);
+    let stdout_error = |e| Error::io("cannot write to", "standard output", e);
+    let write = |out: &mut std::io::BufWriter<&mut dyn Write>, text: &str| {
+        out.write_all(text.as_bytes()).map_err(stdout_error)?;
+        if G::FLUSH_EACH {
+            out.flush().map_err(stdout_error)?;
+        }
+        Ok::<(), Error>(())
+    };
+    let (mut index, mut failed) = (0, 0);
+    let mut next = if G::READ_AHEAD { items.next()? } else { None };
+    loop {
+        let rec = if G::READ_AHEAD {
+            next.take()
+        } else {
+            items.next()?
+        };
+        let Some(rec) = rec else { break };
+        crate::interrupt::check()?;
+        if G::READ_AHEAD {
+            next = items.next()?;
+        }
+        let item = Item {
+            text: &rec.text,
+            line: rec.line,
+            index,
+            many: index > 0 || next.is_some(),
+            source: &name,
+        };
+        match <G as Solve>::answer(options, &item, json)? {
+            Answer::Done(text) => write(&mut out, &text)?,
+            Answer::Failed(text) => {
+                failed += 1;
+                write(&mut out, &text)?;
+            }
+            Answer::Refused(message) if !item.many => return Err(Error::invalid(message)),
+            Answer::Refused(message) => {
+                failed += 1;
+                // The answers so far come first.
+                out.flush().map_err(stdout_error)?;
+                writeln!(err, "error: {message}")
+                    .map_err(|e| Error::io("cannot write to", "standard error", e))?;
+            }
+            Answer::Skip => continue,
+        }
+        index += 1;
+    }
+    out.flush().map_err(stdout_error)?;
+    if index == 0 {
+        return Err(G::nothing_found(&name));
+    }
+    Ok(Report {
+        items: index,
+        failed,
+        message: (failed > 0)
+            .then(|| G::failures(options, failed, index))
+            .flatten(),
+    })
+}
+
+/// The records of an input, one at a time.
+enum Items<'a> {
+    File {
+        records: Records<'a>,
+        /// A record already read, given out next.
+        pending: Option<Record>,
+        /// Whether the records are all read (the input was one whole document).
+        done: bool,
+    },
+    One(Option<Record>),
+}
+
+impl Items<'_> {
+    fn next(&mut self) -> Result<Option<Record>> {
+        match self {
+            Items::File {
+                records,
+                pending,
+                done,
+            } => match pending.take() {
+                Some(rec) => Ok(Some(rec)),
+                None if *done => Ok(None),
+                None => records.next_record(),
+            },
+            Items::One(rec) => Ok(rec.take()),
+        }
+    }
+
+    /// One JSON document over several lines (its first line is incomplete JSON) is
+    /// read whole up to the record cap and becomes the only item; JSON Lines stay one
+    /// item per line.
+    fn join_document(&mut self, name: &str, item: &str) -> Result<()> {
+        let Items::File {
+            records,
+            pending,
+            done,
+        } = self
+        else {
+            return Ok(());
+        };
+        let Some(first) = records.next_record()? else {
+            return Ok(());
+        };
+        let incomplete =
+            matches!(serde_json::from_str::<serde_json::Value>(&first.text), Err(e) if e.is_eof());
+        if !incomplete {
+            *pending = Some(first);
+            return Ok(());
+        }
+        let mut text = first.text;
+        while let Some(r) = records.next_record()? {
+            if text.len() + r.text.len() > MAX_RECORD_BYTES {
+                return Err(Error::invalid(format!(
+                    "{name}: the {item} is longer than {MAX_RECORD_BYTES} bytes, the most one may be"
+                )));
+            }
+            text.push_str(&r.text);
+        }
+        *pending = Some(Record {
+            text,
+            line: first.line,
+        });
+        *done = true;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{carcassonne, flip, numbrix};
+
+    /// The output, standard error and report (or error) of a run over `input`.
+    fn run_on<G: Solve>(
+        options: &G::Options,
+        input: &str,
+        json: bool,
+    ) -> (String, String, Result<Report>) {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let source = Source::Reader(Box::new(input.as_bytes()), "input");
+        let report = run::<G>(options, source, json, &mut out, &mut err);
+        (
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+            report,
+        )
+    }
+
+    #[test]
+    fn every_item_gets_one_answer_and_failures_are_counted() {
+        let shape = flip::answer::SolveOptions {
+            shape: flip::Shape::Block,
+        };
+        let boards = "-----\n-ooo-\n-o-o-\n-ooo-\n-----\n\n-----\n-o---\n-----\n--o--\n-----\n";
+        let (out, err, report) = run_on::<flip::Flip>(&shape, boards, false);
+        assert_eq!(out.lines().count(), 2, "{out}");
+        assert!(out.lines().nth(1).unwrap().starts_with("cannot be solved"));
+        assert_eq!(err, "");
+        let report = report.unwrap();
+        assert_eq!((report.items, report.failed), (2, 1));
+        assert_eq!(
+            report.message.as_deref(),
+            Some("1 of 2 boards cannot be solved")
+        );
+        // Nothing to answer is an error naming the input.
+        let (_, _, report) = run_on::<flip::Flip>(&shape, "\n\n", false);
+        assert!(report
+            .unwrap_err()
+            .to_string()
+            .starts_with("input: no board found"));
+    }
+
+    #[test]
+    fn options_are_checked_before_reading() {
+        let options = numbrix::answer::SolveOptions { max_nodes: 0 };
+        let (_, _, report) = run_on::<numbrix::Numbrix>(&options, "", false);
+        assert_eq!(
+            report.unwrap_err().as_flag().to_string(),
+            "--max-nodes is 0: give the search at least 1 node"
+        );
+    }
+
+    #[test]
+    fn comment_blocks_are_skipped_and_several_items_are_numbered() {
+        let options = numbrix::answer::SolveOptions { max_nodes: 1000 };
+        let grids = "# a comment\n\n1 . .\n. . .\n. . 9\n\n1 2\n4 3\n";
+        let (out, _, report) = run_on::<numbrix::Numbrix>(&options, grids, false);
+        assert!(out.starts_with("grid 1: "), "{out}");
+        assert!(out.contains("\n\ngrid 2: "), "{out}");
+        assert_eq!(report.unwrap().items, 2);
+    }
+
+    #[test]
+    fn a_document_over_several_lines_is_one_item() {
+        let options = carcassonne::answer::ScoreOptions {
+            breakdown: false,
+            farms: false,
+        };
+        let (out, _, report) =
+            run_on::<carcassonne::Carcassonne>(&options, "[[[2,1,1,0,1]]\n]\n", false);
+        assert_eq!(out.lines().count(), 1, "{out}");
+        assert_eq!(report.unwrap().items, 1);
+        // Among several lines a bad one goes to standard error, named by its line.
+        let lines = "[[[2,1,1,0,1]]]\n[[[9]]]\n";
+        let (out, err, report) = run_on::<carcassonne::Carcassonne>(&options, lines, false);
+        assert_eq!(out.lines().count(), 1, "{out}");
+        assert!(err.starts_with("error: input: line 2: "), "{err}");
+        let report = report.unwrap();
+        assert_eq!((report.items, report.failed, report.message), (2, 1, None));
+        // Alone, it is the run's error.
+        let (_, _, report) = run_on::<carcassonne::Carcassonne>(&options, "[[[9]]]\n", false);
+        assert!(report.unwrap_err().to_string().starts_with("input: "));
+    }
+}
