@@ -78,7 +78,7 @@ pub fn flip(cmd: FlipCommand, ctx: Ctx) -> Result<ExitCode> {
             shape,
             format,
         } => {
-            let layout = Layout::new(shape, size.rows, size.cols).map_err(Error::Invalid)?;
+            let layout = Layout::new(shape, size.rows, size.cols)?;
             let a = flip::analyze(layout);
             match format {
                 SolveFormat::Json => {

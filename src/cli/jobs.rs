@@ -1,6 +1,5 @@
 //! The commands around the games: `book`, `run` (job files), `merge` and `verify`.
 
-use super::stats::print_bias_table;
 use clap::Args;
 use puzzlebook::book::{self, BookOptions};
 use puzzlebook::output::{self, write_atomic};
@@ -186,8 +185,8 @@ pub fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
         report: args.report.clone(),
     };
     let merged = make::merge(&args.parts, &files)?;
-    if let Some(study) = &merged.study {
-        print_bias_table(study);
+    if merged.study.is_some() {
+        print!("{}", merged.table);
     } else if args.summary.is_some() || args.report.is_some() {
         eprintln!("note: --summary and --report apply to Catan bias parts only");
     }

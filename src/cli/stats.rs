@@ -1,12 +1,13 @@
-//! The statistics commands, as they are: `catan bias`, `carcassonne stats` and
-//! `number-match stats`.
+//! The statistics commands (`catan bias`, `carcassonne stats`, `number-match stats`):
+//! flags into a spec, then the one library path for whole runs and shards alike.
 
 use clap::Args;
-use puzzlebook::batch;
-use puzzlebook::games::carcassonne;
-use puzzlebook::games::catan::{board::BoardKind, Sampler};
+use puzzlebook::batch::Env;
+use puzzlebook::games::catan::board::BoardKind;
 use puzzlebook::games::number_match::Append;
-use puzzlebook::output;
+use puzzlebook::jobs::make::{
+    BiasSpec, CarcassonneStatsSpec, MatchStatsSpec, Spec, StatsCommand, StatsFiles,
+};
 use puzzlebook::shard::Shard;
 use puzzlebook::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -64,6 +65,20 @@ pub struct BiasArgs {
     reference_samples: u64,
 }
 
+/// A statistics command through the one library path (`StatsCommand`), whole or one
+/// shard: checks first, then the run; stderr lines as they come, the table on stdout.
+fn run_stats(
+    spec: Spec,
+    seed: u64,
+    shard: Option<Shard>,
+    files: StatsFiles,
+    env: Env,
+) -> Result<ExitCode> {
+    let cmd = StatsCommand::prepare(spec, seed, shard).map_err(Error::as_flag)?;
+    print!("{}", cmd.run(&files, &env, |l| eprintln!("{l}"))?);
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn carcassonne_stats(
     samples: u64,
     tiles: &str,
@@ -72,9 +87,7 @@ pub fn carcassonne_stats(
     shard: Option<Shard>,
     jobs: usize,
 ) -> Result<ExitCode> {
-    use carcassonne::stats;
-    use puzzlebook::jobs::make::{carcassonne_stats as cs, CarcassonneStatsSpec, Target};
-    let sizes: Vec<usize> = tiles
+    let tiles: Vec<usize> = tiles
         .split(',')
         .map(|t| {
             t.trim()
@@ -84,51 +97,18 @@ pub fn carcassonne_stats(
                 .ok_or_else(|| {
                     Error::invalid(format!(
                         "--tiles {}: sizes are 1 to 72 tiles, comma-separated",
-                        carcassonne::tiles::shown(t)
+                        puzzlebook::input::shown(t)
                     ))
                 })
         })
         .collect::<Result<_>>()?;
-    let spec = CarcassonneStatsSpec {
-        samples,
-        tiles: sizes,
-    };
-    cs::config(&spec, seed).map_err(Error::as_flag)?;
+    let spec = Spec::CarcassonneStats(CarcassonneStatsSpec { samples, tiles });
     let out = stats_out(out, "output/carcassonne-stats.csv", shard)?;
-    if let Some(shard) = shard {
-        let target = Target::Part {
-            path: out.clone(),
-            tag: None,
-        };
-        let spec = puzzlebook::jobs::make::Spec::CarcassonneStats(spec);
-        batch::thread_pool(jobs)?
-            .install(|| spec.make(Some(seed), shard, &target, &Default::default()))?;
-        eprintln!("wrote part {shard} to {}", out.display());
-        return Ok(ExitCode::SUCCESS);
-    }
-    // Fail on an unwritable path before the long run.
-    output::check_writable(&out)?;
-    let started = std::time::Instant::now();
-    let hists = batch::thread_pool(jobs)?.install(|| cs::count(&spec, seed, Shard::default()))?;
-    println!("tiles  landscapes  score: mean  p10  p50  p90   complete cities  roads  monasteries (means)");
-    for (&t, h) in spec.tiles.iter().zip(&hists) {
-        let (mean, p10, p50, p90) = stats::summary(&h.0[0]);
-        let m = |k: usize| stats::summary(&h.0[k]).0;
-        println!(
-            "{t:>5}  {:>10}  {mean:>11.2} {p10:>4} {p50:>4} {p90:>4}   {:>15.2} {:>6.2} {:>12.2}",
-            h.0[0].iter().sum::<u64>(),
-            m(1),
-            m(3),
-            m(5)
-        );
-    }
-    cs::write(&spec, seed, &hists, &out)?;
-    eprintln!(
-        "wrote {} in {:.2} s",
-        out.display(),
-        started.elapsed().as_secs_f64()
-    );
-    Ok(ExitCode::SUCCESS)
+    let env = Env {
+        jobs,
+        progress: false,
+    };
+    run_stats(spec, seed, shard, StatsFiles::single(out), env)
 }
 
 /// The file a statistics command writes: with `--shard K/N` and the default path, the
@@ -160,8 +140,7 @@ pub fn match_stats(
     timings: bool,
     jobs: usize,
 ) -> Result<ExitCode> {
-    use puzzlebook::jobs::make::{match_stats as ms, MatchStatsSpec, Spec, Target};
-    let spec = MatchStatsSpec {
+    let spec = Spec::NumberMatchStats(MatchStatsSpec {
         samples,
         length,
         max_adds,
@@ -171,39 +150,17 @@ pub fn match_stats(
         diagonals: !r.no_diagonals,
         monte_carlo_trials: mc_trials,
         timings,
-    };
-    let cfg = ms::config(&spec, seed, shard.unwrap_or_default()).map_err(Error::as_flag)?;
+    });
     let out = stats_out(out, "output/number-match-stats.csv", shard)?;
-    let started = std::time::Instant::now();
-    let spec = Spec::NumberMatchStats(spec);
-    let target = match shard {
-        Some(_) => Target::Part {
-            path: out.clone(),
-            tag: None,
-        },
-        None => Target::Whole(puzzlebook::jobs::make::StatsFiles::single(out.clone())),
-    };
-    // Fail on an unwritable path before the long run.
-    output::check_writable(&out)?;
-    let env = puzzlebook::jobs::make::Env {
+    let env = Env {
         jobs,
         progress: false,
     };
-    let made = spec.make(Some(seed), cfg.shard, &target, &env)?;
-    eprintln!(
-        "{} boards in {:.2} s ({:.0} boards/s); wrote {}",
-        made.items,
-        started.elapsed().as_secs_f64(),
-        made.items as f64 / started.elapsed().as_secs_f64().max(1e-9),
-        out.display()
-    );
-    Ok(ExitCode::SUCCESS)
+    run_stats(spec, seed, shard, StatsFiles::single(out), env)
 }
 
 pub fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
-    use puzzlebook::games::catan::bias;
-    use puzzlebook::jobs::make::{catan_bias as cb, BiasSpec, StatsFiles};
-    let spec = BiasSpec {
+    let spec = Spec::CatanBias(BiasSpec {
         samples: args.samples,
         samplers: args.samplers.clone(),
         board: args.catan.board.name().to_string(),
@@ -211,83 +168,16 @@ pub fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<Ex
         reference_samples: args.reference_samples,
         summary: None,
         report: None,
-    };
-    let (ctx, samplers) = cb::setup(&spec).map_err(Error::as_flag)?;
+    });
     let out = stats_out(&args.out, "output/catan-bias.csv", args.shard)?;
-    if let Some(shard) = args.shard {
-        if args.report.is_some() || args.summary.is_some() {
-            return Err(Error::invalid(
-                "--summary and --report are made when the parts are merged: give them to `puzzlebook merge`",
-            ));
-        }
-        output::check_writable(&out)?;
-        let target = puzzlebook::jobs::make::Target::Part {
-            path: out.clone(),
-            tag: None,
-        };
-        let env = puzzlebook::jobs::make::Env {
-            jobs,
-            progress: show_progress,
-        };
-        puzzlebook::jobs::make::Spec::CatanBias(spec).make(
-            Some(args.seed),
-            shard,
-            &target,
-            &env,
-        )?;
-        eprintln!("wrote part {shard} to {}", out.display());
-        return Ok(ExitCode::SUCCESS);
-    }
-    if ctx.table.is_none() {
-        eprintln!(
-            "note: rules {} cannot be enumerated on the {} board; expectations come from a reference run of {} full-rejection boards, and direct is skipped",
-            ctx.rules,
-            args.catan.board.name(),
-            args.reference_samples
-        );
-    }
     let files = StatsFiles {
-        out: out.clone(),
-        summary: args.summary.clone(),
-        report: args.report.clone(),
-    }
-    .with_default_summary();
-    output::check_distinct(&files.named(), &[])?;
-    // Fail on an unwritable path before the long run.
-    for f in files.all() {
-        output::check_writable(&f)?;
-    }
-    let cfg = cb::study_config(&spec, samplers, args.seed, Shard::default(), show_progress);
-    let study = batch::thread_pool(jobs)?
-        .install(|| {
-            bias::study(&ctx, &cfg, |s: Sampler, c: &bias::Counts, secs: f64| {
-                eprintln!(
-                    "{}: {} boards, {} attempts in {:.2} s ({:.2} M boards/s)",
-                    s.name(),
-                    c.boards,
-                    c.attempts,
-                    secs,
-                    c.boards as f64 / secs.max(1e-9) / 1e6
-                );
-            })
-        })
-        .map_err(puzzlebook::jobs::make::stop_or)?;
-    cb::write(&ctx, &study, args.seed, &files)?;
-    print_bias_table(&study);
-    Ok(ExitCode::SUCCESS)
-}
-
-pub fn print_bias_table(study: &puzzlebook::games::catan::bias::Study) {
-    println!("sampler          samples     acceptance  chi-square (df)         p-value    max |z| (where)");
-    for s in &study.summaries {
-        let chi = match (s.chi_square, s.df) {
-            (Some(c), Some(d)) => format!("{c:.1} ({d})"),
-            _ => "n/a".into(),
-        };
-        let p = s.p_value.map_or("n/a".into(), |p| format!("{p:.3e}"));
-        println!(
-            "{:<16} {:>10}  {:>10.5}  {:<22}  {:>9}  {:.2} ({})",
-            s.sampler, s.samples, s.acceptance_rate, chi, p, s.max_abs_z, s.max_abs_z_at
-        );
-    }
+        out,
+        summary: args.summary,
+        report: args.report,
+    };
+    let env = Env {
+        jobs,
+        progress: show_progress,
+    };
+    run_stats(spec, args.seed, args.shard, files, env)
 }

@@ -20,7 +20,7 @@ pub struct ScoreOptions {
 /// One landscape from JSON text: a landscape, or a record with a "landscape" field
 /// (such as `carcassonne generate` output). A key given twice or a key a record does
 /// not have is refused, named.
-pub fn landscape_of(text: &str) -> Result<Landscape, String> {
+pub fn landscape_of(text: &str) -> crate::Result<Landscape> {
     tiles::parse_record(text)
 }
 

@@ -28,7 +28,7 @@ impl Solve for Flip {
             ))
         })?;
         let solver = Solver::new(layout);
-        Ok(match solver.solve(&board).map_err(Error::Invalid)? {
+        Ok(match solver.solve(&board)? {
             Solution::Solved(moves) => {
                 let names: Vec<String> = moves.iter().map(|&m| layout.move_name(m)).collect();
                 let line = if json {

@@ -56,7 +56,7 @@ impl Solve for NumberMatch {
             diagonals: !o.no_diagonals,
             append: o.append,
         };
-        let board = rules::parse_board(item.text).map_err(Error::Invalid)?;
+        let board = rules::parse_board(item.text)?;
         if o.max_nodes == 0 {
             return Err(Error::param(
                 "max_nodes",

@@ -49,7 +49,7 @@ impl Solve for Numbrix {
         let Some(g) = grids.first() else {
             return Ok(Answer::Skip);
         };
-        let v = super::solve::solve_grid(g, options.max_nodes).map_err(Error::Invalid)?;
+        let v = super::solve::solve_grid(g, options.max_nodes)?;
         // A search cut short by a stop is a stop, not an "unknown" answer.
         crate::interrupt::check()?;
         let rows = |cells: &[u16]| Grid {
