@@ -13,7 +13,8 @@ use super::rules::{independent, Rules};
 /// Enumeration work above which we refuse and fall back to a reference sample.
 pub const MAX_ENUMERATION: u128 = 200_000_000;
 
-fn binom(n: usize, k: usize) -> u128 {
+/// C(n, k), the number of k-subsets of n things (0 when k > n).
+pub(crate) fn binom(n: usize, k: usize) -> u128 {
     if k > n {
         return 0;
     }

@@ -4,6 +4,7 @@
 pub mod ascii;
 pub mod bias;
 pub mod board;
+pub mod bounded;
 pub mod counts;
 pub mod direct;
 pub mod draw;

@@ -2,6 +2,7 @@
 //! and says how many attempts (whole or partial redraws) it took.
 
 use super::board::{is_red, Shape, DESERT};
+use super::bounded;
 use super::direct::{Masks, Plan};
 use super::exact::PlacementTable;
 use super::rules::{independent, offenders, Layout, Rule, Rules};
@@ -91,28 +92,19 @@ impl<'a> Draws<'a> {
     }
 
     /// Uniform in 0..n (n >= 1): Lemire's multiply-and-reject on 16-bit pieces of the
-    /// generator's output for small n (four draws per 64-bit number), 32-bit otherwise.
+    /// generator's output for small n (four draws per 64-bit number), 32-bit otherwise
+    /// (two 16-bit pieces, the first one high).
     #[inline(always)]
     pub fn below(&mut self, n: u32) -> u32 {
         if n <= 0x1_0000 {
-            let mut m = self.next_u16() * n;
-            if (m & 0xffff) < n {
-                let t = (0x1_0000 - n) % n;
-                while (m & 0xffff) < t {
-                    m = self.next_u16() * n;
-                }
-            }
-            m >> 16
+            let first = self.next_u16();
+            bounded::below::<16>(u64::from(first), u64::from(n), || {
+                u64::from(self.next_u16())
+            }) as u32
         } else {
-            let x = |d: &mut Self| (d.next_u16() << 16) | d.next_u16();
-            let mut m = u64::from(x(self)) * u64::from(n);
-            if (m as u32) < n {
-                let t = n.wrapping_neg() % n;
-                while (m as u32) < t {
-                    m = u64::from(x(self)) * u64::from(n);
-                }
-            }
-            (m >> 32) as u32
+            let mut x = || u64::from((self.next_u16() << 16) | self.next_u16());
+            let first = x();
+            bounded::below::<32>(first, u64::from(n), x) as u32
         }
     }
 
@@ -144,16 +136,10 @@ impl<'a> Draws<'a> {
                 if i >= end {
                     break;
                 }
-                let n_i = (n - i) as u32;
-                let mut m = (x as u32 & 0xffff) * n_i;
+                let n_i = (n - i) as u64;
+                let j = bounded::below::<16>(x & 0xffff, n_i, || u64::from(self.next_u16()));
                 x >>= 16;
-                if (m & 0xffff) < n_i {
-                    let t = (0x1_0000 - n_i) % n_i;
-                    while (m & 0xffff) < t {
-                        m = self.next_u16() * n_i;
-                    }
-                }
-                v.swap(i & 31, (i + (m >> 16) as usize) & 31);
+                v.swap(i & 31, (i + j as usize) & 31);
                 i += 1;
             }
         }
