@@ -20,10 +20,11 @@ use crate::games::{Game, Outcome};
 use crate::seed::Rng;
 use crate::{Error, Result};
 use board::{BoardKind, Shape, DESERT, HARBOR_NAMES, TERRAIN_NAMES};
+pub use direct::BitDeposit;
 pub use draw::Style;
 use exact::PlacementTable;
 use rules::{Layout, Rules};
-pub use sampler::Sampler;
+pub use sampler::{set_default_deposit, Sampler};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 

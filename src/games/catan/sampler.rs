@@ -3,7 +3,7 @@
 
 use super::board::{is_red, Shape, DESERT};
 use super::bounded;
-use super::direct::{Masks, Plan};
+use super::direct::{BitDeposit, Masks, Plan};
 use super::exact::PlacementTable;
 use super::rules::{independent, offenders, Layout, Rule, Rules};
 use crate::seed::Rng;
@@ -191,6 +191,29 @@ pub struct Ctx {
     /// Attempts per board before a sampler gives up, when not the usual
     /// [`MAX_ATTEMPTS`] (or [`MAX_SWAP_ROUNDS`]).
     max_attempts: Option<u64>,
+    /// The bit deposit the mask plans draw with.
+    deposit: BitDeposit,
+}
+
+/// Whether contexts made from now on draw with the plain-code deposit (see
+/// [`set_default_deposit`]).
+static PLAIN_DEPOSIT: AtomicBool = AtomicBool::new(false);
+
+/// The bit deposit every [`Ctx`] made from now on starts with ([`BitDeposit::Auto`]
+/// unless set): for a program that chooses once, at start (the command line does, from
+/// `PUZZLEBOOK_PLAIN_DEPOSIT`). Boards and counts are the same either way. One context
+/// can be given its own with [`Ctx::with_deposit`].
+pub fn set_default_deposit(deposit: BitDeposit) {
+    PLAIN_DEPOSIT.store(deposit == BitDeposit::Plain, Ordering::Relaxed);
+}
+
+/// The bit deposit a new [`Ctx`] starts with.
+pub fn default_deposit() -> BitDeposit {
+    if PLAIN_DEPOSIT.load(Ordering::Relaxed) {
+        BitDeposit::Plain
+    } else {
+        BitDeposit::Auto
+    }
 }
 
 /// The most attempts a rejection sampler (`full-rejection`, `token-rejection`,
@@ -314,7 +337,21 @@ impl Ctx {
             extremes,
             red_subsets: OnceLock::new(),
             max_attempts: None,
+            deposit: default_deposit(),
         }
+    }
+
+    /// The same context drawing with the bit deposit `deposit` (the same boards).
+    pub fn with_deposit(mut self, deposit: BitDeposit) -> Ctx {
+        self.deposit = deposit;
+        self.plan = OnceLock::new();
+        self.rejection_plan = OnceLock::new();
+        self
+    }
+
+    /// The bit deposit this context's mask plans draw with.
+    pub fn deposit(&self) -> BitDeposit {
+        self.deposit
     }
 
     fn n(&self) -> usize {
@@ -324,7 +361,11 @@ impl Ctx {
     /// The direct sampler's plan (when the rules can be enumerated).
     pub fn plan(&self) -> Option<&Plan> {
         self.plan
-            .get_or_init(|| self.table.as_ref().map(|t| Plan::direct(self.shape, t)))
+            .get_or_init(|| {
+                self.table
+                    .as_ref()
+                    .map(|t| Plan::direct(self.shape, t).with_deposit(self.deposit))
+            })
             .as_ref()
     }
 
@@ -337,7 +378,7 @@ impl Ctx {
                 .rejection_plan
                 .get_or_init(|| {
                     let t = self.table.as_ref()?;
-                    Some(Plan::full_rejection(self.shape, t))
+                    Some(Plan::full_rejection(self.shape, t).with_deposit(self.deposit))
                 })
                 .as_ref(),
             _ => None,

@@ -3,7 +3,7 @@
 
 use super::super::counts::{Cells, Counts};
 use super::super::exact::binom;
-use super::count::*;
+use super::super::rules::Layout;
 use super::stages::*;
 use super::*;
 use crate::seed::Streams;
@@ -349,5 +349,46 @@ fn multiply_chain_is_exactly_uniform() {
     for _ in 0..10_000 {
         let x = rng.next_u64();
         assert_eq!(decode::<64>(x, &bounds, &mut out), x.wrapping_mul(product));
+    }
+}
+
+/// A context told to use the plain-code deposit draws and counts the same boards as
+/// one left to the CPU; and the setting's values mean what the guide says.
+#[test]
+fn the_deposit_choice_changes_no_board() {
+    use crate::games::catan::board::BoardKind;
+    use crate::games::catan::{context, rules::Rules, Sampler};
+    use std::ffi::OsStr;
+    let rules: Rules = "red-apart".parse().unwrap();
+    let auto = context(BoardKind::Base, &rules, Sampler::Direct).unwrap();
+    let plain = context(BoardKind::Base, &rules, Sampler::Direct)
+        .unwrap()
+        .with_deposit(BitDeposit::Plain);
+    assert_eq!(auto.deposit(), BitDeposit::Auto);
+    for sampler in [Sampler::Direct, Sampler::FullRejection] {
+        let (a, p) = (
+            auto.mask_plan(sampler).unwrap(),
+            plain.mask_plan(sampler).unwrap(),
+        );
+        assert_eq!(p.deposit(), BitDeposit::Plain);
+        let streams = Streams::new(5, "catan");
+        for i in 0..500 {
+            assert_eq!(a.draw(&mut streams.item(i)), p.draw(&mut streams.item(i)));
+        }
+        let cells = Cells::new(auto.shape, auto.table.as_ref().unwrap());
+        let empty = Counts::new(auto.shape, cells.len());
+        let (mut ca, mut cp) = (empty.clone(), empty);
+        a.count_into(&streams, 0..2000, &mut ca, Some(&cells));
+        p.count_into(&streams, 0..2000, &mut cp, Some(&cells));
+        assert_eq!(ca, cp, "{sampler:?}");
+    }
+    for (value, want) in [
+        (None, BitDeposit::Auto),
+        (Some(""), BitDeposit::Auto),
+        (Some("0"), BitDeposit::Auto),
+        (Some("1"), BitDeposit::Plain),
+        (Some("yes"), BitDeposit::Plain),
+    ] {
+        assert_eq!(BitDeposit::from_plain_setting(value.map(OsStr::new)), want);
     }
 }
