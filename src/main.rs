@@ -610,7 +610,7 @@ fn run(mut cli: Cli) -> Result<ExitCode> {
         }) => {
             let game = Catan::new(CatanParams {
                 board: catan.board,
-                sampler: sampler.parse::<Sampler>().map_err(Error::Invalid)?,
+                sampler: sampler.parse::<Sampler>()?,
                 rules: catan.rules,
                 ..CatanParams::default()
             })

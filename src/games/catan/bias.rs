@@ -72,7 +72,10 @@ pub fn count_with_progress(
                             return Err("interrupted".to_string());
                         }
                         let mut rng = streams.item(i);
-                        let d = ctx.sample(sampler, &mut rng)?;
+                        let d = ctx.sample(sampler, &mut rng).map_err(|e| match e {
+                            crate::Error::Interrupted => "interrupted".to_string(),
+                            e => e.to_string(),
+                        })?;
                         let cell = cells.and_then(|cl| cl.of(shape, &d.layout));
                         counts.add(&d.layout, d.attempts, cell);
                     }

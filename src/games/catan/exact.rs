@@ -10,6 +10,45 @@
 use super::board::{is_red, Shape, DESERT, TOKEN_VALUES};
 use super::rules::{independent, Rules};
 
+/// Why there is no placement table for a rule set.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoTable {
+    /// The rules look at more than where the deserts, reds and 2s and 12s lie.
+    #[error(
+        "rules {rules} depend on more than the desert, red and 2/12 placement, so they cannot be enumerated"
+    )]
+    NotPlacement {
+        /// The rules asked for.
+        rules: Rules,
+    },
+    /// Enumerating would take more than [`MAX_ENUMERATION`] steps.
+    #[error(
+        "enumerating the placements for {rules} on the {board} board takes about {work} steps (limit {MAX_ENUMERATION})"
+    )]
+    TooLarge {
+        /// The rules asked for.
+        rules: Rules,
+        /// The board's name.
+        board: &'static str,
+        /// The steps it would take.
+        work: u128,
+    },
+    /// No placement meets the rules: no board can.
+    #[error("no board can satisfy {rules} on the {board} board")]
+    NoBoard {
+        /// The rules asked for.
+        rules: Rules,
+        /// The board's name.
+        board: &'static str,
+    },
+}
+
+impl From<NoTable> for crate::Error {
+    fn from(e: NoTable) -> Self {
+        crate::Error::Invalid(e.to_string())
+    }
+}
+
 /// Enumeration work above which we refuse and fall back to a reference sample.
 pub const MAX_ENUMERATION: u128 = 200_000_000;
 
@@ -124,12 +163,13 @@ pub(crate) fn extreme_sets(shape: &Shape, free: u32, k: usize, apart: bool) -> u
 }
 
 impl PlacementTable {
-    /// Enumerate; Err when the rules are not placement rules or the work is too large.
-    pub fn build(shape: &Shape, rules: &Rules) -> Result<PlacementTable, String> {
+    /// Enumerate; Err when the rules are not placement rules, the work is too large,
+    /// or no placement meets them.
+    pub fn build(shape: &Shape, rules: &Rules) -> Result<PlacementTable, NoTable> {
         if !rules.placement_only() {
-            return Err(format!(
-                "rules {rules} depend on more than the desert, red and 2/12 placement, so they cannot be enumerated"
-            ));
+            return Err(NoTable::NotPlacement {
+                rules: rules.clone(),
+            });
         }
         let st = Stages::of(shape);
         let red_candidates = binom(st.n, st.reds);
@@ -141,10 +181,11 @@ impl PlacementTable {
             red_candidates
         };
         if work > MAX_ENUMERATION {
-            return Err(format!(
-                "enumerating the placements for {rules} on the {} board takes about {work} steps (limit {MAX_ENUMERATION})",
-                shape.kind.name()
-            ));
+            return Err(NoTable::TooLarge {
+                rules: rules.clone(),
+                board: shape.kind.name(),
+                work,
+            });
         }
         let mut red_sets = Vec::new();
         let mut weights = Vec::new();
@@ -168,10 +209,10 @@ impl PlacementTable {
             }
         });
         if red_sets.is_empty() {
-            return Err(format!(
-                "no board can satisfy {rules} on the {} board",
-                shape.kind.name()
-            ));
+            return Err(NoTable::NoBoard {
+                rules: rules.clone(),
+                board: shape.kind.name(),
+            });
         }
         let total = weights.iter().sum();
         let uniform = weights.iter().all(|&w| w == weights[0]);

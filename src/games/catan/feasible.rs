@@ -752,7 +752,7 @@ pub fn desert_trap(kind: BoardKind, rules: &Rules, budget: u64) -> Trap {
 /// Ok when some board of `kind` meets `rules`; otherwise the error a user reads: the
 /// rules, the board, and when it helps, the smallest part of the rules that already
 /// cannot be met and the tightest corner limit that can.
-pub fn require(kind: BoardKind, rules: &Rules) -> Result<(), String> {
+pub fn require(kind: BoardKind, rules: &Rules) -> crate::Result<()> {
     if witness(kind, rules).is_some() {
         return Ok(());
     }
@@ -787,7 +787,7 @@ pub fn require(kind: BoardKind, rules: &Rules) -> Result<(), String> {
             );
         }
     }
-    Err(msg)
+    Err(crate::Error::Invalid(msg))
 }
 
 /// A board meeting `rules` on `kind`, or None when no board does: decided once per

@@ -64,9 +64,10 @@ impl Default for Rules {
 }
 
 impl std::str::FromStr for Rules {
-    type Err = String;
-    /// "red-apart,2-12-apart,max-pips-per-corner=12", or "none".
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::Error;
+    /// "red-apart,2-12-apart,max-pips-per-corner=12", or "none"; a bad rule is an
+    /// error about the parameter `rules`.
+    fn from_str(s: &str) -> crate::Result<Self> {
         let mut rules = Vec::new();
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let rule = match part {
@@ -78,17 +79,24 @@ impl std::str::FromStr for Rules {
                 p if p.starts_with("max-pips-per-corner=") => {
                     let n: u32 = p["max-pips-per-corner=".len()..]
                         .parse()
-                        .map_err(|_| format!("rule '{p}': N must be a whole number"))?;
+                        .map_err(|_| {
+                            crate::Error::param(
+                                "rules",
+                                format!("has rule '{p}', whose N must be a whole number"),
+                            )
+                        })?;
                     if n < 5 {
-                        return Err(format!(
-                            "rule '{p}' cannot be met by any board: a 6 or an 8 alone brings 5 pips to each of its corners"
+                        return Err(crate::Error::param(
+                            "rules",
+                            format!("has rule '{p}', which cannot be met by any board: a 6 or an 8 alone brings 5 pips to each of its corners"),
                         ));
                     }
                     Rule::MaxPipsPerCorner(n)
                 }
                 p => {
-                    return Err(format!(
-                        "unknown rule '{p}': use red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N or none"
+                    return Err(crate::Error::param(
+                        "rules",
+                        format!("has an unknown rule '{p}': use red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N or none"),
                     ))
                 }
             };

@@ -50,14 +50,19 @@ impl Sampler {
 }
 
 impl std::str::FromStr for Sampler {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::Error;
+    /// A sampler by its name. The error names the value, not a parameter: a sampler
+    /// is given as `sampler` or in a list of `samplers`.
+    fn from_str(s: &str) -> crate::Result<Self> {
         ALL_SAMPLERS
             .into_iter()
             .find(|x| x.name() == s)
             .ok_or_else(|| {
                 let names: Vec<&str> = ALL_SAMPLERS.iter().map(|x| x.name()).collect();
-                format!("unknown sampler '{s}': use one of {}", names.join(", "))
+                crate::Error::invalid(format!(
+                    "unknown sampler '{s}': use one of {}",
+                    names.join(", ")
+                ))
             })
     }
 }
@@ -439,12 +444,16 @@ impl Ctx {
         perm.iter().fold(0, |m, &h| m | 1 << h)
     }
 
-    /// Draw one board with `sampler`; Err if it gave up: "interrupted" when a stop was
-    /// requested, otherwise a message naming the sampler, the rules and what to do.
+    /// Draw one board with `sampler`; Err if it gave up: [`crate::Error::Interrupted`]
+    /// when a stop was requested, otherwise [`crate::Error::Generation`] with a message
+    /// naming the sampler, the rules and what to do.
     #[inline(always)]
-    pub fn sample(&self, sampler: Sampler, rng: &mut Rng) -> Result<Drawn, String> {
+    pub fn sample(&self, sampler: Sampler, rng: &mut Rng) -> crate::Result<Drawn> {
         self.sample_within(sampler, rng, self.cap(sampler), None)
-            .map_err(|g| self.gave_up(sampler, g))
+            .map_err(|g| match g {
+                GaveUp::Interrupted => crate::Error::Interrupted,
+                GaveUp::Cap => crate::Error::Generation(self.gave_up(sampler, g)),
+            })
     }
 
     /// Draw one board with `sampler` in at most `cap` attempts (rounds for `swap`),

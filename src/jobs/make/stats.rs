@@ -265,15 +265,14 @@ pub mod catan_bias {
             spec.reference_samples,
             "boards of the reference run",
         )?;
-        let kind: BoardKind = spec.board.parse().map_err(Error::Invalid)?;
-        let rules: Rules = spec.rules.parse().map_err(Error::Invalid)?;
+        let kind: BoardKind = spec.board.parse()?;
+        let rules: Rules = spec.rules.parse()?;
         let explicit = spec.samplers.is_some();
         let samplers: Vec<Sampler> = match &spec.samplers {
             Some(list) => list
                 .split(',')
                 .map(|s| s.trim().parse::<Sampler>())
-                .collect::<Result<_, _>>()
-                .map_err(Error::Invalid)?,
+                .collect::<Result<_, _>>()?,
             None => ALL_SAMPLERS.to_vec(),
         };
         // Rules no board meets are refused whatever the samplers.
@@ -405,7 +404,7 @@ pub mod catan_bias {
                 .into_iter()
                 .map(|c| {
                     Ok((
-                        c.sampler.parse::<Sampler>().map_err(Error::Invalid)?,
+                        c.sampler.parse::<Sampler>()?,
                         c.counts,
                     ))
                 })
