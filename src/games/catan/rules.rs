@@ -272,13 +272,16 @@ mod tests {
         let r: Rules = "2-12-apart, red-apart,red-apart".parse().unwrap();
         assert_eq!(r.to_string(), "red-apart,2-12-apart");
         assert_eq!("none".parse::<Rules>().unwrap().to_string(), "none");
-        assert!("blue-apart"
-            .parse::<Rules>()
-            .unwrap_err()
-            .contains("unknown rule"));
+        let e = "blue-apart".parse::<Rules>().unwrap_err();
+        assert!(matches!(e, crate::Error::Param { name: "rules", .. }), "{e}");
+        assert_eq!(
+            e.as_flag().to_string(),
+            "--rules has an unknown rule 'blue-apart': use red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N or none"
+        );
         assert!("max-pips-per-corner=3"
             .parse::<Rules>()
             .unwrap_err()
+            .to_string()
             .contains("cannot be met"));
         assert!("max-pips-per-corner=x".parse::<Rules>().is_err());
     }
