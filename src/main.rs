@@ -545,7 +545,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     install_stop_handler();
     // PUZZLEBOOK_PLAIN_DEPOSIT=1: Catan's mask samplers use the plain-code bit deposit.
-    puzzlebook::games::catan::set_default_deposit(puzzlebook::games::catan::BitDeposit::from_plain_setting(std::env::var_os("PUZZLEBOOK_PLAIN_DEPOSIT").as_deref()));
+    puzzlebook::games::catan::set_default_deposit(
+        puzzlebook::games::catan::BitDeposit::from_plain_setting(
+            std::env::var_os("PUZZLEBOOK_PLAIN_DEPOSIT").as_deref(),
+        ),
+    );
     match run(cli) {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,

@@ -101,7 +101,10 @@ mod tests {
             assert_eq!(threshold::<32>(n), (1 << 32) % n);
         }
         for n in [1u64, 3, 1 << 52, u64::MAX, (1 << 63) + 1] {
-            assert_eq!(u128::from(threshold::<64>(n)), (1u128 << 64) % u128::from(n));
+            assert_eq!(
+                u128::from(threshold::<64>(n)),
+                (1u128 << 64) % u128::from(n)
+            );
         }
     }
 
@@ -113,7 +116,10 @@ mod tests {
             let t = threshold::<64>(n);
             for j in 0..1000u64 {
                 let k = u128::from(j.wrapping_mul(0x9e37_79b9_7f4a_7c15) % n);
-                for x in [((k << 64) / u128::from(n)) as u64, ((k << 64) / u128::from(n)) as u64 + 1] {
+                for x in [
+                    ((k << 64) / u128::from(n)) as u64,
+                    ((k << 64) / u128::from(n)) as u64 + 1,
+                ] {
                     let m = u128::from(x) * u128::from(n);
                     let want = (m as u64 >= t).then_some((m >> 64) as u64);
                     assert_eq!(piece::<64>(x, n), want, "n = {n}, x = {x}");

@@ -434,7 +434,12 @@ pub fn verify_record(shape: &Shape, rules: &Rules, b: &CatanBoard) -> Result<()>
                     }
                 };
                 if broken {
-                    return check_failed(format!("hexes {} and {} break {}", a.n, c.n, rule.name()));
+                    return check_failed(format!(
+                        "hexes {} and {} break {}",
+                        a.n,
+                        c.n,
+                        rule.name()
+                    ));
                 }
             }
         }

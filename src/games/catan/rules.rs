@@ -273,7 +273,10 @@ mod tests {
         assert_eq!(r.to_string(), "red-apart,2-12-apart");
         assert_eq!("none".parse::<Rules>().unwrap().to_string(), "none");
         let e = "blue-apart".parse::<Rules>().unwrap_err();
-        assert!(matches!(e, crate::Error::Param { name: "rules", .. }), "{e}");
+        assert!(
+            matches!(e, crate::Error::Param { name: "rules", .. }),
+            "{e}"
+        );
         assert_eq!(
             e.as_flag().to_string(),
             "--rules has an unknown rule 'blue-apart': use red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N or none"

@@ -402,12 +402,7 @@ pub mod catan_bias {
             let got: Vec<Counted> = p.state()?;
             let got: Vec<(Sampler, bias::Counts)> = got
                 .into_iter()
-                .map(|c| {
-                    Ok((
-                        c.sampler.parse::<Sampler>()?,
-                        c.counts,
-                    ))
-                })
+                .map(|c| Ok((c.sampler.parse::<Sampler>()?, c.counts)))
                 .collect::<Result<_>>()?;
             if got.iter().map(|g| g.0).collect::<Vec<_>>() != samplers {
                 return Err(Error::invalid(format!(

@@ -140,7 +140,6 @@ impl Plan {
     }
 }
 
-
 /// [`Plan::count_into`]'s work, run with the chosen deposit.
 struct CountJob<'a, I> {
     plan: &'a Plan,
@@ -244,4 +243,3 @@ fn bytes<const K: usize>(planes: &[u32; K], c: usize) -> u64 {
     }
     v
 }
-

@@ -170,4 +170,3 @@ impl Deposit for Bmi2 {
         unsafe { std::arch::x86_64::_pdep_u32(src, mask) }
     }
 }
-

@@ -56,7 +56,9 @@ use crate::seed::Rng;
 use deposit::{dispatch, WithDeposit};
 use rand::RngCore;
 use rejection::Rejection;
-use stages::{fill, Chain, Group, Indices, Space, Stage, Tables, GROUP_LIMIT, MAX_WORDS, TABLE_LIMIT};
+use stages::{
+    fill, Chain, Group, Indices, Space, Stage, Tables, GROUP_LIMIT, MAX_WORDS, TABLE_LIMIT,
+};
 
 /// A drawn board as sets of places (bit i = hex i, or harbor position i).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -409,7 +411,6 @@ impl Plan {
         }
         set
     }
-
 }
 
 /// [`Plan::draw`]'s work, run with the chosen deposit.

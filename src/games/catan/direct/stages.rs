@@ -184,4 +184,3 @@ pub(super) fn decode<const BITS: u32>(mut x: u64, bounds: &[u32], out: &mut [u32
     }
     x
 }
-

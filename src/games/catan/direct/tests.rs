@@ -240,9 +240,9 @@ fn draws_agree_with_the_plain_decoder() {
                 let mut indices = Vec::new();
                 for (bounds, &product) in groups.iter().zip(&products) {
                     let mut out = vec![0u32; bounds.len()];
-                    while decode::<64>(rng.next_u64(), bounds, &mut out)
-                        < threshold::<64>(product)
-                    {}
+                    while decode::<64>(rng.next_u64(), bounds, &mut out) < threshold::<64>(product)
+                    {
+                    }
                     indices.extend(out);
                 }
                 let reference = plan.fill_board(Soft, &mut rng, &mut Given(&indices, 0), given);
