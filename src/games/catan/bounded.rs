@@ -135,7 +135,7 @@ mod tests {
         // and x = 17 (low word 356) are rejected.
         let mut next = [0u64, 17, 40_000].into_iter();
         let v = below::<16>(next.next().unwrap(), 3876, || next.next().unwrap());
-        assert_eq!(v, 40_000 * 3876 >> 16);
+        assert_eq!(v, (40_000 * 3876) >> 16);
         assert_eq!(next.next(), None);
     }
 }
