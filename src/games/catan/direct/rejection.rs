@@ -9,12 +9,14 @@ use rand::RngCore;
 
 /// How full rejection draws a red set: a uniform index below `bound` into every set of
 /// that many hexes, from 16-bit (or, for more than 2^16 sets, 32-bit) pieces of the
-/// random numbers by Lemire's multiply-and-reject ([`bounded::piece`]); `valid[i]` is the set's index in the
-/// placement table, or u32::MAX when the rules refuse it.
+/// random numbers by Lemire's multiply-and-reject ([`bounded::piece_with`]);
+/// `valid[i]` is the set's index in the placement table, or u32::MAX when the rules refuse it.
 #[derive(Debug, Clone)]
 pub(super) struct Rejection {
     pub(super) bound: u32,
     pub(super) wide: bool,
+    /// 2^16 (or 2^32) mod bound: Lemire's threshold, worked out once.
+    threshold: u64,
     pub(super) valid: Vec<u32>,
 }
 
@@ -34,9 +36,16 @@ impl Rejection {
             }
         });
         assert_eq!(next, table.red_sets.len(), "the table's red sets, in order");
+        let bound = valid.len() as u64;
+        let wide = bound > 1 << 16;
         Rejection {
-            bound: valid.len() as u32,
-            wide: valid.len() > 1 << 16,
+            bound: bound as u32,
+            wide,
+            threshold: if wide {
+                bounded::threshold::<32>(bound)
+            } else {
+                bounded::threshold::<16>(bound)
+            },
             valid,
         }
     }
@@ -60,7 +69,11 @@ impl Rejection {
         loop {
             let mut x = rng.next_u64();
             for _ in 0..PIECES {
-                let piece = bounded::piece::<BITS>(x & ((1 << BITS) - 1), u64::from(self.bound));
+                let piece = bounded::piece_with::<BITS>(
+                    x & ((1 << BITS) - 1),
+                    u64::from(self.bound),
+                    self.threshold,
+                );
                 x >>= BITS;
                 if let Some(i) = piece {
                     attempts += 1;

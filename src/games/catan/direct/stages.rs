@@ -168,7 +168,8 @@ pub(super) fn push_subsets(m: usize, k: usize, out: &mut Vec<u32>) {
 
 /// Decode one number x below 2^BITS into indices below `bounds` (mixed radix, most
 /// significant first) by the multiply chain; returns the final low word, which must be
-/// at least the threshold (2^BITS mod product, [`bounded::threshold`]) for the draw to be accepted.
+/// at least the threshold (2^BITS mod product, [`bounded::threshold`]) for the draw to
+/// be accepted.
 #[inline(always)]
 #[cfg(test)]
 pub(super) fn decode<const BITS: u32>(mut x: u64, bounds: &[u32], out: &mut [u32]) -> u64 {
