@@ -28,6 +28,7 @@ fn a_stop_request_ends_every_long_catan_call_promptly() {
             let ctx = Ctx::new(shape, "max-pips-per-corner=9".parse().unwrap(), None);
             ctx.sample(Sampler::FullRejection, &mut item_rng(1, "catan", 0))
                 .map(|_| ())
+                .map_err(|e| e.to_string())
         }),
     );
     // ... and swap, for this item, in about 11,000 rounds of 10,000 swaps.
@@ -37,6 +38,7 @@ fn a_stop_request_ends_every_long_catan_call_promptly() {
             let ctx = Ctx::new(shape, "max-pips-per-corner=9".parse().unwrap(), None);
             ctx.sample(Sampler::Swap, &mut item_rng(1, "catan", 2))
                 .map(|_| ())
+                .map_err(|e| e.to_string())
         }),
     );
     // Counting a slow sampler (about 2,300 attempts a board): a chunk of 65,536

@@ -131,7 +131,7 @@ pub fn catan(cmd: CatanCommand, ctx: Ctx) -> Result<ExitCode> {
             run,
         } => {
             let params = CatanParams {
-                sampler: sampler.parse::<Sampler>().map_err(Error::Invalid)?,
+                sampler: sampler.parse::<Sampler>()?,
                 ..params
             };
             let format = match format {

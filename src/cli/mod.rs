@@ -181,6 +181,13 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         eprintln!("note: {note}");
     }
     let ctx = Ctx { jobs, progress };
+    // PUZZLEBOOK_PLAIN_DEPOSIT=1: Catan's mask samplers use the plain-code bit deposit
+    // (same boards; for machines without a fast one, and to test both paths).
+    puzzlebook::games::catan::set_default_deposit(
+        puzzlebook::games::catan::BitDeposit::from_plain_setting(
+            std::env::var_os("PUZZLEBOOK_PLAIN_DEPOSIT").as_deref(),
+        ),
+    );
     match cli.command {
         Command::Book(args) => jobs::book_cmd(args, ctx.jobs, ctx.progress),
         Command::Run(args) => jobs::run_job(args, ctx.jobs, ctx.progress),

@@ -8,7 +8,7 @@ use super::exact::{Expectations, Fraction};
 use super::sampler::{Ctx, Sampler};
 use crate::shard::{Shard, ShardIndices};
 use crate::stats::{self, chi2_sf, pearson};
-use crate::{Error, Result};
+use crate::Result;
 
 /// One sampler's boards, counted: board i is the board `sampler` draws from item i's
 /// stream (counted by `batch::study`; a shard's counts merge into the whole run's).
@@ -61,7 +61,7 @@ impl stats::Study for SamplerStudy<'_> {
             // A sampler cut short by a stop request proves nothing about the rules.
             Err(e) => {
                 crate::interrupt::check()?;
-                return Err(Error::invalid(e));
+                return Err(e);
             }
         };
         let cell = self.cells.and_then(|cl| cl.of(self.ctx.shape, &d.layout));

@@ -86,13 +86,16 @@ impl BoardKind {
 }
 
 impl std::str::FromStr for BoardKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::Error;
+    /// "base" (or "3-4") or "extended" (or "5-6"); anything else is an error
+    /// about the parameter `board`.
+    fn from_str(s: &str) -> crate::Result<Self> {
         match s {
             "base" | "3-4" => Ok(BoardKind::Base),
             "extended" | "5-6" => Ok(BoardKind::Extended),
-            _ => Err(format!(
-                "unknown board '{s}': use base (3-4 players) or extended (5-6 players)"
+            _ => Err(crate::Error::param(
+                "board",
+                format!("'{s}' is unknown: use base (3-4 players) or extended (5-6 players)"),
             )),
         }
     }

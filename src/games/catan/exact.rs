@@ -10,10 +10,50 @@
 use super::board::{is_red, Shape, DESERT, TOKEN_VALUES};
 use super::rules::{independent, Rules};
 
+/// Why there is no placement table for a rule set.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoTable {
+    /// The rules look at more than where the deserts, reds and 2s and 12s lie.
+    #[error(
+        "rules {rules} depend on more than the desert, red and 2/12 placement, so they cannot be enumerated"
+    )]
+    NotPlacement {
+        /// The rules asked for.
+        rules: Rules,
+    },
+    /// Enumerating would take more than [`MAX_ENUMERATION`] steps.
+    #[error(
+        "enumerating the placements for {rules} on the {board} board takes about {work} steps (limit {MAX_ENUMERATION})"
+    )]
+    TooLarge {
+        /// The rules asked for.
+        rules: Rules,
+        /// The board's name.
+        board: &'static str,
+        /// The steps it would take.
+        work: u128,
+    },
+    /// No placement meets the rules: no board can.
+    #[error("no board can satisfy {rules} on the {board} board")]
+    NoBoard {
+        /// The rules asked for.
+        rules: Rules,
+        /// The board's name.
+        board: &'static str,
+    },
+}
+
+impl From<NoTable> for crate::Error {
+    fn from(e: NoTable) -> Self {
+        crate::Error::Invalid(e.to_string())
+    }
+}
+
 /// Enumeration work above which we refuse and fall back to a reference sample.
 pub const MAX_ENUMERATION: u128 = 200_000_000;
 
-fn binom(n: usize, k: usize) -> u128 {
+/// C(n, k), the number of k-subsets of n things (0 when k > n).
+pub(crate) fn binom(n: usize, k: usize) -> u128 {
     if k > n {
         return 0;
     }
@@ -123,12 +163,13 @@ pub(crate) fn extreme_sets(shape: &Shape, free: u32, k: usize, apart: bool) -> u
 }
 
 impl PlacementTable {
-    /// Enumerate; Err when the rules are not placement rules or the work is too large.
-    pub fn build(shape: &Shape, rules: &Rules) -> Result<PlacementTable, String> {
+    /// Enumerate; Err when the rules are not placement rules, the work is too large,
+    /// or no placement meets them.
+    pub fn build(shape: &Shape, rules: &Rules) -> Result<PlacementTable, NoTable> {
         if !rules.placement_only() {
-            return Err(format!(
-                "rules {rules} depend on more than the desert, red and 2/12 placement, so they cannot be enumerated"
-            ));
+            return Err(NoTable::NotPlacement {
+                rules: rules.clone(),
+            });
         }
         let st = Stages::of(shape);
         let red_candidates = binom(st.n, st.reds);
@@ -140,10 +181,11 @@ impl PlacementTable {
             red_candidates
         };
         if work > MAX_ENUMERATION {
-            return Err(format!(
-                "enumerating the placements for {rules} on the {} board takes about {work} steps (limit {MAX_ENUMERATION})",
-                shape.kind.name()
-            ));
+            return Err(NoTable::TooLarge {
+                rules: rules.clone(),
+                board: shape.kind.name(),
+                work,
+            });
         }
         let mut red_sets = Vec::new();
         let mut weights = Vec::new();
@@ -167,10 +209,10 @@ impl PlacementTable {
             }
         });
         if red_sets.is_empty() {
-            return Err(format!(
-                "no board can satisfy {rules} on the {} board",
-                shape.kind.name()
-            ));
+            return Err(NoTable::NoBoard {
+                rules: rules.clone(),
+                board: shape.kind.name(),
+            });
         }
         let total = weights.iter().sum();
         let uniform = weights.iter().all(|&w| w == weights[0]);
@@ -370,12 +412,14 @@ mod tests {
     fn unsatisfiable_and_too_large_rule_sets_are_refused() {
         let shape = BoardKind::Extended.shape();
         let e = PlacementTable::build(shape, &"red-apart,2-12-apart".parse().unwrap()).unwrap_err();
-        assert!(e.contains("limit"), "{e}");
+        assert!(matches!(e, NoTable::TooLarge { .. }), "{e}");
+        assert!(e.to_string().contains("limit"), "{e}");
         let e = PlacementTable::build(
             BoardKind::Base.shape(),
             &"same-number-apart".parse().unwrap(),
         )
         .unwrap_err();
-        assert!(e.contains("cannot be enumerated"), "{e}");
+        assert!(matches!(e, NoTable::NotPlacement { .. }), "{e}");
+        assert!(e.to_string().contains("cannot be enumerated"), "{e}");
     }
 }

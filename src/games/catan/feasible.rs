@@ -752,7 +752,7 @@ pub fn desert_trap(kind: BoardKind, rules: &Rules, budget: u64) -> Trap {
 /// Ok when some board of `kind` meets `rules`; otherwise the error a user reads: the
 /// rules, the board, and when it helps, the smallest part of the rules that already
 /// cannot be met and the tightest corner limit that can.
-pub fn require(kind: BoardKind, rules: &Rules) -> Result<(), String> {
+pub fn require(kind: BoardKind, rules: &Rules) -> crate::Result<()> {
     if witness(kind, rules).is_some() {
         return Ok(());
     }
@@ -787,7 +787,7 @@ pub fn require(kind: BoardKind, rules: &Rules) -> Result<(), String> {
             );
         }
     }
-    Err(msg)
+    Err(crate::Error::Invalid(msg))
 }
 
 /// A board meeting `rules` on `kind`, or None when no board does: decided once per
@@ -1248,8 +1248,9 @@ mod tests {
     #[test]
     fn messages_name_the_rules_and_what_can_be_met() {
         let e = require(BoardKind::Base, &"max-pips-per-corner=5".parse().unwrap()).unwrap_err();
+        assert!(matches!(e, crate::Error::Invalid(_)));
         assert_eq!(
-            e,
+            e.to_string(),
             "rules max-pips-per-corner=5: no base board meets them (exhaustive search); \
              the tightest corner limit a base board meets is max-pips-per-corner=9"
         );
@@ -1259,7 +1260,8 @@ mod tests {
                 .parse()
                 .unwrap(),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.starts_with("rules red-apart,same-terrain-apart,max-pips-per-corner=8: no extended board meets them (exhaustive search); max-pips-per-corner=8 alone cannot be met"), "{e}");
         assert!(
             e.ends_with("with the other rules is max-pips-per-corner=9"),

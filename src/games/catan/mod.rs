@@ -4,6 +4,7 @@
 pub mod ascii;
 pub mod bias;
 pub mod board;
+pub mod bounded;
 pub mod counts;
 pub mod direct;
 pub mod draw;
@@ -19,10 +20,11 @@ use crate::games::{Game, Outcome};
 use crate::seed::Rng;
 use crate::{Error, Result};
 use board::{BoardKind, Shape, DESERT, HARBOR_NAMES, TERRAIN_NAMES};
+pub use direct::BitDeposit;
 pub use draw::Style;
-use exact::PlacementTable;
+use exact::{NoTable, PlacementTable};
 use rules::{Layout, Rules};
-pub use sampler::Sampler;
+pub use sampler::{set_default_deposit, Sampler};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -182,7 +184,7 @@ pub fn context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<sampl
 /// Ok when some board of `kind` meets `rules` (decided exactly, once per rule set); the
 /// board the search found must pass the independent check [`verify_record`].
 pub fn feasible_rules(kind: BoardKind, rules: &Rules) -> Result<()> {
-    feasible::require(kind, rules).map_err(Error::Invalid)?;
+    feasible::require(kind, rules)?;
     let w = feasible::witness(kind, rules).expect("require found a board");
     let shape = kind.shape();
     let record = to_record(shape, &rules.to_string(), "search", w, 0);
@@ -200,7 +202,7 @@ fn table_context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<sam
     let table = match PlacementTable::build(shape, rules) {
         Ok(t) => Some(t),
         // A placement rule set nobody can meet is an error whatever the sampler.
-        Err(e) if e.starts_with("no board") => return Err(Error::invalid(e)),
+        Err(e @ NoTable::NoBoard { .. }) => return Err(e.into()),
         Err(e) if sampler == Sampler::Direct => {
             return Err(Error::invalid(format!(
                 "the direct sampler cannot be used: {e}"
@@ -222,7 +224,7 @@ impl Game for Catan {
     type Puzzle = CatanBoard;
 
     fn new(params: CatanParams) -> Result<Self> {
-        let rules: Rules = params.rules.parse().map_err(Error::Invalid)?;
+        let rules: Rules = params.rules.parse()?;
         let ctx = context(params.board, &rules, params.sampler)?;
         Ok(Catan {
             params,
@@ -256,7 +258,8 @@ impl Game for Catan {
     }
 
     fn verify(&self, b: &CatanBoard) -> Result<()> {
-        verify_record(self.shape(), &self.ctx.rules, b).map_err(crate::Error::Check)
+        verify_record(self.shape(), &self.ctx.rules, b)
+            .map_err(|e| crate::Error::Check(e.to_string()))
     }
 
     fn draw(&self, b: &CatanBoard, canvas: &mut Canvas, area: Rect, _with_solution: bool) {
@@ -348,13 +351,18 @@ pub fn rules_sentence(rules: &Rules) -> String {
     format!("{}{}.", first.unwrap_or_default(), chars.as_str())
 }
 
+/// A failed check of a recorded board ([`Error::Check`]).
+fn check_failed(why: impl Into<String>) -> Result<()> {
+    Err(Error::Check(why.into()))
+}
+
 /// An independent check of a recorded board: the multisets, and every rule recomputed
 /// from the coordinates (neighbours by coordinate differences, corners as triangles of
 /// mutually touching hexes and as touching pairs), not from the shape's bitmasks.
-pub fn verify_record(shape: &Shape, rules: &Rules, b: &CatanBoard) -> Result<(), String> {
+pub fn verify_record(shape: &Shape, rules: &Rules, b: &CatanBoard) -> Result<()> {
     use std::collections::BTreeMap;
     if b.hexes.len() != shape.len() || b.harbors.len() != shape.harbors.len() {
-        return Err("wrong number of hexes or harbors".into());
+        return check_failed("wrong number of hexes or harbors");
     }
     let count = |it: &mut dyn Iterator<Item = String>| {
         let mut m = BTreeMap::new();
@@ -372,7 +380,7 @@ pub fn verify_record(shape: &Shape, rules: &Rules, b: &CatanBoard) -> Result<(),
     );
     let got_terrain = count(&mut b.hexes.iter().map(|h| h.terrain.to_string()));
     if want_terrain != got_terrain {
-        return Err(format!(
+        return check_failed(format!(
             "terrain multiset {got_terrain:?} should be {want_terrain:?}"
         ));
     }
@@ -384,7 +392,7 @@ pub fn verify_record(shape: &Shape, rules: &Rules, b: &CatanBoard) -> Result<(),
             .filter_map(|h| h.token.map(|t| t.to_string())),
     );
     if want_tokens != got_tokens {
-        return Err(format!(
+        return check_failed(format!(
             "token multiset {got_tokens:?} should be {want_tokens:?}"
         ));
     }
@@ -392,7 +400,7 @@ pub fn verify_record(shape: &Shape, rules: &Rules, b: &CatanBoard) -> Result<(),
         .iter()
         .any(|h| (h.terrain == "desert") != h.token.is_none())
     {
-        return Err("a desert has a token, or a land hex has none".into());
+        return check_failed("a desert has a token, or a land hex has none");
     }
     let want_h = count(
         &mut shape
@@ -402,7 +410,7 @@ pub fn verify_record(shape: &Shape, rules: &Rules, b: &CatanBoard) -> Result<(),
     );
     let got_h = count(&mut b.harbors.iter().map(|h| h.kind.to_string()));
     if want_h != got_h {
-        return Err(format!("harbor kinds {got_h:?} should be {want_h:?}"));
+        return check_failed(format!("harbor kinds {got_h:?} should be {want_h:?}"));
     }
     let touch = |a: &HexRecord, c: &HexRecord| {
         matches!(
@@ -434,7 +442,12 @@ pub fn verify_record(shape: &Shape, rules: &Rules, b: &CatanBoard) -> Result<(),
                     }
                 };
                 if broken {
-                    return Err(format!("hexes {} and {} break {}", a.n, c.n, rule.name()));
+                    return check_failed(format!(
+                        "hexes {} and {} break {}",
+                        a.n,
+                        c.n,
+                        rule.name()
+                    ));
                 }
             }
         }

@@ -52,19 +52,35 @@ const TRAP_BUDGET: u64 = 2_000_000;
 /// otherwise an error that names the sampler and the rules and says what to do.
 pub fn check(ctx: &Ctx, sampler: Sampler) -> Result<()> {
     type Key = (BoardKind, Rules, Sampler);
-    static CACHE: OnceLock<Mutex<HashMap<Key, Result<(), String>>>> = OnceLock::new();
+    static CACHE: OnceLock<Mutex<HashMap<Key, Verdict>>> = OnceLock::new();
     let key = (ctx.shape.kind, ctx.rules.clone(), sampler);
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(r) = cache.lock().expect("pilot cache").get(&key) {
-        return r.clone().map_err(Error::Invalid);
+    let known = cache.lock().expect("pilot cache").get(&key).cloned();
+    let verdict = match known {
+        Some(v) => v,
+        None => {
+            let v = decide(ctx, sampler)?;
+            cache.lock().expect("pilot cache").insert(key, v.clone());
+            v
+        }
+    };
+    match verdict {
+        Verdict::Usable => Ok(()),
+        Verdict::Refused(why) => Err(Error::Invalid(why)),
     }
-    let r = decide(ctx, sampler)?;
-    cache.lock().expect("pilot cache").insert(key, r.clone());
-    r.map_err(Error::Invalid)
+}
+
+/// What the pilot decided about a sampler under a rule set.
+#[derive(Debug, Clone)]
+enum Verdict {
+    /// It draws boards at a usable rate.
+    Usable,
+    /// It does not; the message names the sampler and the rules and says what to do.
+    Refused(String),
 }
 
 /// The answer of [`check`], uncached; Err(Interrupted) when a stop was requested.
-fn decide(ctx: &Ctx, sampler: Sampler) -> Result<Result<(), String>> {
+fn decide(ctx: &Ctx, sampler: Sampler) -> Result<Verdict> {
     let kind = ctx.shape.kind;
     let head = || {
         format!(
@@ -75,20 +91,20 @@ fn decide(ctx: &Ctx, sampler: Sampler) -> Result<Result<(), String>> {
         )
     };
     if sampler == Sampler::Direct {
-        return Ok(Ok(()));
+        return Ok(Verdict::Usable);
     }
     if let (Some(_), Some(table)) = (ctx.mask_plan(sampler), &ctx.table) {
         let a = table.acceptance(ctx.shape);
         let refused = a.value() * (ctx.cap(sampler) as f64) < 50.0;
         return Ok(if refused {
-            Err(format!(
+            Verdict::Refused(format!(
                 "{}: its exact acceptance is {a}, about one board in {:.0} attempts; {}",
                 head(),
                 1.0 / a.value(),
                 ctx.advice(sampler)
             ))
         } else {
-            Ok(())
+            Verdict::Usable
         });
     }
     if sampler == Sampler::TokenRejection {
@@ -97,7 +113,7 @@ fn decide(ctx: &Ctx, sampler: Sampler) -> Result<Result<(), String>> {
                 .filter(|&h| d >> h & 1 == 1)
                 .map(|h| (h + 1).to_string())
                 .collect();
-            return Ok(Err(format!(
+            return Ok(Verdict::Refused(format!(
                 "{}: with the desert on hex {} no tokens meet the rules (exhaustive search), and it keeps \
                  the terrain it drew, so it would never finish such a board; {}, or use a sampler that \
                  redraws the terrain (full-rejection, sequential or swap)",
@@ -125,7 +141,7 @@ fn decide(ctx: &Ctx, sampler: Sampler) -> Result<Result<(), String>> {
         })
         .collect();
     if outcomes.iter().any(std::result::Result::is_ok) {
-        return Ok(Ok(()));
+        return Ok(Verdict::Usable);
     }
     if crate::interrupt::requested() {
         return Err(Error::Interrupted);
@@ -135,7 +151,7 @@ fn decide(ctx: &Ctx, sampler: Sampler) -> Result<Result<(), String>> {
     } else {
         "attempts"
     };
-    Ok(Err(format!(
+    Ok(Verdict::Refused(format!(
         "{}: it found none in {} {unit} at set-up ({PILOT_STREAMS} random streams), as many as the cap \
          allows one board ({}), so its boards would give up at the cap; {}",
         head(),

@@ -64,9 +64,10 @@ impl Default for Rules {
 }
 
 impl std::str::FromStr for Rules {
-    type Err = String;
-    /// "red-apart,2-12-apart,max-pips-per-corner=12", or "none".
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::Error;
+    /// "red-apart,2-12-apart,max-pips-per-corner=12", or "none"; a bad rule is an
+    /// error about the parameter `rules`.
+    fn from_str(s: &str) -> crate::Result<Self> {
         let mut rules = Vec::new();
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let rule = match part {
@@ -78,17 +79,24 @@ impl std::str::FromStr for Rules {
                 p if p.starts_with("max-pips-per-corner=") => {
                     let n: u32 = p["max-pips-per-corner=".len()..]
                         .parse()
-                        .map_err(|_| format!("rule '{p}': N must be a whole number"))?;
+                        .map_err(|_| {
+                            crate::Error::param(
+                                "rules",
+                                format!("has rule '{p}', whose N must be a whole number"),
+                            )
+                        })?;
                     if n < 5 {
-                        return Err(format!(
-                            "rule '{p}' cannot be met by any board: a 6 or an 8 alone brings 5 pips to each of its corners"
+                        return Err(crate::Error::param(
+                            "rules",
+                            format!("has rule '{p}', which cannot be met by any board: a 6 or an 8 alone brings 5 pips to each of its corners"),
                         ));
                     }
                     Rule::MaxPipsPerCorner(n)
                 }
                 p => {
-                    return Err(format!(
-                        "unknown rule '{p}': use red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N or none"
+                    return Err(crate::Error::param(
+                        "rules",
+                        format!("has an unknown rule '{p}': use red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N or none"),
                     ))
                 }
             };
@@ -264,13 +272,19 @@ mod tests {
         let r: Rules = "2-12-apart, red-apart,red-apart".parse().unwrap();
         assert_eq!(r.to_string(), "red-apart,2-12-apart");
         assert_eq!("none".parse::<Rules>().unwrap().to_string(), "none");
-        assert!("blue-apart"
-            .parse::<Rules>()
-            .unwrap_err()
-            .contains("unknown rule"));
+        let e = "blue-apart".parse::<Rules>().unwrap_err();
+        assert!(
+            matches!(e, crate::Error::Param { name: "rules", .. }),
+            "{e}"
+        );
+        assert_eq!(
+            e.as_flag().to_string(),
+            "--rules has an unknown rule 'blue-apart': use red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N or none"
+        );
         assert!("max-pips-per-corner=3"
             .parse::<Rules>()
             .unwrap_err()
+            .to_string()
             .contains("cannot be met"));
         assert!("max-pips-per-corner=x".parse::<Rules>().is_err());
     }

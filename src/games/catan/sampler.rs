@@ -2,7 +2,8 @@
 //! and says how many attempts (whole or partial redraws) it took.
 
 use super::board::{is_red, Shape, DESERT};
-use super::direct::{Masks, Plan};
+use super::bounded;
+use super::direct::{BitDeposit, Masks, Plan};
 use super::exact::PlacementTable;
 use super::rules::{independent, offenders, Layout, Rule, Rules};
 use crate::seed::Rng;
@@ -49,14 +50,19 @@ impl Sampler {
 }
 
 impl std::str::FromStr for Sampler {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::Error;
+    /// A sampler by its name. The error names the value, not a parameter: a sampler
+    /// is given as `sampler` or in a list of `samplers`.
+    fn from_str(s: &str) -> crate::Result<Self> {
         ALL_SAMPLERS
             .into_iter()
             .find(|x| x.name() == s)
             .ok_or_else(|| {
                 let names: Vec<&str> = ALL_SAMPLERS.iter().map(|x| x.name()).collect();
-                format!("unknown sampler '{s}': use one of {}", names.join(", "))
+                crate::Error::invalid(format!(
+                    "unknown sampler '{s}': use one of {}",
+                    names.join(", ")
+                ))
             })
     }
 }
@@ -91,28 +97,19 @@ impl<'a> Draws<'a> {
     }
 
     /// Uniform in 0..n (n >= 1): Lemire's multiply-and-reject on 16-bit pieces of the
-    /// generator's output for small n (four draws per 64-bit number), 32-bit otherwise.
+    /// generator's output for small n (four draws per 64-bit number), 32-bit otherwise
+    /// (two 16-bit pieces, the first one high).
     #[inline(always)]
     pub fn below(&mut self, n: u32) -> u32 {
         if n <= 0x1_0000 {
-            let mut m = self.next_u16() * n;
-            if (m & 0xffff) < n {
-                let t = (0x1_0000 - n) % n;
-                while (m & 0xffff) < t {
-                    m = self.next_u16() * n;
-                }
-            }
-            m >> 16
+            let first = self.next_u16();
+            bounded::below::<16>(u64::from(first), u64::from(n), || {
+                u64::from(self.next_u16())
+            }) as u32
         } else {
-            let x = |d: &mut Self| (d.next_u16() << 16) | d.next_u16();
-            let mut m = u64::from(x(self)) * u64::from(n);
-            if (m as u32) < n {
-                let t = n.wrapping_neg() % n;
-                while (m as u32) < t {
-                    m = u64::from(x(self)) * u64::from(n);
-                }
-            }
-            (m >> 32) as u32
+            let mut x = || u64::from((self.next_u16() << 16) | self.next_u16());
+            let first = x();
+            bounded::below::<32>(first, u64::from(n), x) as u32
         }
     }
 
@@ -144,16 +141,10 @@ impl<'a> Draws<'a> {
                 if i >= end {
                     break;
                 }
-                let n_i = (n - i) as u32;
-                let mut m = (x as u32 & 0xffff) * n_i;
+                let n_i = (n - i) as u64;
+                let j = bounded::below::<16>(x & 0xffff, n_i, || u64::from(self.next_u16()));
                 x >>= 16;
-                if (m & 0xffff) < n_i {
-                    let t = (0x1_0000 - n_i) % n_i;
-                    while (m & 0xffff) < t {
-                        m = self.next_u16() * n_i;
-                    }
-                }
-                v.swap(i & 31, (i + (m >> 16) as usize) & 31);
+                v.swap(i & 31, (i + j as usize) & 31);
                 i += 1;
             }
         }
@@ -205,6 +196,29 @@ pub struct Ctx {
     /// Attempts per board before a sampler gives up, when not the usual
     /// [`MAX_ATTEMPTS`] (or [`MAX_SWAP_ROUNDS`]).
     max_attempts: Option<u64>,
+    /// The bit deposit the mask plans draw with.
+    deposit: BitDeposit,
+}
+
+/// Whether contexts made from now on draw with the plain-code deposit (see
+/// [`set_default_deposit`]).
+static PLAIN_DEPOSIT: AtomicBool = AtomicBool::new(false);
+
+/// The bit deposit every [`Ctx`] made from now on starts with ([`BitDeposit::Auto`]
+/// unless set): for a program that chooses once, at start (the command line does, from
+/// `PUZZLEBOOK_PLAIN_DEPOSIT`). Boards and counts are the same either way. One context
+/// can be given its own with [`Ctx::with_deposit`].
+pub fn set_default_deposit(deposit: BitDeposit) {
+    PLAIN_DEPOSIT.store(deposit == BitDeposit::Plain, Ordering::Relaxed);
+}
+
+/// The bit deposit a new [`Ctx`] starts with.
+pub fn default_deposit() -> BitDeposit {
+    if PLAIN_DEPOSIT.load(Ordering::Relaxed) {
+        BitDeposit::Plain
+    } else {
+        BitDeposit::Auto
+    }
 }
 
 /// The most attempts a rejection sampler (`full-rejection`, `token-rejection`,
@@ -328,7 +342,21 @@ impl Ctx {
             extremes,
             red_subsets: OnceLock::new(),
             max_attempts: None,
+            deposit: default_deposit(),
         }
+    }
+
+    /// The same context drawing with the bit deposit `deposit` (the same boards).
+    pub fn with_deposit(mut self, deposit: BitDeposit) -> Ctx {
+        self.deposit = deposit;
+        self.plan = OnceLock::new();
+        self.rejection_plan = OnceLock::new();
+        self
+    }
+
+    /// The bit deposit this context's mask plans draw with.
+    pub fn deposit(&self) -> BitDeposit {
+        self.deposit
     }
 
     fn n(&self) -> usize {
@@ -338,7 +366,11 @@ impl Ctx {
     /// The direct sampler's plan (when the rules can be enumerated).
     pub fn plan(&self) -> Option<&Plan> {
         self.plan
-            .get_or_init(|| self.table.as_ref().map(|t| Plan::direct(self.shape, t)))
+            .get_or_init(|| {
+                self.table
+                    .as_ref()
+                    .map(|t| Plan::direct(self.shape, t).with_deposit(self.deposit))
+            })
             .as_ref()
     }
 
@@ -351,7 +383,7 @@ impl Ctx {
                 .rejection_plan
                 .get_or_init(|| {
                     let t = self.table.as_ref()?;
-                    Some(Plan::full_rejection(self.shape, t))
+                    Some(Plan::full_rejection(self.shape, t).with_deposit(self.deposit))
                 })
                 .as_ref(),
             _ => None,
@@ -412,12 +444,16 @@ impl Ctx {
         perm.iter().fold(0, |m, &h| m | 1 << h)
     }
 
-    /// Draw one board with `sampler`; Err if it gave up: "interrupted" when a stop was
-    /// requested, otherwise a message naming the sampler, the rules and what to do.
+    /// Draw one board with `sampler`; Err if it gave up: [`crate::Error::Interrupted`]
+    /// when a stop was requested, otherwise [`crate::Error::Generation`] with a message
+    /// naming the sampler, the rules and what to do.
     #[inline(always)]
-    pub fn sample(&self, sampler: Sampler, rng: &mut Rng) -> Result<Drawn, String> {
+    pub fn sample(&self, sampler: Sampler, rng: &mut Rng) -> crate::Result<Drawn> {
         self.sample_within(sampler, rng, self.cap(sampler), None)
-            .map_err(|g| self.gave_up(sampler, g))
+            .map_err(|g| match g {
+                GaveUp::Interrupted => crate::Error::Interrupted,
+                GaveUp::Cap => crate::Error::Generation(self.gave_up(sampler, g)),
+            })
     }
 
     /// Draw one board with `sampler` in at most `cap` attempts (rounds for `swap`),

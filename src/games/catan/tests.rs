@@ -176,6 +176,8 @@ fn a_sampler_at_its_cap_says_which_sampler_and_rules_and_what_to_do() {
     let e = ctx
         .sample(Sampler::Swap, &mut item_rng(1, "catan", 0))
         .unwrap_err();
+    assert!(matches!(e, Error::Generation(_)), "{e}");
+    let e = e.to_string();
     assert!(e.starts_with("sampler swap found no board meeting rules red-apart on the base board in 0 rounds of swaps"), "{e}");
     assert!(
         e.ends_with("use the direct sampler, which draws valid boards without rejection"),

@@ -289,15 +289,14 @@ pub mod catan_bias {
             spec.reference_samples,
             "boards of the reference run",
         )?;
-        let kind: BoardKind = spec.board.parse().map_err(Error::Invalid)?;
-        let rules: Rules = spec.rules.parse().map_err(Error::Invalid)?;
+        let kind: BoardKind = spec.board.parse()?;
+        let rules: Rules = spec.rules.parse()?;
         let explicit = spec.samplers.is_some();
         let samplers: Vec<Sampler> = match &spec.samplers {
             Some(list) => list
                 .split(',')
                 .map(|s| s.trim().parse::<Sampler>())
-                .collect::<Result<_, _>>()
-                .map_err(Error::Invalid)?,
+                .collect::<Result<_, _>>()?,
             None => ALL_SAMPLERS.to_vec(),
         };
         // Rules no board meets are refused whatever the samplers.
@@ -535,12 +534,7 @@ pub mod catan_bias {
             let got: Vec<Counted> = p.state()?;
             let got: Vec<(Sampler, bias::Counts)> = got
                 .into_iter()
-                .map(|c| {
-                    Ok((
-                        c.sampler.parse::<Sampler>().map_err(Error::Invalid)?,
-                        c.counts,
-                    ))
-                })
+                .map(|c| Ok((c.sampler.parse::<Sampler>()?, c.counts)))
                 .collect::<Result<_>>()?;
             if got.iter().map(|g| g.0).collect::<Vec<_>>() != samplers {
                 return Err(Error::invalid(format!(
