@@ -1,9 +1,14 @@
 //! puzzlebook: seeded, parallel generation of printable puzzle books and board statistics.
 //!
-//! Floors, from the ground up: [`seed`], [`shard`], [`canvas`], [`stats`] and [`output`] ->
-//! [`games`] -> [`batch`] -> [`book`] -> [`jobs`] (job files, parts, merge,
-//! manifests). Nothing on a lower floor imports a higher one; [`interrupt`] is read
-//! by every floor.
+//! Floors, from the ground up: [`error`], [`seed`], [`shard`], [`limits`], [`interrupt`],
+//! [`progress`], [`input`], [`output`], [`canvas`], [`stats`] and [`scheduler`] ->
+//! [`games`] -> [`batch`] -> [`book`] -> [`jobs`]. A module imports only its own floor
+//! and lower ones, and there are no import cycles (`tests/architecture.rs` checks both;
+//! ARCHITECTURE.md describes the floors, the data flow and the plug-in points).
+
+// Unsafe code lives in one module only (games::catan::direct::deposit, the BMI2 bit
+// deposit), which allows it for itself.
+#![deny(unsafe_code)]
 
 pub mod batch;
 pub mod book;

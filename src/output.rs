@@ -492,8 +492,9 @@ mod tests {
     fn a_fifo_is_written_into_not_replaced() {
         let d = dir();
         let fifo = d.path().join("pipe");
-        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // mkfifo(1), so that the crate's only unsafe code stays in Catan's bit deposit.
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
         let reader = {
             let fifo = fifo.clone();
             std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
