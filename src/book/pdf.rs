@@ -250,8 +250,11 @@ fn page_ops(
 /// What the PDF's document information says.
 #[derive(Debug, Clone, Default)]
 pub struct Meta {
+    /// The document title (the book's title).
     pub title: String,
+    /// The document author; empty leaves it out.
     pub author: String,
+    /// The document subject; empty leaves it out.
     pub subject: String,
     /// The creation date as a PDF date string ("D:20261124000000Z"), or none.
     pub date: Option<String>,
