@@ -5,7 +5,7 @@ use super::template::{Margins, PageSize};
 use crate::canvas::Rect;
 
 /// Millimetres in one inch.
-pub const MM_PER_IN: f32 = 25.4;
+pub(crate) const MM_PER_IN: f32 = 25.4;
 /// Bleed added to the outside, top and bottom edges.
 pub const BLEED_MM: f32 = 0.125 * MM_PER_IN;
 /// The most pages a print-on-demand book may have.

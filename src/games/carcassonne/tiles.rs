@@ -13,7 +13,7 @@ pub const ROAD: u8 = 1;
 /// Edge value: a city.
 pub const CITY: u8 = 2;
 /// The edges' names, in the encoding's order.
-pub const EDGE_NAMES: [&str; 4] = ["north", "east", "south", "west"];
+pub(crate) const EDGE_NAMES: [&str; 4] = ["north", "east", "south", "west"];
 
 /// A tile in one orientation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -72,11 +72,11 @@ pub const BASE_SET: [(u8, [u8; 5]); 19] = [
 ];
 
 /// The start tile in the challenge encoding.
-pub const START: [u8; 5] = [2, 1, 0, 1, 1];
+pub(crate) const START: [u8; 5] = [2, 1, 0, 1, 1];
 
 impl Tile {
     /// A tile from the challenge encoding `[N, E, S, W, cities]`.
-    pub fn from_array(a: [u8; 5]) -> Tile {
+    pub(crate) fn from_array(a: [u8; 5]) -> Tile {
         Tile {
             edges: [a[0], a[1], a[2], a[3]],
             cities: a[4],
@@ -84,7 +84,7 @@ impl Tile {
     }
 
     /// The tile in the challenge encoding `[N, E, S, W, cities]`.
-    pub fn to_array(self) -> [u8; 5] {
+    pub(crate) fn to_array(self) -> [u8; 5] {
         let e = self.edges;
         [e[0], e[1], e[2], e[3], self.cities]
     }
@@ -125,7 +125,7 @@ impl Tile {
     }
 
     /// Whether the tile is a monastery: no city edge and at most one road.
-    pub fn is_monastery(self) -> bool {
+    pub(crate) fn is_monastery(self) -> bool {
         self.count(CITY) == 0 && self.count(ROAD) <= 1
     }
 
@@ -236,7 +236,7 @@ pub fn at(r: usize, c: usize) -> String {
 }
 
 /// An edge value for people: "a road (1)".
-pub fn edge_word(v: u8) -> &'static str {
+pub(crate) fn edge_word(v: u8) -> &'static str {
     match v {
         FIELD => "a field (0)",
         ROAD => "a road (1)",

@@ -45,7 +45,7 @@ impl Bits {
 
     /// Flip bit `i`.
     #[inline]
-    pub fn toggle(&mut self, i: usize) {
+    pub(crate) fn toggle(&mut self, i: usize) {
         self.words[i / 64] ^= 1u64 << (i % 64);
     }
 

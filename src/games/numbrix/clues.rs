@@ -79,7 +79,7 @@ pub enum Failure {
 
 impl Failure {
     /// Why the attempt failed, phrased for a person.
-    pub fn reason(self) -> &'static str {
+    pub(crate) fn reason(self) -> &'static str {
         match self {
             Failure::BorderNotUnique => "the border does not pin down the path",
             Failure::NotMinimal => "a symmetric clue set that is not minimal",

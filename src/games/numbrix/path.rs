@@ -40,7 +40,7 @@ impl PathSampler {
     }
 
     /// A sampler for `rows` x `cols` making `steps` backbite moves per path.
-    pub fn with_steps(rows: usize, cols: usize, steps: u64) -> Self {
+    pub(crate) fn with_steps(rows: usize, cols: usize, steps: u64) -> Self {
         let at = |r: isize, c: isize| {
             if r < 0 || c < 0 || r >= rows as isize || c >= cols as isize {
                 OFF
