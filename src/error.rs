@@ -12,7 +12,12 @@ pub enum Error {
     /// templates (`max_nodes is 0: ...`); the command line names it as its flag
     /// (`--max-nodes is 0: ...`, see [`Error::as_flag`]).
     #[error("{name} {problem}")]
-    Param { name: &'static str, problem: String },
+    Param {
+        /// The parameter's name as in job files and templates (`max_nodes`).
+        name: &'static str,
+        /// What is wrong and how to fix it; follows the name ("is 0: ...").
+        problem: String,
+    },
     /// A game name that is not registered (a template section, a job file, the command line).
     #[error("unknown game '{name}': choose one of {}", known.join(", "))]
     UnknownGame {
@@ -23,12 +28,20 @@ pub enum Error {
     },
     /// A template file that could not be read or understood.
     #[error("template {path}: {message}")]
-    Template { path: PathBuf, message: String },
+    Template {
+        /// The template file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
     /// A file system operation failed.
     #[error("{action} {path}: {source}")]
     Io {
+        /// What was being done, phrased to precede the path ("cannot read").
         action: &'static str,
+        /// The file or folder it was done to.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
@@ -47,6 +60,7 @@ pub enum Error {
 }
 
 impl Error {
+    /// Unusable parameters or input data ([`Error::Invalid`]).
     pub fn invalid(message: impl Into<String>) -> Self {
         Error::Invalid(message.into())
     }
@@ -74,6 +88,7 @@ impl Error {
         }
     }
 
+    /// A failed file operation ([`Error::Io`]): `action` ("cannot read") on `path`.
     pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             action,
@@ -83,6 +98,7 @@ impl Error {
     }
 }
 
+/// The library's result type: `Error` unless said otherwise.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]

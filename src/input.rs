@@ -147,7 +147,9 @@ pub struct Records<'a> {
 
 /// One record: its text and the line it starts on (from 1).
 pub struct Record {
+    /// The record's lines, each ending in `\n` (line endings normalised).
     pub text: String,
+    /// The line the record starts on, from 1.
     pub line: usize,
 }
 

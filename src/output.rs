@@ -240,6 +240,7 @@ enum Kind {
 }
 
 impl AtomicFile {
+    /// Start writing `target`: to a temporary file beside it, or straight to it when it is a pipe or a device.
     pub fn create(target: &Path) -> Result<Self> {
         let (kind, file) = match classify(target)? {
             Target::Stream(path) => {
@@ -369,6 +370,7 @@ pub struct FileSet {
 }
 
 impl FileSet {
+    /// An empty set.
     pub fn new() -> Self {
         FileSet::default()
     }

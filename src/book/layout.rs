@@ -4,10 +4,12 @@
 use super::template::{Margins, PageSize};
 use crate::canvas::Rect;
 
-/// Millimetres per inch.
-pub const MM_PER_IN: f32 = 25.4;
+/// Millimetres in one inch.
+pub(crate) const MM_PER_IN: f32 = 25.4;
 /// Bleed added to the outside, top and bottom edges.
 pub const BLEED_MM: f32 = 0.125 * MM_PER_IN;
+/// The most pages a print-on-demand book may have.
+pub const MAX_PAGES: usize = 828;
 
 /// The inside (gutter) margin for a book of `pages` pages, in mm.
 pub fn gutter_mm(pages: usize) -> f32 {
@@ -24,24 +26,24 @@ pub fn gutter_mm(pages: usize) -> f32 {
 /// Where things go on the pages of one book.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Geometry {
-    /// Trim width, mm.
+    /// Trimmed page width, in mm.
     pub trim_w: f32,
-    /// Trim height, mm.
+    /// Trimmed page height, in mm.
     pub trim_h: f32,
-    /// Bleed on the outside, top and bottom edges (0 without bleed), mm.
+    /// Bleed beyond the trim on the outside, top and bottom edges, in mm (0 without bleed).
     pub bleed: f32,
-    /// Top margin from the trim edge, mm.
+    /// Top margin, in mm from the trim.
     pub top: f32,
-    /// Bottom margin from the trim edge, mm.
+    /// Bottom margin, in mm from the trim.
     pub bottom: f32,
-    /// Outside margin from the trim edge, mm.
+    /// Outside margin (away from the binding), in mm from the trim.
     pub outside: f32,
-    /// Inside (binding) margin: the template's, or the gutter for the page count if wider, mm.
+    /// Inside (gutter) margin: the template's, raised to what `pages` needs, in mm.
     pub inside: f32,
 }
 
 impl Geometry {
-    /// The geometry of a book of `pages` pages of `size`, with or without bleed.
+    /// The geometry of a book of `pages` pages of trim `size`, with or without bleed.
     pub fn new(size: PageSize, bleed: bool, margins: &Margins, pages: usize) -> Geometry {
         let (trim_w, trim_h) = size.mm();
         Geometry {

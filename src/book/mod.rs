@@ -39,7 +39,9 @@ pub const MIN_PAGES: usize = 24;
 pub struct BookOptions {
     /// Overrides the template's seed.
     pub seed: Option<u64>,
+    /// Worker threads for generation and PDF compression (0: one per core).
     pub jobs: usize,
+    /// Show a progress bar on stderr while puzzles are generated.
     pub progress: bool,
     /// The template's file name as the copyright page should print it in the command
     /// that makes the book again (None: the built-in default, `puzzlebook book`).
@@ -49,10 +51,15 @@ pub struct BookOptions {
 /// A book laid out on canvases, ready to be written as PDF.
 #[derive(Debug, Clone)]
 pub struct Composed {
+    /// The PDF's document information (title, author, subject, date).
     pub meta: pdf::Meta,
+    /// Trim size, bleed and margins shared by every page.
     pub geometry: Geometry,
+    /// The pages in print order, front matter first.
     pub pages: Vec<Canvas>,
+    /// Puzzles in the book, all sections together.
     pub puzzles: usize,
+    /// The book's master seed actually used (the template's or the override).
     pub seed: u64,
     /// Things the user should know (one line each), e.g. notes pages added.
     pub warnings: Vec<String>,
@@ -74,10 +81,15 @@ impl Composed {
 /// A finished book.
 #[derive(Debug, Clone)]
 pub struct Book {
+    /// The complete PDF file.
     pub pdf: Vec<u8>,
+    /// Pages in the PDF.
     pub pages: usize,
+    /// Puzzles in the book, all sections together.
     pub puzzles: usize,
+    /// The book's master seed actually used.
     pub seed: u64,
+    /// Things the user should know (one line each), e.g. notes pages added.
     pub warnings: Vec<String>,
 }
 

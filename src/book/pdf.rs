@@ -250,11 +250,11 @@ fn page_ops(
 /// What the PDF's document information says.
 #[derive(Debug, Clone, Default)]
 pub struct Meta {
-    /// /Title.
+    /// The document title (the book's title).
     pub title: String,
-    /// /Author.
+    /// The document author; empty leaves it out.
     pub author: String,
-    /// /Subject.
+    /// The document subject; empty leaves it out.
     pub subject: String,
     /// The creation date as a PDF date string ("D:20261124000000Z"), or none.
     pub date: Option<String>,

@@ -10,6 +10,7 @@ pub const MAX_PAGES: usize = 828;
 /// Trim sizes in millimetres.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum PageSize {
+    /// ISO A4, 210 x 297 mm.
     #[default]
     #[serde(rename = "a4", alias = "A4")]
     A4,
@@ -22,6 +23,7 @@ pub enum PageSize {
 }
 
 impl PageSize {
+    /// Trim width and height, in mm.
     pub fn mm(self) -> (f32, f32) {
         match self {
             PageSize::A4 => (210.0, 297.0),
@@ -36,9 +38,13 @@ impl PageSize {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Margins {
+    /// Top margin, in mm.
     pub top: f32,
+    /// Bottom margin, in mm.
     pub bottom: f32,
+    /// Outside margin (away from the binding), in mm.
     pub outside: f32,
+    /// Smallest inside (gutter) margin, in mm; the page count may need more.
     pub inside: f32,
 }
 
@@ -55,6 +61,7 @@ impl Default for Margins {
     }
 }
 
+/// Where the answer key goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AnswerPlacement {
@@ -65,9 +72,11 @@ pub enum AnswerPlacement {
     None,
 }
 
+/// The answer key's placement and layout (`[answers]` in a template).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AnswerKey {
+    /// Where the answers go (default: at the end).
     pub placement: AnswerPlacement,
     /// Answers side by side in a row; by default as many as stay legible (at most 4).
     pub columns: Option<usize>,
@@ -80,6 +89,7 @@ pub struct AnswerKey {
 /// Most answers side by side.
 pub const MAX_ANSWER_COLUMNS: usize = 4;
 
+/// One `[[section]]` of a template: puzzles of one game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Section {
@@ -89,7 +99,9 @@ pub struct Section {
     pub heading: Option<String>,
     /// How to play, for players; defaults to the game's own text.
     pub intro: Option<String>,
+    /// Puzzles in the section.
     pub count: usize,
+    /// Puzzles on each page (default 1, at most `MAX_PER_PAGE`).
     #[serde(default = "one")]
     pub per_page: usize,
     /// The section's master seed; defaults to the book seed plus the section number.
@@ -103,12 +115,16 @@ fn one() -> usize {
     1
 }
 
+/// A book template: front matter, page setup, answer key and sections (TOML).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Template {
+    /// The book's title, on the cover page and in the PDF's information.
     pub title: String,
+    /// A line under the title; empty leaves it out.
     #[serde(default)]
     pub subtitle: String,
+    /// The author, on the title and copyright pages; empty leaves it out.
     #[serde(default)]
     pub author: String,
     /// The copyright page: publisher, edition ("First edition"), ISBN (checked), a
@@ -117,14 +133,19 @@ pub struct Template {
     /// SOURCE_DATE_EPOCH is set).
     #[serde(default)]
     pub publisher: String,
+    /// The edition line of the copyright page, e.g. "First edition".
     #[serde(default)]
     pub edition: String,
+    /// The ISBN, checked when given; empty leaves it out.
     #[serde(default)]
     pub isbn: String,
+    /// The copyright line; empty uses the default when year and author are known.
     #[serde(default)]
     pub copyright: String,
+    /// The book's date, YYYY-MM-DD: the copyright page's and the PDF's (SOURCE_DATE_EPOCH wins there).
     #[serde(default)]
     pub date: Option<String>,
+    /// Trim size (default A4).
     #[serde(default)]
     pub page_size: PageSize,
     /// Bleed adds 0.125 in to the outside, top and bottom edges.
@@ -132,10 +153,13 @@ pub struct Template {
     pub bleed: bool,
     /// The book's master seed (the command line's --seed wins).
     pub seed: Option<u64>,
+    /// Page margins (defaults 12.7 mm).
     #[serde(default)]
     pub margins: Margins,
+    /// The answer key (default: at the end).
     #[serde(default)]
     pub answers: AnswerKey,
+    /// The sections in book order; at least one.
     #[serde(rename = "section")]
     pub sections: Vec<Section>,
 }
@@ -175,6 +199,7 @@ impl Template {
         })
     }
 
+    /// Parse and check a template from TOML text.
     pub fn parse(text: &str) -> Result<Template> {
         let t: Template =
             toml::from_str(text).map_err(|e| Error::invalid(crate::input::toml_error(&e, text)))?;

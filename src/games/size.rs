@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 /// A size: `5` (5x5) or `"4x6"` (4 rows, 6 columns).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Size {
+    /// Rows, at least 1.
     pub rows: usize,
+    /// Columns, at least 1.
     pub cols: usize,
 }
 

@@ -25,7 +25,9 @@ pub fn bag() -> Vec<Tile> {
     v
 }
 
+/// A landscape laid by drawing tiles and placing each where it fits.
 pub struct Made {
+    /// The landscape laid.
     pub landscape: Landscape,
     /// Tiles drawn that fit nowhere.
     pub discarded: usize,

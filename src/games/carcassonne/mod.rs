@@ -44,18 +44,27 @@ impl Default for CarcassonneParams {
     }
 }
 
+/// A landscape laid by the one-player rules, with its score.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CarcassonnePuzzle {
+    /// The landscape in the challenge encoding: rows of squares, `[]` or `[N, E, S, W, cities]`.
     pub landscape: serde_json::Value,
+    /// Tiles on the landscape, the start tile included.
     pub tiles: usize,
+    /// Tiles drawn that fit nowhere.
     pub discarded: usize,
+    /// The landscape's score: the sum of the breakdown's points.
     pub score: u32,
+    /// The score by kind of feature.
     pub breakdown: Breakdown,
+    /// The breakdown as one line of text for people.
     pub breakdown_text: String,
+    /// The landscape itself.
     #[serde(skip)]
     pub map: Landscape,
 }
 
+/// A configured Carcassonne game.
 pub struct Carcassonne {
     params: CarcassonneParams,
 }
@@ -268,6 +277,7 @@ const EXAMPLE_LABELS: [(&str, (f32, f32)); 4] = [
     ("D", (1.22, 0.78)),
 ];
 
+/// The landscape of the worked example.
 pub fn example_landscape() -> Landscape {
     parse(EXAMPLE).expect("the example landscape is valid")
 }

@@ -6,25 +6,36 @@
 use super::tiles::{Landscape, Tile, CITY, ROAD};
 use serde::Serialize;
 
+/// The score of one kind of feature.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Part {
+    /// Features of this kind (for farms and shields: farms and shields).
     pub count: u32,
+    /// Points they score.
     pub points: u32,
 }
 
 impl Part {
+    /// True when nothing of this kind scored or was counted.
     pub fn is_empty(&self) -> bool {
         self.count == 0 && self.points == 0
     }
 }
 
+/// A landscape's score by kind of feature.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Breakdown {
+    /// Cities with no open edge.
     pub complete_cities: Part,
+    /// Cities with an edge facing an empty square.
     pub incomplete_cities: Part,
+    /// Roads with both ends closed.
     pub complete_roads: Part,
+    /// Roads with an end facing an empty square.
     pub incomplete_roads: Part,
+    /// Monasteries with all eight squares around them filled.
     pub complete_monasteries: Part,
+    /// Monasteries with an empty square around them.
     pub incomplete_monasteries: Part,
     /// Farms that border a complete city (only with the farms option).
     #[serde(skip_serializing_if = "Part::is_empty")]
@@ -36,6 +47,7 @@ pub struct Breakdown {
 }
 
 impl Breakdown {
+    /// The total score: the sum of every part's points.
     pub fn total(&self) -> u32 {
         self.parts().iter().map(|(p, ..)| p.points).sum()
     }

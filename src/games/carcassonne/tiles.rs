@@ -6,14 +6,21 @@ use crate::input::shown;
 use crate::{Error, Result};
 use serde_json::Value;
 
+/// Edge value: a field.
 pub const FIELD: u8 = 0;
+/// Edge value: a road.
 pub const ROAD: u8 = 1;
+/// Edge value: a city.
 pub const CITY: u8 = 2;
-pub const EDGE_NAMES: [&str; 4] = ["north", "east", "south", "west"];
+/// The edges' names, in the encoding's order.
+pub(crate) const EDGE_NAMES: [&str; 4] = ["north", "east", "south", "west"];
 
+/// A tile in one orientation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Tile {
+    /// North, east, south and west edges: [`FIELD`], [`ROAD`] or [`CITY`].
     pub edges: [u8; 4],
+    /// Separate city areas on the tile (0 to 2).
     pub cities: u8,
 }
 
@@ -64,17 +71,20 @@ pub const BASE_SET: [(u8, [u8; 5]); 19] = [
     (8, [0, 1, 0, 1, 0]),
 ];
 
-pub const START: [u8; 5] = [2, 1, 0, 1, 1];
+/// The start tile in the challenge encoding.
+pub(crate) const START: [u8; 5] = [2, 1, 0, 1, 1];
 
 impl Tile {
-    pub fn from_array(a: [u8; 5]) -> Tile {
+    /// A tile from the challenge encoding `[N, E, S, W, cities]`.
+    pub(crate) fn from_array(a: [u8; 5]) -> Tile {
         Tile {
             edges: [a[0], a[1], a[2], a[3]],
             cities: a[4],
         }
     }
 
-    pub fn to_array(self) -> [u8; 5] {
+    /// The tile in the challenge encoding `[N, E, S, W, cities]`.
+    pub(crate) fn to_array(self) -> [u8; 5] {
         let e = self.edges;
         [e[0], e[1], e[2], e[3], self.cities]
     }
@@ -109,11 +119,13 @@ impl Tile {
         })
     }
 
+    /// How many edges have `value`.
     pub fn count(self, value: u8) -> usize {
         self.edges.iter().filter(|&&e| e == value).count()
     }
 
-    pub fn is_monastery(self) -> bool {
+    /// Whether the tile is a monastery: no city edge and at most one road.
+    pub(crate) fn is_monastery(self) -> bool {
         self.count(CITY) == 0 && self.count(ROAD) <= 1
     }
 
@@ -129,8 +141,11 @@ impl Tile {
 /// A landscape: rows of squares, `None` for an empty square.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Landscape {
+    /// Rows of squares.
     pub rows: usize,
+    /// Columns of squares.
     pub cols: usize,
+    /// The squares in reading order, `None` for an empty one.
     pub squares: Vec<Option<Tile>>,
     /// The full game's shields, one flag per square (empty: no shields). Only a tile
     /// whose city edges form one city can carry one; the challenge encoding cannot show
@@ -139,6 +154,7 @@ pub struct Landscape {
 }
 
 impl Landscape {
+    /// The tile at (r, c); None for an empty square or one off the landscape.
     pub fn get(&self, r: isize, c: isize) -> Option<Tile> {
         if r < 0 || c < 0 || r as usize >= self.rows || c as usize >= self.cols {
             None
@@ -147,6 +163,7 @@ impl Landscape {
         }
     }
 
+    /// Whether square `sq` (reading order) carries a shield.
     pub fn has_shield(&self, sq: usize) -> bool {
         self.shields.get(sq).copied().unwrap_or(false)
     }
@@ -159,6 +176,7 @@ impl Landscape {
             .collect()
     }
 
+    /// Tiles on the landscape.
     pub fn tiles(&self) -> usize {
         self.squares.iter().filter(|s| s.is_some()).count()
     }
@@ -217,7 +235,8 @@ pub fn at(r: usize, c: usize) -> String {
     format!("row {}, column {} ([{r}][{c}])", r + 1, c + 1)
 }
 
-pub fn edge_word(v: u8) -> &'static str {
+/// An edge value for people: "a road (1)".
+pub(crate) fn edge_word(v: u8) -> &'static str {
     match v {
         FIELD => "a field (0)",
         ROAD => "a road (1)",
@@ -351,6 +370,7 @@ impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
     }
 }
 
+/// A landscape from the challenge encoding, checked (errors name row, column and edge).
 pub fn from_value(v: &Value) -> Result<Landscape> {
     let rows = v
         .as_array()

@@ -1,5 +1,6 @@
 //! A fixed-length bit vector over GF(2): boards, move masks and matrix rows.
 
+/// A fixed number of bits, packed 64 to a word; bits past `len` stay 0.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Bits {
     len: usize,
@@ -7,6 +8,7 @@ pub struct Bits {
 }
 
 impl Bits {
+    /// `len` bits, all 0.
     pub fn zeros(len: usize) -> Self {
         Bits {
             len,
@@ -14,19 +16,23 @@ impl Bits {
         }
     }
 
+    /// The number of bits (not of ones).
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// True when there are no bits at all (`len` is 0).
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Bit `i`; panics if `i` is past the last word.
     #[inline]
     pub fn get(&self, i: usize) -> bool {
         self.words[i / 64] >> (i % 64) & 1 == 1
     }
 
+    /// Set bit `i` to `v`.
     #[inline]
     pub fn set(&mut self, i: usize, v: bool) {
         let m = 1u64 << (i % 64);
@@ -37,11 +43,13 @@ impl Bits {
         }
     }
 
+    /// Flip bit `i`.
     #[inline]
-    pub fn toggle(&mut self, i: usize) {
+    pub(crate) fn toggle(&mut self, i: usize) {
         self.words[i / 64] ^= 1u64 << (i % 64);
     }
 
+    /// `self ^= other` (GF(2) addition); both have the same length.
     #[inline]
     pub fn xor_assign(&mut self, other: &Bits) {
         for (a, b) in self.words.iter_mut().zip(&other.words) {
@@ -49,10 +57,12 @@ impl Bits {
         }
     }
 
+    /// The number of ones.
     pub fn count_ones(&self) -> u32 {
         self.words.iter().map(|w| w.count_ones()).sum()
     }
 
+    /// True when every bit is 0.
     pub fn is_zero(&self) -> bool {
         self.words.iter().all(|&w| w == 0)
     }

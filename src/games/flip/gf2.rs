@@ -105,22 +105,27 @@ impl LinearSystem {
         }
     }
 
+    /// Rank of M: the number of pivots.
     pub fn rank(&self) -> usize {
         self.pivots.len()
     }
 
+    /// Unknowns: columns of M.
     pub fn n_vars(&self) -> usize {
         self.n_vars
     }
 
+    /// Equations: rows of M.
     pub fn n_eqs(&self) -> usize {
         self.n_eqs
     }
 
+    /// Dimension of the null space of M (n_vars - rank).
     pub fn nullity(&self) -> usize {
         self.null_basis.len()
     }
 
+    /// A basis of the null space of M: sets of moves that change nothing.
     pub fn null_basis(&self) -> &[Bits] {
         &self.null_basis
     }

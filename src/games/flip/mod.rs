@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Compat {
+    /// The original game's start board: the scramble of [`one_dot_scramble`].
     OneDot,
 }
 
@@ -71,21 +72,31 @@ impl Default for FlipParams {
 /// A generated board with its proven minimum solution.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FlipPuzzle {
+    /// Move centres per side, for a square board (rows and cols are then left out).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<usize>,
+    /// Rows of move centres, for a board that is not square.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rows: Option<usize>,
+    /// Columns of move centres, for a board that is not square.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cols: Option<usize>,
+    /// The move shape (left out when it is `block`).
     #[serde(skip_serializing_if = "is_block")]
     pub shape: Shape,
+    /// The compatibility mode the board was made in, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compat: Option<Compat>,
+    /// The start board in the text format, one string per board row.
     pub start: Vec<String>,
+    /// The fewest moves that solve the board.
     pub min_moves: usize,
+    /// One minimum solution in move notation ("c2"), in ascending move order.
     pub solution: Vec<String>,
+    /// The start board, one bit per cell in reading order (1: a dot).
     #[serde(skip)]
     pub board: Bits,
+    /// The solution as move indices (row-major over move centres), ascending.
     #[serde(skip)]
     pub moves: Vec<usize>,
 }
@@ -115,10 +126,12 @@ pub struct Flip {
 }
 
 impl Flip {
+    /// The board geometry of this game.
     pub fn layout(&self) -> &Layout {
         self.solver.layout()
     }
 
+    /// The minimum-move solver for this geometry.
     pub fn solver(&self) -> &Solver {
         &self.solver
     }
@@ -371,6 +384,7 @@ pub fn rating(min_moves: usize, possible_moves: usize) -> Rating {
 
 /// The worked example of the "How to play" page: a tiny board solved in two moves.
 pub struct Example {
+    /// The example's board geometry.
     pub layout: Layout,
     /// The moves, in the order the example makes them.
     pub moves: [usize; 2],

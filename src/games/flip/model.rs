@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 /// Column letters of the move notation; one character per column keeps the text
 /// format aligned, so the widest board has 52 interior columns.
 pub const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+/// Fewest move centres per side.
 pub const MIN_SIDE: usize = 2;
+/// Most move centres per side: one column letter each.
 pub const MAX_SIDE: usize = LETTERS.len();
 
 /// Which cells a move flips.
@@ -25,6 +27,7 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// The shape's name in parameters and records ("block", "plus").
     pub fn name(self) -> &'static str {
         match self {
             Shape::Block => "block",
@@ -57,12 +60,16 @@ impl std::str::FromStr for Shape {
 /// The geometry of a board: `rows` x `cols` move centres and the move shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
+    /// Which cells a move flips.
     pub shape: Shape,
+    /// Rows of move centres.
     pub rows: usize,
+    /// Columns of move centres.
     pub cols: usize,
 }
 
 impl Layout {
+    /// A layout, checked: `rows` and `cols` from `MIN_SIDE` to `MAX_SIDE`.
     pub fn new(shape: Shape, rows: usize, cols: usize) -> Result<Self> {
         for (what, n) in [("rows", rows), ("columns", cols)] {
             if !(MIN_SIDE..=MAX_SIDE).contains(&n) {
@@ -74,22 +81,27 @@ impl Layout {
         Ok(Layout { shape, rows, cols })
     }
 
+    /// Rows of board cells: move centres plus the shape's margin on both sides.
     pub fn board_rows(&self) -> usize {
         self.rows + 2 * self.shape.margin()
     }
 
+    /// Columns of board cells: move centres plus the shape's margin on both sides.
     pub fn board_cols(&self) -> usize {
         self.cols + 2 * self.shape.margin()
     }
 
+    /// Cells on the board.
     pub fn cells(&self) -> usize {
         self.board_rows() * self.board_cols()
     }
 
+    /// Possible moves: one per move centre.
     pub fn moves(&self) -> usize {
         self.rows * self.cols
     }
 
+    /// Index of board cell (r, c) in reading order.
     #[inline]
     pub fn cell(&self, r: usize, c: usize) -> usize {
         r * self.board_cols() + c
@@ -128,6 +140,7 @@ impl Layout {
             .map(|(r, c)| (r as usize, c as usize))
     }
 
+    /// The cells flipped by move `m`, as a board.
     pub fn move_mask(&self, m: usize) -> Bits {
         let mut b = Bits::zeros(self.cells());
         for (r, c) in self.move_cells(m) {
@@ -142,6 +155,7 @@ impl Layout {
         (self.board_rows() / 2, self.board_cols() / 2)
     }
 
+    /// The solved board: only the target cell set.
     pub fn target(&self) -> Bits {
         let mut b = Bits::zeros(self.cells());
         let (r, c) = self.target_cell();
@@ -154,6 +168,7 @@ impl Layout {
         format!("{}{}", LETTERS[m % self.cols] as char, m / self.cols + 1)
     }
 
+    /// Move index of a move in notation ("c2"); an error names what is wrong.
     pub fn parse_move(&self, s: &str) -> Result<usize> {
         let mut chars = s.chars();
         let letter = chars.next().ok_or_else(|| Error::invalid("empty move"))?;

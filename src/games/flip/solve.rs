@@ -35,6 +35,7 @@ pub struct Solver {
 }
 
 impl Solver {
+    /// A solver for `layout`, with the move masks (and for plus moves the elimination) done once.
     pub fn new(layout: Layout) -> Self {
         let masks: Vec<Bits> = (0..layout.moves()).map(|m| layout.move_mask(m)).collect();
         let system = match layout.shape {
@@ -48,10 +49,12 @@ impl Solver {
         }
     }
 
+    /// The geometry this solver was built for.
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
 
+    /// The cells flipped by move `m`.
     pub fn mask(&self, m: usize) -> &Bits {
         &self.masks[m]
     }
@@ -63,6 +66,7 @@ impl Solver {
         }
     }
 
+    /// The fewest moves from `start` to the target, or why there are none.
     pub fn solve(&self, start: &Bits) -> Result<Solution> {
         let mut diff = start.clone();
         diff.xor_assign(&self.layout.target());
@@ -146,21 +150,35 @@ impl Solver {
 /// What `flip analyze` reports about a geometry.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Analysis {
+    /// The move shape's name.
     pub shape: &'static str,
+    /// Rows of move centres.
     pub rows: usize,
+    /// Columns of move centres.
     pub cols: usize,
+    /// Rows of board cells.
     pub board_rows: usize,
+    /// Columns of board cells.
     pub board_cols: usize,
+    /// Possible moves (unknowns of the linear system).
     pub moves: usize,
+    /// Cells on the board (equations of the linear system).
     pub cells: usize,
+    /// Rank of the move matrix over GF(2).
     pub rank: usize,
+    /// Dimension of its null space: independent sets of moves that change nothing.
     pub nullity: usize,
+    /// Independent invariants a board must satisfy to be solvable (cells - rank).
     pub invariants: usize,
+    /// Boards with exactly one dot: one per cell.
     pub single_dot_boards: usize,
+    /// How many of those boards can be solved.
     pub single_dot_reachable: usize,
+    /// Their dots' cells, "(row,col)" 0-based, in reading order.
     pub reachable_cells: Vec<String>,
 }
 
+/// Rank, null space and invariants of `layout`'s moves, and which single-dot boards are solvable.
 pub fn analyze(layout: Layout) -> Analysis {
     let solver = Solver::new(layout);
     let system = solver.system();

@@ -97,12 +97,16 @@ impl Default for NumberMatchParams {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Difficulty {
+    /// Random play wins at least half the time.
     Easy,
+    /// Random play wins at least one time in ten.
     Medium,
+    /// Random play wins less than one time in ten.
     Hard,
 }
 
 impl Difficulty {
+    /// The grade of a board that random play clears with this share of playouts (0 to 1).
     pub fn of(win_rate: f64) -> Self {
         if win_rate >= 0.5 {
             Difficulty::Easy
@@ -112,6 +116,7 @@ impl Difficulty {
             Difficulty::Hard
         }
     }
+    /// The grade's name in parameters and records ("easy", "medium", "hard").
     pub fn name(self) -> &'static str {
         match self {
             Difficulty::Easy => "easy",
@@ -140,10 +145,13 @@ impl std::str::FromStr for Difficulty {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum MoveRecord {
+    /// An add: always `"add"`.
     Add(&'static str),
+    /// A pair: its two cells, flat indices into the board before the move.
     Pair([u16; 2]),
 }
 
+/// The moves as records write them.
 pub fn move_records(moves: &[Move]) -> Vec<MoveRecord> {
     moves
         .iter()
@@ -154,35 +162,50 @@ pub fn move_records(moves: &[Move]) -> Vec<MoveRecord> {
         .collect()
 }
 
+/// A generated board with its proved fewest adds, a solution and its grade.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NumberMatchPuzzle {
+    /// The start board: one digit 1-9 per cell in reading order.
     pub board: String,
+    /// Cells per row.
     pub columns: usize,
+    /// The add limit the board was made for.
     pub adds: u8,
+    /// Where "add" puts the copied digits.
     pub append: Append,
+    /// True when pairs may not see each other along diagonals (left out when false).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub no_diagonals: bool,
+    /// Whether the board can be cleared within the add limit (true for every generated board).
     pub solvable: bool,
+    /// The fewest adds that clear the board.
     pub min_adds: u8,
+    /// A solution with `min_adds` adds, as records write moves.
     pub solution: Vec<MoveRecord>,
+    /// Share of random playouts that cleared the board (0 to 1).
     pub playout_win_rate: f64,
+    /// The grade from `playout_win_rate`.
     pub difficulty: Difficulty,
+    /// The solution's moves.
     #[serde(skip)]
     pub moves: Vec<Move>,
 }
 
 impl NumberMatchPuzzle {
+    /// The start board's digits, one per cell.
     pub fn digits(&self) -> Vec<u8> {
         self.board.bytes().map(|c| c - b'0').collect()
     }
 }
 
+/// A configured Number Match game.
 pub struct NumberMatch {
     params: NumberMatchParams,
     rules: Rules,
 }
 
 impl NumberMatch {
+    /// The rules the game's boards are played by.
     pub fn rules(&self) -> Rules {
         self.rules
     }
@@ -483,6 +506,7 @@ pub fn stars(win_rate: f64) -> u8 {
 
 /// The worked example: two rows of four, cleared with one add (proved by a test).
 pub const EXAMPLE_COLS: usize = 4;
+/// The worked example's board: two rows of [`EXAMPLE_COLS`] digits.
 pub const EXAMPLE_BOARD: [u8; 8] = [1, 6, 7, 8, 5, 4, 3, 5];
 /// The example's moves: pairs as cells of the game's board before the move.
 pub fn example_moves() -> Vec<Move> {

@@ -57,6 +57,7 @@ pub enum Cell {
 /// the rows in play, each with its row number on the page (1-based).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Phase {
+    /// The rows in play, each as (row number on the page, its cells).
     pub rows: Vec<(usize, Vec<Cell>)>,
 }
 
@@ -65,8 +66,11 @@ pub struct Phase {
 /// written, `Some(0)` a crossed-out cell, `Some(d)` a digit in play.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Play {
+    /// The start's phase, then one after each add.
     pub phases: Vec<Phase>,
+    /// Paper rows written in, printed ones included.
     pub rows_used: usize,
+    /// The page before each move and after the last, row after row.
     pub pages: Vec<Vec<Option<u8>>>,
 }
 

@@ -17,6 +17,7 @@ pub enum Append {
 }
 
 impl Append {
+    /// The rule's name in parameters and records ("after-last-digit", ...).
     pub fn name(self) -> &'static str {
         match self {
             Append::AfterLastDigit => "after-last-digit",
@@ -52,10 +53,14 @@ pub fn class(d: u8) -> u8 {
     d.min(10 - d)
 }
 
+/// The rules a board is played by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rules {
+    /// Cells per row.
     pub cols: usize,
+    /// Whether pairs may see each other along diagonals.
     pub diagonals: bool,
+    /// Where "add" puts the copied digits.
     pub append: Append,
 }
 
@@ -239,6 +244,8 @@ pub fn render(b: &[u8], cols: usize) -> String {
 /// Carlo baseline, which both make moves, depend on the rules and not on each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Move {
+    /// Remove the digits in these two cells.
     Pair(u16, u16),
+    /// Copy the remaining digits after the board's end (see [`Append`]).
     Add,
 }

@@ -6,6 +6,7 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
 
+/// A set of cells of a grid: bit `cell % 64` of word `cell / 64`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Bits<const W: usize>(pub [u64; W]);
 
@@ -16,13 +17,16 @@ impl<const W: usize> Default for Bits<W> {
 }
 
 impl<const W: usize> Bits<W> {
+    /// The most cells a set can hold.
     pub const CAP: usize = 64 * W;
 
+    /// The empty set.
     #[inline]
     pub fn empty() -> Self {
         Bits([0; W])
     }
 
+    /// The set of cell `i` alone.
     #[inline]
     pub fn single(i: usize) -> Self {
         let mut b = Self::empty();
@@ -44,36 +48,43 @@ impl<const W: usize> Bits<W> {
         b
     }
 
+    /// Whether cell `i` is in the set.
     #[inline]
     pub fn get(&self, i: usize) -> bool {
         self.0[i >> 6] >> (i & 63) & 1 == 1
     }
 
+    /// Add cell `i`.
     #[inline]
     pub fn set(&mut self, i: usize) {
         self.0[i >> 6] |= 1 << (i & 63);
     }
 
+    /// Remove cell `i`.
     #[inline]
     pub fn clear(&mut self, i: usize) {
         self.0[i >> 6] &= !(1 << (i & 63));
     }
 
+    /// True when no cell is in the set.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
 
+    /// True when some cell is in the set.
     #[inline]
     pub fn any(&self) -> bool {
         !self.is_empty()
     }
 
+    /// The number of cells in the set.
     #[inline]
     pub fn count(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
 
+    /// The cells of `self` that are not in `o`.
     #[inline]
     pub fn and_not(self, o: Self) -> Self {
         let mut r = self;
@@ -83,6 +94,7 @@ impl<const W: usize> Bits<W> {
         r
     }
 
+    /// True when the sets share a cell.
     #[inline]
     pub fn intersects(&self, o: &Self) -> bool {
         self.0.iter().zip(o.0).any(|(a, b)| a & b != 0)
@@ -131,6 +143,7 @@ impl<const W: usize> Bits<W> {
         Bits(r)
     }
 
+    /// The cells in the set, in ascending order.
     pub fn iter(&self) -> BitIter<W> {
         BitIter {
             words: self.0,
@@ -139,6 +152,7 @@ impl<const W: usize> Bits<W> {
     }
 }
 
+/// Iterator over the cells of a [`Bits`], lowest first.
 pub struct BitIter<const W: usize> {
     words: [u64; W],
     w: usize,
@@ -215,15 +229,20 @@ impl<const W: usize> Not for Bits<W> {
 /// Masks of one R x C grid.
 #[derive(Clone, Debug)]
 pub struct Geometry<const W: usize> {
+    /// Rows of the grid.
     pub rows: usize,
+    /// Columns of the grid.
     pub cols: usize,
+    /// Cells of the grid (rows * cols).
     pub cells: usize,
+    /// Every cell of the grid.
     pub all: Bits<W>,
     /// Cells not in the first column / not in the last column.
     not_first_col: Bits<W>,
     not_last_col: Bits<W>,
     /// Cells whose row + column is even.
     pub even: Bits<W>,
+    /// The orthogonal neighbours of each cell.
     pub nbr: Vec<Bits<W>>,
     /// The 8 cells around each cell, clockwise from north (u16::MAX off the grid).
     ring: Vec<[u16; 8]>,
@@ -236,6 +255,7 @@ pub struct Geometry<const W: usize> {
 }
 
 impl<const W: usize> Geometry<W> {
+    /// The masks of a `rows` x `cols` grid; panics if it has more than `Bits::CAP` cells.
     pub fn new(rows: usize, cols: usize) -> Self {
         let cells = rows * cols;
         assert!(cells <= Bits::<W>::CAP, "grid too large for {W} words");
@@ -315,6 +335,7 @@ impl<const W: usize> Geometry<W> {
         g
     }
 
+    /// Manhattan distance between cells `a` and `b`.
     #[inline]
     pub fn dist(&self, a: usize, b: usize) -> usize {
         let (ra, ca) = (a / self.cols, a % self.cols);

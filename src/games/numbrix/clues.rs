@@ -27,16 +27,21 @@ use rand::seq::SliceRandom;
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
+/// Where the givens may be (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Style {
+    /// Clues anywhere, thinned to a minimal set.
     #[default]
     Free,
+    /// Clues in pairs under 180-degree rotation, minimal clue by clue.
     Symmetric,
+    /// Clues only on the outer ring.
     Border,
 }
 
 impl Style {
+    /// The style's name in parameters and records ("free", "symmetric", "border").
     pub fn name(self) -> &'static str {
         match self {
             Style::Free => "free",
@@ -73,7 +78,8 @@ pub enum Failure {
 }
 
 impl Failure {
-    pub fn reason(self) -> &'static str {
+    /// Why the attempt failed, phrased for a person.
+    pub(crate) fn reason(self) -> &'static str {
         match self {
             Failure::BorderNotUnique => "the border does not pin down the path",
             Failure::NotMinimal => "a symmetric clue set that is not minimal",
@@ -258,6 +264,7 @@ pub fn select(
 
 /// Chosen givens (proved to have one solution).
 pub struct Selected {
+    /// The givens in reading order, 0 for a blank.
     pub givens: Vec<u16>,
     /// Every clue was proved necessary (for the style's rule and grade cap). False only
     /// when some removal check ran out of its node budget and its clue was kept (seen on

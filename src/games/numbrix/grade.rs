@@ -18,20 +18,28 @@
 use super::bits::{Bits, Geometry};
 use serde::{Deserialize, Serialize};
 
+/// Longest gap (missing numbers) that route tracing works on.
 pub const ROUTE_MAX: usize = 12;
+/// Most routes route tracing lists for one gap; more and the gap is left alone.
 pub const ROUTE_CAP: usize = 4096;
 
+/// How hard a puzzle is for a person (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Grade {
+    /// The easy techniques finish it.
     Easy,
+    /// Route tracing is needed.
     Medium,
+    /// Look-ahead is needed.
     Hard,
 }
 
 impl Grade {
+    /// Every grade, easiest first.
     pub const ALL: [Grade; 3] = [Grade::Easy, Grade::Medium, Grade::Hard];
 
+    /// The grade's name in parameters and records ("easy", "medium", "hard").
     pub fn name(self) -> &'static str {
         match self {
             Grade::Easy => "easy",

@@ -7,14 +7,19 @@ use crate::{Error, Result};
 /// Grids larger than this are refused (the solver's widest bit set holds 512 cells).
 pub const MAX_CELLS: usize = 512;
 
+/// A grid of numbers, row-major: 0 is a blank.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grid {
+    /// Rows of the grid.
     pub rows: usize,
+    /// Columns of the grid.
     pub cols: usize,
+    /// The cells in reading order, 0 for a blank.
     pub cells: Vec<u16>,
 }
 
 impl Grid {
+    /// A grid of blanks.
     pub fn blank(rows: usize, cols: usize) -> Self {
         Grid {
             rows,
@@ -23,10 +28,12 @@ impl Grid {
         }
     }
 
+    /// The number of cells.
     pub fn len(&self) -> usize {
         self.cells.len()
     }
 
+    /// True when the grid has no cells.
     pub fn is_empty(&self) -> bool {
         self.cells.is_empty()
     }
@@ -78,6 +85,7 @@ impl Grid {
         self.cells.chunks(self.cols).map(|r| r.to_vec()).collect()
     }
 
+    /// A grid from rows of numbers (0 = blank), as in the JSON records; the rows must be equally long.
     pub fn from_rows(rows: &[Vec<u16>]) -> Result<Self> {
         let cols = rows.first().map_or(0, |r| r.len());
         if let Some((i, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != cols) {
@@ -118,6 +126,7 @@ impl Grid {
     }
 }
 
+/// Check a grid size: at least 2x2 and at most `MAX_CELLS` cells.
 pub fn check_size(rows: usize, cols: usize) -> Result<()> {
     if rows < 2 || cols < 2 {
         return Err(Error::invalid(format!(

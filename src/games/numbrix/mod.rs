@@ -65,21 +65,30 @@ impl Default for NumbrixParams {
 /// A puzzle with its (proved unique) solution.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NumbrixPuzzle {
+    /// Rows of the grid.
     pub rows: usize,
+    /// Columns of the grid.
     pub cols: usize,
+    /// How the givens were chosen.
     pub style: Style,
+    /// The puzzle, row by row: the given numbers, 0 for a blank.
     pub givens: Vec<Vec<u16>>,
+    /// The only solution, row by row: every number 1..=rows*cols.
     pub solution: Vec<Vec<u16>>,
+    /// How many cells are given.
     pub clues: usize,
+    /// The grade the human-style solver gives the puzzle.
     pub difficulty: Grade,
     /// Whether every clue is proven necessary (see [`clues::Selected`]).
     pub minimal: bool,
 }
 
 impl NumbrixPuzzle {
+    /// The givens in reading order, 0 for a blank.
     pub fn givens_flat(&self) -> Vec<u16> {
         self.givens.concat()
     }
+    /// The solution in reading order.
     pub fn solution_flat(&self) -> Vec<u16> {
         self.solution.concat()
     }
@@ -105,7 +114,9 @@ pub fn work_share(solver: &AnySolver, givens: &[u16], grade: Grade) -> f64 {
 /// clues or fewer is 2 stars; hard with 10 clues or fewer and almost nothing fillable
 /// without look-ahead is 5 stars.
 pub const EASY_2: f64 = 0.825;
+/// See [`EASY_2`]: a medium puzzle with at least this work share gets 3 stars.
 pub const MEDIUM_3: f64 = 0.6;
+/// See [`EASY_2`]: a hard puzzle with at least this work share gets 5 stars.
 pub const HARD_5: f64 = 0.87;
 
 /// Difficulty on a fixed scale: the score is the grade (easy 0, medium 1, hard 2) plus
@@ -123,6 +134,7 @@ pub fn rating(grade: Grade, share: f64) -> Rating {
     }
 }
 
+/// A configured Numbrix game: its parameters, path sampler and solver.
 pub struct Numbrix {
     params: NumbrixParams,
     paths: path::PathSampler,
@@ -131,6 +143,7 @@ pub struct Numbrix {
 }
 
 impl Numbrix {
+    /// The parameters the game was made with.
     pub fn params(&self) -> &NumbrixParams {
         &self.params
     }
@@ -379,12 +392,17 @@ pub const EXAMPLE_SIDE: usize = 4;
 /// The worked example of the "How to play" page: a 4 × 4 puzzle, its solution, and the
 /// steps that solve it (the numbers each step writes, and its line of text).
 pub struct Example {
+    /// The example's givens in reading order, 0 for a blank.
     pub givens: &'static [u16; 16],
+    /// The example's solution in reading order.
     pub solution: &'static [u16; 16],
+    /// The line of text under the start grid.
     pub start: &'static str,
+    /// Each step: the numbers it writes and its line of text.
     pub steps: [(&'static [u16], &'static str); 4],
 }
 
+/// The worked example of the "How to play" page.
 pub fn example() -> Example {
     Example {
         #[rustfmt::skip]

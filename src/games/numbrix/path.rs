@@ -18,6 +18,7 @@ use rand::RngCore;
 
 const OFF: u16 = u16::MAX;
 
+/// Draws random Hamiltonian paths of a grid by backbite moves.
 pub struct PathSampler {
     rows: usize,
     cols: usize,
@@ -33,11 +34,13 @@ pub fn default_steps(n: usize) -> u64 {
 }
 
 impl PathSampler {
+    /// A sampler for `rows` x `cols` making `default_steps` moves per path.
     pub fn new(rows: usize, cols: usize) -> Self {
         Self::with_steps(rows, cols, default_steps(rows * cols))
     }
 
-    pub fn with_steps(rows: usize, cols: usize, steps: u64) -> Self {
+    /// A sampler for `rows` x `cols` making `steps` backbite moves per path.
+    pub(crate) fn with_steps(rows: usize, cols: usize, steps: u64) -> Self {
         let at = |r: isize, c: isize| {
             if r < 0 || c < 0 || r >= rows as isize || c >= cols as isize {
                 OFF

@@ -52,8 +52,10 @@ impl Count {
     }
 }
 
+/// What a search found.
 #[derive(Debug, Clone)]
 pub struct Verdict {
+    /// How many solutions there are: 0, 1, more, or unknown (budget ran out).
     pub count: Count,
     /// The first solution found (all cells filled), when there is one.
     pub solution: Option<Vec<u16>>,
@@ -99,6 +101,7 @@ pub struct Solver<const W: usize> {
 }
 
 impl<const W: usize> Solver<W> {
+    /// A solver for a `rows` x `cols` grid; panics if it has more than `Bits::<W>::CAP` cells.
     pub fn new(rows: usize, cols: usize) -> Self {
         let g = std::sync::Arc::new(Geometry::new(rows, cols));
         let n = g.cells;
@@ -120,6 +123,7 @@ impl<const W: usize> Solver<W> {
         }
     }
 
+    /// The grid's masks.
     pub fn geometry(&self) -> &Geometry<W> {
         &self.g
     }
@@ -521,8 +525,11 @@ impl<const W: usize> Solver<W> {
 /// A solver for any supported size, choosing the narrowest bit sets that fit.
 #[derive(Clone)]
 pub enum AnySolver {
+    /// Up to 128 cells.
     W2(Box<Solver<2>>),
+    /// Up to 256 cells.
     W4(Box<Solver<4>>),
+    /// Up to 512 cells.
     W8(Box<Solver<8>>),
 }
 
@@ -539,6 +546,7 @@ impl AnySolver {
         }
     }
 
+    /// Count the solutions of `cells` (0 = blank, reading order), up to two, visiting at most `budget` nodes.
     pub fn solve(&mut self, cells: &[u16], budget: u64) -> Verdict {
         match self {
             AnySolver::W2(s) => s.solve(cells, budget),
