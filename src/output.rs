@@ -495,7 +495,10 @@ mod tests {
         let d = dir();
         let fifo = d.path().join("pipe");
         // mkfifo(1), so that the crate's only unsafe code stays in Catan's bit deposit.
-        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
         assert!(made.success());
         let reader = {
             let fifo = fifo.clone();

@@ -8,8 +8,6 @@ use crate::canvas::Rect;
 pub(crate) const MM_PER_IN: f32 = 25.4;
 /// Bleed added to the outside, top and bottom edges.
 pub const BLEED_MM: f32 = 0.125 * MM_PER_IN;
-/// The most pages a print-on-demand book may have.
-pub const MAX_PAGES: usize = 828;
 
 /// The inside (gutter) margin for a book of `pages` pages, in mm.
 pub fn gutter_mm(pages: usize) -> f32 {

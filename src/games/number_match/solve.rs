@@ -78,8 +78,10 @@ const ORDER_WORK: usize = 1 << 24;
 
 pub use super::rules::Move;
 
+/// The answer for a board within an add limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
+    /// Clearable: a solution (pairs and at most the allowed adds).
     Solvable(Vec<Move>),
     /// Proved: no sequence of pairs and at most the allowed adds clears the board.
     Unsolvable,
@@ -138,6 +140,7 @@ fn heur(b: &[u8], adds: u8, st: &mut Vec<u8>) -> u32 {
     (n - 2 * m) as u32
 }
 
+/// Exact search for the fewest adds that clear a board, with tables of lost positions.
 pub struct Solver {
     rules: Rules,
     lost: Table,
@@ -208,6 +211,7 @@ impl Solver {
         }
     }
 
+    /// A solver for `rules` that tries [`PLAYOUTS`] random playouts before searching.
     pub fn new(rules: Rules) -> Self {
         Solver {
             rules,
@@ -268,6 +272,7 @@ impl Solver {
         (self.lost.len(), self.cut.len())
     }
 
+    /// Search nodes the last `solve` call visited.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
