@@ -60,8 +60,10 @@ fn params_table(name: &str) -> toml::Table {
 fn run_opts(jobs: usize) -> RunOptions {
     RunOptions {
         seed: SEED,
-        jobs,
-        progress: false,
+        env: batch::Env {
+            jobs,
+            progress: false,
+        },
         ..RunOptions::default()
     }
 }

@@ -39,10 +39,9 @@ pub const MIN_PAGES: usize = 24;
 pub struct BookOptions {
     /// Overrides the template's seed.
     pub seed: Option<u64>,
-    /// Worker threads for generation and PDF compression (0: one per core).
-    pub jobs: usize,
-    /// Show a progress bar on stderr while puzzles are generated.
-    pub progress: bool,
+    /// Worker threads for generation and PDF compression, and whether a progress bar
+    /// shows while puzzles are generated.
+    pub env: batch::Env,
     /// The template's file name as the copyright page should print it in the command
     /// that makes the book again (None: the built-in default, `puzzlebook book`).
     pub template_name: Option<String>,
@@ -236,7 +235,7 @@ fn params_inline(t: &toml::Table) -> String {
 /// Build a book from a template.
 pub fn build(template: &Template, opts: &BookOptions) -> Result<Book> {
     // Everything, the PDF writer's compression included, runs on a pool of `jobs` threads.
-    batch::thread_pool(opts.jobs)?.install(|| compose(template, opts)?.render())
+    batch::thread_pool(opts.env.jobs)?.install(|| compose(template, opts)?.render())
 }
 
 /// The creation date the PDF carries: SOURCE_DATE_EPOCH when set (reproducible
@@ -286,10 +285,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         let section_seed = s.seed.unwrap_or_else(|| seed.wrapping_add(i as u64 + 1));
         let run = RunOptions {
             seed: section_seed,
-            env: batch::Env {
-                jobs: opts.jobs,
-                progress: opts.progress,
-            },
+            env: opts.env.clone(),
             label: format!("section {} ({})", i + 1, s.game),
             ..RunOptions::default()
         };

@@ -1,6 +1,7 @@
 //! The commands around the games: `book`, `run` (job files), `merge` and `verify`.
 
 use clap::Args;
+use puzzlebook::batch::Env;
 use puzzlebook::book::{self, BookOptions};
 use puzzlebook::output::{self, write_atomic};
 use puzzlebook::shard::Shard;
@@ -81,8 +82,10 @@ pub fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<Exit
         &template,
         &BookOptions {
             seed: args.seed,
-            jobs,
-            progress: show_progress,
+            env: Env {
+                jobs,
+                progress: show_progress,
+            },
             template_name: args
                 .template
                 .as_deref()

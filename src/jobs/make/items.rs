@@ -286,8 +286,7 @@ pub(super) fn book(
         &template,
         &crate::book::BookOptions {
             seed,
-            jobs: env.jobs,
-            progress: env.progress,
+            env: env.clone(),
             template_name: spec
                 .template
                 .file_name()
