@@ -79,8 +79,8 @@ pub struct Record<'a, P: Serialize> {
     pub index: u64,
     /// Master seed of the run (with `game` and `index` it regenerates the item).
     pub seed: u64,
-    #[serde(flatten)]
     /// The puzzle, whose fields are written inline after the three above.
+    #[serde(flatten)]
     pub puzzle: &'a P,
 }
 

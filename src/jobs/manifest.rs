@@ -7,16 +7,17 @@ use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+/// The contents of `manifest.json`: the job that ran and every file it made.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-/// The contents of `manifest.json`: the job that ran and every file it made.
 pub struct Manifest {
     /// Always `puzzlebook`: the tool that wrote the manifest.
     pub tool: String,
     /// The tool's version (outputs made by another version are made again).
     pub version: String,
-    /// The job file as given, and the SHA-256 of its bytes.
+    /// The job file, as given on the command line.
     pub job: String,
+    /// SHA-256 of the job file's bytes, in lowercase hex.
     pub job_sha256: String,
     /// The job's master seed (outputs may set their own; see each entry's config).
     pub seed: Option<u64>,

@@ -83,9 +83,9 @@ impl Seal {
     }
 }
 
+/// A part's first line: what made it, so that only parts of one run merge.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-/// A part's first line: what made it, so that only parts of one run merge.
 pub struct Header {
     /// The part format version ([`FORMAT`]).
     pub puzzlebook_part: u32,

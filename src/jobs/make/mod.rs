@@ -37,39 +37,39 @@ pub enum Spec {
     NumberMatchStats(MatchStatsSpec),
 }
 
+/// How generated items are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-/// How generated items are written.
 pub enum ItemFormat {
-    #[default]
     /// One JSON record per line (see [`crate::batch::Record`]).
+    #[default]
     Jsonl,
     /// The game's text rendering of each item.
     Text,
 }
 
+/// `kind = "items"`: a range of generated items of one game.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-/// `kind = "items"`: a range of generated items of one game.
 pub struct ItemsSpec {
     /// The game's name, as on the command line.
     pub game: String,
     /// How many items (before sharding).
     pub count: u64,
-    #[serde(default)]
     /// Index of the first item (default 0), to remake part of a larger run.
-    pub first: u64,
     #[serde(default)]
+    pub first: u64,
     /// JSON Lines (the default) or text.
+    #[serde(default)]
     pub format: ItemFormat,
     /// The game's parameters, as in a book template's section.
     #[serde(default)]
     pub params: toml::Table,
 }
 
+/// `kind = "book"`: a PDF book.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-/// `kind = "book"`: a PDF book.
 pub struct BookSpec {
     /// The book template (TOML), relative to the current folder.
     pub template: PathBuf,
@@ -85,23 +85,23 @@ fn reference_samples() -> u64 {
     2_000_000
 }
 
+/// `kind = "catan-bias"`: the options of `catan bias`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-/// `kind = "catan-bias"`: the options of `catan bias`.
 pub struct BiasSpec {
     /// Boards per sampler (before sharding).
     pub samples: u64,
     /// Samplers, comma-separated (default: all that apply).
     #[serde(default)]
     pub samplers: Option<String>,
-    #[serde(default = "base")]
     /// Board: `base` (3-4 players, the default) or `extended` (5-6 players).
+    #[serde(default = "base")]
     pub board: String,
-    #[serde(default = "red_apart")]
     /// Placement rules, comma-separated (`red-apart`, `2-12-apart`, ... or `none`; default `red-apart`).
+    #[serde(default = "red_apart")]
     pub rules: String,
-    #[serde(default = "reference_samples")]
     /// Boards in the full-rejection reference run, for rules that cannot be enumerated.
+    #[serde(default = "reference_samples")]
     pub reference_samples: u64,
     /// File name of the summary CSV (default: the output's name ending .summary.csv).
     #[serde(default)]
@@ -115,14 +115,14 @@ fn sizes() -> Vec<usize> {
     vec![10, 20, 40, 72]
 }
 
+/// `kind = "carcassonne-stats"`: the options of `carcassonne stats`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-/// `kind = "carcassonne-stats"`: the options of `carcassonne stats`.
 pub struct CarcassonneStatsSpec {
     /// Landscapes per size (before sharding).
     pub samples: u64,
-    #[serde(default = "sizes")]
     /// Landscape sizes in tiles, each 1 to 72 (default 10, 20, 40, 72).
+    #[serde(default = "sizes")]
     pub tiles: Vec<usize>,
 }
 
@@ -145,32 +145,32 @@ fn yes() -> bool {
     true
 }
 
+/// `kind = "number-match-stats"`: the options of `number-match stats`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-/// `kind = "number-match-stats"`: the options of `number-match stats`.
 pub struct MatchStatsSpec {
     /// Boards (before sharding).
     pub samples: u64,
-    #[serde(default = "length")]
     /// Digits per board (default 27).
+    #[serde(default = "length")]
     pub length: usize,
-    #[serde(default = "four")]
     /// The highest add limit studied (default 4); limits 0 to it are each decided.
+    #[serde(default = "four")]
     pub max_adds: u8,
-    #[serde(default = "max_nodes")]
     /// Search-node budget per board and limit; past it a board counts as unknown.
+    #[serde(default = "max_nodes")]
     pub max_nodes: u64,
-    #[serde(default = "nine")]
     /// Columns of the grid (default 9).
+    #[serde(default = "nine")]
     pub columns: usize,
-    #[serde(default = "after_last_digit")]
     /// Where an add appends the remaining digits (default `after-last-digit`).
+    #[serde(default = "after_last_digit")]
     pub append: String,
-    #[serde(default = "yes")]
     /// Whether pairs may match along diagonals (default true).
+    #[serde(default = "yes")]
     pub diagonals: bool,
-    #[serde(default)]
     /// Monte Carlo trials per board and limit (default 0: not run).
+    #[serde(default)]
     pub monte_carlo_trials: u64,
     /// Wall-clock columns (they differ from run to run; off keeps the CSV reproducible).
     #[serde(default)]
