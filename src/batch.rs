@@ -32,11 +32,13 @@ pub struct Env {
 /// How to run a batch.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
+    /// Master seed of the run; each item draws from its own stream derived from it.
     pub seed: u64,
     /// Threads and progress.
     pub env: Env,
     /// Attempts per item before the run gives up with an error.
     pub max_attempts: u64,
+    /// Which part of the index range this run makes (the whole range by default).
     pub shard: Shard,
     /// The first item index (to regenerate one item of a larger run).
     pub first: u64,
@@ -60,18 +62,24 @@ impl Default for RunOptions {
 /// One generated item.
 #[derive(Debug, Clone)]
 pub struct Item<P> {
+    /// Index of the item in the run (its stream is derived from the seed and this).
     pub index: u64,
     /// Attempts it took (1 = the first was accepted).
     pub attempts: u64,
+    /// The accepted, verified puzzle.
     pub puzzle: P,
 }
 
 /// The JSON Lines record of an item: game, index and seed, then the game's fields.
 #[derive(Serialize)]
 pub struct Record<'a, P: Serialize> {
+    /// Name of the game, as on the command line.
     pub game: &'static str,
+    /// Index of the item in the run.
     pub index: u64,
+    /// Master seed of the run (with `game` and `index` it regenerates the item).
     pub seed: u64,
+    /// The puzzle, whose fields are written inline after the three above.
     #[serde(flatten)]
     pub puzzle: &'a P,
 }
@@ -79,13 +87,18 @@ pub struct Record<'a, P: Serialize> {
 /// What a run did.
 #[derive(Debug, Clone, Default)]
 pub struct RunSummary {
+    /// Items made (accepted and verified).
     pub items: u64,
+    /// Generation attempts over all items, accepted ones included.
     pub attempts: u64,
+    /// Rejected attempts, counted by reason.
     pub rejections: Tally,
+    /// Wall-clock time of the run.
     pub elapsed: Duration,
 }
 
 impl RunSummary {
+    /// Items made per second of wall-clock time (a zero duration counts as 1 ns).
     pub fn per_second(&self) -> f64 {
         self.items as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }

@@ -25,6 +25,7 @@ pub fn request_by(signal: i32) {
     STOP.store(true, Ordering::SeqCst);
 }
 
+/// True once a stop was requested; long loops poll this and wind down.
 pub fn requested() -> bool {
     STOP.load(Ordering::Relaxed)
 }

@@ -7,7 +7,9 @@ use crate::{Error, Result};
 /// Part `index` of `count`: the items whose index i has i mod count == index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
+    /// Which part this is, from 0 to `count - 1`.
     pub index: u64,
+    /// How many parts the run is cut into (at least 1).
     pub count: u64,
 }
 
@@ -65,6 +67,7 @@ impl Shard {
         }
     }
 
+    /// True for the one shard `0/1`, which covers every index.
     pub fn is_whole(&self) -> bool {
         self.count == 1
     }

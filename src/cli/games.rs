@@ -56,6 +56,7 @@ pub enum FlipCommand {
     },
 }
 
+/// `puzzlebook flip ...`: run the chosen subcommand (generate, solve, analyze).
 pub fn flip(cmd: FlipCommand, ctx: Ctx) -> Result<ExitCode> {
     match cmd {
         FlipCommand::Generate {
@@ -122,6 +123,7 @@ pub enum CatanCommand {
     Bias(BiasArgs),
 }
 
+/// `puzzlebook catan ...`: run the chosen subcommand (generate, bias).
 pub fn catan(cmd: CatanCommand, ctx: Ctx) -> Result<ExitCode> {
     match cmd {
         CatanCommand::Generate {
@@ -178,6 +180,7 @@ pub enum NumbrixCommand {
     },
 }
 
+/// `puzzlebook numbrix ...`: run the chosen subcommand (generate, solve).
 pub fn numbrix(cmd: NumbrixCommand, ctx: Ctx) -> Result<ExitCode> {
     match cmd {
         NumbrixCommand::Generate {
@@ -261,6 +264,7 @@ pub enum NumberMatchCommand {
     },
 }
 
+/// `puzzlebook number-match ...`: run the chosen subcommand (generate, solve, stats).
 pub fn number_match(cmd: NumberMatchCommand, ctx: Ctx) -> Result<ExitCode> {
     match cmd {
         NumberMatchCommand::Generate {
@@ -358,6 +362,7 @@ pub enum CarcassonneCommand {
     },
 }
 
+/// `puzzlebook carcassonne ...`: run the chosen subcommand (generate, score, stats).
 pub fn carcassonne(cmd: CarcassonneCommand, ctx: Ctx) -> Result<ExitCode> {
     match cmd {
         CarcassonneCommand::Score {

@@ -64,6 +64,7 @@ pub struct BookArgs {
     out: PathBuf,
 }
 
+/// `puzzlebook book`: make a PDF book from a template (templates/default.toml by default).
 pub fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
     let started = std::time::Instant::now();
     let template = book::load_template(args.template.as_deref())?;
@@ -109,6 +110,7 @@ pub fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<Exit
     Ok(ExitCode::SUCCESS)
 }
 
+/// `puzzlebook run JOB.toml`: make a job's outputs (whole, one shard, or the merge).
 pub fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
     use puzzlebook::jobs::{self, LogStyle};
     let json_log = args.json_log;
@@ -158,6 +160,7 @@ pub fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<Exi
     }
 }
 
+/// `puzzlebook merge`: merge shards' part files into the output(s) of a whole run.
 pub fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
     use puzzlebook::jobs::make::{self, StatsFiles};
     // Outputs must be distinct files, none of them a part (compared as files, not as
@@ -204,6 +207,7 @@ pub fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `puzzlebook verify`: check a manifest's files; an error if any does not match.
 pub fn verify_cmd(manifest: &Path) -> Result<ExitCode> {
     let checks = puzzlebook::jobs::manifest::verify(manifest)?;
     let bad: Vec<_> = checks.iter().filter(|c| c.problem.is_some()).collect();

@@ -18,6 +18,8 @@ use std::process::ExitCode;
 /// notice is JSON too.
 pub static JSON_LOG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+// The command line: global flags and the subcommand. (A plain comment on purpose: a
+// doc comment here would become clap's help text.)
 #[derive(Parser)]
 #[command(
     name = "puzzlebook",

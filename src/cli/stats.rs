@@ -79,6 +79,7 @@ fn run_stats(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `carcassonne stats`: histograms per landscape size, whole or one shard.
 pub fn carcassonne_stats(
     samples: u64,
     tiles: &str,
@@ -126,6 +127,7 @@ fn stats_out(out: &Path, default: &str, shard: Option<Shard>) -> Result<PathBuf>
     })
 }
 
+/// `number-match stats`: clearable boards and search effort per add limit.
 #[allow(clippy::too_many_arguments)]
 pub fn match_stats(
     mc_trials: u64,
@@ -159,6 +161,7 @@ pub fn match_stats(
     run_stats(spec, seed, shard, StatsFiles::single(out), env)
 }
 
+/// `catan bias`: per-hex statistics of the samplers, whole or one shard.
 pub fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
     let spec = Spec::CatanBias(BiasSpec {
         samples: args.samples,

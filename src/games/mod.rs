@@ -145,7 +145,9 @@ pub struct Rating {
 
 /// Something to do with a game chosen by name at run time (the registry's visitor).
 pub trait GameVisitor {
+    /// What the visit returns.
     type Output;
+    /// Do the work for game `G` (the registry calls this with the named game).
     fn visit<G: Game>(self) -> Self::Output;
 }
 

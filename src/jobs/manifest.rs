@@ -7,16 +7,21 @@ use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+/// The contents of `manifest.json`: the job that ran and every file it made.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
+    /// Always `puzzlebook`: the tool that wrote the manifest.
     pub tool: String,
+    /// The tool's version (outputs made by another version are made again).
     pub version: String,
-    /// The job file as given, and the SHA-256 of its bytes.
+    /// The job file, as given on the command line.
     pub job: String,
+    /// SHA-256 of the job file's bytes, in lowercase hex.
     pub job_sha256: String,
     /// The job's master seed (outputs may set their own; see each entry's config).
     pub seed: Option<u64>,
+    /// One entry per file, in the order the outputs were made.
     pub outputs: Vec<Entry>,
 }
 
@@ -26,10 +31,13 @@ pub struct Manifest {
 pub struct Entry {
     /// The output's name in the job file.
     pub output: String,
+    /// The output's kind, as in the job file (`items`, `book`, ...).
     pub kind: String,
     /// The file, relative to the manifest's folder.
     pub file: String,
+    /// SHA-256 of the file's bytes, in lowercase hex.
     pub sha256: String,
+    /// The file's size in bytes.
     pub bytes: u64,
     /// Items (puzzles, records, samples) the output holds.
     pub items: u64,
@@ -38,9 +46,11 @@ pub struct Entry {
     /// SHA-256 of the output's configuration (kind, parameters, seed, version): an
     /// entry whose configuration changed is made again.
     pub config_sha256: String,
+    /// The master seed the output was made with (its own, the job's, or the default).
     pub seed: u64,
 }
 
+/// SHA-256 of `bytes`, as 64 lowercase hex digits.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
@@ -94,6 +104,7 @@ pub fn file_sha256(path: &Path) -> Result<(String, u64)> {
 }
 
 impl Manifest {
+    /// Read and parse a manifest (a regular file of at most `MAX_MANIFEST_BYTES`).
     pub fn load(path: &Path) -> Result<Manifest> {
         let f = open_regular(path)?;
         let mut bytes = Vec::new();
@@ -115,6 +126,7 @@ impl Manifest {
         })
     }
 
+    /// Write the manifest as pretty JSON, atomically (the old one stays until the new is whole).
     pub fn save(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self).expect("manifests serialise") + "\n";
         crate::output::write_atomic(path, text.as_bytes())
@@ -133,7 +145,9 @@ pub fn plain_name(name: &str) -> bool {
 
 /// What `verify` found for one entry.
 pub struct Check {
+    /// The file, as found from the manifest's folder.
     pub file: PathBuf,
+    /// What is wrong with it (missing, other size or hash); None when it matches.
     pub problem: Option<String>,
 }
 

@@ -42,19 +42,26 @@ struct JobFile {
 /// A loaded, checked job.
 #[derive(Debug, Clone)]
 pub struct Job {
+    /// The job file, as given on the command line.
     pub path: PathBuf,
+    /// SHA-256 of the job file's bytes, in lowercase hex (recorded in the manifest).
     pub sha256: String,
+    /// The job file's master seed (None: each output's own, else its template's or the default).
     pub seed: Option<u64>,
+    /// The output folder: the file's `out_dir`, else `output/<job file stem>`.
     pub out_dir: PathBuf,
+    /// The outputs, in the job file's order (their files never collide).
     pub outputs: Vec<Output>,
 }
 
 /// One output of a job.
 #[derive(Debug, Clone)]
 pub struct Output {
+    /// The file name inside the output folder (no folders, not hidden).
     pub name: String,
     /// The output's own seed, else the job's (None: the template's or the default).
     pub seed: Option<u64>,
+    /// What to make, with its checked parameters.
     pub spec: Spec,
     /// SHA-256 of kind, configuration and tool version: what makes the output what it is.
     pub config_sha256: String,
@@ -197,8 +204,9 @@ pub enum LogStyle {
     Json,
 }
 
-pub struct Log {
-    pub style: LogStyle,
+/// Where a run's events go (standard error, in the chosen style).
+struct Log {
+    style: LogStyle,
 }
 
 /// Progress events of one output while it is being made (JSON log only): every
@@ -270,6 +278,7 @@ impl Log {
 /// How to run a job.
 #[derive(Debug, Clone, Default)]
 pub struct RunOptions {
+    /// Output folder overriding the job's `out_dir`.
     pub out_dir: Option<PathBuf>,
     /// Make only this shard's parts.
     pub shard: Option<Shard>,
@@ -277,15 +286,20 @@ pub struct RunOptions {
     pub merge: bool,
     /// Make every output again even when the manifest says it is made.
     pub force: bool,
+    /// Threads and progress bar for the work inside each output.
     pub env: Env,
+    /// How events are written to standard error.
     pub log: LogStyle,
 }
 
 /// What a run did.
 #[derive(Debug, Clone, Default)]
 pub struct RunReport {
+    /// Outputs made (or, for a shard run, whose parts were made) by this run.
     pub made: usize,
+    /// Outputs left alone because the manifest already lists them as made.
     pub skipped: usize,
+    /// The output folder the run wrote to.
     pub out_dir: PathBuf,
 }
 

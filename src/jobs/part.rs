@@ -55,6 +55,7 @@ struct End {
 }
 
 impl Seal {
+    /// An empty seal: no bytes, no lines.
     pub fn new() -> Seal {
         Seal::default()
     }
@@ -82,12 +83,17 @@ impl Seal {
     }
 }
 
+/// A part's first line: what made it, so that only parts of one run merge.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Header {
+    /// The part format version ([`FORMAT`]).
     pub puzzlebook_part: u32,
+    /// The version of the tool that wrote the part (parts of other versions do not merge).
     pub version: String,
+    /// The output kind (`items`, `book`, `catan-bias`, ...).
     pub kind: String,
+    /// The run's configuration without the shard; parts merge only when it is equal.
     pub config: Value,
     /// `[K, N]`: shard K of N.
     pub shard: [u64; 2],
@@ -104,6 +110,7 @@ pub struct Header {
 }
 
 impl Header {
+    /// A header for shard `shard` of a run of `kind` with `config` (untagged, no book fields).
     pub fn new(kind: &str, config: Value, shard: crate::shard::Shard) -> Header {
         Header {
             puzzlebook_part: FORMAT,
@@ -117,11 +124,13 @@ impl Header {
         }
     }
 
+    /// The same header recording which job output the part belongs to (None: none).
     pub fn tagged(mut self, tag: Option<&str>) -> Header {
         self.job_output = tag.map(str::to_string);
         self
     }
 
+    /// The header as one JSON line, newline included.
     pub fn line(&self) -> String {
         serde_json::to_string(self).expect("headers serialise") + "\n"
     }
@@ -129,7 +138,9 @@ impl Header {
 
 /// An open part: its header and a reader positioned at the payload.
 pub struct PartFile {
+    /// The part file's path (for messages).
     pub path: PathBuf,
+    /// The header, read and checked.
     pub header: Header,
     reader: std::io::BufReader<std::fs::File>,
     seal: Seal,
@@ -139,6 +150,7 @@ pub struct PartFile {
 }
 
 impl PartFile {
+    /// Open a part and read its header (a file that is not a part is refused).
     pub fn open(path: &Path) -> Result<PartFile> {
         let file = std::fs::File::open(path).map_err(|e| Error::io("cannot read", path, e))?;
         let mut reader = std::io::BufReader::new(file);

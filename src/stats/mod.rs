@@ -13,6 +13,7 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Add `n` to the count of `label` (a zero `n` leaves no entry).
     pub fn add(&mut self, label: &str, n: u64) {
         if n == 0 {
             return;
@@ -25,24 +26,29 @@ impl Tally {
         }
     }
 
+    /// Add every count of `other` to this tally.
     pub fn merge(&mut self, other: &Tally) {
         for (label, &n) in &other.counts {
             self.add(label, n);
         }
     }
 
+    /// The count of `label` (0 if it was never added).
     pub fn get(&self, label: &str) -> u64 {
         self.counts.get(label).copied().unwrap_or(0)
     }
 
+    /// The sum of all counts.
     pub fn total(&self) -> u64 {
         self.counts.values().sum()
     }
 
+    /// The labels and their counts, labels in sorted order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, u64)> {
         self.counts.iter().map(|(k, &v)| (k.as_str(), v))
     }
 
+    /// True when nothing has been counted.
     pub fn is_empty(&self) -> bool {
         self.counts.is_empty()
     }

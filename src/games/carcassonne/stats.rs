@@ -8,6 +8,8 @@ use crate::stats::Study;
 use crate::Result;
 use serde::{Deserialize, Serialize};
 
+/// The measures, in the order of [`Hist`]'s histograms and of the CSV's `measure`
+/// column: the score, the feature counts by kind, and the tiles discarded.
 pub const MEASURES: [&str; 8] = [
     "score",
     "complete_cities",
@@ -24,6 +26,7 @@ pub const MEASURES: [&str; 8] = [
 pub struct Hist(pub Vec<Vec<u64>>);
 
 impl Hist {
+    /// One empty histogram per measure of [`MEASURES`].
     pub fn new() -> Self {
         Hist(vec![Vec::new(); MEASURES.len()])
     }
@@ -34,7 +37,8 @@ impl Hist {
         }
         h[v as usize] += 1;
     }
-    pub fn merge(mut self, o: Hist) -> Hist {
+    /// The sum of two histograms (see [`Hist::add_all`]).
+    pub(crate) fn merge(mut self, o: Hist) -> Hist {
         self.add_all(o);
         self
     }
@@ -93,8 +97,9 @@ impl Study for SizeStudy {
     }
 }
 
+/// One CSV row: how many landscapes of one size had `value` for one measure.
 #[derive(Serialize)]
-pub struct Row {
+pub(crate) struct Row {
     pub seed: u64,
     pub tiles: usize,
     pub samples: u64,
@@ -103,7 +108,9 @@ pub struct Row {
     pub landscapes: u64,
 }
 
-pub fn rows(seed: u64, tiles: usize, h: &Hist) -> Vec<Row> {
+/// The CSV rows of one size's histograms: measures in [`MEASURES`] order, values
+/// ascending, values no landscape had left out.
+pub(crate) fn rows(seed: u64, tiles: usize, h: &Hist) -> Vec<Row> {
     let samples: u64 = h.0[0].iter().sum();
     let mut out = Vec::new();
     for (m, hist) in h.0.iter().enumerate() {

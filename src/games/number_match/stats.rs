@@ -17,13 +17,21 @@ use crate::Result;
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
+/// One statistics run: which boards, which limits, and how hard to search.
 pub struct Config {
+    /// Master seed; board i is drawn from item i's stream (see [`board`]).
     pub seed: u64,
+    /// Digits per board.
     pub length: usize,
+    /// The highest add limit studied; limits 0..=max_adds are each decided.
     pub max_adds: u8,
+    /// Search-node budget per board and limit; past it the board counts as unknown.
     pub max_nodes: u64,
+    /// The rule set the boards are played under.
     pub rules: Rules,
+    /// Boards in the whole run (before sharding).
     pub samples: u64,
+    /// Which part of the boards this run counts.
     pub shard: Shard,
     /// Monte Carlo trials per board and limit (0: do not run it).
     pub mc_trials: u64,
@@ -33,29 +41,44 @@ pub struct Config {
 
 const BUCKETS: usize = 200;
 
+/// The counts of one add limit over all boards seen.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Limit {
+    /// Boards proved clearable within the limit.
     pub clearable: u64,
+    /// Boards proved not clearable within the limit.
     pub unsolvable: u64,
+    /// Boards whose search ran out of its node budget.
     pub unknown: u64,
     /// Boards whose fewest adds is exactly this limit.
     pub min_adds: u64,
     /// Search nodes to decide a board (quarter-octave buckets) and the most seen.
     pub node_buckets: Vec<u64>,
+    /// The most search nodes any board took at this limit.
     pub max_nodes: u64,
+    /// Wall-clock nanoseconds to decide a board, in quarter-octave buckets (all zero
+    /// unless the run measures timings).
     pub time_buckets: Vec<u64>,
+    /// The longest time to decide a board, in nanoseconds (0 without timings).
     pub max_ns: u64,
     /// Monte Carlo: boards it cleared, clearable boards it missed, trials used on
     /// the boards it cleared, and its time per board.
     pub mc_cleared: u64,
+    /// Monte Carlo: clearable boards it did not clear within its trials.
     pub mc_missed: u64,
+    /// Monte Carlo: trials summed over the boards it cleared.
     pub mc_trials_used: u64,
+    /// Monte Carlo: nanoseconds per board, in quarter-octave buckets (all zero
+    /// unless the run measures timings).
     pub mc_buckets: Vec<u64>,
 }
 
+/// The mergeable state of a run: totals per add limit over the boards seen.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Counts {
+    /// Boards counted.
     pub boards: u64,
+    /// One entry per add limit, index k for limit k.
     pub limits: Vec<Limit>,
 }
 
@@ -69,6 +92,7 @@ fn bucket_upper_us(b: usize) -> f64 {
 }
 
 impl Counts {
+    /// No boards yet, with limits 0..=max_adds and empty buckets.
     pub fn new(max_adds: u8) -> Self {
         Counts {
             boards: 0,
@@ -97,7 +121,8 @@ impl Counts {
             })
     }
 
-    pub fn merge(mut self, o: Counts) -> Counts {
+    /// The sum of two counts (see [`Counts::add_all`]).
+    pub(crate) fn merge(mut self, o: Counts) -> Counts {
         self.add_all(o);
         self
     }
@@ -232,8 +257,9 @@ impl Study for Config {
     }
 }
 
+/// One CSV row: the results at one add limit over all the boards counted.
 #[derive(Serialize)]
-pub struct Row {
+pub(crate) struct Row {
     pub seed: u64,
     pub length: usize,
     pub columns: usize,
@@ -286,7 +312,8 @@ fn node_percentile(buckets: &[u64], q: f64) -> u64 {
     quantile_bucket(buckets, q).map_or(0, |b| 2f64.powf((b + 1) as f64 / 4.0).ceil() as u64)
 }
 
-pub fn rows(cfg: &Config, c: &Counts) -> Vec<Row> {
+/// The CSV rows of a run, one per add limit in increasing order.
+pub(crate) fn rows(cfg: &Config, c: &Counts) -> Vec<Row> {
     c.limits
         .iter()
         .enumerate()

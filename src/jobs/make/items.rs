@@ -192,7 +192,8 @@ pub(super) fn bad_config(k: &str) -> Error {
 }
 
 /// Make a game from a job file's parameter table, then call back with it.
-pub trait WithGame {
+pub(crate) trait WithGame {
+    /// Go on with `game` and its parameters, checked and ready to use.
     fn with<G: Game>(self, game: G, params: G::Params) -> Result<Made>;
 }
 
@@ -212,7 +213,7 @@ impl<W: WithGame> GameVisitor for FromTable<'_, W> {
 }
 
 /// Look the game up by name and build it from a parameter table.
-pub fn with_game<W: WithGame>(name: &str, params: &toml::Table, then: W) -> Result<Made> {
+pub(crate) fn with_game<W: WithGame>(name: &str, params: &toml::Table, then: W) -> Result<Made> {
     games::visit(name, FromTable { params, then })?
 }
 

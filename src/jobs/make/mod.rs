@@ -29,26 +29,37 @@ pub enum Spec {
     Items(ItemsSpec),
     /// A PDF book from a template.
     Book(BookSpec),
+    /// `catan bias`: per-hex statistics of the samplers against the reference.
     CatanBias(BiasSpec),
+    /// `carcassonne stats`: score and feature histograms per landscape size.
     CarcassonneStats(CarcassonneStatsSpec),
+    /// `number-match stats`: clearable boards and search effort per add limit.
     NumberMatchStats(MatchStatsSpec),
 }
 
+/// How generated items are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ItemFormat {
+    /// One JSON record per line (see [`crate::batch::Record`]).
     #[default]
     Jsonl,
+    /// The game's text rendering of each item.
     Text,
 }
 
+/// `kind = "items"`: a range of generated items of one game.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ItemsSpec {
+    /// The game's name, as on the command line.
     pub game: String,
+    /// How many items (before sharding).
     pub count: u64,
+    /// Index of the first item (default 0), to remake part of a larger run.
     #[serde(default)]
     pub first: u64,
+    /// JSON Lines (the default) or text.
     #[serde(default)]
     pub format: ItemFormat,
     /// The game's parameters, as in a book template's section.
@@ -56,9 +67,11 @@ pub struct ItemsSpec {
     pub params: toml::Table,
 }
 
+/// `kind = "book"`: a PDF book.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BookSpec {
+    /// The book template (TOML), relative to the current folder.
     pub template: PathBuf,
 }
 
@@ -72,17 +85,22 @@ fn reference_samples() -> u64 {
     2_000_000
 }
 
+/// `kind = "catan-bias"`: the options of `catan bias`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BiasSpec {
+    /// Boards per sampler (before sharding).
     pub samples: u64,
     /// Samplers, comma-separated (default: all that apply).
     #[serde(default)]
     pub samplers: Option<String>,
+    /// Board: `base` (3-4 players, the default) or `extended` (5-6 players).
     #[serde(default = "base")]
     pub board: String,
+    /// Placement rules, comma-separated (`red-apart`, `2-12-apart`, ... or `none`; default `red-apart`).
     #[serde(default = "red_apart")]
     pub rules: String,
+    /// Boards in the full-rejection reference run, for rules that cannot be enumerated.
     #[serde(default = "reference_samples")]
     pub reference_samples: u64,
     /// File name of the summary CSV (default: the output's name ending .summary.csv).
@@ -97,10 +115,13 @@ fn sizes() -> Vec<usize> {
     vec![10, 20, 40, 72]
 }
 
+/// `kind = "carcassonne-stats"`: the options of `carcassonne stats`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CarcassonneStatsSpec {
+    /// Landscapes per size (before sharding).
     pub samples: u64,
+    /// Landscape sizes in tiles, each 1 to 72 (default 10, 20, 40, 72).
     #[serde(default = "sizes")]
     pub tiles: Vec<usize>,
 }
@@ -124,22 +145,31 @@ fn yes() -> bool {
     true
 }
 
+/// `kind = "number-match-stats"`: the options of `number-match stats`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MatchStatsSpec {
+    /// Boards (before sharding).
     pub samples: u64,
+    /// Digits per board (default 27).
     #[serde(default = "length")]
     pub length: usize,
+    /// The highest add limit studied (default 4); limits 0 to it are each decided.
     #[serde(default = "four")]
     pub max_adds: u8,
+    /// Search-node budget per board and limit; past it a board counts as unknown.
     #[serde(default = "max_nodes")]
     pub max_nodes: u64,
+    /// Columns of the grid (default 9).
     #[serde(default = "nine")]
     pub columns: usize,
+    /// Where an add appends the remaining digits (default `after-last-digit`).
     #[serde(default = "after_last_digit")]
     pub append: String,
+    /// Whether pairs may match along diagonals (default true).
     #[serde(default = "yes")]
     pub diagonals: bool,
+    /// Monte Carlo trials per board and limit (default 0: not run).
     #[serde(default)]
     pub monte_carlo_trials: u64,
     /// Wall-clock columns (they differ from run to run; off keeps the CSV reproducible).
@@ -153,13 +183,15 @@ pub use crate::batch::Env;
 /// Where a file goes: a path (written atomically) or standard output.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Dest {
+    /// Standard output.
     Stdout,
+    /// A file, written to a temporary name and renamed into place when complete.
     File(PathBuf),
 }
 
 /// An open destination; for a part, every byte also goes into the part's seal and
 /// [`Sink::finish`] writes the end line.
-pub struct Sink {
+pub(crate) struct Sink {
     out: Out,
     seal: Option<part::Seal>,
 }
@@ -170,6 +202,7 @@ enum Out {
 }
 
 impl Sink {
+    /// Open `dest` for writing (a file is created under a temporary name).
     pub fn open(dest: &Dest) -> Result<Sink> {
         let out = match dest {
             Dest::File(path) => Out::File(AtomicFile::create(path)?, path.clone()),
@@ -186,6 +219,7 @@ impl Sink {
         })
     }
 
+    /// Write `bytes` (and add them to the part's seal, if any).
     pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
         if let Some(s) = self.seal.as_mut() {
             s.add(bytes);
@@ -204,14 +238,7 @@ impl Sink {
         }
     }
 
-    /// The file behind the sink (None for standard output).
-    pub fn file(&mut self) -> Option<&mut AtomicFile> {
-        match &mut self.out {
-            Out::File(f, _) => Some(f),
-            Out::Stdout(_) => None,
-        }
-    }
-
+    /// Close the destination: the end line of a part, then flush or rename into place.
     pub fn finish(mut self) -> Result<()> {
         if let Some(seal) = self.seal.take() {
             self.raw(seal.end_line().as_bytes())?;
@@ -240,8 +267,11 @@ pub struct Made {
 
 /// What `merge` made, with the study for a Catan bias run (for the console table).
 pub struct Merged {
+    /// What the merged output holds and the files it wrote.
     pub made: Made,
+    /// The parts' kind, as a job file names it (`items`, `catan-bias`, ...).
     pub kind: String,
+    /// The merged Catan bias study (None for the other kinds).
     pub study: Option<crate::games::catan::bias::Study>,
     /// What the command line prints on standard output (the Catan bias table; empty
     /// for the other kinds).
@@ -290,6 +320,7 @@ pub fn merge(paths: &[PathBuf], files: &StatsFiles) -> Result<Merged> {
 }
 
 impl Spec {
+    /// The kind's name in job files, manifests and part headers (`items`, `book`, ...).
     pub fn kind(&self) -> &'static str {
         match self {
             Spec::Items(_) => "items",
@@ -435,8 +466,16 @@ fn stats_rows(
 /// Where `Spec::make` writes.
 #[derive(Debug, Clone)]
 pub enum Target {
+    /// The final files of a whole run.
     Whole(StatsFiles),
-    Part { path: PathBuf, tag: Option<String> },
+    /// A shard's part file, with an optional tag recorded in its header.
+    Part {
+        /// The part file.
+        path: PathBuf,
+        /// The job output it belongs to (its configuration hash), recorded in the
+        /// header; None when made from the command line.
+        tag: Option<String>,
+    },
 }
 
 impl Target {

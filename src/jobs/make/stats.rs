@@ -7,12 +7,16 @@ use super::*;
 /// and an optional report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StatsFiles {
+    /// The main CSV (for Catan, the per-hex one).
     pub out: PathBuf,
+    /// Catan only: the summary CSV (see [`StatsFiles::with_default_summary`]).
     pub summary: Option<PathBuf>,
+    /// Catan only: the PDF report (None: no report).
     pub report: Option<PathBuf>,
 }
 
 impl StatsFiles {
+    /// Just the main CSV `out`.
     pub fn single(out: PathBuf) -> Self {
         StatsFiles {
             out,
@@ -86,10 +90,11 @@ pub(super) fn write_part(path: &Path, header: &Header, state: &impl Serialize) -
 }
 
 /// Carcassonne statistics: histograms per landscape size.
-pub mod carcassonne_stats {
+pub(crate) mod carcassonne_stats {
     use super::*;
     use crate::games::carcassonne::stats::{self, Hist};
 
+    /// Check `spec`; the configuration recorded in a part's header.
     pub fn config(spec: &CarcassonneStatsSpec, seed: u64) -> Result<Value> {
         crate::limits::check_samples("samples", spec.samples, "landscapes per size")?;
         if spec.tiles.is_empty() || spec.tiles.iter().any(|t| !(1..=72).contains(t)) {
@@ -143,6 +148,7 @@ pub mod carcassonne_stats {
         t
     }
 
+    /// Write the long-form CSV of the histograms, one per size of `spec.tiles`, to `out`.
     pub fn write(spec: &CarcassonneStatsSpec, seed: u64, hists: &[Hist], out: &Path) -> Result<()> {
         let mut rows = Vec::new();
         for (&t, h) in spec.tiles.iter().zip(hists) {
@@ -184,10 +190,11 @@ pub mod carcassonne_stats {
 }
 
 /// Number Match statistics: counts per add limit.
-pub mod match_stats {
+pub(crate) mod match_stats {
     use super::*;
     use crate::games::number_match::{self, stats, Append, NumberMatch};
 
+    /// Check `spec`; the run's configuration for the boards of `shard`.
     pub fn config(spec: &MatchStatsSpec, seed: u64, shard: Shard) -> Result<stats::Config> {
         crate::limits::check_samples("samples", spec.samples, "boards")?;
         NumberMatch::check_length(spec.length)?;
@@ -216,6 +223,7 @@ pub mod match_stats {
         })
     }
 
+    /// The configuration recorded in a part's header (what parts must share to merge).
     pub fn header_config(spec: &MatchStatsSpec, seed: u64) -> Value {
         json!({
             "seed": seed, "samples": spec.samples, "length": spec.length,
@@ -375,7 +383,8 @@ pub mod catan_bias {
         t
     }
 
-    pub fn header_config(spec: &BiasSpec, samplers: &[Sampler], seed: u64) -> Value {
+    /// The configuration recorded in a part's header (what parts must share to merge).
+    pub(crate) fn header_config(spec: &BiasSpec, samplers: &[Sampler], seed: u64) -> Value {
         let names: Vec<&str> = samplers.iter().map(|s| s.name()).collect();
         json!({
             "seed": seed, "samples": spec.samples, "board": spec.board, "rules": spec.rules,
@@ -383,7 +392,8 @@ pub mod catan_bias {
         })
     }
 
-    pub fn study_config(
+    /// The study of `spec`'s boards in `shard`, for the samplers [`setup`] chose.
+    pub(crate) fn study_config(
         spec: &BiasSpec,
         samplers: Vec<Sampler>,
         seed: u64,
@@ -464,7 +474,8 @@ pub mod catan_bias {
         counts: bias::Counts,
     }
 
-    pub fn state(counts: &[(Sampler, bias::Counts)]) -> impl Serialize {
+    /// A part's payload: each sampler's counts under its name.
+    fn state(counts: &[(Sampler, bias::Counts)]) -> impl Serialize {
         counts
             .iter()
             .map(|(s, c)| Counted {
