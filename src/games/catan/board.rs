@@ -13,7 +13,7 @@ pub const MAX_HEX: usize = 32;
 /// Room per board for harbor arrays: the most frame positions any board has.
 pub const MAX_HARBOR: usize = 11;
 
-/// Terrain codes (the order of the formats spec).
+/// Terrain code of fields (wheat). Terrain codes follow the order of the formats spec.
 pub const WHEAT: u8 = 0;
 /// Terrain code of forest (wood).
 pub const WOOD: u8 = 1;
@@ -63,7 +63,7 @@ pub struct Harbor {
     pub x: i32,
     /// Position along the row of the sea hex.
     pub y: i32,
-    /// The two corners (0..6, numbered as in [`EDGE_DIR`]) its piers point at; consecutive.
+    /// The two corners (0-5, numbered as for [`EDGE_DIR`]) its piers point at; consecutive.
     pub piers: (u8, u8),
 }
 
