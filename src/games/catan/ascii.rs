@@ -39,7 +39,8 @@ fn centre(x: i32, y: i32) -> (i32, i32) {
 /// Offsets (line, col) of corner k (0 bottom, 1 lower right, ... 5 lower left).
 const CORNERS: [(i32, i32); 6] = [(4, 0), (2, 4), (-2, 4), (-4, 0), (-2, -4), (2, -4)];
 
-pub fn render(shape: &Shape, b: &Layout) -> String {
+/// The board as ASCII art, one line per text row, each ending in a newline.
+pub(crate) fn render(shape: &Shape, b: &Layout) -> String {
     let mut points: Vec<(i32, i32)> = shape.hexes.iter().map(|&(x, y)| centre(x, y)).collect();
     points.extend(shape.harbors.iter().map(|h| centre(h.x, h.y)));
     let min_line = points.iter().map(|p| p.0).min().unwrap_or(0) - 4;

@@ -90,37 +90,64 @@ impl stats::Study for SamplerStudy<'_> {
 /// One row of the per-hex CSV.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct FeatureRow {
+    /// Seed of the run (the same for every sampler of a study).
     pub seed: u64,
+    /// Board name, `base` or `extended`.
     pub board: &'static str,
+    /// The rules, as written on the command line (`red-apart,2-12-apart`).
     pub rules: String,
+    /// Sampler name.
     pub sampler: &'static str,
+    /// Boards drawn by this sampler.
     pub samples: u64,
+    /// `hex` or `harbor`: what `n` numbers.
     pub place: &'static str,
+    /// Hex number (1-based, reading order) or harbor frame position (1-based).
     pub n: usize,
+    /// Row of the hex or harbor (spec coordinates, top row 0).
     pub x: i32,
+    /// Position along the row (spec coordinates).
     pub y: i32,
+    /// What was counted there: `desert`, `red`, `token=V`, `terrain=NAME` or `harbor=KIND`.
     pub feature: String,
+    /// Boards that had the feature at this place.
     pub observed: u64,
+    /// Boards a uniform sampler is expected to give: probability times `samples`.
     pub expected: f64,
+    /// Standardised difference (observed - expected) / sd; infinite when the feature is impossible but seen.
     pub z: f64,
 }
 
 /// One row of the summary CSV.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct SummaryRow {
+    /// Seed of the run (the same for every sampler of a study).
     pub seed: u64,
+    /// Board name, `base` or `extended`.
     pub board: &'static str,
+    /// The rules, as written on the command line.
     pub rules: String,
+    /// Sampler name.
     pub sampler: &'static str,
+    /// Boards drawn by this sampler.
     pub samples: u64,
+    /// Attempts over all boards (a rejection sampler's discarded boards included).
     pub attempts: u64,
+    /// `samples / attempts`: boards kept per attempt.
     pub acceptance_rate: f64,
+    /// Exact probability that a uniform board meets the rules, as a fraction; empty when not enumerated.
     pub exact_acceptance: String,
+    /// Pearson statistic over the placement cells; `None` when a cell expects fewer than 5 boards.
     pub chi_square: Option<f64>,
+    /// Degrees of freedom of `chi_square` (cells used - 1).
     pub df: Option<usize>,
+    /// Upper-tail p-value of `chi_square`; 0 when boards broke the rules.
     pub p_value: Option<f64>,
+    /// Largest |z| over the per-hex rows with a finite z.
     pub max_abs_z: f64,
+    /// Where `max_abs_z` was found: `place n feature` (empty when no row has a finite z).
     pub max_abs_z_at: String,
+    /// Where the expectations come from (exact enumeration or a reference run).
     pub expectations: String,
 }
 
@@ -308,20 +335,26 @@ pub fn reference(shape: &Shape, c: &Counts, seed: u64, samples: u64) -> Expectat
 
 /// A whole bias study: every sampler, the same seed, the same expectations.
 pub struct Study {
+    /// Per-hex and per-harbor rows of every sampler, in sampler order.
     pub rows: Vec<FeatureRow>,
+    /// One summary row per sampler, in sampler order.
     pub summaries: Vec<SummaryRow>,
     /// Per sampler, the counts (for reports and merging).
     pub counts: Vec<(Sampler, Counts)>,
+    /// The expectations every sampler was compared with.
     pub expectations: Expectations,
 }
 
 /// What a study runs.
 #[derive(Debug, Clone)]
 pub struct StudyConfig {
+    /// Samplers to run, in output order.
     pub samplers: Vec<Sampler>,
+    /// Seed shared by every sampler.
     pub seed: u64,
     /// Boards per sampler.
     pub samples: u64,
+    /// Which part of the boards this run draws (the whole run when not sharded).
     pub shard: Shard,
     /// Boards in the reference run, for rules that cannot be enumerated.
     pub reference_samples: u64,

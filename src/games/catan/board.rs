@@ -10,18 +10,26 @@ use std::sync::OnceLock;
 /// Room per board for hex arrays: the largest board has 30 hexes; 32 lets hot loops
 /// index with `& 31` and no bounds checks.
 pub const MAX_HEX: usize = 32;
+/// Room per board for harbor arrays: the most frame positions any board has.
 pub const MAX_HARBOR: usize = 11;
 
-/// Terrain codes (the order of the formats spec).
+/// Terrain code of fields (wheat). Terrain codes follow the order of the formats spec.
 pub const WHEAT: u8 = 0;
+/// Terrain code of forest (wood).
 pub const WOOD: u8 = 1;
+/// Terrain code of pasture (sheep).
 pub const SHEEP: u8 = 2;
+/// Terrain code of hills (clay).
 pub const CLAY: u8 = 3;
+/// Terrain code of mountains (rock).
 pub const ROCK: u8 = 4;
+/// Terrain code of the desert (no token).
 pub const DESERT: u8 = 5;
+/// Terrain names, indexed by terrain code.
 pub const TERRAIN_NAMES: [&str; 6] = ["wheat", "wood", "sheep", "clay", "rock", "desert"];
 /// Harbor kinds: 0 is the generic 3:1, 1 + terrain code a 2:1 harbor of that resource.
 pub const GENERIC: u8 = 0;
+/// Harbor names, indexed by harbor kind.
 pub const HARBOR_NAMES: [&str; 6] = ["3:1", "wheat", "wood", "sheep", "clay", "rock"];
 /// Token values in the order used by counters and CSVs.
 pub const TOKEN_VALUES: [u8; 10] = [2, 3, 4, 5, 6, 8, 9, 10, 11, 12];
@@ -38,7 +46,8 @@ pub fn pips(token: u8) -> u32 {
     }
 }
 
-pub fn is_red(token: u8) -> bool {
+/// Whether a token is red (6 or 8).
+pub(crate) fn is_red(token: u8) -> bool {
     token == 6 || token == 8
 }
 
@@ -47,10 +56,14 @@ pub fn is_red(token: u8) -> bool {
 /// in direction EDGE_DIR[k].
 pub const EDGE_DIR: [(i32, i32); 6] = [(1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1), (1, 0)];
 
+/// A harbor frame position: the sea hex it sits on and its two piers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Harbor {
+    /// Row of the sea hex (spec coordinates, may lie outside the land, e.g. -1).
     pub x: i32,
+    /// Position along the row of the sea hex.
     pub y: i32,
+    /// The two corners (0-5, numbered as for [`EDGE_DIR`]) its piers point at; consecutive.
     pub piers: (u8, u8),
 }
 
@@ -68,6 +81,7 @@ pub enum BoardKind {
 }
 
 impl BoardKind {
+    /// The board's name in parameters and outputs: `base` or `extended`.
     pub fn name(self) -> &'static str {
         match self {
             BoardKind::Base => "base",
@@ -75,6 +89,7 @@ impl BoardKind {
         }
     }
 
+    /// The board's shape, built once per kind.
     pub fn shape(self) -> &'static Shape {
         static BASE: OnceLock<Shape> = OnceLock::new();
         static EXT: OnceLock<Shape> = OnceLock::new();
@@ -104,15 +119,19 @@ impl std::str::FromStr for BoardKind {
 /// Everything fixed about a board shape. Hex index i is hex number n = i + 1.
 #[derive(Debug, Clone)]
 pub struct Shape {
+    /// Which board this is.
     pub kind: BoardKind,
+    /// Spec coordinates (x, y) per hex index, in reading order (index = hex number - 1).
     pub hexes: Vec<(i32, i32)>,
     /// Bit j of `neighbours[i]` is set when hexes i and j touch.
     pub neighbours: Vec<u32>,
     /// Land hexes meeting at each corner where two or three land hexes meet.
     pub corners: Vec<Vec<u8>>,
+    /// Harbor frame positions, in the order harbor kinds are stored in a layout.
     pub harbors: Vec<Harbor>,
     /// Non-desert terrain codes, one per non-desert hex.
     pub terrains: Vec<u8>,
+    /// How many desert hexes (1 on the base board, 2 on the extended one).
     pub deserts: usize,
     /// Tokens, one per non-desert hex.
     pub tokens: Vec<u8>,
@@ -261,10 +280,12 @@ impl Shape {
         }
     }
 
+    /// Number of land hexes (19 on the base board, 30 on the extended one).
     pub fn len(&self) -> usize {
         self.hexes.len()
     }
 
+    /// Whether the shape has no hexes (never true for a real board).
     pub fn is_empty(&self) -> bool {
         self.hexes.is_empty()
     }
@@ -274,7 +295,8 @@ impl Shape {
         self.tokens.iter().filter(|&&t| t == v).count()
     }
 
-    pub fn terrain_count(&self, t: u8) -> usize {
+    /// How many hexes of a terrain code the board has (deserts included).
+    pub(crate) fn terrain_count(&self, t: u8) -> usize {
         if t == DESERT {
             self.deserts
         } else {
@@ -282,7 +304,8 @@ impl Shape {
         }
     }
 
-    pub fn reds(&self) -> usize {
+    /// How many red tokens (6s and 8s) the board has.
+    pub(crate) fn reds(&self) -> usize {
         self.tokens.iter().filter(|&&t| is_red(t)).count()
     }
 }

@@ -18,7 +18,9 @@ pub(crate) const JOINT: usize = 66;
 /// board; every per-hex frequency of the report is a sum of them.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Counts {
+    /// Boards counted.
     pub boards: u64,
+    /// Attempts over all counted boards (rejected boards included).
     pub attempts: u64,
     /// hex * 66 + terrain * 11 + token column
     pub joint: Vec<u64>,
@@ -29,6 +31,7 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// Empty counts for a shape, with `cells` placement cells (0 when no chi-square is done).
     pub fn new(shape: &Shape, cells: usize) -> Counts {
         Counts {
             boards: 0,
@@ -40,6 +43,7 @@ impl Counts {
     }
 
     #[inline]
+    /// Count one board that took `attempts` attempts, in placement cell `cell` if it has one.
     pub fn add(&mut self, b: &Layout, attempts: u64, cell: Option<usize>) {
         self.boards += 1;
         self.attempts += attempts;
@@ -73,6 +77,7 @@ impl Counts {
             && (self.cells.is_empty() || self.cells.iter().sum::<u64>() == boards)
     }
 
+    /// Add another run's counts (same shape and cells) to these.
     pub fn merge(&mut self, o: &Counts) {
         self.boards += o.boards;
         self.attempts += o.attempts;
@@ -119,6 +124,7 @@ impl Counts {
 pub struct Cells {
     index: CellIndex,
     per_red_set: usize,
+    /// Exact probability of each cell under a uniform draw of valid boards; sums to 1.
     pub probability: Vec<f64>,
 }
 
@@ -129,6 +135,7 @@ enum CellIndex {
 }
 
 impl Cells {
+    /// The cells of a shape, from its enumerated placement table.
     pub fn new(shape: &Shape, table: &PlacementTable) -> Cells {
         let n = shape.len();
         let index = if n <= 20 {
@@ -176,10 +183,12 @@ impl Cells {
         }
     }
 
+    /// Number of cells.
     pub fn len(&self) -> usize {
         self.probability.len()
     }
 
+    /// Whether there are no cells.
     pub fn is_empty(&self) -> bool {
         self.probability.is_empty()
     }

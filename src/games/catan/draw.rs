@@ -8,10 +8,12 @@ use crate::canvas::{
     MM_PER_PT,
 };
 
+/// How terrains are filled in the book.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Style {
     #[default]
+    /// Terrain colours (the default).
     Colour,
     /// Grey fills told apart by their labels, for black-and-white printing.
     Greyscale,
@@ -126,7 +128,8 @@ fn widest(words: &[&str], face: Face) -> f32 {
         .fold(0.0, f32::max)
 }
 
-pub fn sizes(r: f32) -> Sizes {
+/// Font sizes (pt) of the labels on a hex of radius `r` mm, capped at 11 pt.
+fn sizes(r: f32) -> Sizes {
     let label = (1.45 * r / widest(&TERRAIN_NAMES, Face::Regular)).min(11.0);
     let rates = widest(&["2:1", "3:1"], Face::Bold);
     let words = widest(
@@ -137,7 +140,8 @@ pub fn sizes(r: f32) -> Sizes {
     Sizes { label, harbor }
 }
 
-pub fn board(canvas: &mut Canvas, area: Rect, kind: BoardKind, b: &Layout, style: Style) {
+/// Draw a whole board (hexes, tokens, harbors) fitted into `area`.
+pub(crate) fn board(canvas: &mut Canvas, area: Rect, kind: BoardKind, b: &Layout, style: Style) {
     let s = kind.shape();
     let ((ew, eh), (ox, oy)) = frame(kind);
     let inner = area.inset(MARGIN);

@@ -88,18 +88,22 @@ fn gcd(a: u128, b: u128) -> u128 {
 /// A fraction in lowest terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fraction {
+    /// Numerator.
     pub num: u128,
+    /// Denominator (positive).
     pub den: u128,
 }
 
 impl Fraction {
-    pub fn new(num: u128, den: u128) -> Self {
+    /// `num / den` reduced to lowest terms.
+    pub(crate) fn new(num: u128, den: u128) -> Self {
         let g = gcd(num, den).max(1);
         Fraction {
             num: num / g,
             den: den / g,
         }
     }
+    /// The fraction as a float.
     pub fn value(&self) -> f64 {
         self.num as f64 / self.den as f64
     }
@@ -140,9 +144,11 @@ impl Stages {
 #[derive(Debug, Clone)]
 pub struct PlacementTable {
     two_twelve: bool,
+    /// The valid red sets, as bitmasks of hex indices.
     pub red_sets: Vec<u32>,
     /// weight[i] = completions of red_sets[i].
     pub weights: Vec<u64>,
+    /// Sum of `weights`: valid placements of reds, deserts, 2s and 12s.
     pub total: u64,
     /// Every red set has the same weight (draw its index directly).
     uniform: bool,

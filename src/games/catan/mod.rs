@@ -58,32 +58,49 @@ impl Default for CatanParams {
     }
 }
 
+/// One hex of a recorded board.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HexRecord {
+    /// Hex number, 1-based in reading order.
     pub n: usize,
+    /// Row (spec coordinates, top row 0).
     pub x: i32,
+    /// Position along the row.
     pub y: i32,
+    /// Terrain name (`wheat`, ..., `desert`).
     pub terrain: &'static str,
+    /// Token value; `None` on a desert.
     pub token: Option<u8>,
 }
 
+/// One harbor of a recorded board.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HarborRecord {
+    /// Row of the harbor's sea hex (spec coordinates).
     pub x: i32,
+    /// Position along the row of the sea hex.
     pub y: i32,
+    /// Harbor name: `3:1` or the resource of a 2:1 harbor.
     pub kind: &'static str,
 }
 
 /// One drawn board, as recorded.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CatanBoard {
+    /// Board name, `base` or `extended`.
     pub board: &'static str,
+    /// The rules the board was drawn under, as on the command line.
     pub rules: String,
+    /// Name of the sampler that drew it.
     pub sampler: &'static str,
+    /// Attempts it took (1 unless the sampler rejects boards).
     pub attempts: u64,
+    /// Every hex, in hex-number order.
     pub hexes: Vec<HexRecord>,
+    /// Every harbor, in frame-position order.
     pub harbors: Vec<HarborRecord>,
     #[serde(skip)]
+    /// The board in the compact form the samplers and renderers use (not serialised).
     pub layout: Layout,
 }
 
@@ -97,14 +114,17 @@ pub struct Catan {
 }
 
 impl Catan {
+    /// The board shape this generator draws on.
     pub fn shape(&self) -> &'static Shape {
         self.ctx.shape
     }
 
+    /// The sampler context: shape, rules and placement table.
     pub fn ctx(&self) -> &sampler::Ctx {
         &self.ctx
     }
 
+    /// The sampler this generator uses.
     pub fn sampler(&self) -> Sampler {
         self.params.sampler
     }
@@ -118,6 +138,7 @@ impl Catan {
         }
     }
 
+    /// The record of a drawn layout, with the attempts it took.
     pub fn record(&self, layout: Layout, attempts: u64) -> CatanBoard {
         to_record(
             self.shape(),

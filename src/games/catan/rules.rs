@@ -6,8 +6,11 @@ use super::board::{is_red, pips, Shape, DESERT, MAX_HARBOR, MAX_HEX};
 /// frame position. Token 0 means none (the desert).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
+    /// Terrain code per hex index; [`DESERT`] past the board's hexes.
     pub terrain: [u8; MAX_HEX],
+    /// Token value per hex index; 0 for a desert and past the board's hexes.
     pub token: [u8; MAX_HEX],
+    /// Harbor kind per frame position (0 = 3:1, 1 + terrain code = 2:1).
     pub harbor: [u8; MAX_HARBOR],
 }
 
@@ -21,6 +24,7 @@ impl Default for Layout {
     }
 }
 
+/// One placement rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rule {
     /// No two red numbers (6, 8) on neighbouring hexes.
@@ -36,6 +40,7 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// The rule as written in parameters (`red-apart`, `max-pips-per-corner=12`, ...).
     pub fn name(&self) -> String {
         match self {
             Rule::RedApart => "red-apart".into(),
@@ -133,10 +138,12 @@ pub fn independent(shape: &Shape, mut mask: u32) -> bool {
 }
 
 impl Rules {
+    /// The rules, sorted and without duplicates.
     pub fn list(&self) -> &[Rule] {
         &self.0
     }
 
+    /// Whether `r` is one of these rules.
     pub fn has(&self, r: Rule) -> bool {
         self.0.contains(&r)
     }
@@ -167,10 +174,12 @@ impl Rules {
         })
     }
 
+    /// Whether reds must be apart.
     pub fn red_apart(&self) -> bool {
         self.has(Rule::RedApart)
     }
 
+    /// Whether 2s and 12s must be apart.
     pub fn two_twelve_apart(&self) -> bool {
         self.has(Rule::TwoTwelveApart)
     }

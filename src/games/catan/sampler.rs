@@ -29,6 +29,7 @@ pub enum Sampler {
     Direct,
 }
 
+/// Every sampler, in the order studies report them.
 pub const ALL_SAMPLERS: [Sampler; 5] = [
     Sampler::FullRejection,
     Sampler::TokenRejection,
@@ -38,6 +39,7 @@ pub const ALL_SAMPLERS: [Sampler; 5] = [
 ];
 
 impl Sampler {
+    /// The sampler's name in parameters and outputs.
     pub fn name(self) -> &'static str {
         match self {
             Sampler::FullRejection => "full-rejection",
@@ -76,7 +78,8 @@ pub struct Draws<'a> {
 }
 
 impl<'a> Draws<'a> {
-    pub fn new(rng: &'a mut Rng) -> Self {
+    /// Draws from `rng`, starting with no buffered bits.
+    pub(crate) fn new(rng: &'a mut Rng) -> Self {
         Draws {
             rng,
             buf: 0,
@@ -166,7 +169,9 @@ impl<'a> Draws<'a> {
 /// A drawn board and the attempts it took.
 #[derive(Debug, Clone, Copy)]
 pub struct Drawn {
+    /// The board.
     pub layout: Layout,
+    /// Boards tried to get it (1 for samplers that never reject).
     pub attempts: u64,
 }
 
@@ -178,8 +183,11 @@ impl Drawn {
 
 /// What every sampler needs: the board, the rules, and (for `direct`) the table.
 pub struct Ctx {
+    /// The board shape.
     pub shape: &'static Shape,
+    /// The rules every board must meet.
     pub rules: Rules,
+    /// Table of valid red/desert/2-12 placements; `Some` when the rules can be enumerated.
     pub table: Option<PlacementTable>,
     /// How `direct` draws, built from the table when first needed.
     plan: OnceLock<Option<Plan>>,
@@ -301,6 +309,7 @@ impl<'a> Budget<'a> {
 }
 
 impl Ctx {
+    /// A context for a shape and rules (`table` is required by the `direct` sampler).
     pub fn new(shape: &'static Shape, rules: Rules, table: Option<PlacementTable>) -> Ctx {
         let mut order: Vec<u8> = shape
             .tokens
