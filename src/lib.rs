@@ -9,6 +9,8 @@
 // Unsafe code lives in one module only (games::catan::direct::deposit, the BMI2 bit
 // deposit), which allows it for itself.
 #![deny(unsafe_code)]
+// Every public item says what it is (the public API is the library's contract).
+#![deny(missing_docs)]
 
 pub mod batch;
 pub mod book;

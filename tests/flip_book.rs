@@ -6,7 +6,7 @@ mod common;
 
 use puzzlebook::canvas::{Canvas, Rect, Shape as Mark};
 use puzzlebook::games::flip::{
-    self, Flip, FlipParams, FlipPuzzle, Layout, Shape, Solution, Solver,
+    self, Flip, FlipParams, FlipPuzzle, MoveGrid, Shape, Solution, Solver,
 };
 use puzzlebook::games::{Game, Outcome};
 use puzzlebook::seed::item_rng;
@@ -192,7 +192,7 @@ fn answers_name_the_printed_labels() {
 fn the_worked_example_is_right_and_minimal() {
     for shape in [Shape::Block, Shape::Plus] {
         let ex = flip::example(shape);
-        let l: Layout = ex.layout;
+        let l: MoveGrid = ex.layout;
         // Replay the moves cell by cell from the start board.
         let solver = Solver::new(l);
         let mut board = ex.start(&solver);

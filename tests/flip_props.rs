@@ -1,18 +1,18 @@
 //! Property tests for Flip through the public API.
 
 use proptest::prelude::*;
-use puzzlebook::games::flip::{Bits, Layout, Shape, Solution, Solver};
+use puzzlebook::games::flip::{Bits, MoveGrid, Shape, Solution, Solver};
 
-fn layout() -> impl Strategy<Value = Layout> {
+fn layout() -> impl Strategy<Value = MoveGrid> {
     (
         2usize..=12,
         2usize..=12,
         prop_oneof![Just(Shape::Block), Just(Shape::Plus)],
     )
-        .prop_map(|(r, c, s)| Layout::new(s, r, c).unwrap())
+        .prop_map(|(r, c, s)| MoveGrid::new(s, r, c).unwrap())
 }
 
-fn scrambled() -> impl Strategy<Value = (Layout, Vec<usize>)> {
+fn scrambled() -> impl Strategy<Value = (MoveGrid, Vec<usize>)> {
     layout().prop_flat_map(|l| {
         (
             Just(l),
@@ -70,18 +70,18 @@ proptest! {
         let mut board = l.target();
         for &m in &seq { board.xor_assign(solver.mask(m)); }
         let text = l.render(&board);
-        let (l2, b2) = Layout::parse(l.shape, &text).unwrap();
+        let (l2, b2) = MoveGrid::parse(l.shape, &text).unwrap();
         prop_assert_eq!(l2, l);
         prop_assert_eq!(&b2, &board);
         // Labels are optional on input.
         let bare = l.rows_text(&board).join("\n");
-        prop_assert_eq!(Layout::parse(l.shape, &bare).unwrap().1, board);
+        prop_assert_eq!(MoveGrid::parse(l.shape, &bare).unwrap().1, board);
     }
 
     /// The parser never panics on arbitrary text.
     #[test]
     fn parser_never_panics(text in "[o\\- a-z0-9\\n]{0,80}") {
-        let _ = Layout::parse(Shape::Block, &text);
-        let _ = Layout::parse(Shape::Plus, &text);
+        let _ = MoveGrid::parse(Shape::Block, &text);
+        let _ = MoveGrid::parse(Shape::Plus, &text);
     }
 }

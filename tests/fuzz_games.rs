@@ -7,7 +7,7 @@
 
 use proptest::prelude::*;
 use puzzlebook::games::carcassonne::{self, tiles, Landscape};
-use puzzlebook::games::flip::{Layout, Shape};
+use puzzlebook::games::flip::{MoveGrid, Shape};
 use puzzlebook::games::number_match::{self, rules::parse_board, Append, Rules, Solver, Verdict};
 use puzzlebook::games::numbrix::{self, grid::parse_grids};
 use std::time::{Duration, Instant};
@@ -454,11 +454,11 @@ fn flip_text() -> impl Strategy<Value = String> {
 fn check_flip(text: &str) -> Result<bool, TestCaseError> {
     let mut accepted = false;
     for shape in [Shape::Block, Shape::Plus] {
-        match timed("Layout::parse", || Layout::parse(shape, text)) {
+        match timed("MoveGrid::parse", || MoveGrid::parse(shape, text)) {
             Ok((layout, board)) => {
                 accepted = true;
                 // What parses renders back to text that parses to the same board.
-                let again = Layout::parse(shape, &layout.render(&board));
+                let again = MoveGrid::parse(shape, &layout.render(&board));
                 prop_assert_eq!(again.ok(), Some((layout, board)));
             }
             Err(e) => prop_assert!(one_line(&e), "{e}"),

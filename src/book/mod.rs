@@ -183,8 +183,9 @@ impl GameVisitor for BuildSection<'_> {
     }
 }
 
-/// One section, generated and ordered, with what the pages need to say about it.
-struct Part {
+/// One section of the template, generated and ordered: a chapter of the book, with
+/// what its pages need to say about it.
+struct Chapter {
     /// 1-based, as the template counts its sections.
     number: usize,
     heading: String,
@@ -202,7 +203,7 @@ struct Part {
     items: Box<dyn SectionItems>,
 }
 
-impl Part {
+impl Chapter {
     fn number_of(&self, k: usize) -> usize {
         self.first_number + k
     }
@@ -222,7 +223,7 @@ struct HowTo {
     title: String,
     text: String,
     /// A section whose game draws the worked example.
-    part: usize,
+    chapter: usize,
 }
 
 fn params_inline(t: &toml::Table) -> String {
@@ -278,7 +279,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
             pages::check_intro(i + 1, &typeset(intro), probe.live(1))?;
         }
     }
-    let mut parts = Vec::new();
+    let mut chapters = Vec::new();
     let mut howtos: Vec<HowTo> = Vec::new();
     let mut number = 1;
     for (i, s) in template.sections.iter().enumerate() {
@@ -315,12 +316,12 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
                 howtos.push(HowTo {
                     title: items.title().to_string(),
                     text,
-                    part: parts.len(),
+                    chapter: chapters.len(),
                 });
                 howtos.len() - 1
             }
         };
-        parts.push(Part {
+        chapters.push(Chapter {
             number: i + 1,
             heading: typeset(s.heading.as_deref().unwrap_or(items.title())),
             intro: s.intro.as_deref().map(typeset),
@@ -339,7 +340,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
     // first section too.
     for h in 0..howtos.len() {
         if howtos[..h].iter().any(|o| o.title == howtos[h].title) {
-            let heading = parts[howtos[h].part].heading.clone();
+            let heading = chapters[howtos[h].chapter].heading.clone();
             howtos[h].title = if heading.contains(&howtos[h].title) {
                 heading
             } else {
@@ -349,7 +350,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
     }
     let puzzles = number - 1;
     let with_answers = template.answers.placement == template::AnswerPlacement::End
-        && parts.iter().any(|p| p.items.has_answers());
+        && chapters.iter().any(|p| p.items.has_answers());
 
     // The gutter depends on the page count and the page count on the live width: plan
     // with the gutter of the pages planned so far until it needs no wider gutter (a
@@ -362,7 +363,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
             &template.margins,
             planned_for,
         );
-        let plan = pages::plan(template, &parts, &howtos, &g, with_answers)?;
+        let plan = pages::plan(template, &chapters, &howtos, &g, with_answers)?;
         let n = plan.kinds.len();
         if n > MAX_PAGES {
             return Err(Error::invalid(format!(
@@ -391,8 +392,8 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         with_answers,
         date: date.as_deref(),
     };
-    let canvases = pages::draw_all(&book, &parts, &howtos, &geometry, &plan);
-    pages::check_pages(&canvases, &geometry, &plan, &parts)?;
+    let canvases = pages::draw_all(&book, &chapters, &howtos, &geometry, &plan);
+    pages::check_pages(&canvases, &geometry, &plan, &chapters)?;
     Ok(Composed {
         meta: pdf::Meta {
             title: typeset(&template.title),

@@ -2,7 +2,7 @@
 //! puzzle and answer lands on, and the drawing of each kind of page.
 
 use super::layout::{best_grid, Geometry};
-use super::{typeset, HowTo, Part, Template};
+use super::{typeset, Chapter, HowTo, Template};
 use crate::canvas::{
     fit_size, pt, text_width, wrap, Align, Canvas, Color, Face, Rect, Stroke, MIN_LINE_MM,
     MIN_TEXT_PT, MM_PER_PT,
@@ -101,7 +101,7 @@ pub(super) enum Kind {
     HowTo(usize),
     /// Puzzles `first..first + n` of a section; `opens`: its first page.
     Puzzles {
-        part: usize,
+        chapter: usize,
         first: usize,
         n: usize,
         opens: bool,
@@ -115,10 +115,10 @@ pub(super) enum Block {
     /// The "Answers" heading.
     Title,
     /// A section's heading in the key, with its game's note.
-    Section { part: usize },
+    Section { chapter: usize },
     /// Answers `first..first + n` of a section, side by side.
     Row {
-        part: usize,
+        chapter: usize,
         first: usize,
         n: usize,
         height: f32,
@@ -166,9 +166,9 @@ fn answer_label_h() -> f32 {
 }
 
 /// The height a section's first page needs above its puzzles.
-fn section_header_h(part: &Part, w: f32) -> f32 {
+fn section_header_h(chapter: &Chapter, w: f32) -> f32 {
     let mut h = line_h(HEADING_PT) + 3.0;
-    if let Some(intro) = &part.intro {
+    if let Some(intro) = &chapter.intro {
         h += text_block_h(wrap(intro, BODY_PT, Face::Regular, w).len(), BODY_PT) + 2.0;
     }
     h + line_h(REF_PT) + 3.0
@@ -193,8 +193,8 @@ pub(super) fn check_intro(section: usize, intro: &str, live: Rect) -> Result<()>
 }
 
 /// The answer text under an answer, as it will be drawn.
-fn answer_lines(part: &Part, item: usize, w: f32) -> Vec<String> {
-    let text = typeset(&part.items.answer(item));
+fn answer_lines(chapter: &Chapter, item: usize, w: f32) -> Vec<String> {
+    let text = typeset(&chapter.items.answer(item));
     if text.is_empty() {
         return Vec::new();
     }
@@ -209,19 +209,19 @@ fn answer_lines(part: &Part, item: usize, w: f32) -> Vec<String> {
 }
 
 /// Whether every answer of a section stays legible (text >= 7 pt) drawn `w` mm wide.
-fn answers_legible(part: &Part, w: f32, max_h: f32) -> bool {
-    (0..part.items.len()).all(|i| {
-        let (dw, dh) = answer_size(part, i, w, max_h);
+fn answers_legible(chapter: &Chapter, w: f32, max_h: f32) -> bool {
+    (0..chapter.items.len()).all(|i| {
+        let (dw, dh) = answer_size(chapter, i, w, max_h);
         let area = Rect::new(0.0, 0.0, dw, dh);
         let mut c = Canvas::new();
-        part.items.draw_answer(i, &mut c, area);
+        chapter.items.draw_answer(i, &mut c, area);
         c.min_text_pt().is_none_or(|s| s >= MIN_TEXT_PT - 1e-3)
     })
 }
 
 /// The drawing size of answer `i` in a column `w` wide, at most `max_h` tall.
-fn answer_size(part: &Part, i: usize, w: f32, max_h: f32) -> (f32, f32) {
-    let aspect = part.items.answer_aspect(i).max(1e-3);
+fn answer_size(chapter: &Chapter, i: usize, w: f32, max_h: f32) -> (f32, f32) {
+    let aspect = chapter.items.answer_aspect(i).max(1e-3);
     let h = (w / aspect).min(max_h);
     (h * aspect, h)
 }
@@ -237,7 +237,7 @@ fn within(b: Rect, area: Rect) -> bool {
 /// Plan every page for one page geometry.
 pub(super) fn plan(
     template: &Template,
-    parts: &[Part],
+    chapters: &[Chapter],
     howtos: &[HowTo],
     g: &Geometry,
     with_answers: bool,
@@ -247,7 +247,7 @@ pub(super) fn plan(
     let mut kinds = vec![Kind::Title, Kind::Copyright];
 
     // Contents: how-to pages, sections, answers.
-    let entries = howtos.len() + parts.len() + usize::from(with_answers);
+    let entries = howtos.len() + chapters.len() + usize::from(with_answers);
     let contents_line = leading(BODY_PT) * 1.5;
     let per_contents =
         (((body_h - line_h(HEADING_PT) - 8.0) / contents_line).floor() as usize).max(1);
@@ -266,12 +266,12 @@ pub(super) fn plan(
     let mut sections = Vec::new();
     let mut section_pages = Vec::new();
     let mut puzzle_page = Vec::new();
-    for (p, part) in parts.iter().enumerate() {
-        let header = section_header_h(part, live.w).max(HEADER_MM);
+    for (p, chapter) in chapters.iter().enumerate() {
+        let header = section_header_h(chapter, live.w).max(HEADER_MM);
         let grid = Rect::new(0.0, 0.0, live.w, body_h - HEADER_MM);
         let extra = label_h() + caption_h() + 2.0 * PAD_MM;
-        let aspect = part.items.aspect();
-        let (rows, cols) = best_grid(part.per_page, grid, aspect, extra);
+        let aspect = chapter.items.aspect();
+        let (rows, cols) = best_grid(chapter.per_page, grid, aspect, extra);
         // Each box as tall as its drawing needs (a wide drawing in one row does not
         // need the whole page), so the first page fits what it can at the same size.
         let box_w = grid.w / cols as f32;
@@ -281,7 +281,7 @@ pub(super) fn plan(
         let box_h = (draw_w / aspect + extra).min(grid.h / rows as f32);
         // Rows under the first page's header; a whisker of rounding is not a row lost.
         let first_rows = (((body_h - header) / box_h) + 1e-3).floor().max(0.0) as usize;
-        let first_slots = (first_rows * cols).min(part.per_page);
+        let first_slots = (first_rows * cols).min(chapter.per_page);
         sections.push(SectionLayout {
             header,
             rows,
@@ -293,12 +293,12 @@ pub(super) fn plan(
         let mut pages = Vec::new();
         let mut first = 0;
         let mut opens = true;
-        while opens || first < part.items.len() {
-            let slots = if opens { first_slots } else { part.per_page };
-            let n = slots.min(part.items.len() - first);
+        while opens || first < chapter.items.len() {
+            let slots = if opens { first_slots } else { chapter.per_page };
+            let n = slots.min(chapter.items.len() - first);
             pages.extend(std::iter::repeat_n(kinds.len() + 1, n));
             kinds.push(Kind::Puzzles {
-                part: p,
+                chapter: p,
                 first,
                 n,
                 opens,
@@ -310,9 +310,10 @@ pub(super) fn plan(
     }
 
     // The answer key: sections run on, answers in rows.
-    let mut answer_page: Vec<Vec<usize>> = parts.iter().map(|p| vec![0; p.items.len()]).collect();
-    let mut answer_cols = vec![0; parts.len()];
-    let mut answer_max_h = vec![0.0; parts.len()];
+    let mut answer_page: Vec<Vec<usize>> =
+        chapters.iter().map(|p| vec![0; p.items.len()]).collect();
+    let mut answer_cols = vec![0; chapters.len()];
+    let mut answer_max_h = vec![0.0; chapters.len()];
     let answers_page = kinds.len() + 1;
     if with_answers {
         let avail = body_h - HEADER_MM;
@@ -321,33 +322,35 @@ pub(super) fn plan(
         let flush = |blocks: &mut Vec<Block>, kinds: &mut Vec<Kind>| {
             kinds.push(Kind::Answers(std::mem::take(blocks)));
         };
-        for (p, part) in parts.iter().enumerate() {
-            if !part.items.has_answers() {
+        for (p, chapter) in chapters.iter().enumerate() {
+            if !chapter.items.has_answers() {
                 continue;
             }
-            let section_h = answer_section_h(part, live.w);
+            let section_h = answer_section_h(chapter, live.w);
             let text_room = text_block_h(ANSWER_LINES, ANSWER_PT) + 1.0;
             let max_draw_h = avail - section_h - answer_label_h() - text_room - 2.0 * PAD_MM;
             let cols = template.answers.columns.unwrap_or_else(|| {
                 (1..=super::template::MAX_ANSWER_COLUMNS)
                     .rev()
-                    .find(|&c| answers_legible(part, live.w / c as f32 - 2.0 * PAD_MM, max_draw_h))
+                    .find(|&c| {
+                        answers_legible(chapter, live.w / c as f32 - 2.0 * PAD_MM, max_draw_h)
+                    })
                     .unwrap_or(1)
             });
             answer_cols[p] = cols;
             answer_max_h[p] = max_draw_h;
             let col_w = live.w / cols as f32 - 2.0 * PAD_MM;
             let mut first_row = true;
-            for first in (0..part.items.len()).step_by(cols) {
-                let n = cols.min(part.items.len() - first);
+            for first in (0..chapter.items.len()).step_by(cols) {
+                let n = cols.min(chapter.items.len() - first);
                 let ks = first..first + n;
                 let draw_h = ks
                     .clone()
-                    .map(|k| answer_size(part, part.order[k], col_w, max_draw_h).1)
+                    .map(|k| answer_size(chapter, chapter.order[k], col_w, max_draw_h).1)
                     .fold(0.0f32, f32::max);
                 let lines = ks
                     .clone()
-                    .map(|k| answer_lines(part, part.order[k], col_w).len())
+                    .map(|k| answer_lines(chapter, chapter.order[k], col_w).len())
                     .max()
                     .unwrap_or(0);
                 let height =
@@ -358,7 +361,7 @@ pub(super) fn plan(
                     used = 0.0;
                 }
                 if first_row {
-                    blocks.push(Block::Section { part: p });
+                    blocks.push(Block::Section { chapter: p });
                     used += section_h;
                     first_row = false;
                 }
@@ -366,7 +369,7 @@ pub(super) fn plan(
                     answer_page[p][k] = kinds.len() + 1;
                 }
                 blocks.push(Block::Row {
-                    part: p,
+                    chapter: p,
                     first,
                     n,
                     height,
@@ -391,7 +394,7 @@ pub(super) fn plan(
         .map(|(h, &page)| (format!("How to play {}", h.title), page))
         .collect();
     contents.extend(
-        parts
+        chapters
             .iter()
             .zip(&section_pages)
             .map(|(p, &page)| (p.heading.clone(), page)),
@@ -415,9 +418,9 @@ pub(super) fn plan(
 }
 
 /// Height of a section's heading (and its game's note) in the answer key.
-fn answer_section_h(part: &Part, w: f32) -> f32 {
+fn answer_section_h(chapter: &Chapter, w: f32) -> f32 {
     let mut h = line_h(SUBHEAD_PT) + 3.0;
-    if let Some(note) = part.items.answer_note() {
+    if let Some(note) = chapter.items.answer_note() {
         let lines = wrap(&typeset(&note), NOTE_PT, Face::Regular, w).len();
         h += text_block_h(lines, NOTE_PT) + 2.0;
     }
@@ -437,7 +440,7 @@ pub(super) struct BookText<'a> {
 /// Draw every page.
 pub(super) fn draw_all(
     book: &BookText<'_>,
-    parts: &[Part],
+    chapters: &[Chapter],
     howtos: &[HowTo],
     g: &Geometry,
     plan: &Plan,
@@ -455,33 +458,42 @@ pub(super) fn draw_all(
             let mut numbered = true;
             match kind {
                 Kind::Title => {
-                    title_page(&mut c, body, book, parts);
+                    title_page(&mut c, body, book, chapters);
                     numbered = false;
                 }
                 Kind::Copyright => {
-                    copyright_page(&mut c, body, book, parts);
+                    copyright_page(&mut c, body, book, chapters);
                     numbered = false;
                 }
                 Kind::Contents { first, n } => {
                     contents_page(&mut c, body, &plan.contents[*first..first + n], *first == 0)
                 }
-                Kind::HowTo(h) => howto_page(&mut c, body, &howtos[*h], parts),
+                Kind::HowTo(h) => howto_page(&mut c, body, &howtos[*h], chapters),
                 Kind::Puzzles {
-                    part,
+                    chapter,
                     first,
                     n,
                     opens,
                 } => {
                     if !opens {
-                        head = Some(parts[*part].heading.as_str());
+                        head = Some(chapters[*chapter].heading.as_str());
                     }
-                    puzzle_page(&mut c, body, &parts[*part], *part, *first, *n, *opens, plan);
+                    puzzle_page(
+                        &mut c,
+                        body,
+                        &chapters[*chapter],
+                        *chapter,
+                        *first,
+                        *n,
+                        *opens,
+                        plan,
+                    );
                 }
                 Kind::Answers(blocks) => {
                     if page != plan.answers_page {
                         head = Some("Answers");
                     }
-                    answer_page(&mut c, body, blocks, parts, plan);
+                    answer_page(&mut c, body, blocks, chapters, plan);
                 }
                 Kind::Notes => notes_page(&mut c, body),
             }
@@ -518,9 +530,9 @@ pub(super) fn draw_all(
 }
 
 /// "22 puzzles and 4 boards in 5 sections, with answers".
-fn what_is_inside(parts: &[Part], with_answers: bool) -> String {
+fn what_is_inside(chapters: &[Chapter], with_answers: bool) -> String {
     let mut by_label: Vec<(&str, usize)> = Vec::new();
-    for p in parts {
+    for p in chapters {
         let label = p.items.label();
         match by_label.iter_mut().find(|(l, _)| *l == label) {
             Some((_, n)) => *n += p.items.len(),
@@ -534,8 +546,8 @@ fn what_is_inside(parts: &[Part], with_answers: bool) -> String {
     format!(
         "{} in {} section{}{}",
         things.join(" and "),
-        parts.len(),
-        if parts.len() == 1 { "" } else { "s" },
+        chapters.len(),
+        if chapters.len() == 1 { "" } else { "s" },
         if with_answers { ", with answers" } else { "" }
     )
 }
@@ -550,7 +562,7 @@ fn centred_lines(c: &mut Canvas, area: Rect, top: f32, size: f32, face: Face, te
     text_block_h(lines.len(), size)
 }
 
-fn title_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, parts: &[Part]) {
+fn title_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, chapters: &[Chapter]) {
     let t = book.template;
     let title = typeset(&t.title);
     let size = fit_size(&title, Face::Bold, area.w, 30.0, 34.0).max(MIN_TEXT_PT);
@@ -570,7 +582,7 @@ fn title_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, parts: &[Part]) {
         y,
         BODY_PT,
         Face::Regular,
-        &what_is_inside(parts, book.with_answers),
+        &what_is_inside(chapters, book.with_answers),
     );
     if !t.author.is_empty() {
         centred_lines(
@@ -607,7 +619,7 @@ fn ranges(v: &[u64]) -> String {
     out.join(", ")
 }
 
-fn copyright_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, parts: &[Part]) {
+fn copyright_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, chapters: &[Chapter]) {
     let t = book.template;
     let mut lines: Vec<(String, Face, f32)> = Vec::new();
     let mut push = |s: String, face: Face, size: f32| lines.push((s, face, size));
@@ -663,7 +675,7 @@ fn copyright_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, parts: &[Part
         Face::Regular,
         SMALL_PT,
     );
-    let detail: Vec<String> = parts
+    let detail: Vec<String> = chapters
         .iter()
         .map(|p| {
             let items: Vec<u64> = p.order.iter().map(|&i| p.items.index(i)).collect();
@@ -748,7 +760,7 @@ fn contents_page(c: &mut Canvas, area: Rect, entries: &[(String, usize)], first:
     }
 }
 
-fn howto_page(c: &mut Canvas, area: Rect, h: &HowTo, parts: &[Part]) {
+fn howto_page(c: &mut Canvas, area: Rect, h: &HowTo, chapters: &[Chapter]) {
     let title = format!("How to play {}", h.title);
     let size = fit_size(&title, Face::Bold, area.w, 20.0, HEADING_PT).max(MIN_TEXT_PT);
     c.text(
@@ -767,7 +779,7 @@ fn howto_page(c: &mut Canvas, area: Rect, h: &HowTo, parts: &[Part]) {
         return;
     }
     let mut example = Canvas::new();
-    if parts[h.part].items.draw_example(&mut example, rest) {
+    if chapters[h.chapter].items.draw_example(&mut example, rest) {
         c.text(
             area.x,
             first_baseline(top, SUBHEAD_PT),
@@ -815,7 +827,7 @@ fn stars(n: u8) -> String {
 fn puzzle_page(
     c: &mut Canvas,
     area: Rect,
-    part: &Part,
+    chapter: &Chapter,
     p: usize,
     first: usize,
     n: usize,
@@ -825,13 +837,13 @@ fn puzzle_page(
     let s = &plan.sections[p];
     let grid_h = s.box_h * s.rows as f32;
     let grid_top = if opens {
-        page_heading(c, area, &part.heading);
+        page_heading(c, area, &chapter.heading);
         let mut top = area.y + line_h(HEADING_PT) + 3.0;
-        if let Some(intro) = &part.intro {
+        if let Some(intro) = &chapter.intro {
             top += paragraph(c, area.x, top, area.w, BODY_PT, Face::Regular, intro) + 2.0;
         }
-        let mut pointer = format!("How to play: page {}", plan.howto_pages[part.howto]);
-        if part.items.has_answers() && plan.answer_page[p].first().is_some_and(|&a| a > 0) {
+        let mut pointer = format!("How to play: page {}", plan.howto_pages[chapter.howto]);
+        if chapter.items.has_answers() && plan.answer_page[p].first().is_some_and(|&a| a > 0) {
             pointer += &format!(". Answers from page {}.", plan.answer_page[p][0]);
         }
         c.text_colored(
@@ -851,14 +863,14 @@ fn puzzle_page(
     };
     for slot in 0..n {
         let k = first + slot;
-        let item = part.order[k];
+        let item = chapter.order[k];
         let b = slot_box(s, grid_top, area.x, slot).inset(PAD_MM);
-        let (label, drawing, caption) = place(b, part.items.aspect(), label_h(), caption_h());
+        let (label, drawing, caption) = place(b, chapter.items.aspect(), label_h(), caption_h());
         let base = label.bottom() - 1.5 - DESCENT * em(LABEL_PT);
-        let name = format!("{} {}", part.items.label(), part.number_of(k));
+        let name = format!("{} {}", chapter.items.label(), chapter.number_of(k));
         c.text(label.x, base, LABEL_PT, Face::Bold, Align::Left, &name);
         let mut right = label.right();
-        if part.items.has_answers() {
+        if chapter.items.has_answers() {
             let page = plan.answer_page[p][k];
             if page > 0 {
                 let long = format!("Answer on page {page}");
@@ -881,15 +893,15 @@ fn puzzle_page(
                 right -= text_width(&text, REF_PT, Face::Regular) + 3.0;
             }
         }
-        if let Some(r) = part.items.rating(item) {
+        if let Some(r) = chapter.items.rating(item) {
             let st = stars(r.stars);
             let x = label.x + text_width(&name, LABEL_PT, Face::Bold) + 2.5;
             if x + text_width(&st, STARS_PT, Face::Regular) <= right {
                 c.text(x, base, STARS_PT, Face::Regular, Align::Left, &st);
             }
         }
-        part.items.draw(item, c, drawing);
-        let text = typeset(&part.items.caption(item));
+        chapter.items.draw(item, c, drawing);
+        let text = typeset(&chapter.items.caption(item));
         let size = fit_size(&text, Face::Regular, caption.w, 100.0, CAPTION_PT).max(MIN_TEXT_PT);
         c.text(
             caption.center().x,
@@ -902,7 +914,7 @@ fn puzzle_page(
     }
 }
 
-fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], parts: &[Part], plan: &Plan) {
+fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], chapters: &[Chapter], plan: &Plan) {
     let mut top = area.y + HEADER_MM;
     for block in blocks {
         match block {
@@ -910,8 +922,8 @@ fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], parts: &[Part], pla
                 page_heading(c, area, "Answers");
                 top = area.y + line_h(HEADING_PT) + 5.0;
             }
-            Block::Section { part } => {
-                let p = &parts[*part];
+            Block::Section { chapter } => {
+                let p = &chapters[*chapter];
                 let head = format!("{} ({})", p.heading, p.span());
                 c.text(
                     area.x,
@@ -935,13 +947,13 @@ fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], parts: &[Part], pla
                 }
             }
             Block::Row {
-                part,
+                chapter,
                 first,
                 n,
                 height,
             } => {
-                let p = &parts[*part];
-                let cols = plan.answer_cols[*part];
+                let p = &chapters[*chapter];
+                let cols = plan.answer_cols[*chapter];
                 let col_w = area.w / cols as f32;
                 for slot in 0..*n {
                     let k = first + slot;
@@ -952,7 +964,7 @@ fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], parts: &[Part], pla
                         "{} {} · page {}",
                         p.items.label(),
                         p.number_of(k),
-                        plan.puzzle_page[*part][k]
+                        plan.puzzle_page[*chapter][k]
                     );
                     c.text(
                         b.x,
@@ -962,7 +974,7 @@ fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], parts: &[Part], pla
                         Align::Left,
                         &label,
                     );
-                    let (dw, dh) = answer_size(p, item, b.w, plan.answer_max_h[*part]);
+                    let (dw, dh) = answer_size(p, item, b.w, plan.answer_max_h[*chapter]);
                     let drawing = Rect::new(b.x, b.y + answer_label_h(), dw, dh);
                     p.items.draw_answer(item, c, drawing);
                     let lines = answer_lines(p, item, b.w);
@@ -1000,15 +1012,15 @@ pub(super) fn check_pages(
     canvases: &[Canvas],
     g: &Geometry,
     plan: &Plan,
-    parts: &[Part],
+    chapters: &[Chapter],
 ) -> Result<()> {
     for (i, (c, kind)) in canvases.iter().zip(&plan.kinds).enumerate() {
         let page = i + 1;
         if let Some(size) = c.min_text_pt() {
             if size < MIN_TEXT_PT - 1e-3 {
                 return Err(match kind {
-                    Kind::Puzzles { part, .. } => {
-                        let p = &parts[*part];
+                    Kind::Puzzles { chapter, .. } => {
+                        let p = &chapters[*chapter];
                         Error::invalid(format!(
                             "section {} ({}): at per_page = {} its drawings' text is {size:.1} pt (page {page}), under the 7 pt that print needs: lower per_page",
                             p.number, p.game, p.per_page

@@ -8,7 +8,7 @@ use super::{Ctx, GenFormat, RunArgs, SolveFormat};
 use clap::{Subcommand, ValueEnum};
 use puzzlebook::games::carcassonne::{self, Carcassonne, CarcassonneParams};
 use puzzlebook::games::catan::{Catan, CatanParams, Sampler};
-use puzzlebook::games::flip::{self, Flip, FlipParams, Layout, Shape, Size};
+use puzzlebook::games::flip::{self, Flip, FlipParams, MoveGrid, Shape, Size};
 use puzzlebook::games::number_match::{self, NumberMatch, NumberMatchParams};
 use puzzlebook::games::numbrix::{self, Numbrix, NumbrixParams};
 use puzzlebook::games::solve::Source;
@@ -79,7 +79,7 @@ pub fn flip(cmd: FlipCommand, ctx: Ctx) -> Result<ExitCode> {
             shape,
             format,
         } => {
-            let layout = Layout::new(shape, size.rows, size.cols)?;
+            let layout = MoveGrid::new(shape, size.rows, size.cols)?;
             let a = flip::analyze(layout);
             match format {
                 SolveFormat::Json => {

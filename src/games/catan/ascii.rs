@@ -3,7 +3,7 @@
 //! their piers. Neighbouring hexes share walls and corners.
 
 use super::board::{Shape, DESERT};
-use super::rules::Layout;
+use super::rules::Setup;
 
 /// Terrain symbols of the article: wheat, wood, sheep, clay, rock, desert.
 pub const SYMBOLS: [char; 6] = ['/', '#', '"', '.', '^', ' '];
@@ -40,7 +40,7 @@ fn centre(x: i32, y: i32) -> (i32, i32) {
 const CORNERS: [(i32, i32); 6] = [(4, 0), (2, 4), (-2, 4), (-4, 0), (-2, -4), (2, -4)];
 
 /// The board as ASCII art, one line per text row, each ending in a newline.
-pub(crate) fn render(shape: &Shape, b: &Layout) -> String {
+pub(crate) fn render(shape: &Shape, b: &Setup) -> String {
     let mut points: Vec<(i32, i32)> = shape.hexes.iter().map(|&(x, y)| centre(x, y)).collect();
     points.extend(shape.harbors.iter().map(|h| centre(h.x, h.y)));
     let min_line = points.iter().map(|p| p.0).min().unwrap_or(0) - 4;

@@ -4,7 +4,7 @@
 
 use super::board::{is_red, Shape, DESERT, MAX_HARBOR};
 use super::exact::{extreme_sets, PlacementTable};
-use super::rules::Layout;
+use super::rules::Setup;
 use std::collections::HashMap;
 
 /// Column of each token value in a hex's joint counters: 0 for none (the desert),
@@ -44,7 +44,7 @@ impl Counts {
 
     #[inline]
     /// Count one board that took `attempts` attempts, in placement cell `cell` if it has one.
-    pub fn add(&mut self, b: &Layout, attempts: u64, cell: Option<usize>) {
+    pub fn add(&mut self, b: &Setup, attempts: u64, cell: Option<usize>) {
         self.boards += 1;
         self.attempts += attempts;
         // One joint counter per hex: (terrain, token column) within the hex's 66.
@@ -206,7 +206,7 @@ impl Cells {
 
     /// The cell of a board, or None when its placement is not a valid one.
     #[inline]
-    pub fn of(&self, shape: &Shape, b: &Layout) -> Option<usize> {
+    pub fn of(&self, shape: &Shape, b: &Setup) -> Option<usize> {
         let (mut reds, mut deserts) = (0u32, 0u32);
         for h in 0..shape.len() {
             if is_red(b.token[h]) {

@@ -2,7 +2,7 @@
 //! their pips (6 and 8 in red), the sea frame and the harbors with their piers.
 
 use super::board::{centre, pips, BoardKind, DESERT, HARBOR_NAMES, TERRAIN_NAMES};
-use super::rules::Layout;
+use super::rules::Setup;
 use crate::canvas::{
     cap_height, pt, text_width, Align, Canvas, Color, Face, Point, Rect, Stroke, MIN_LINE_MM,
     MM_PER_PT,
@@ -141,7 +141,7 @@ fn sizes(r: f32) -> Sizes {
 }
 
 /// Draw a whole board (hexes, tokens, harbors) fitted into `area`.
-pub(crate) fn board(canvas: &mut Canvas, area: Rect, kind: BoardKind, b: &Layout, style: Style) {
+pub(crate) fn board(canvas: &mut Canvas, area: Rect, kind: BoardKind, b: &Setup, style: Style) {
     let s = kind.shape();
     let ((ew, eh), (ox, oy)) = frame(kind);
     let inner = area.inset(MARGIN);

@@ -42,7 +42,7 @@
 //! (`super::feasible_rules`).
 
 use super::board::{pips, BoardKind, Shape, DESERT, TOKEN_VALUES};
-use super::rules::{Layout, Rule, Rules};
+use super::rules::{Rule, Rules, Setup};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -628,7 +628,7 @@ fn terrain_for(shape: &Shape, deserts: u32, apart: bool) -> Option<[u8; 32]> {
 pub struct Outcome {
     /// A board meeting every rule, or None when there is none (or, with a budget, when
     /// none was found within it: see `complete`).
-    pub witness: Option<Layout>,
+    pub witness: Option<Setup>,
     /// Search nodes visited.
     pub nodes: u64,
     /// Whether the search finished within its budget (always, without one).
@@ -672,7 +672,7 @@ fn search_with(shape: &Shape, rules: &Rules, deserts: Option<u32>, budget: u64) 
     });
     let witness = found.map(|s| {
         let terrain = terrains[&s.placed[0]].expect("kept only with a terrain");
-        let mut b = Layout::default();
+        let mut b = Setup::default();
         let n = shape.len();
         b.terrain[..n].copy_from_slice(&terrain[..n]);
         b.token[..n].copy_from_slice(&tokens[..n]);
@@ -792,8 +792,8 @@ pub fn require(kind: BoardKind, rules: &Rules) -> crate::Result<()> {
 
 /// A board meeting `rules` on `kind`, or None when no board does: decided once per
 /// board and rule set, then remembered.
-pub fn witness(kind: BoardKind, rules: &Rules) -> Option<Layout> {
-    type Cache = Mutex<HashMap<(BoardKind, Rules), Option<Layout>>>;
+pub fn witness(kind: BoardKind, rules: &Rules) -> Option<Setup> {
+    type Cache = Mutex<HashMap<(BoardKind, Rules), Option<Setup>>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     if let Some(w) = cache.lock().expect("cache").get(&(kind, rules.clone())) {
@@ -961,7 +961,7 @@ mod tests {
         pieces.sort_unstable();
         let mut out = Vec::new();
         loop {
-            let mut b = Layout::default();
+            let mut b = Setup::default();
             let mut deserts = 0;
             for (h, &t) in pieces.iter().enumerate() {
                 b.token[h] = t;
@@ -996,7 +996,7 @@ mod tests {
         let mut t = shape.terrains.clone();
         t.sort_unstable();
         loop {
-            let mut b = Layout::default();
+            let mut b = Setup::default();
             let mut k = 0;
             for h in 0..shape.len() {
                 if deserts >> h & 1 == 0 {
@@ -1159,7 +1159,7 @@ mod tests {
 
     /// The strictest rule set a board meets: the apart rules it keeps and its largest
     /// corner sum as the corner limit.
-    fn strictest(shape: &Shape, b: &Layout) -> Rules {
+    fn strictest(shape: &Shape, b: &Setup) -> Rules {
         let mut names: Vec<String> = [
             Rule::RedApart,
             Rule::TwoTwelveApart,

@@ -23,7 +23,7 @@ use board::{BoardKind, Shape, DESERT, HARBOR_NAMES, TERRAIN_NAMES};
 pub use direct::BitDeposit;
 pub use draw::Style;
 use exact::{NoTable, PlacementTable};
-use rules::{Layout, Rules};
+use rules::{Rules, Setup};
 pub use sampler::{set_default_deposit, Sampler};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -101,7 +101,7 @@ pub struct CatanBoard {
     pub harbors: Vec<HarborRecord>,
     #[serde(skip)]
     /// The board in the compact form the samplers and renderers use (not serialised).
-    pub layout: Layout,
+    pub layout: Setup,
 }
 
 /// A configured Catan generator.
@@ -139,7 +139,7 @@ impl Catan {
     }
 
     /// The record of a drawn layout, with the attempts it took.
-    pub fn record(&self, layout: Layout, attempts: u64) -> CatanBoard {
+    pub fn record(&self, layout: Setup, attempts: u64) -> CatanBoard {
         to_record(
             self.shape(),
             &self.ctx.rules.to_string(),
@@ -155,7 +155,7 @@ pub fn to_record(
     s: &'static Shape,
     rules: &str,
     sampler: &'static str,
-    layout: Layout,
+    layout: Setup,
     attempts: u64,
 ) -> CatanBoard {
     CatanBoard {

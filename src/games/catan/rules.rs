@@ -5,7 +5,7 @@ use super::board::{is_red, pips, Shape, DESERT, MAX_HARBOR, MAX_HEX};
 /// A full board: terrain and token per hex (index = hex number - 1), harbor kind per
 /// frame position. Token 0 means none (the desert).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Layout {
+pub struct Setup {
     /// Terrain code per hex index; [`DESERT`] past the board's hexes.
     pub terrain: [u8; MAX_HEX],
     /// Token value per hex index; 0 for a desert and past the board's hexes.
@@ -14,9 +14,9 @@ pub struct Layout {
     pub harbor: [u8; MAX_HARBOR],
 }
 
-impl Default for Layout {
+impl Default for Setup {
     fn default() -> Self {
-        Layout {
+        Setup {
             terrain: [DESERT; MAX_HEX],
             token: [0; MAX_HEX],
             harbor: [0; MAX_HARBOR],
@@ -195,17 +195,17 @@ impl Rules {
     }
 
     /// Check every rule on a full board.
-    pub fn check(&self, shape: &Shape, b: &Layout) -> bool {
+    pub fn check(&self, shape: &Shape, b: &Setup) -> bool {
         self.0.iter().all(|r| offenders(shape, b, *r) == (0, 0))
     }
 
     /// Check only the rules the placement stage does not.
-    pub fn check_late(&self, shape: &Shape, b: &Layout) -> bool {
+    pub fn check_late(&self, shape: &Shape, b: &Setup) -> bool {
         self.late().all(|r| offenders(shape, b, *r) == (0, 0))
     }
 
     /// Hexes that break some rule: (token offenders, terrain offenders) as bitmasks.
-    pub fn offenders(&self, shape: &Shape, b: &Layout) -> (u32, u32) {
+    pub fn offenders(&self, shape: &Shape, b: &Setup) -> (u32, u32) {
         self.0.iter().fold((0, 0), |(t, g), r| {
             let (t2, g2) = offenders(shape, b, *r);
             (t | t2, g | g2)
@@ -227,7 +227,7 @@ fn touching(shape: &Shape, mask: u32) -> u32 {
 }
 
 /// The hexes that break one rule: (token offenders, terrain offenders).
-pub fn offenders(shape: &Shape, b: &Layout, rule: Rule) -> (u32, u32) {
+pub fn offenders(shape: &Shape, b: &Setup, rule: Rule) -> (u32, u32) {
     match rule {
         Rule::RedApart => (
             touching(shape, mask_where(shape, |i| is_red(b.token[i]))),

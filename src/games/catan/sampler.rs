@@ -5,7 +5,7 @@ use super::board::{is_red, Shape, DESERT};
 use super::bounded;
 use super::direct::{BitDeposit, Masks, Plan};
 use super::exact::PlacementTable;
-use super::rules::{independent, offenders, Layout, Rule, Rules};
+use super::rules::{independent, offenders, Rule, Rules, Setup};
 use crate::seed::Rng;
 use rand::RngCore;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -170,13 +170,13 @@ impl<'a> Draws<'a> {
 #[derive(Debug, Clone, Copy)]
 pub struct Drawn {
     /// The board.
-    pub layout: Layout,
+    pub layout: Setup,
     /// Boards tried to get it (1 for samplers that never reject).
     pub attempts: u64,
 }
 
 impl Drawn {
-    fn new(layout: Layout, attempts: u64) -> Drawn {
+    fn new(layout: Setup, attempts: u64) -> Drawn {
         Drawn { layout, attempts }
     }
 }
@@ -401,7 +401,7 @@ impl Ctx {
 
     /// Tokens onto the non-desert hexes of `perm[deserts..]` in placement order.
     #[inline(always)]
-    fn put_tokens(&self, perm: &[u8], b: &mut Layout) {
+    fn put_tokens(&self, perm: &[u8], b: &mut Setup) {
         let d = self.shape.deserts;
         for (k, &h) in perm[d..].iter().enumerate() {
             b.token[h as usize & 31] = self.order[k & 31];
@@ -412,7 +412,7 @@ impl Ctx {
     }
 
     #[inline(always)]
-    fn put_terrain(&self, draws: &mut Draws, desert_mask: u32, b: &mut Layout) {
+    fn put_terrain(&self, draws: &mut Draws, desert_mask: u32, b: &mut Setup) {
         let mut t = [0u8; 32];
         let m = self.shape.terrains.len();
         t[..m].copy_from_slice(&self.shape.terrains);
@@ -433,7 +433,7 @@ impl Ctx {
     }
 
     #[inline(always)]
-    fn put_harbors(&self, draws: &mut Draws, b: &mut Layout) {
+    fn put_harbors(&self, draws: &mut Draws, b: &mut Setup) {
         let m = self.shape.harbor_kinds.len();
         let mut h = [0u8; 32];
         h[..m].copy_from_slice(&self.shape.harbor_kinds);
@@ -607,7 +607,7 @@ impl Ctx {
             return None;
         }
         draws.shuffle32(&mut perm, n, d + r + x, n);
-        let mut b = Layout::default();
+        let mut b = Setup::default();
         self.put_tokens(&perm[..n], &mut b);
         let deserts = Self::mask(&perm[..d]);
         self.put_terrain(draws, deserts, &mut b);
@@ -623,7 +623,7 @@ impl Ctx {
         let n = self.n();
         let d = self.shape.deserts;
         let mut attempts = 0;
-        let mut b = Layout::default();
+        let mut b = Setup::default();
         // Terrain first, redrawn only for rules about terrain.
         let mut perm = loop {
             budget.spend()?;
@@ -665,7 +665,7 @@ impl Ctx {
             attempt += 1;
             let mut perm = self.identity();
             draws.shuffle_prefix(&mut perm[..n], 0, n);
-            let mut b = Layout::default();
+            let mut b = Setup::default();
             self.put_tokens(&perm[..n], &mut b);
             let deserts = Self::mask(&perm[..d]);
             self.put_terrain(draws, deserts, &mut b);
@@ -731,7 +731,7 @@ impl Ctx {
                 }
             }
             draws.shuffle_prefix(&mut perm[..n], placed, n);
-            let mut b = Layout::default();
+            let mut b = Setup::default();
             self.put_tokens(&perm[..n], &mut b);
             self.put_terrain(draws, Self::mask(&perm[..d]), &mut b);
             if !self.rules.check(self.shape, &b) {

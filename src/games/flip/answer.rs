@@ -1,7 +1,7 @@
 //! `flip solve` and `flip analyze`: the answers for given boards, and the analysis as
 //! text.
 
-use super::{Analysis, Flip, Layout, Shape, Solution, Solver};
+use super::{Analysis, Flip, MoveGrid, Shape, Solution, Solver};
 use crate::games::solve::{Answer, Item};
 use crate::games::Solve;
 use crate::{Error, Result};
@@ -19,7 +19,7 @@ impl Solve for Flip {
     const ITEM: &'static str = "board";
 
     fn answer(options: &SolveOptions, item: &Item, json: bool) -> Result<Answer> {
-        let (layout, board) = Layout::parse(options.shape, item.text).map_err(|e| {
+        let (layout, board) = MoveGrid::parse(options.shape, item.text).map_err(|e| {
             Error::invalid(format!(
                 "{}: board {} (line {}): {e}",
                 item.source,

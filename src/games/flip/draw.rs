@@ -6,7 +6,7 @@
 //! fills the centres of the blocks to flip.
 
 use super::bits::Bits;
-use super::model::{Layout, LETTERS};
+use super::model::{MoveGrid, LETTERS};
 use crate::canvas::{cap_height, fit_size, pt, wrap, Canvas, Color, Face, Rect, Stroke, MM_PER_PT};
 use crate::canvas::{Align, MIN_LINE_MM, MIN_TEXT_PT};
 
@@ -36,12 +36,12 @@ pub struct Marks<'a> {
 }
 
 /// Whether the board has no single middle cell, so its target is marked.
-pub fn target_marked(l: &Layout) -> bool {
+pub fn target_marked(l: &MoveGrid) -> bool {
     l.board_rows().is_multiple_of(2) || l.board_cols().is_multiple_of(2)
 }
 
 /// The cell size and top-left corner of the board inside `area`.
-fn geometry(area: Rect, l: &Layout) -> (f32, f32, f32) {
+fn geometry(area: Rect, l: &MoveGrid) -> (f32, f32, f32) {
     // Keep the outer border's half width inside the area.
     let area = area.inset(BORDER_MAX / 2.0);
     let (br, bc) = (l.board_rows(), l.board_cols());
@@ -54,7 +54,7 @@ fn geometry(area: Rect, l: &Layout) -> (f32, f32, f32) {
     (s, x0, y0)
 }
 
-pub fn board(canvas: &mut Canvas, area: Rect, l: &Layout, cells: &Bits, moves: Option<&[usize]>) {
+pub fn board(canvas: &mut Canvas, area: Rect, l: &MoveGrid, cells: &Bits, moves: Option<&[usize]>) {
     draw(
         canvas,
         area,
@@ -68,7 +68,7 @@ pub fn board(canvas: &mut Canvas, area: Rect, l: &Layout, cells: &Bits, moves: O
 }
 
 /// The compact answer: the board's grid and labels with the block centres filled.
-pub fn answer(canvas: &mut Canvas, area: Rect, l: &Layout, moves: &[usize]) {
+pub fn answer(canvas: &mut Canvas, area: Rect, l: &MoveGrid, moves: &[usize]) {
     draw(
         canvas,
         area,
@@ -80,7 +80,7 @@ pub fn answer(canvas: &mut Canvas, area: Rect, l: &Layout, moves: &[usize]) {
     );
 }
 
-pub fn draw(canvas: &mut Canvas, area: Rect, l: &Layout, marks: &Marks) {
+pub fn draw(canvas: &mut Canvas, area: Rect, l: &MoveGrid, marks: &Marks) {
     let (br, bc) = (l.board_rows(), l.board_cols());
     let (s, x0, y0) = geometry(area, l);
     let cell = |r: usize, c: usize| Rect::new(x0 + c as f32 * s, y0 + r as f32 * s, s, s);
@@ -210,7 +210,7 @@ pub struct Step<'a> {
 
 /// Draw the steps side by side, each board over its line of text, as large as `area`
 /// allows (text at least 7 pt). False if the area is too small for that.
-pub fn steps(canvas: &mut Canvas, area: Rect, l: &Layout, steps: &[Step]) -> bool {
+pub fn steps(canvas: &mut Canvas, area: Rect, l: &MoveGrid, steps: &[Step]) -> bool {
     let n = steps.len() as f32;
     let gap = (area.w * 0.04).min(8.0);
     let panel_w = (area.w - gap * (n - 1.0)) / n;

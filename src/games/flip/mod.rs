@@ -10,7 +10,7 @@ pub mod solve;
 
 pub use crate::games::size::Size;
 pub use bits::Bits;
-pub use model::{Layout, Shape};
+pub use model::{MoveGrid, Shape};
 pub use solve::{analyze, Analysis, Solution, Solver};
 
 use crate::canvas::{Canvas, Rect};
@@ -127,7 +127,7 @@ pub struct Flip {
 
 impl Flip {
     /// The board geometry of this game.
-    pub fn layout(&self) -> &Layout {
+    pub fn layout(&self) -> &MoveGrid {
         self.solver.layout()
     }
 
@@ -170,7 +170,7 @@ impl Game for Flip {
     type Puzzle = FlipPuzzle;
 
     fn new(params: FlipParams) -> Result<Self> {
-        let layout = Layout::new(params.shape, params.size.rows, params.size.cols)?;
+        let layout = MoveGrid::new(params.shape, params.size.rows, params.size.cols)?;
         if params.compat.is_some() && (params.shape != Shape::Block || layout.rows != layout.cols) {
             return Err(Error::param(
                 "compat",
@@ -385,7 +385,7 @@ pub fn rating(min_moves: usize, possible_moves: usize) -> Rating {
 /// The worked example of the "How to play" page: a tiny board solved in two moves.
 pub struct Example {
     /// The example's board geometry.
-    pub layout: Layout,
+    pub layout: MoveGrid,
     /// The moves, in the order the example makes them.
     pub moves: [usize; 2],
     /// One line for the start and one for each move.
@@ -406,7 +406,7 @@ pub fn example(shape: Shape) -> Example {
     match shape {
         // A 4 × 4 board (2 × 2 block centres): even, so its target is framed.
         Shape::Block => Example {
-            layout: Layout::new(Shape::Block, 2, 2).expect("valid size"),
+            layout: MoveGrid::new(Shape::Block, 2, 2).expect("valid size"),
             moves: [0, 3],
             lines: [
                 "Start: the square marks the target",
@@ -416,7 +416,7 @@ pub fn example(shape: Shape) -> Example {
         },
         // A 3 × 3 board of plus moves: the middle is the target.
         Shape::Plus => Example {
-            layout: Layout::new(Shape::Plus, 3, 3).expect("valid size"),
+            layout: MoveGrid::new(Shape::Plus, 3, 3).expect("valid size"),
             moves: [0, 8],
             lines: [
                 "Start: the target is the middle",

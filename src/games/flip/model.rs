@@ -59,7 +59,7 @@ impl std::str::FromStr for Shape {
 
 /// The geometry of a board: `rows` x `cols` move centres and the move shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Layout {
+pub struct MoveGrid {
     /// Which cells a move flips.
     pub shape: Shape,
     /// Rows of move centres.
@@ -68,7 +68,7 @@ pub struct Layout {
     pub cols: usize,
 }
 
-impl Layout {
+impl MoveGrid {
     /// A layout, checked: `rows` and `cols` from `MIN_SIDE` to `MAX_SIDE`.
     pub fn new(shape: Shape, rows: usize, cols: usize) -> Result<Self> {
         for (what, n) in [("rows", rows), ("columns", cols)] {
@@ -78,7 +78,7 @@ impl Layout {
                 )));
             }
         }
-        Ok(Layout { shape, rows, cols })
+        Ok(MoveGrid { shape, rows, cols })
     }
 
     /// Rows of board cells: move centres plus the shape's margin on both sides.
@@ -227,7 +227,7 @@ impl Layout {
     }
 
     /// Read a board in the text format (labels optional but checked when present).
-    pub fn parse(shape: Shape, text: &str) -> Result<(Layout, Bits)> {
+    pub fn parse(shape: Shape, text: &str) -> Result<(MoveGrid, Bits)> {
         let lines: Vec<&str> = text
             .lines()
             .map(str::trim_end)
@@ -283,7 +283,7 @@ impl Layout {
                     ))
                 })
         };
-        let layout = Layout {
+        let layout = MoveGrid {
             shape,
             rows: inner(cell_rows.len(), "rows")?,
             cols: inner(width, "columns")?,
@@ -341,7 +341,7 @@ mod tests {
     #[test]
     fn spec_example_round_trips() {
         let text = "-----\n-ooo- 1\n-o-o- 2\n-ooo- 3\n-----\n abc\n";
-        let (layout, board) = Layout::parse(Shape::Block, text).unwrap();
+        let (layout, board) = MoveGrid::parse(Shape::Block, text).unwrap();
         assert_eq!((layout.rows, layout.cols), (3, 3));
         assert_eq!(layout.render(&board), text);
         // The example is the target flipped by the centre block b2.
@@ -352,15 +352,15 @@ mod tests {
 
     #[test]
     fn target_is_the_middle() {
-        let l = Layout::new(Shape::Block, 5, 5).unwrap();
+        let l = MoveGrid::new(Shape::Block, 5, 5).unwrap();
         assert_eq!(l.target_cell(), (3, 3));
-        let l = Layout::new(Shape::Block, 4, 4).unwrap();
+        let l = MoveGrid::new(Shape::Block, 4, 4).unwrap();
         assert_eq!(l.target_cell(), (3, 3));
     }
 
     #[test]
     fn notation() {
-        let l = Layout::new(Shape::Block, 3, 30).unwrap();
+        let l = MoveGrid::new(Shape::Block, 3, 30).unwrap();
         for m in 0..l.moves() {
             assert_eq!(l.parse_move(&l.move_name(m)).unwrap(), m);
         }
@@ -370,20 +370,20 @@ mod tests {
 
     #[test]
     fn malformed_boards_are_rejected() {
-        assert!(Layout::parse(Shape::Block, "").is_err());
-        assert!(Layout::parse(Shape::Block, "----\n-o-\n----\n----")
+        assert!(MoveGrid::parse(Shape::Block, "").is_err());
+        assert!(MoveGrid::parse(Shape::Block, "----\n-o-\n----\n----")
             .unwrap_err()
             .to_string()
             .contains("rectangular"));
-        assert!(Layout::parse(Shape::Block, "---\n-x-\n---")
+        assert!(MoveGrid::parse(Shape::Block, "---\n-x-\n---")
             .unwrap_err()
             .to_string()
             .contains("'x'"));
-        assert!(Layout::parse(Shape::Block, "---\n-o-\n---")
+        assert!(MoveGrid::parse(Shape::Block, "---\n-o-\n---")
             .unwrap_err()
             .to_string()
             .contains("needs 4"));
-        assert!(Layout::parse(Shape::Block, "----\n---- 2\n---- 2\n----")
+        assert!(MoveGrid::parse(Shape::Block, "----\n---- 2\n---- 2\n----")
             .unwrap_err()
             .to_string()
             .contains("should be 1"));

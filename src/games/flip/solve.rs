@@ -13,7 +13,7 @@
 
 use super::bits::Bits;
 use super::gf2::LinearSystem;
-use super::model::{Layout, Shape};
+use super::model::{MoveGrid, Shape};
 use crate::Result;
 
 /// The answer for one start board.
@@ -28,7 +28,7 @@ pub enum Solution {
 /// A solver for one board geometry, with its precomputation done once.
 #[derive(Debug, Clone)]
 pub struct Solver {
-    layout: Layout,
+    layout: MoveGrid,
     masks: Vec<Bits>,
     /// Needed for shapes whose move map is not triangular.
     system: Option<LinearSystem>,
@@ -36,7 +36,7 @@ pub struct Solver {
 
 impl Solver {
     /// A solver for `layout`, with the move masks (and for plus moves the elimination) done once.
-    pub fn new(layout: Layout) -> Self {
+    pub fn new(layout: MoveGrid) -> Self {
         let masks: Vec<Bits> = (0..layout.moves()).map(|m| layout.move_mask(m)).collect();
         let system = match layout.shape {
             Shape::Block => None,
@@ -50,7 +50,7 @@ impl Solver {
     }
 
     /// The geometry this solver was built for.
-    pub fn layout(&self) -> &Layout {
+    pub fn layout(&self) -> &MoveGrid {
         &self.layout
     }
 
@@ -179,7 +179,7 @@ pub struct Analysis {
 }
 
 /// Rank, null space and invariants of `layout`'s moves, and which single-dot boards are solvable.
-pub fn analyze(layout: Layout) -> Analysis {
+pub fn analyze(layout: MoveGrid) -> Analysis {
     let solver = Solver::new(layout);
     let system = solver.system();
     let target = layout.target();

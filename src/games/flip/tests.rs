@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 /// Every board reachable from the target by some set of moves, with the fewest moves
 /// that reach it, by trying all 2^(moves) sets (a deliberately simple second method).
-fn brute_force(l: &Layout) -> HashMap<Vec<bool>, u32> {
+fn brute_force(l: &MoveGrid) -> HashMap<Vec<bool>, u32> {
     let mut best: HashMap<Vec<bool>, u32> = HashMap::new();
     let n = l.moves();
     for set in 0u32..(1u32 << n) {
@@ -34,7 +34,7 @@ fn to_bits(cells: &[bool]) -> Bits {
     b
 }
 
-fn check_against_brute_force(l: Layout) {
+fn check_against_brute_force(l: MoveGrid) {
     let best = brute_force(&l);
     let solver = Solver::new(l);
     if l.shape == Shape::Block {
@@ -56,18 +56,18 @@ fn check_against_brute_force(l: Layout) {
 #[test]
 fn block_minimum_matches_brute_force_up_to_4x4() {
     for (r, c) in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)] {
-        check_against_brute_force(Layout::new(Shape::Block, r, c).unwrap());
+        check_against_brute_force(MoveGrid::new(Shape::Block, r, c).unwrap());
     }
 }
 
 #[test]
 fn plus_minimum_matches_brute_force_including_singular_4x4() {
     for (r, c) in [(2, 2), (3, 3), (2, 5), (4, 4)] {
-        check_against_brute_force(Layout::new(Shape::Plus, r, c).unwrap());
+        check_against_brute_force(MoveGrid::new(Shape::Plus, r, c).unwrap());
     }
     // 4x4 Lights Out is the classic singular case: the search must really be needed.
     assert_eq!(
-        Solver::new(Layout::new(Shape::Plus, 4, 4).unwrap()).nullity(),
+        Solver::new(MoveGrid::new(Shape::Plus, 4, 4).unwrap()).nullity(),
         4
     );
 }
@@ -75,7 +75,7 @@ fn plus_minimum_matches_brute_force_including_singular_4x4() {
 #[test]
 fn unreachable_boards_are_called_unsolvable() {
     for shape in [Shape::Block, Shape::Plus] {
-        let l = Layout::new(shape, 3, 3).unwrap();
+        let l = MoveGrid::new(shape, 3, 3).unwrap();
         let best = brute_force(&l);
         let solver = Solver::new(l);
         let mut rng = item_rng(9, "test", 0);
@@ -94,13 +94,16 @@ fn unreachable_boards_are_called_unsolvable() {
 #[test]
 fn rank_and_single_dot_claims_of_the_spec() {
     for i in [2, 3, 5, 9, 16] {
-        let a = analyze(Layout::new(Shape::Block, i, i).unwrap());
+        let a = analyze(MoveGrid::new(Shape::Block, i, i).unwrap());
         assert_eq!(a.rank, i * i, "injective for i = {i}");
         assert_eq!(a.invariants, 4 * i + 4);
         assert_eq!(a.single_dot_reachable, 1, "only the target for i = {i}");
     }
     // Lights Out 5x5 has a null space of dimension 2.
-    assert_eq!(analyze(Layout::new(Shape::Plus, 5, 5).unwrap()).nullity, 2);
+    assert_eq!(
+        analyze(MoveGrid::new(Shape::Plus, 5, 5).unwrap()).nullity,
+        2
+    );
 }
 
 #[test]
@@ -127,7 +130,7 @@ fn generated_puzzles_verify_and_are_minimal_at_every_size() {
             };
             game.verify(&p).unwrap();
             assert_eq!(p.start.len(), size + 2 * shape.margin());
-            let (_, parsed) = Layout::parse(shape, &game.text(&p)).unwrap();
+            let (_, parsed) = MoveGrid::parse(shape, &game.text(&p)).unwrap();
             assert_eq!(parsed, p.board, "text round trip");
         }
     }

@@ -3,14 +3,14 @@
 
 use super::super::board::DESERT;
 use super::super::counts::{Cells, Counts, JOINT};
-use super::super::rules::Layout;
+use super::super::rules::Setup;
 use super::deposit::{dispatch, Deposit, WithDeposit};
 use super::{Masks, Plan};
 use crate::seed::Streams;
 
 impl Plan {
     /// The board as hex and harbor arrays.
-    pub fn layout(&self, m: &Masks) -> Layout {
+    pub fn layout(&self, m: &Masks) -> Setup {
         // Whole words of eight places, then the board's places copied out.
         let planes = m.planes();
         let k = &m.token;
@@ -27,7 +27,7 @@ impl Plan {
             terrain[at.clone()].copy_from_slice(&bytes(&planes.terrain, c).to_le_bytes());
             token[at].copy_from_slice(&bytes(&value, c).to_le_bytes());
         }
-        let mut b = Layout::default();
+        let mut b = Setup::default();
         b.terrain[..self.n].copy_from_slice(&terrain[..self.n]);
         b.token[..self.n].copy_from_slice(&token[..self.n]);
         let mut harbor = [0u8; 16];

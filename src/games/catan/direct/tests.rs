@@ -3,7 +3,7 @@
 
 use super::super::counts::{Cells, Counts};
 use super::super::exact::binom;
-use super::super::rules::Layout;
+use super::super::rules::Setup;
 use super::stages::*;
 use super::*;
 use crate::seed::Streams;
@@ -21,8 +21,8 @@ pub(super) fn bits(mut m: u32) -> impl Iterator<Item = usize> {
 }
 
 /// The board as arrays, read straight off the masks (independent of the planes).
-fn simple_layout(m: &Masks) -> Layout {
-    let mut b = Layout::default();
+fn simple_layout(m: &Masks) -> Setup {
+    let mut b = Setup::default();
     for (t, &mask) in m.terrain.iter().enumerate() {
         bits(mask).for_each(|h| b.terrain[h] = t as u8);
     }
