@@ -603,6 +603,12 @@ fn bad_job_files_are_one_clear_error() {
             ": samples is 0",
         ),
         ("seed = 1\n".into(), "no [[output]]"),
+        // One [output] table where a list of [[output]] tables is meant.
+        (
+            "seed = 1\n[output]\nname = \"a.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 1\n"
+                .into(),
+            "write each output as an [[output]] table",
+        ),
     ];
     for (text, says) in cases {
         let job = dir.path().join("bad.toml");

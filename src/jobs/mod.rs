@@ -124,7 +124,11 @@ impl Job {
         let text = String::from_utf8(bytes.clone()).map_err(|_| bad("not UTF-8 text".into()))?;
         let file: JobFile = toml::from_str(&text).map_err(|e| {
             let m = crate::input::toml_error(&e, &text);
-            if m.contains("expected a sequence") {
+            // `[output]` (one table) where `[[output]]` (a list of them) is meant.
+            let single = toml::from_str::<toml::Table>(&text)
+                .ok()
+                .is_some_and(|t| t.get("output").is_some_and(toml::Value::is_table));
+            if single {
                 bad(format!("{m}: write each output as an [[output]] table"))
             } else {
                 bad(m)
