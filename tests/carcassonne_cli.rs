@@ -303,9 +303,13 @@ fn stats_refuse_a_size_listed_twice() {
         .timeout(std::time::Duration::from_secs(60))
         .output()
         .unwrap();
+    // Sizes are numbers parsed with the flag (a usage error, exit 2, like every other
+    // number flag), and the echoed value is cut.
     let err = String::from_utf8_lossy(&res.stderr);
-    assert_eq!(res.status.code(), Some(1), "{err}");
-    assert!(err.len() < 200 && err.contains("5000 characters"), "{err}");
+    assert_eq!(res.status.code(), Some(2), "{err}");
+    let first = err.lines().next().unwrap_or("");
+    assert!(first.len() < 200 && first.contains("5000 characters"), "{err}");
+    assert!(first.contains("--tiles"), "{err}");
 }
 
 #[test]

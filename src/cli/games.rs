@@ -3,7 +3,7 @@
 
 use super::generate::generate;
 use super::solve::solve;
-use super::stats::{self, BiasArgs, MatchRules};
+use super::stats::{self, BiasArgs};
 use super::{Ctx, GenFormat, RunArgs, SolveFormat};
 use clap::{Subcommand, ValueEnum};
 use puzzlebook::games::carcassonne::{self, Carcassonne, CarcassonneParams};
@@ -13,6 +13,7 @@ use puzzlebook::games::number_match::{self, NumberMatch, NumberMatchParams};
 use puzzlebook::games::numbrix::{self, Numbrix, NumbrixParams};
 use puzzlebook::games::solve::Source;
 use puzzlebook::games::Game;
+use puzzlebook::jobs::make::{CarcassonneStatsSpec, MatchStatsSpec};
 use puzzlebook::{Error, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -233,34 +234,15 @@ pub enum NumberMatchCommand {
         after_help = "Example:\n  puzzlebook number-match stats --samples 10000 --out output/number-match-stats.csv"
     )]
     Stats {
-        /// Random boards
-        #[arg(long)]
-        samples: u64,
+        #[command(flatten)]
+        spec: MatchStatsSpec,
         #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
         seed: u64,
-        /// Digits on each board (1 to 256)
-        #[arg(long, default_value_t = 27)]
-        length: usize,
-        /// The highest add limit to examine
-        #[arg(long, default_value_t = 4)]
-        max_adds: u8,
-        /// Search nodes per board and limit (running out counts as unknown)
-        #[arg(long, default_value_t = number_match::DEFAULT_MAX_NODES)]
-        max_nodes: u64,
-        #[command(flatten)]
-        rules: MatchRules,
         #[arg(long, default_value = "output/number-match-stats.csv")]
         out: PathBuf,
         /// Count only the boards with index mod N == K, into a part file for `merge`
         #[arg(long, value_name = "K/N")]
         shard: Option<puzzlebook::shard::Shard>,
-        /// Also run Monte Carlo with this many trials per board and limit, to compare
-        #[arg(long, default_value_t = 0)]
-        monte_carlo_trials: u64,
-        /// Add wall-clock time columns (they differ from run to run; without them the
-        /// CSV is the same on every run)
-        #[arg(long)]
-        timings: bool,
     },
 }
 
@@ -283,29 +265,11 @@ pub fn number_match(cmd: NumberMatchCommand, ctx: Ctx) -> Result<ExitCode> {
             format,
         } => solve::<NumberMatch>(&options, Source::Text(&digits), format),
         NumberMatchCommand::Stats {
-            samples,
+            spec,
             seed,
-            length,
-            max_adds,
-            max_nodes,
-            rules,
             out,
             shard,
-            monte_carlo_trials,
-            timings,
-        } => stats::match_stats(
-            monte_carlo_trials,
-            samples,
-            seed,
-            length,
-            max_adds,
-            max_nodes,
-            &rules,
-            &out,
-            shard,
-            timings,
-            ctx.jobs,
-        ),
+        } => stats::match_stats(spec, seed, &out, shard, ctx.jobs),
     }
 }
 
@@ -335,11 +299,8 @@ pub enum CarcassonneCommand {
         after_help = "Example:\n  puzzlebook carcassonne stats --samples 100000 --tiles 10,20,40,72"
     )]
     Stats {
-        #[arg(long)]
-        samples: u64,
-        /// Landscape sizes, comma-separated (1-72 tiles each)
-        #[arg(long, default_value = "10,20,40,72")]
-        tiles: String,
+        #[command(flatten)]
+        spec: CarcassonneStatsSpec,
         #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
         seed: u64,
         #[arg(long, default_value = "output/carcassonne-stats.csv")]
@@ -377,12 +338,11 @@ pub fn carcassonne(cmd: CarcassonneCommand, ctx: Ctx) -> Result<ExitCode> {
             solve::<Carcassonne>(&options, Source::File(&file), format)
         }
         CarcassonneCommand::Stats {
-            samples,
-            tiles,
+            spec,
             seed,
             out,
             shard,
-        } => stats::carcassonne_stats(samples, &tiles, seed, &out, shard, ctx.jobs),
+        } => stats::carcassonne_stats(spec, seed, &out, shard, ctx.jobs),
         CarcassonneCommand::Generate {
             params,
             format,

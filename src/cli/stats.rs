@@ -3,8 +3,6 @@
 
 use clap::Args;
 use puzzlebook::batch::Env;
-use puzzlebook::games::catan::board::BoardKind;
-use puzzlebook::games::number_match::Append;
 use puzzlebook::jobs::make::{
     BiasSpec, CarcassonneStatsSpec, MatchStatsSpec, Spec, StatsCommand, StatsFiles,
 };
@@ -13,41 +11,13 @@ use puzzlebook::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[derive(Args)]
-pub struct MatchRules {
-    /// Columns of the board
-    #[arg(long, default_value_t = 9)]
-    columns: usize,
-    /// Where adds go: after-last-digit or after-last-cell
-    #[arg(long, default_value = "after-last-digit")]
-    append: Append,
-    /// Pairs may not see each other along diagonals (a variant)
-    #[arg(long)]
-    no_diagonals: bool,
-}
-
-#[derive(Args)]
-pub struct CatanArgs {
-    /// base (3-4 players) or extended (5-6 players)
-    #[arg(long, default_value = "base")]
-    board: BoardKind,
-    /// Rules, comma-separated: red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N, or none
-    #[arg(long, default_value = "red-apart")]
-    rules: String,
-}
-
+/// `catan bias`: the study's parameters, and where its files go.
 #[derive(Args)]
 pub struct BiasArgs {
-    /// Boards per sampler
-    #[arg(long)]
-    samples: u64,
+    #[command(flatten)]
+    spec: BiasSpec,
     #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
     seed: u64,
-    /// Comma-separated samplers (default: all five; direct only where it applies)
-    #[arg(long)]
-    samplers: Option<String>,
-    #[command(flatten)]
-    catan: CatanArgs,
     /// Per-hex CSV
     #[arg(long, default_value = "output/catan-bias.csv")]
     out: PathBuf,
@@ -60,9 +30,6 @@ pub struct BiasArgs {
     /// Count only the boards with index mod N == K, into a part file for `merge`
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
-    /// Boards in the full-rejection reference run, for rules that cannot be enumerated
-    #[arg(long, default_value_t = 2_000_000)]
-    reference_samples: u64,
 }
 
 /// A statistics command through the one library path (`StatsCommand`), whole or one
@@ -79,37 +46,26 @@ fn run_stats(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `carcassonne stats`: histograms per landscape size, whole or one shard.
+/// `carcassonne stats`: score and feature histograms by landscape size.
 pub fn carcassonne_stats(
-    samples: u64,
-    tiles: &str,
+    spec: CarcassonneStatsSpec,
     seed: u64,
     out: &Path,
     shard: Option<Shard>,
     jobs: usize,
 ) -> Result<ExitCode> {
-    let tiles: Vec<usize> = tiles
-        .split(',')
-        .map(|t| {
-            t.trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=72).contains(n))
-                .ok_or_else(|| {
-                    Error::invalid(format!(
-                        "--tiles {}: sizes are 1 to 72 tiles, comma-separated",
-                        puzzlebook::input::shown(t)
-                    ))
-                })
-        })
-        .collect::<Result<_>>()?;
-    let spec = Spec::CarcassonneStats(CarcassonneStatsSpec { samples, tiles });
     let out = stats_out(out, "output/carcassonne-stats.csv", shard)?;
     let env = Env {
         jobs,
         progress: false,
     };
-    run_stats(spec, seed, shard, StatsFiles::single(out), env)
+    run_stats(
+        Spec::CarcassonneStats(spec),
+        seed,
+        shard,
+        StatsFiles::single(out),
+        env,
+    )
 }
 
 /// The file a statistics command writes: with `--shard K/N` and the default path, the
@@ -127,51 +83,31 @@ fn stats_out(out: &Path, default: &str, shard: Option<Shard>) -> Result<PathBuf>
     })
 }
 
-/// `number-match stats`: clearable boards and search effort per add limit.
-#[allow(clippy::too_many_arguments)]
+/// `number-match stats`: how many random boards can be cleared, by add limit.
 pub fn match_stats(
-    mc_trials: u64,
-    samples: u64,
+    spec: MatchStatsSpec,
     seed: u64,
-    length: usize,
-    max_adds: u8,
-    max_nodes: u64,
-    r: &MatchRules,
     out: &Path,
     shard: Option<Shard>,
-    timings: bool,
     jobs: usize,
 ) -> Result<ExitCode> {
-    let spec = Spec::NumberMatchStats(MatchStatsSpec {
-        samples,
-        length,
-        max_adds,
-        max_nodes,
-        columns: r.columns,
-        append: r.append.name().to_string(),
-        diagonals: !r.no_diagonals,
-        monte_carlo_trials: mc_trials,
-        timings,
-    });
     let out = stats_out(out, "output/number-match-stats.csv", shard)?;
     let env = Env {
         jobs,
         progress: false,
     };
-    run_stats(spec, seed, shard, StatsFiles::single(out), env)
+    run_stats(
+        Spec::NumberMatchStats(spec),
+        seed,
+        shard,
+        StatsFiles::single(out),
+        env,
+    )
 }
 
 /// `catan bias`: per-hex statistics of the samplers, whole or one shard.
 pub fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
-    let spec = Spec::CatanBias(BiasSpec {
-        samples: args.samples,
-        samplers: args.samplers.clone(),
-        board: args.catan.board.name().to_string(),
-        rules: args.catan.rules.clone(),
-        reference_samples: args.reference_samples,
-        summary: None,
-        report: None,
-    });
+    let spec = Spec::CatanBias(args.spec);
     let out = stats_out(&args.out, "output/catan-bias.csv", args.shard)?;
     let files = StatsFiles {
         out,

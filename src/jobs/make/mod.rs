@@ -86,28 +86,42 @@ fn reference_samples() -> u64 {
 }
 
 /// `kind = "catan-bias"`: the options of `catan bias`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// The command line's flags are these fields (declared once, here).
+#[derive(Debug, Clone, PartialEq, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct BiasSpec {
-    /// Boards per sampler (before sharding).
+    /// Boards per sampler
+    #[arg(long)]
     pub samples: u64,
-    /// Samplers, comma-separated (default: all that apply).
+    /// Comma-separated samplers (default: all five; direct only where it applies)
     #[serde(default)]
+    #[arg(long)]
     pub samplers: Option<String>,
-    /// Board: `base` (3-4 players, the default) or `extended` (5-6 players).
+    /// base (3-4 players) or extended (5-6 players)
     #[serde(default = "base")]
+    #[arg(
+        long,
+        default_value_t = base(),
+        value_parser = clap::builder::PossibleValuesParser::new(["base", "extended"])
+    )]
     pub board: String,
-    /// Placement rules, comma-separated (`red-apart`, `2-12-apart`, ... or `none`; default `red-apart`).
+    /// Rules, comma-separated: red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N, or none
     #[serde(default = "red_apart")]
+    #[arg(long, default_value_t = red_apart())]
     pub rules: String,
-    /// Boards in the full-rejection reference run, for rules that cannot be enumerated.
+    /// Boards in the full-rejection reference run, for rules that cannot be enumerated
     #[serde(default = "reference_samples")]
+    #[arg(long, default_value_t = reference_samples())]
     pub reference_samples: u64,
-    /// File name of the summary CSV (default: the output's name ending .summary.csv).
+    /// In a job file, the summary CSV's file name (default: the output's name ending
+    /// .summary.csv); the command line's `--summary` takes a path instead.
     #[serde(default)]
+    #[arg(skip)]
     pub summary: Option<String>,
-    /// File name of a PDF report (default: none).
+    /// In a job file, the PDF report's file name (default: none); the command line's
+    /// `--report` takes a path instead.
     #[serde(default)]
+    #[arg(skip)]
     pub report: Option<String>,
 }
 
@@ -116,13 +130,16 @@ fn sizes() -> Vec<usize> {
 }
 
 /// `kind = "carcassonne-stats"`: the options of `carcassonne stats`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// The command line's flags are these fields (declared once, here).
+#[derive(Debug, Clone, PartialEq, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct CarcassonneStatsSpec {
-    /// Landscapes per size (before sharding).
+    /// Landscapes per size
+    #[arg(long)]
     pub samples: u64,
-    /// Landscape sizes in tiles, each 1 to 72 (default 10, 20, 40, 72).
+    /// Landscape sizes in tiles, comma-separated, each 1 to 72
     #[serde(default = "sizes")]
+    #[arg(long, value_delimiter = ',', default_values_t = sizes())]
     pub tiles: Vec<usize>,
 }
 
@@ -146,34 +163,54 @@ fn yes() -> bool {
 }
 
 /// `kind = "number-match-stats"`: the options of `number-match stats`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// The command line's flags are these fields (declared once, here).
+#[derive(Debug, Clone, PartialEq, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct MatchStatsSpec {
-    /// Boards (before sharding).
+    /// Random boards
+    #[arg(long)]
     pub samples: u64,
-    /// Digits per board (default 27).
+    /// Digits on each board (1 to 256)
     #[serde(default = "length")]
+    #[arg(long, default_value_t = length())]
     pub length: usize,
-    /// The highest add limit studied (default 4); limits 0 to it are each decided.
+    /// The highest add limit to examine (limits 0 to it are each decided)
     #[serde(default = "four")]
+    #[arg(long, default_value_t = four())]
     pub max_adds: u8,
-    /// Search-node budget per board and limit; past it a board counts as unknown.
+    /// Search nodes per board and limit (running out counts as unknown)
     #[serde(default = "max_nodes")]
+    #[arg(long, default_value_t = max_nodes())]
     pub max_nodes: u64,
-    /// Columns of the grid (default 9).
+    /// Columns of the board
     #[serde(default = "nine")]
+    #[arg(long, default_value_t = nine())]
     pub columns: usize,
-    /// Where an add appends the remaining digits (default `after-last-digit`).
+    /// Where adds go: after-last-digit or after-last-cell
     #[serde(default = "after_last_digit")]
+    #[arg(
+        long,
+        default_value_t = after_last_digit(),
+        value_parser = clap::builder::PossibleValuesParser::new(["after-last-digit", "after-last-cell"])
+    )]
     pub append: String,
-    /// Whether pairs may match along diagonals (default true).
+    /// Whether pairs may see each other along diagonals (on the command line,
+    /// `--no-diagonals` turns it off)
     #[serde(default = "yes")]
+    #[arg(
+        long = "no-diagonals",
+        action = clap::ArgAction::SetFalse,
+        help = "Pairs may not see each other along diagonals (a variant)"
+    )]
     pub diagonals: bool,
-    /// Monte Carlo trials per board and limit (default 0: not run).
+    /// Also run Monte Carlo with this many trials per board and limit, to compare
     #[serde(default)]
+    #[arg(long, default_value_t = 0)]
     pub monte_carlo_trials: u64,
-    /// Wall-clock columns (they differ from run to run; off keeps the CSV reproducible).
+    /// Add wall-clock time columns (they differ from run to run; without them the
+    /// CSV is the same on every run)
     #[serde(default)]
+    #[arg(long)]
     pub timings: bool,
 }
 
