@@ -308,7 +308,10 @@ fn stats_refuse_a_size_listed_twice() {
     let err = String::from_utf8_lossy(&res.stderr);
     assert_eq!(res.status.code(), Some(2), "{err}");
     let first = err.lines().next().unwrap_or("");
-    assert!(first.len() < 200 && first.contains("5000 characters"), "{err}");
+    assert!(
+        first.len() < 200 && first.contains("5000 characters"),
+        "{err}"
+    );
     assert!(first.contains("--tiles"), "{err}");
 }
 
