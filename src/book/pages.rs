@@ -79,6 +79,18 @@ fn page_heading(c: &mut Canvas, area: Rect, text: &str) {
     );
 }
 
+/// A bold subheading at the left of `area`, its first line's top at `top`.
+fn subheading(c: &mut Canvas, area: Rect, top: f32, text: &str) {
+    c.text(
+        area.x,
+        first_baseline(top, SUBHEAD_PT),
+        SUBHEAD_PT,
+        Face::Bold,
+        Align::Left,
+        text,
+    );
+}
+
 /// Draw wrapped lines from `top`; returns the height used.
 fn paragraph(c: &mut Canvas, x: f32, top: f32, w: f32, size: f32, face: Face, text: &str) -> f32 {
     let lines = wrap(text, size, face, w);
@@ -780,14 +792,7 @@ fn howto_page(c: &mut Canvas, area: Rect, h: &HowTo, chapters: &[Chapter]) {
     }
     let mut example = Canvas::new();
     if chapters[h.chapter].items.draw_example(&mut example, rest) {
-        c.text(
-            area.x,
-            first_baseline(top, SUBHEAD_PT),
-            SUBHEAD_PT,
-            Face::Bold,
-            Align::Left,
-            label,
-        );
+        subheading(c, area, top, label);
         c.shapes.extend(example.shapes);
     }
 }
@@ -925,14 +930,7 @@ fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], chapters: &[Chapter
             Block::Section { chapter } => {
                 let p = &chapters[*chapter];
                 let head = format!("{} ({})", p.heading, p.span());
-                c.text(
-                    area.x,
-                    first_baseline(top, SUBHEAD_PT),
-                    SUBHEAD_PT,
-                    Face::Bold,
-                    Align::Left,
-                    &head,
-                );
+                subheading(c, area, top, &head);
                 top += line_h(SUBHEAD_PT) + 3.0;
                 if let Some(note) = p.items.answer_note() {
                     top += paragraph(

@@ -13,7 +13,7 @@ use puzzlebook::games::number_match::{self, NumberMatch, NumberMatchParams};
 use puzzlebook::games::numbrix::{self, Numbrix, NumbrixParams};
 use puzzlebook::games::solve::Source;
 use puzzlebook::games::Game;
-use puzzlebook::jobs::make::{CarcassonneStatsSpec, MatchStatsSpec};
+use puzzlebook::jobs::make::{CarcassonneStatsSpec, MatchStatsSpec, Spec};
 use puzzlebook::{Error, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -269,7 +269,14 @@ pub fn number_match(cmd: NumberMatchCommand, ctx: Ctx) -> Result<ExitCode> {
             seed,
             out,
             shard,
-        } => stats::match_stats(spec, seed, &out, shard, ctx.jobs),
+        } => stats::single_csv(
+            Spec::NumberMatchStats(spec),
+            "output/number-match-stats.csv",
+            seed,
+            &out,
+            shard,
+            ctx.jobs,
+        ),
     }
 }
 
@@ -342,7 +349,14 @@ pub fn carcassonne(cmd: CarcassonneCommand, ctx: Ctx) -> Result<ExitCode> {
             seed,
             out,
             shard,
-        } => stats::carcassonne_stats(spec, seed, &out, shard, ctx.jobs),
+        } => stats::single_csv(
+            Spec::CarcassonneStats(spec),
+            "output/carcassonne-stats.csv",
+            seed,
+            &out,
+            shard,
+            ctx.jobs,
+        ),
         CarcassonneCommand::Generate {
             params,
             format,

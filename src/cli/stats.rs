@@ -3,9 +3,7 @@
 
 use clap::Args;
 use puzzlebook::batch::Env;
-use puzzlebook::jobs::make::{
-    BiasSpec, CarcassonneStatsSpec, MatchStatsSpec, Spec, StatsCommand, StatsFiles,
-};
+use puzzlebook::jobs::make::{BiasSpec, Spec, StatsCommand, StatsFiles};
 use puzzlebook::shard::Shard;
 use puzzlebook::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -46,26 +44,22 @@ fn run_stats(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `carcassonne stats`: score and feature histograms by landscape size.
-pub fn carcassonne_stats(
-    spec: CarcassonneStatsSpec,
+/// `carcassonne stats` or `number-match stats`: one CSV at `out` (default `default`),
+/// no progress bar.
+pub fn single_csv(
+    spec: Spec,
+    default: &str,
     seed: u64,
     out: &Path,
     shard: Option<Shard>,
     jobs: usize,
 ) -> Result<ExitCode> {
-    let out = stats_out(out, "output/carcassonne-stats.csv", shard)?;
+    let out = stats_out(out, default, shard)?;
     let env = Env {
         jobs,
         progress: false,
     };
-    run_stats(
-        Spec::CarcassonneStats(spec),
-        seed,
-        shard,
-        StatsFiles::single(out),
-        env,
-    )
+    run_stats(spec, seed, shard, StatsFiles::single(out), env)
 }
 
 /// The file a statistics command writes: with `--shard K/N` and the default path, the
@@ -81,28 +75,6 @@ fn stats_out(out: &Path, default: &str, shard: Option<Shard>) -> Result<PathBuf>
         }
         _ => out.to_path_buf(),
     })
-}
-
-/// `number-match stats`: how many random boards can be cleared, by add limit.
-pub fn match_stats(
-    spec: MatchStatsSpec,
-    seed: u64,
-    out: &Path,
-    shard: Option<Shard>,
-    jobs: usize,
-) -> Result<ExitCode> {
-    let out = stats_out(out, "output/number-match-stats.csv", shard)?;
-    let env = Env {
-        jobs,
-        progress: false,
-    };
-    run_stats(
-        Spec::NumberMatchStats(spec),
-        seed,
-        shard,
-        StatsFiles::single(out),
-        env,
-    )
 }
 
 /// `catan bias`: per-hex statistics of the samplers, whole or one shard.
