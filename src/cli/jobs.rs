@@ -191,9 +191,8 @@ pub fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
         report: args.report.clone(),
     };
     let merged = make::merge(&args.parts, &files)?;
-    if merged.study.is_some() {
-        print!("{}", merged.table);
-    } else if args.summary.is_some() || args.report.is_some() {
+    print!("{}", merged.table);
+    if merged.kind != "catan-bias" && (args.summary.is_some() || args.report.is_some()) {
         eprintln!("note: --summary and --report apply to Catan bias parts only");
     }
     eprintln!(

@@ -37,12 +37,6 @@ impl Hist {
         }
         h[v as usize] += 1;
     }
-    /// The sum of two histograms (see [`Hist::add_all`]).
-    pub(crate) fn merge(mut self, o: Hist) -> Hist {
-        self.add_all(o);
-        self
-    }
-
     /// Add every count of `o` (histograms of the same measures).
     pub fn add_all(&mut self, o: Hist) {
         for (a, b) in self.0.iter_mut().zip(o.0) {

@@ -121,12 +121,6 @@ impl Counts {
             })
     }
 
-    /// The sum of two counts (see [`Counts::add_all`]).
-    pub(crate) fn merge(mut self, o: Counts) -> Counts {
-        self.add_all(o);
-        self
-    }
-
     /// Add every count of `o` (counts of the same limits and buckets).
     pub fn add_all(&mut self, o: Counts) {
         self.boards += o.boards;

@@ -302,16 +302,14 @@ pub struct Made {
 
 // ---------------------------------------------------------------- merge and make
 
-/// What `merge` made, with the study for a Catan bias run (for the console table).
+/// What `merge` made, with the table a statistics kind prints.
 pub struct Merged {
     /// What the merged output holds and the files it wrote.
     pub made: Made,
     /// The parts' kind, as a job file names it (`items`, `catan-bias`, ...).
     pub kind: String,
-    /// The merged Catan bias study (None for the other kinds).
-    pub study: Option<crate::games::catan::bias::Study>,
-    /// What the command line prints on standard output (the Catan bias table; empty
-    /// for the other kinds).
+    /// What the command line prints on standard output: the statistics table of a
+    /// whole run (empty for items, books and kinds without a table).
     pub table: String,
 }
 
@@ -320,40 +318,70 @@ pub fn merge(paths: &[PathBuf], files: &StatsFiles) -> Result<Merged> {
     let mut parts = part::open_all(paths)?;
     let kind = parts[0].header.kind.clone();
     let dest = Dest::File(files.out.clone());
-    let mut study = None;
-    let made = match kind.as_str() {
-        "items" => merge_items(&mut parts, &dest)?,
+    let (made, table) = match kind.as_str() {
+        "items" => (merge_items(&mut parts, &dest)?, String::new()),
         "book" => {
             let mut f = AtomicFile::create(&files.out)?;
             parts[0].copy_payload(&mut f)?;
             f.commit()?;
-            Made {
+            let made = Made {
                 items: parts[0].header.items.unwrap_or(0),
                 files: vec![files.out.clone()],
                 note: String::new(),
-            }
-        }
-        "carcassonne-stats" => carcassonne_stats::merge(&mut parts, files)?,
-        "number-match-stats" => match_stats::merge(&mut parts, files)?,
-        "catan-bias" => {
-            let (m, s) = catan_bias::merge(&mut parts, files)?;
-            study = Some(s);
-            m
+            };
+            (made, String::new())
         }
         other => {
-            return Err(Error::invalid(format!(
-                "{}: unknown part kind '{other}'",
-                parts[0].path.display()
-            )))
+            let config = parts[0].header.config.clone();
+            let Some(stat) = Prepared::from_part(other, &config)? else {
+                return Err(Error::invalid(format!(
+                    "{}: unknown part kind '{other}'",
+                    parts[0].path.display()
+                )));
+            };
+            stat.visit(MergeParts {
+                parts: &mut parts,
+                files,
+            })?
         }
     };
-    let table = study.as_ref().map(catan_bias::table).unwrap_or_default();
-    Ok(Merged {
-        made,
-        kind,
-        study,
-        table,
-    })
+    Ok(Merged { made, kind, table })
+}
+
+struct MergeParts<'a> {
+    parts: &'a mut [PartFile],
+    files: &'a StatsFiles,
+}
+
+impl StatVisitor for MergeParts<'_> {
+    type Out = (Made, String);
+    fn visit<S: Statistic>(self, stat: &S) -> Result<(Made, String)> {
+        merge_parts(stat, self.parts, self.files)
+    }
+}
+
+/// Make a statistics output (see [`Spec::make`]).
+struct MakeStatistic<'a> {
+    shard: Shard,
+    target: &'a Target,
+    env: &'a Env,
+}
+
+impl StatVisitor for MakeStatistic<'_> {
+    type Out = Made;
+    fn visit<S: Statistic>(self, stat: &S) -> Result<Made> {
+        Ok(make_statistic(stat, self.shard, self.target, self.env, &mut |_| {})?.0)
+    }
+}
+
+/// A statistic's part-header configuration.
+struct HeaderOf;
+
+impl StatVisitor for HeaderOf {
+    type Out = Value;
+    fn visit<S: Statistic>(self, stat: &S) -> Result<Value> {
+        Ok(stat.header())
+    }
 }
 
 impl Spec {
@@ -408,14 +436,10 @@ impl Spec {
                 config.into_inner()
             }
             Spec::Book(b) => book_config(b, seed)?.0,
-            Spec::CatanBias(b) => {
-                let (_, samplers) = catan_bias::setup(b)?;
-                catan_bias::header_config(b, &samplers, s)
-            }
-            Spec::CarcassonneStats(c) => carcassonne_stats::config(c, s)?,
-            Spec::NumberMatchStats(m) => {
-                match_stats::config(m, s, Shard::default())?;
-                match_stats::header_config(m, s)
+            Spec::CatanBias(_) | Spec::CarcassonneStats(_) | Spec::NumberMatchStats(_) => {
+                Prepared::new(self, s)?
+                    .expect("a statistics kind")
+                    .visit(HeaderOf)?
             }
         })
     }
@@ -448,56 +472,13 @@ impl Spec {
                 },
             ),
             Spec::Book(b) => book(b, seed, part, &dest, env),
-            Spec::CarcassonneStats(c) => {
-                let config = carcassonne_stats::config(c, s)?;
-                let hists = crate::batch::thread_pool(env.jobs)?
-                    .install(|| carcassonne_stats::count(c, s, shard))?;
-                match target {
-                    Target::Whole(f) => carcassonne_stats::write(c, s, &hists, &f.out)?,
-                    Target::Part { path, tag } => write_part(
-                        path,
-                        &Header::new(self.kind(), config, shard).tagged(tag.as_deref()),
-                        &hists,
-                    )?,
-                }
-                Ok(Made {
-                    items: shard.len(0, c.samples),
-                    files: target.files(),
-                    note: String::new(),
-                })
-            }
-            Spec::NumberMatchStats(m) => {
-                let cfg = match_stats::config(m, s, shard)?;
-                let counts =
-                    crate::batch::thread_pool(env.jobs)?.install(|| match_stats::count(&cfg))?;
-                match target {
-                    Target::Whole(f) => write_csv(&f.out, &stats_rows(&cfg, &counts))?,
-                    Target::Part { path, tag } => write_part(
-                        path,
-                        &Header::new(self.kind(), match_stats::header_config(m, s), shard)
-                            .tagged(tag.as_deref()),
-                        &counts,
-                    )?,
-                }
-                Ok(Made {
-                    items: counts.boards,
-                    files: target.files(),
-                    note: String::new(),
-                })
-            }
-            Spec::CatanBias(b) => {
-                let (ctx, samplers) = catan_bias::setup(b)?;
-                catan_bias::make(b, &ctx, samplers, s, shard, target, env)
+            Spec::CatanBias(_) | Spec::CarcassonneStats(_) | Spec::NumberMatchStats(_) => {
+                Prepared::new(self, s)?
+                    .expect("a statistics kind")
+                    .visit(MakeStatistic { shard, target, env })
             }
         }
     }
-}
-
-fn stats_rows(
-    cfg: &crate::games::number_match::stats::Config,
-    c: &crate::games::number_match::stats::Counts,
-) -> Vec<crate::games::number_match::stats::Row> {
-    crate::games::number_match::stats::rows(cfg, c)
 }
 
 /// Where `Spec::make` writes.
@@ -513,13 +494,4 @@ pub enum Target {
         /// header; None when made from the command line.
         tag: Option<String>,
     },
-}
-
-impl Target {
-    fn files(&self) -> Vec<PathBuf> {
-        match self {
-            Target::Whole(f) => f.all(),
-            Target::Part { path, .. } => vec![path.clone()],
-        }
-    }
 }

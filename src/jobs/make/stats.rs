@@ -2,6 +2,7 @@
 //! from the totals.
 
 use super::*;
+use serde::de::DeserializeOwned;
 
 /// Where a statistics output's files go: the main CSV, and for Catan the summary CSV
 /// and an optional report.
@@ -89,184 +90,427 @@ pub(super) fn write_part(path: &Path, header: &Header, state: &impl Serialize) -
     sink.finish()
 }
 
+// ---------------------------------------------------------------- the plug-in point
+
+/// A statistics output: the plug-in point for a kind of statistics, above the counting
+/// plug-in [`crate::stats::Study`]. A kind says what its parameters are (its spec,
+/// recorded in part headers), how to count one shard (through `batch::study`, one or
+/// more studies), how counts merge, and how the totals become files and a table.
+///
+/// Everything else is done once for every kind by [`make_statistic`] and [`merge_parts`]: the
+/// thread pool, whole runs and part files, checking and adding up parts, writing the
+/// files all together or not at all.
+pub trait Statistic: Sized + Sync {
+    /// The kind's name in job files and part headers (`catan-bias`, ...).
+    const KIND: &'static str;
+    /// Mergeable counts of one shard: a part file's payload.
+    type Counts: Serialize + DeserializeOwned + Send;
+    /// What the whole run's counts become (the counts themselves, or a comparison
+    /// with expectations).
+    type Totals: Send;
+
+    /// The statistic a part header's configuration describes, checked like a new one.
+    fn from_header(config: &Value) -> Result<Self>;
+    /// The configuration recorded in part headers: what parts must share to merge.
+    fn header(&self) -> Value;
+    /// Items a whole run counts (per sampler or per size, for kinds with several).
+    fn samples(&self) -> u64;
+    /// The files a whole run writes, with their defaults filled in.
+    fn files(&self, files: &StatsFiles) -> StatsFiles {
+        files.clone()
+    }
+    /// Count the items of `shard` on the current rayon pool (with progress bars when
+    /// `progress`), giving lines for standard error to `note`.
+    fn count(
+        &self,
+        shard: Shard,
+        progress: bool,
+        note: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<Self::Counts>;
+    /// Whether a part's counts are `want` items in the shape this run counts.
+    fn fits(&self, counts: &Self::Counts, want: u64) -> bool;
+    /// Add `other` to `into`.
+    fn merge(&self, into: &mut Self::Counts, other: Self::Counts);
+    /// The whole run's counts made into results (on the current rayon pool).
+    fn finish(&self, counts: Self::Counts) -> Result<Self::Totals>;
+    /// Write the results into `files` (as given by [`Statistic::files`]): all of them
+    /// or none.
+    fn write(&self, totals: &Self::Totals, files: &StatsFiles) -> Result<()>;
+    /// The table for standard output (empty when the kind has none).
+    fn table(&self, totals: &Self::Totals) -> String;
+}
+
+/// A statistics output checked and ready to make: one value per kind.
+pub enum Prepared {
+    /// `catan-bias` (boxed: its sampling context is large).
+    CatanBias(Box<catan_bias::CatanBias>),
+    /// `carcassonne-stats`.
+    CarcassonneStats(carcassonne_stats::CarcassonneStats),
+    /// `number-match-stats`.
+    NumberMatchStats(match_stats::MatchStats),
+}
+
+/// Something to do with a statistic of any kind (see [`Prepared::visit`]).
+pub trait StatVisitor {
+    /// What it gives.
+    type Out;
+    /// Do it with `stat`.
+    fn visit<S: Statistic>(self, stat: &S) -> Result<Self::Out>;
+}
+
+impl Prepared {
+    /// Check a statistics `spec` for `seed` (everything that can be checked before any
+    /// work). None when `spec` is not a statistics kind.
+    pub fn new(spec: &Spec, seed: u64) -> Result<Option<Prepared>> {
+        Ok(Some(match spec {
+            Spec::CatanBias(b) => {
+                Prepared::CatanBias(Box::new(catan_bias::CatanBias::new(b, seed)?))
+            }
+            Spec::CarcassonneStats(c) => {
+                Prepared::CarcassonneStats(carcassonne_stats::CarcassonneStats::new(c, seed)?)
+            }
+            Spec::NumberMatchStats(m) => {
+                Prepared::NumberMatchStats(match_stats::MatchStats::new(m, seed)?)
+            }
+            Spec::Items(_) | Spec::Book(_) => return Ok(None),
+        }))
+    }
+
+    /// The statistic of a part of kind `kind` (None: not a statistics kind).
+    pub fn from_part(kind: &str, config: &Value) -> Result<Option<Prepared>> {
+        use carcassonne_stats::CarcassonneStats as C;
+        use catan_bias::CatanBias as B;
+        use match_stats::MatchStats as M;
+        Ok(Some(match kind {
+            B::KIND => Prepared::CatanBias(Box::new(B::from_header(config)?)),
+            C::KIND => Prepared::CarcassonneStats(C::from_header(config)?),
+            M::KIND => Prepared::NumberMatchStats(M::from_header(config)?),
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Call `v` with the statistic.
+    pub fn visit<V: StatVisitor>(&self, v: V) -> Result<V::Out> {
+        match self {
+            Prepared::CatanBias(s) => v.visit(s.as_ref()),
+            Prepared::CarcassonneStats(s) => v.visit(s),
+            Prepared::NumberMatchStats(s) => v.visit(s),
+        }
+    }
+}
+
+/// Make a statistics output: the whole run into the files of `Target::Whole`, or
+/// the part of `shard`. Gives what was made and the table (empty for a part).
+pub fn make_statistic<S: Statistic>(
+    stat: &S,
+    shard: Shard,
+    target: &Target,
+    env: &Env,
+    note: &mut (dyn FnMut(&str) + Send),
+) -> Result<(Made, String)> {
+    let pool = crate::batch::thread_pool(env.jobs)?;
+    let counts = pool.install(|| stat.count(shard, env.progress, note))?;
+    let (files, table) = match target {
+        Target::Whole(f) => {
+            let files = stat.files(f);
+            let totals = pool.install(|| stat.finish(counts))?;
+            stat.write(&totals, &files)?;
+            (files.all(), stat.table(&totals))
+        }
+        Target::Part { path, tag } => {
+            let header = Header::new(S::KIND, stat.header(), shard).tagged(tag.as_deref());
+            write_part(path, &header, &counts)?;
+            (vec![path.clone()], String::new())
+        }
+    };
+    let made = Made {
+        items: shard.len(0, stat.samples()),
+        files,
+        note: String::new(),
+    };
+    Ok((made, table))
+}
+
+/// Merge statistics parts (checked to be the shards of one run) into the files of a
+/// whole run: the same bytes a whole run writes. Gives what was made and the table.
+pub(in crate::jobs) fn merge_parts<S: Statistic>(
+    stat: &S,
+    parts: &mut [PartFile],
+    files: &StatsFiles,
+) -> Result<(Made, String)> {
+    let mut total: Option<S::Counts> = None;
+    for p in parts.iter_mut() {
+        let c: S::Counts = p.state()?;
+        let want = shard_of(p).len(0, stat.samples());
+        if !stat.fits(&c, want) {
+            return Err(bad_counts(p, want));
+        }
+        match &mut total {
+            None => total = Some(c),
+            Some(t) => stat.merge(t, c),
+        }
+    }
+    let total = total.ok_or_else(|| Error::invalid("no parts to merge"))?;
+    let files = stat.files(files);
+    let inputs: Vec<(&str, &Path)> = parts
+        .iter()
+        .map(|p| ("one of the parts", p.path.as_path()))
+        .collect();
+    crate::output::check_distinct(&files.named(), &inputs)?;
+    let totals = stat.finish(total)?;
+    stat.write(&totals, &files)?;
+    let made = Made {
+        items: stat.samples(),
+        files: files.all(),
+        note: String::new(),
+    };
+    Ok((made, stat.table(&totals)))
+}
+
 /// Carcassonne statistics: histograms per landscape size.
-pub(crate) mod carcassonne_stats {
+pub mod carcassonne_stats {
     use super::*;
     use crate::games::carcassonne::stats::{self, Hist};
 
-    /// Check `spec`; the configuration recorded in a part's header.
-    pub fn config(spec: &CarcassonneStatsSpec, seed: u64) -> Result<Value> {
-        crate::limits::check_samples("samples", spec.samples, "landscapes per size")?;
-        if spec.tiles.is_empty() || spec.tiles.iter().any(|t| !(1..=72).contains(t)) {
-            return Err(Error::param(
-                "tiles",
-                "must be landscape sizes of 1 to 72 tiles",
-            ));
-        }
-        // Each size is one set of rows in the CSV: a size twice would write them twice.
-        if let Some((_, &t)) = spec
-            .tiles
-            .iter()
-            .enumerate()
-            .find(|&(k, t)| spec.tiles[..k].contains(t))
-        {
-            return Err(Error::param(
-                "tiles",
-                format!("lists {t} more than once: give each landscape size once"),
-            ));
-        }
-        Ok(json!({"seed": seed, "samples": spec.samples, "tiles": spec.tiles}))
+    /// `carcassonne-stats`: score and feature histograms, one per landscape size.
+    pub struct CarcassonneStats {
+        spec: CarcassonneStatsSpec,
+        seed: u64,
     }
 
-    /// The histograms of this shard, one per landscape size, counted on the current
-    /// rayon pool.
-    pub fn count(spec: &CarcassonneStatsSpec, seed: u64, shard: Shard) -> Result<Vec<Hist>> {
-        spec.tiles
-            .iter()
-            .map(|&tiles| {
-                let study = stats::SizeStudy { seed, tiles };
-                crate::batch::study(&study, spec.samples, shard, false, "")
+    impl CarcassonneStats {
+        /// Check `spec` for `seed`.
+        pub fn new(spec: &CarcassonneStatsSpec, seed: u64) -> Result<Self> {
+            crate::limits::check_samples("samples", spec.samples, "landscapes per size")?;
+            if spec.tiles.is_empty() || spec.tiles.iter().any(|t| !(1..=72).contains(t)) {
+                return Err(Error::param(
+                    "tiles",
+                    "must be landscape sizes of 1 to 72 tiles",
+                ));
+            }
+            // Each size is one set of rows in the CSV: a size twice would write them twice.
+            if let Some((_, &t)) = spec
+                .tiles
+                .iter()
+                .enumerate()
+                .find(|&(k, t)| spec.tiles[..k].contains(t))
+            {
+                return Err(Error::param(
+                    "tiles",
+                    format!("lists {t} more than once: give each landscape size once"),
+                ));
+            }
+            Ok(CarcassonneStats {
+                spec: spec.clone(),
+                seed,
             })
-            .collect()
-    }
-
-    /// The table `carcassonne stats` prints: per size, the score's mean and
-    /// percentiles and the mean feature counts.
-    pub fn table(spec: &CarcassonneStatsSpec, hists: &[Hist]) -> String {
-        let mut t = String::from("tiles  landscapes  score: mean  p10  p50  p90   complete cities  roads  monasteries (means)\n");
-        for (&tiles, h) in spec.tiles.iter().zip(hists) {
-            let (mean, p10, p50, p90) = stats::summary(&h.0[0]);
-            let m = |k: usize| stats::summary(&h.0[k]).0;
-            t += &format!(
-                "{tiles:>5}  {:>10}  {mean:>11.2} {p10:>4} {p50:>4} {p90:>4}   {:>15.2} {:>6.2} {:>12.2}\n",
-                h.0[0].iter().sum::<u64>(),
-                m(1),
-                m(3),
-                m(5)
-            );
         }
-        t
     }
 
-    /// Write the long-form CSV of the histograms, one per size of `spec.tiles`, to `out`.
-    pub fn write(spec: &CarcassonneStatsSpec, seed: u64, hists: &[Hist], out: &Path) -> Result<()> {
-        let mut rows = Vec::new();
-        for (&t, h) in spec.tiles.iter().zip(hists) {
-            rows.extend(stats::rows(seed, t, h));
+    impl Statistic for CarcassonneStats {
+        const KIND: &'static str = "carcassonne-stats";
+        type Counts = Vec<Hist>;
+        type Totals = Vec<Hist>;
+
+        fn from_header(cfg: &Value) -> Result<Self> {
+            let spec = CarcassonneStatsSpec {
+                samples: cfg["samples"]
+                    .as_u64()
+                    .ok_or_else(|| bad_config("samples"))?,
+                tiles: serde_json::from_value(cfg["tiles"].clone())
+                    .map_err(|_| bad_config("tiles"))?,
+            };
+            let seed = cfg["seed"].as_u64().ok_or_else(|| bad_config("seed"))?;
+            CarcassonneStats::new(&spec, seed)
         }
-        write_csv(out, &rows)
-    }
 
-    pub(in crate::jobs) fn merge(parts: &mut [PartFile], files: &StatsFiles) -> Result<Made> {
-        let cfg = parts[0].header.config.clone();
-        let spec = CarcassonneStatsSpec {
-            samples: cfg["samples"]
-                .as_u64()
-                .ok_or_else(|| bad_config("samples"))?,
-            tiles: serde_json::from_value(cfg["tiles"].clone()).map_err(|_| bad_config("tiles"))?,
-        };
-        let seed = cfg["seed"].as_u64().ok_or_else(|| bad_config("seed"))?;
-        let mut total: Vec<Hist> = vec![Hist::new(); spec.tiles.len()];
-        for p in parts.iter_mut() {
-            let h: Vec<Hist> = p.state()?;
-            let want = shard_of(p).len(0, spec.samples);
-            let fits = h.len() == total.len()
+        fn header(&self) -> Value {
+            json!({"seed": self.seed, "samples": self.spec.samples, "tiles": self.spec.tiles})
+        }
+
+        fn samples(&self) -> u64 {
+            self.spec.samples
+        }
+
+        fn count(
+            &self,
+            shard: Shard,
+            progress: bool,
+            _note: &mut (dyn FnMut(&str) + Send),
+        ) -> Result<Vec<Hist>> {
+            self.spec
+                .tiles
+                .iter()
+                .map(|&tiles| {
+                    let study = stats::SizeStudy {
+                        seed: self.seed,
+                        tiles,
+                    };
+                    let label = format!("{tiles} tiles");
+                    crate::batch::study(&study, self.spec.samples, shard, progress, &label)
+                })
+                .collect()
+        }
+
+        fn fits(&self, h: &Vec<Hist>, want: u64) -> bool {
+            h.len() == self.spec.tiles.len()
                 && h.iter().all(|x| {
                     x.0.len() == stats::MEASURES.len()
                         && x.0.iter().all(|m| m.iter().sum::<u64>() == want)
-                });
-            if !fits {
-                return Err(bad_counts(p, want));
-            }
-            total = total.into_iter().zip(h).map(|(a, b)| a.merge(b)).collect();
+                })
         }
-        write(&spec, seed, &total, &files.out)?;
-        Ok(Made {
-            items: spec.samples,
-            files: vec![files.out.clone()],
-            note: String::new(),
-        })
+
+        fn merge(&self, into: &mut Vec<Hist>, other: Vec<Hist>) {
+            for (a, b) in into.iter_mut().zip(other) {
+                a.add_all(b);
+            }
+        }
+
+        fn finish(&self, counts: Vec<Hist>) -> Result<Vec<Hist>> {
+            Ok(counts)
+        }
+
+        /// The long-form CSV of the histograms, one per size of `spec.tiles`.
+        fn write(&self, hists: &Vec<Hist>, files: &StatsFiles) -> Result<()> {
+            let mut rows = Vec::new();
+            for (&t, h) in self.spec.tiles.iter().zip(hists) {
+                rows.extend(stats::rows(self.seed, t, h));
+            }
+            write_csv(&files.out, &rows)
+        }
+
+        /// Per size, the score's mean and percentiles and the mean feature counts.
+        fn table(&self, hists: &Vec<Hist>) -> String {
+            let mut t = String::from("tiles  landscapes  score: mean  p10  p50  p90   complete cities  roads  monasteries (means)\n");
+            for (&tiles, h) in self.spec.tiles.iter().zip(hists) {
+                let (mean, p10, p50, p90) = stats::summary(&h.0[0]);
+                let m = |k: usize| stats::summary(&h.0[k]).0;
+                t += &format!(
+                    "{tiles:>5}  {:>10}  {mean:>11.2} {p10:>4} {p50:>4} {p90:>4}   {:>15.2} {:>6.2} {:>12.2}\n",
+                    h.0[0].iter().sum::<u64>(),
+                    m(1),
+                    m(3),
+                    m(5)
+                );
+            }
+            t
+        }
     }
 }
 
 /// Number Match statistics: counts per add limit.
-pub(crate) mod match_stats {
+pub mod match_stats {
     use super::*;
     use crate::games::number_match::{self, stats, Append, NumberMatch};
 
-    /// Check `spec`; the run's configuration for the boards of `shard`.
-    pub fn config(spec: &MatchStatsSpec, seed: u64, shard: Shard) -> Result<stats::Config> {
-        crate::limits::check_samples("samples", spec.samples, "boards")?;
-        NumberMatch::check_length(spec.length)?;
-        if spec.max_nodes == 0 {
-            return Err(Error::param(
-                "max_nodes",
-                "is 0: give the search at least 1 node",
-            ));
+    /// `number-match-stats`: clearable boards and search effort per add limit.
+    pub struct MatchStats {
+        spec: MatchStatsSpec,
+        seed: u64,
+    }
+
+    impl MatchStats {
+        /// Check `spec` for `seed`.
+        pub fn new(spec: &MatchStatsSpec, seed: u64) -> Result<Self> {
+            let stat = MatchStats {
+                spec: spec.clone(),
+                seed,
+            };
+            stat.config(Shard::default())?;
+            Ok(stat)
         }
-        NumberMatch::check(spec.columns, spec.max_adds)?;
-        let append: Append = spec.append.parse()?;
-        Ok(stats::Config {
-            seed,
-            length: spec.length,
-            max_adds: spec.max_adds,
-            max_nodes: spec.max_nodes,
-            rules: number_match::Rules {
-                cols: spec.columns,
-                diagonals: spec.diagonals,
-                append,
-            },
-            samples: spec.samples,
-            shard,
-            mc_trials: spec.monte_carlo_trials,
-            timings: spec.timings,
-        })
-    }
 
-    /// The configuration recorded in a part's header (what parts must share to merge).
-    pub fn header_config(spec: &MatchStatsSpec, seed: u64) -> Value {
-        json!({
-            "seed": seed, "samples": spec.samples, "length": spec.length,
-            "max_adds": spec.max_adds, "max_nodes": spec.max_nodes, "columns": spec.columns,
-            "append": spec.append, "diagonals": spec.diagonals,
-            "monte_carlo_trials": spec.monte_carlo_trials, "timings": spec.timings,
-        })
-    }
-
-    /// The counts of `cfg.shard`'s boards, counted on the current rayon pool.
-    pub fn count(cfg: &stats::Config) -> Result<stats::Counts> {
-        crate::batch::study(cfg, cfg.samples, cfg.shard, false, "")
-    }
-
-    pub(in crate::jobs) fn merge(parts: &mut [PartFile], files: &StatsFiles) -> Result<Made> {
-        let spec = from_header(&parts[0].header.config)?;
-        let seed = parts[0].header.config["seed"]
-            .as_u64()
-            .ok_or_else(|| bad_config("seed"))?;
-        let cfg = config(&spec, seed, Shard::default())?;
-        let mut total = stats::Counts::new(spec.max_adds);
-        for p in parts.iter_mut() {
-            let c: stats::Counts = p.state()?;
-            let want = shard_of(p).len(0, spec.samples);
-            if !c.fits(&total, want) {
-                return Err(bad_counts(p, want));
+        /// The study of the boards of `shard`.
+        fn config(&self, shard: Shard) -> Result<stats::Config> {
+            let spec = &self.spec;
+            crate::limits::check_samples("samples", spec.samples, "boards")?;
+            NumberMatch::check_length(spec.length)?;
+            if spec.max_nodes == 0 {
+                return Err(Error::param(
+                    "max_nodes",
+                    "is 0: give the search at least 1 node",
+                ));
             }
-            total = total.merge(c);
+            NumberMatch::check(spec.columns, spec.max_adds)?;
+            let append: Append = spec.append.parse()?;
+            Ok(stats::Config {
+                seed: self.seed,
+                length: spec.length,
+                max_adds: spec.max_adds,
+                max_nodes: spec.max_nodes,
+                rules: number_match::Rules {
+                    cols: spec.columns,
+                    diagonals: spec.diagonals,
+                    append,
+                },
+                samples: spec.samples,
+                shard,
+                mc_trials: spec.monte_carlo_trials,
+                timings: spec.timings,
+            })
         }
-        write_csv(&files.out, &stats::rows(&cfg, &total))?;
-        Ok(Made {
-            items: total.boards,
-            files: vec![files.out.clone()],
-            note: String::new(),
-        })
     }
 
-    fn from_header(v: &Value) -> Result<MatchStatsSpec> {
-        let mut v = v.clone();
-        if let Some(o) = v.as_object_mut() {
-            o.remove("seed");
+    impl Statistic for MatchStats {
+        const KIND: &'static str = "number-match-stats";
+        type Counts = stats::Counts;
+        type Totals = stats::Counts;
+
+        fn from_header(v: &Value) -> Result<Self> {
+            let seed = v["seed"].as_u64().ok_or_else(|| bad_config("seed"))?;
+            let mut v = v.clone();
+            if let Some(o) = v.as_object_mut() {
+                o.remove("seed");
+            }
+            let spec: MatchStatsSpec = serde_json::from_value(v)
+                .map_err(|e| Error::invalid(format!("bad part header: {e}")))?;
+            MatchStats::new(&spec, seed)
         }
-        serde_json::from_value(v).map_err(|e| Error::invalid(format!("bad part header: {e}")))
+
+        fn header(&self) -> Value {
+            let spec = &self.spec;
+            json!({
+                "seed": self.seed, "samples": spec.samples, "length": spec.length,
+                "max_adds": spec.max_adds, "max_nodes": spec.max_nodes, "columns": spec.columns,
+                "append": spec.append, "diagonals": spec.diagonals,
+                "monte_carlo_trials": spec.monte_carlo_trials, "timings": spec.timings,
+            })
+        }
+
+        fn samples(&self) -> u64 {
+            self.spec.samples
+        }
+
+        fn count(
+            &self,
+            shard: Shard,
+            progress: bool,
+            _note: &mut (dyn FnMut(&str) + Send),
+        ) -> Result<stats::Counts> {
+            let cfg = self.config(shard)?;
+            crate::batch::study(&cfg, cfg.samples, shard, progress, "boards")
+        }
+
+        fn fits(&self, c: &stats::Counts, want: u64) -> bool {
+            c.fits(&stats::Counts::new(self.spec.max_adds), want)
+        }
+
+        fn merge(&self, into: &mut stats::Counts, other: stats::Counts) {
+            into.add_all(other);
+        }
+
+        fn finish(&self, counts: stats::Counts) -> Result<stats::Counts> {
+            Ok(counts)
+        }
+
+        fn write(&self, counts: &stats::Counts, files: &StatsFiles) -> Result<()> {
+            let cfg = self.config(Shard::default())?;
+            write_csv(&files.out, &stats::rows(&cfg, counts))
+        }
+
+        fn table(&self, _: &stats::Counts) -> String {
+            String::new()
+        }
     }
 }
 
@@ -331,65 +575,6 @@ pub mod catan_bias {
             crate::games::catan::pilot::check(&ctx, s)?;
         }
         Ok((ctx, samplers))
-    }
-
-    /// Make a study with the context and samplers of [`setup`]: whole into the
-    /// files of `target`, or this shard's part.
-    pub fn make(
-        spec: &BiasSpec,
-        ctx: &Ctx,
-        samplers: Vec<Sampler>,
-        seed: u64,
-        shard: Shard,
-        target: &Target,
-        env: &Env,
-    ) -> Result<Made> {
-        let config = header_config(spec, &samplers, seed);
-        let cfg = study_config(spec, samplers, seed, shard);
-        let pool = crate::batch::thread_pool(env.jobs)?;
-        let counts = pool.install(|| count_samplers(ctx, &cfg, env.progress, |_, _, _| {}))?;
-        match target {
-            Target::Whole(f) => {
-                let study = pool.install(|| finish(ctx, &cfg, counts))?;
-                write(ctx, &study, seed, f)?;
-            }
-            Target::Part { path, tag } => write_part(
-                path,
-                &Header::new("catan-bias", config, shard).tagged(tag.as_deref()),
-                &state(&counts),
-            )?,
-        }
-        Ok(Made {
-            items: shard.len(0, spec.samples),
-            files: target.files(),
-            note: String::new(),
-        })
-    }
-
-    /// The table `catan bias` and `merge` print: one line per sampler.
-    pub fn table(study: &bias::Study) -> String {
-        let mut t = String::from("sampler          samples     acceptance  chi-square (df)         p-value    max |z| (where)\n");
-        for s in &study.summaries {
-            let chi = match (s.chi_square, s.df) {
-                (Some(c), Some(d)) => format!("{c:.1} ({d})"),
-                _ => "n/a".into(),
-            };
-            let p = s.p_value.map_or("n/a".into(), |p| format!("{p:.3e}"));
-            t += &format!(
-                "{:<16} {:>10}  {:>10.5}  {:<22}  {:>9}  {:.2} ({})\n",
-                s.sampler, s.samples, s.acceptance_rate, chi, p, s.max_abs_z, s.max_abs_z_at
-            );
-        }
-        t
-    }
-
-    /// The configuration recorded in a part's header (what parts must share to merge).
-    pub(crate) fn header_config(spec: &BiasSpec, samplers: &[Sampler], seed: u64) -> Value {
-        let names: Vec<&str> = samplers.iter().map(|s| s.name()).collect();
-        json!({
-            "seed": seed, "samples": spec.samples, "board": spec.board, "rules": spec.rules,
-            "samplers": names.join(","), "reference_samples": spec.reference_samples,
-        })
     }
 
     /// The study of `spec`'s boards in `shard`, for the samplers [`setup`] chose.
@@ -468,128 +653,200 @@ pub mod catan_bias {
         finish(ctx, cfg, counts)
     }
 
+    /// `catan-bias`: per-hex statistics of the samplers against exact expectations
+    /// (or a reference run), with the context and samplers [`setup`] chose.
+    pub struct CatanBias {
+        spec: BiasSpec,
+        seed: u64,
+        ctx: Ctx,
+        samplers: Vec<Sampler>,
+    }
+
+    impl CatanBias {
+        /// Check `spec` for `seed` (see [`setup`]).
+        pub fn new(spec: &BiasSpec, seed: u64) -> Result<Self> {
+            let (ctx, samplers) = setup(spec)?;
+            Ok(CatanBias {
+                spec: spec.clone(),
+                seed,
+                ctx,
+                samplers,
+            })
+        }
+
+        /// The samplers that will run, in output order.
+        pub fn samplers(&self) -> &[Sampler] {
+            &self.samplers
+        }
+
+        fn config(&self, shard: Shard) -> bias::StudyConfig {
+            study_config(&self.spec, self.samplers.clone(), self.seed, shard)
+        }
+
+        /// Counts of no board, in this run's shape.
+        fn empty(&self) -> bias::Counts {
+            bias::Counts::new(
+                self.ctx.shape,
+                bias::cells(&self.ctx).map_or(0, |c| c.len()),
+            )
+        }
+    }
+
+    /// One sampler's counts under its name: a part's payload is a list of these.
     #[derive(Serialize, Deserialize)]
-    struct Counted {
+    pub struct Counted {
         sampler: String,
         counts: bias::Counts,
     }
 
-    /// A part's payload: each sampler's counts under its name.
-    fn state(counts: &[(Sampler, bias::Counts)]) -> impl Serialize {
-        counts
-            .iter()
-            .map(|(s, c)| Counted {
-                sampler: s.name().to_string(),
-                counts: c.clone(),
+    impl Statistic for CatanBias {
+        const KIND: &'static str = "catan-bias";
+        type Counts = Vec<Counted>;
+        type Totals = bias::Study;
+
+        fn from_header(cfg: &Value) -> Result<Self> {
+            let s = |k: &str| {
+                cfg[k]
+                    .as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| bad_config(k))
+            };
+            let spec = BiasSpec {
+                samples: cfg["samples"]
+                    .as_u64()
+                    .ok_or_else(|| bad_config("samples"))?,
+                samplers: Some(s("samplers")?),
+                board: s("board")?,
+                rules: s("rules")?,
+                reference_samples: cfg["reference_samples"]
+                    .as_u64()
+                    .ok_or_else(|| bad_config("reference_samples"))?,
+                summary: None,
+                report: None,
+            };
+            let seed = cfg["seed"].as_u64().ok_or_else(|| bad_config("seed"))?;
+            CatanBias::new(&spec, seed)
+        }
+
+        fn header(&self) -> Value {
+            let names: Vec<&str> = self.samplers.iter().map(|s| s.name()).collect();
+            let spec = &self.spec;
+            json!({
+                "seed": self.seed, "samples": spec.samples, "board": spec.board,
+                "rules": spec.rules, "samplers": names.join(","),
+                "reference_samples": spec.reference_samples,
             })
-            .collect::<Vec<_>>()
-    }
-
-    /// Write the CSVs (and report) of a finished study; `files` as made by
-    /// [`StatsFiles::with_default_summary`].
-    pub fn write(
-        ctx: &crate::games::catan::sampler::Ctx,
-        study: &bias::Study,
-        seed: u64,
-        files: &StatsFiles,
-    ) -> Result<()> {
-        // All files appear together or not at all: never a new CSV beside the old
-        // summary of another run.
-        let mut set = crate::output::FileSet::new();
-        set.push(csv_file(&files.out, &study.rows)?);
-        if let Some(summary) = &files.summary {
-            set.push(csv_file(summary, &study.summaries)?);
         }
-        if let Some(path) = &files.report {
-            let pages = crate::games::catan::report::pages(ctx.shape, study, seed);
-            let pdf = crate::book::render_pages(
-                "Catan bias report",
-                crate::games::catan::report::PAGE,
-                &pages,
-            )?;
-            set.create(path)?
-                .write_all(&pdf)
-                .map_err(|e| Error::io("cannot write to", path, e))?;
-        }
-        set.commit()
-    }
 
-    pub(in crate::jobs) fn merge(
-        parts: &mut [PartFile],
-        files: &StatsFiles,
-    ) -> Result<(Made, bias::Study)> {
-        let cfg = parts[0].header.config.clone();
-        let s = |k: &str| {
-            cfg[k]
-                .as_str()
-                .map(str::to_string)
-                .ok_or_else(|| bad_config(k))
-        };
-        let spec = BiasSpec {
-            samples: cfg["samples"]
-                .as_u64()
-                .ok_or_else(|| bad_config("samples"))?,
-            samplers: Some(s("samplers")?),
-            board: s("board")?,
-            rules: s("rules")?,
-            reference_samples: cfg["reference_samples"]
-                .as_u64()
-                .ok_or_else(|| bad_config("reference_samples"))?,
-            summary: None,
-            report: None,
-        };
-        let seed = cfg["seed"].as_u64().ok_or_else(|| bad_config("seed"))?;
-        let (ctx, samplers) = setup(&spec)?;
-        let mut total: Option<Vec<(Sampler, bias::Counts)>> = None;
-        for p in parts.iter_mut() {
-            let got: Vec<Counted> = p.state()?;
-            let got: Vec<(Sampler, bias::Counts)> = got
+        fn samples(&self) -> u64 {
+            self.spec.samples
+        }
+
+        /// Without a summary path, the summary goes beside the per-hex CSV.
+        fn files(&self, files: &StatsFiles) -> StatsFiles {
+            files.clone().with_default_summary()
+        }
+
+        /// Each sampler in turn, with a line of its speed as it finishes.
+        fn count(
+            &self,
+            shard: Shard,
+            progress: bool,
+            note: &mut (dyn FnMut(&str) + Send),
+        ) -> Result<Vec<Counted>> {
+            let ctx = &self.ctx;
+            if ctx.table.is_none() {
+                note(&format!(
+                    "note: rules {} cannot be enumerated on the {} board; expectations come from a reference run of {} full-rejection boards, and direct is skipped",
+                    ctx.rules,
+                    ctx.shape.kind.name(),
+                    self.spec.reference_samples
+                ));
+            }
+            let counts = count_samplers(&self.ctx, &self.config(shard), progress, |s, c, secs| {
+                note(&format!(
+                    "{}: {} boards, {} attempts in {:.2} s ({:.2} M boards/s)",
+                    s.name(),
+                    c.boards,
+                    c.attempts,
+                    secs,
+                    c.boards as f64 / secs.max(1e-9) / 1e6
+                ))
+            })?;
+            Ok(counts
                 .into_iter()
-                .map(|c| Ok((c.sampler.parse::<Sampler>()?, c.counts)))
-                .collect::<Result<_>>()?;
-            if got.iter().map(|g| g.0).collect::<Vec<_>>() != samplers {
-                return Err(Error::invalid(format!(
-                    "{}: its samplers do not match its header",
-                    p.path.display()
-                )));
-            }
-            let want = shard_of(p).len(0, spec.samples);
-            let empty = bias::Counts::new(
-                ctx.shape,
-                ctx.table
-                    .as_ref()
-                    .map_or(0, |t| bias::Cells::new(ctx.shape, t).len()),
-            );
-            if !got.iter().all(|(_, c)| c.fits(&empty, want)) {
-                return Err(bad_counts(p, want));
-            }
-            total = Some(match total {
-                None => got,
-                Some(mut t) => {
-                    for (a, b) in t.iter_mut().zip(&got) {
-                        a.1.merge(&b.1);
-                    }
-                    t
-                }
-            });
+                .map(|(s, counts)| Counted {
+                    sampler: s.name().to_string(),
+                    counts,
+                })
+                .collect())
         }
-        let cfg = study_config(&spec, samplers, seed, Shard::default());
-        let study = finish(&ctx, &cfg, total.unwrap_or_default())?;
-        let files = files.clone().with_default_summary();
-        let named = files.named();
-        let inputs: Vec<(&str, &Path)> = parts
-            .iter()
-            .map(|p| ("one of the parts", p.path.as_path()))
-            .collect();
-        crate::output::check_distinct(&named, &inputs)?;
-        write(&ctx, &study, seed, &files)?;
-        Ok((
-            Made {
-                items: spec.samples,
-                files: files.all(),
-                note: String::new(),
-            },
-            study,
-        ))
+
+        /// The same samplers, in the same order, each with `want` boards.
+        fn fits(&self, counts: &Vec<Counted>, want: u64) -> bool {
+            let empty = self.empty();
+            counts.len() == self.samplers.len()
+                && counts
+                    .iter()
+                    .zip(&self.samplers)
+                    .all(|(c, s)| c.sampler == s.name() && c.counts.fits(&empty, want))
+        }
+
+        fn merge(&self, into: &mut Vec<Counted>, other: Vec<Counted>) {
+            for (a, b) in into.iter_mut().zip(&other) {
+                a.counts.merge(&b.counts);
+            }
+        }
+
+        /// The comparison with the expectations (counting the reference run first,
+        /// for rules without exact expectations).
+        fn finish(&self, counts: Vec<Counted>) -> Result<bias::Study> {
+            let counts = self
+                .samplers
+                .iter()
+                .zip(counts)
+                .map(|(&s, c)| (s, c.counts))
+                .collect();
+            finish(&self.ctx, &self.config(Shard::default()), counts)
+        }
+
+        /// The per-hex CSV, the summary CSV and the report, all together or none:
+        /// never a new CSV beside the old summary of another run.
+        fn write(&self, study: &bias::Study, files: &StatsFiles) -> Result<()> {
+            let mut set = crate::output::FileSet::new();
+            set.push(csv_file(&files.out, &study.rows)?);
+            if let Some(summary) = &files.summary {
+                set.push(csv_file(summary, &study.summaries)?);
+            }
+            if let Some(path) = &files.report {
+                let pages = crate::games::catan::report::pages(self.ctx.shape, study, self.seed);
+                let pdf = crate::book::render_pages(
+                    "Catan bias report",
+                    crate::games::catan::report::PAGE,
+                    &pages,
+                )?;
+                set.create(path)?
+                    .write_all(&pdf)
+                    .map_err(|e| Error::io("cannot write to", path, e))?;
+            }
+            set.commit()
+        }
+
+        /// One line per sampler.
+        fn table(&self, study: &bias::Study) -> String {
+            let mut t = String::from("sampler          samples     acceptance  chi-square (df)         p-value    max |z| (where)\n");
+            for s in &study.summaries {
+                let chi = match (s.chi_square, s.df) {
+                    (Some(c), Some(d)) => format!("{c:.1} ({d})"),
+                    _ => "n/a".into(),
+                };
+                let p = s.p_value.map_or("n/a".into(), |p| format!("{p:.3e}"));
+                t += &format!(
+                    "{:<16} {:>10}  {:>10.5}  {:<22}  {:>9}  {:.2} ({})\n",
+                    s.sampler, s.samples, s.acceptance_rate, chi, p, s.max_abs_z, s.max_abs_z_at
+                );
+            }
+            t
+        }
     }
 }
