@@ -178,9 +178,10 @@ pub enum Shape {
         /// The outline, if any.
         stroke: Option<Stroke>,
     },
-    /// Text whose baseline starts at `origin` (already aligned: `origin.x` is the left end).
+    /// Text whose baseline starts at `origin` (already aligned: `origin.x` is the left
+    /// end), or, when `down`, runs down the page from `origin` (a book spine's text).
     Text {
-        /// The left end of the baseline.
+        /// The start of the baseline.
         origin: Point,
         /// The size in points.
         size: f32,
@@ -190,6 +191,9 @@ pub enum Shape {
         color: Color,
         /// The text (one line).
         text: String,
+        /// Turned a quarter clockwise: the baseline runs down the page and the tops of
+        /// the letters face right, the way a spine reads with the book face up.
+        down: bool,
     },
 }
 
@@ -290,7 +294,40 @@ impl Canvas {
             face,
             color,
             text: text.to_string(),
+            down: false,
         });
+    }
+
+    /// One line of text reading top to bottom (turned a quarter clockwise), centred on
+    /// `c` both along the line and across it (by its cap height): a spine's title.
+    pub fn text_down(&mut self, c: Point, size: f32, face: Face, color: Color, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let w = text_width(text, size, face);
+        self.shapes.push(Shape::Text {
+            origin: pt(c.x - cap_height(size) / 2.0, c.y - w / 2.0),
+            size,
+            face,
+            color,
+            text: text.to_string(),
+            down: true,
+        });
+    }
+
+    /// Move every shape by (dx, dy) mm.
+    pub fn translate(&mut self, dx: f32, dy: f32) {
+        let mv = |p: &mut Point| {
+            p.x += dx;
+            p.y += dy;
+        };
+        for s in &mut self.shapes {
+            match s {
+                Shape::Path { points, .. } => points.iter_mut().for_each(mv),
+                Shape::Circle { center, .. } => mv(center),
+                Shape::Text { origin, .. } => mv(origin),
+            }
+        }
     }
 
     /// Text centred horizontally and vertically (by its cap height) on a point.
@@ -375,17 +412,27 @@ impl Canvas {
                     size,
                     face,
                     text,
+                    down,
                     ..
                 } => {
                     let w = text_width(text, *size, *face);
                     let em = size * MM_PER_PT;
                     // DejaVu Sans: ascender 0.928 em, descender 0.236 em.
-                    add(
-                        origin.x,
-                        origin.y - 0.928 * em,
-                        origin.x + w,
-                        origin.y + 0.236 * em,
-                    );
+                    if *down {
+                        add(
+                            origin.x - 0.236 * em,
+                            origin.y,
+                            origin.x + 0.928 * em,
+                            origin.y + w,
+                        );
+                    } else {
+                        add(
+                            origin.x,
+                            origin.y - 0.928 * em,
+                            origin.x + w,
+                            origin.y + 0.236 * em,
+                        );
+                    }
                 }
             }
         }

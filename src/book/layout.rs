@@ -92,6 +92,37 @@ impl Geometry {
     }
 }
 
+/// How each page sits on its sheet, for the PDF writer: the media size, where the
+/// trimmed page is, and whether the rest is bleed.
+pub trait Sheets {
+    /// Media width and height, in mm.
+    fn media(&self) -> (f32, f32);
+    /// Offset of page `page`'s trim box (1-based) from the media's top-left corner, in
+    /// mm: where canvas coordinates start.
+    fn trim_offset(&self, page: usize) -> (f32, f32);
+    /// Page `page`'s trim box in PDF terms: (x0, y0, x1, y1) in mm from the media's
+    /// bottom-left corner.
+    fn trim_box(&self, page: usize) -> (f32, f32, f32, f32);
+    /// Whether the media beyond the trim is bleed (the bleed box is then the media box).
+    fn has_bleed(&self) -> bool;
+}
+
+impl Sheets for Geometry {
+    fn media(&self) -> (f32, f32) {
+        Geometry::media(self)
+    }
+    fn trim_offset(&self, page: usize) -> (f32, f32) {
+        Geometry::trim_offset(self, page)
+    }
+    fn trim_box(&self, page: usize) -> (f32, f32, f32, f32) {
+        let (dx, _) = Geometry::trim_offset(self, page);
+        (dx, self.bleed, dx + self.trim_w, self.bleed + self.trim_h)
+    }
+    fn has_bleed(&self) -> bool {
+        self.bleed > 0.0
+    }
+}
+
 /// Choose rows x columns for `n` boxes of a given aspect (width / height) in `area`,
 /// making each drawing as large as possible; `extra_h` is the height each box needs
 /// besides its drawing (label and caption).
@@ -133,17 +164,17 @@ mod tests {
             inside: 0.0,
             ..Margins::default()
         };
-        let g = Geometry::new(PageSize::Trade6x9, false, &m, 100);
+        let g = Geometry::new(PageSize::TRADE_6X9, false, &m, 100);
         let odd = g.live(1);
         let even = g.live(2);
         assert!((odd.x - 9.525).abs() < 1e-4, "recto inside is on the left");
         assert!((even.x - 12.7).abs() < 1e-4 && (even.right() - (152.4 - 9.525)).abs() < 1e-4);
         assert!((odd.w - even.w).abs() < 1e-4);
         // The default inside margin, 0.5 in, is wider than 100 pages need.
-        let g = Geometry::new(PageSize::Trade6x9, false, &Margins::default(), 100);
+        let g = Geometry::new(PageSize::TRADE_6X9, false, &Margins::default(), 100);
         assert!((g.live(1).x - 12.7).abs() < 1e-4);
         // 400 pages need 0.625 in: the gutter wins.
-        let g = Geometry::new(PageSize::Trade6x9, false, &Margins::default(), 400);
+        let g = Geometry::new(PageSize::TRADE_6X9, false, &Margins::default(), 400);
         assert!((g.live(1).x - 15.875).abs() < 1e-4);
     }
 

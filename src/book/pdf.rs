@@ -2,7 +2,7 @@
 //! book uses) and embedded; ids are named, and the trailer /ID is a hash of the
 //! content, so the same book always gives the same bytes, even within one process.
 
-use super::layout::Geometry;
+use super::layout::Sheets;
 use crate::canvas::{font_bytes, glyph_id, Canvas, Color, Face, Point, Shape, Stroke};
 use crate::{Error, Result};
 use printpdf::{
@@ -224,19 +224,30 @@ fn page_ops(
                 face,
                 color,
                 text,
+                down,
             } => {
                 hash.write(text.as_bytes());
                 hash.write_u32(origin.x.to_bits());
                 hash.write_u32(origin.y.to_bits());
+                if *down {
+                    hash.write_u8(1);
+                }
                 ops.push(Op::StartTextSection);
                 ops.push(Op::SetFont {
                     font: PdfFontHandle::External(fonts[face].clone()),
                     size: Pt(*size),
                 });
                 ops.push(Op::SetFillColor { col: rgb(*color) });
-                ops.push(Op::SetTextCursor {
-                    pos: m.point(*origin),
-                });
+                let at = m.point(*origin);
+                if *down {
+                    // Tm = [0 -1 1 0 x y]: the baseline runs down the page, the
+                    // letters' tops face right.
+                    ops.push(Op::SetTextMatrix {
+                        matrix: printpdf::TextMatrix::Raw([0.0, -1.0, 1.0, 0.0, at.x.0, at.y.0]),
+                    });
+                } else {
+                    ops.push(Op::SetTextCursor { pos: at });
+                }
                 ops.push(Op::ShowText {
                     items: vec![TextItem::Text(text.clone())],
                 });
@@ -299,7 +310,7 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 }
 
 /// Render pages (page 1 first) into PDF bytes.
-pub fn render(meta: &Meta, geometry: &Geometry, pages: &[Canvas]) -> Result<Vec<u8>> {
+pub fn render(meta: &Meta, geometry: &dyn Sheets, pages: &[Canvas]) -> Result<Vec<u8>> {
     let (title, author) = (meta.title.as_str(), meta.author.as_str());
     let mut used = BTreeSet::new();
     for p in pages {
@@ -378,7 +389,7 @@ pub fn render(meta: &Meta, geometry: &Geometry, pages: &[Canvas]) -> Result<Vec<
 /// the media box is the trimmed page plus bleed on the outside, top and bottom edges;
 /// the trim box is the page the reader holds; with bleed, the bleed box is the media
 /// box, and without bleed every box is the trim box.
-fn set_boxes(doc: &mut lopdf::Document, g: &Geometry) -> Result<()> {
+fn set_boxes(doc: &mut lopdf::Document, g: &dyn Sheets) -> Result<()> {
     use lopdf::Object;
     let (media_w, media_h) = g.media();
     let arr = |x0: f32, y0: f32, x1: f32, y1: f32| {
@@ -390,19 +401,16 @@ fn set_boxes(doc: &mut lopdf::Document, g: &Geometry) -> Result<()> {
         )
     };
     for (number, id) in doc.get_pages() {
-        let (dx, _) = g.trim_offset(number as usize);
+        let (x0, y0, x1, y1) = g.trim_box(number as usize);
         let page = doc
             .get_object_mut(id)
             .and_then(|o| o.as_dict_mut())
             .map_err(|e| Error::Check(format!("page {number} of the PDF: {e}")))?;
         page.set("MediaBox", arr(0.0, 0.0, media_w, media_h));
-        page.set(
-            "TrimBox",
-            arr(dx, g.bleed, dx + g.trim_w, g.bleed + g.trim_h),
-        );
+        page.set("TrimBox", arr(x0, y0, x1, y1));
         page.remove(b"CropBox");
         page.remove(b"ArtBox");
-        if g.bleed > 0.0 {
+        if g.has_bleed() {
             page.set("BleedBox", arr(0.0, 0.0, media_w, media_h));
         } else {
             page.remove(b"BleedBox");

@@ -7,28 +7,196 @@ use std::path::Path;
 /// The most pages a print-on-demand book may have.
 pub const MAX_PAGES: usize = 828;
 
-/// Trim sizes in millimetres.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub enum PageSize {
-    /// ISO A4, 210 x 297 mm.
-    #[default]
-    #[serde(rename = "a4", alias = "A4")]
-    A4,
-    /// US Letter, also accepted as "8.5x11" (the same trim).
-    #[serde(rename = "letter", alias = "8.5x11")]
-    Letter,
-    /// The print-on-demand trade size, 6 x 9 in.
-    #[serde(rename = "6x9")]
-    Trade6x9,
+/// A trim size: one of the sizes print-on-demand services list, or a custom one.
+///
+/// In a template: `page_size = "6x9"` (inches, width first), `"a4"`, `"letter"`, or a
+/// custom `"6.14x9.21in"` / `"170x240mm"` (a bare `WxH` is in inches). Custom sizes
+/// must lie within 4-8.5 in wide and 6-11.69 in high, the range services print.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PageSize {
+    /// Trim width, in mm.
+    w: f32,
+    /// Trim height, in mm.
+    h: f32,
+    /// The name it was listed under; None for a custom size.
+    name: Option<&'static str>,
+}
+
+/// The listed trim sizes: name, other names, width and height in mm.
+const TRIMS: &[(&str, &[&str], f32, f32)] = &[
+    ("5x8", &[], 127.0, 203.2),
+    ("5.25x8", &[], 133.35, 203.2),
+    ("5.5x8.5", &[], 139.7, 215.9),
+    ("6x9", &[], 152.4, 228.6),
+    ("7x10", &[], 177.8, 254.0),
+    ("8x10", &[], 203.2, 254.0),
+    ("8.25x11", &[], 209.55, 279.4),
+    ("letter", &["8.5x11"], 215.9, 279.4),
+    ("a4", &["A4"], 210.0, 297.0),
+    ("a5", &["A5"], 148.0, 210.0),
+];
+
+/// The custom range: width 4 to 8.5 in, height 6 to 11.69 in (in mm, with 0.01 in
+/// of slack for rounding).
+const CUSTOM_W: (f32, f32) = (101.346, 216.154);
+const CUSTOM_H: (f32, f32) = (152.146, 297.180);
+
+impl Default for PageSize {
+    fn default() -> Self {
+        PageSize::A4
+    }
 }
 
 impl PageSize {
+    /// ISO A4, 210 x 297 mm.
+    pub const A4: PageSize = PageSize {
+        w: 210.0,
+        h: 297.0,
+        name: Some("a4"),
+    };
+    /// US Letter, 8.5 x 11 in.
+    pub const LETTER: PageSize = PageSize {
+        w: 215.9,
+        h: 279.4,
+        name: Some("letter"),
+    };
+    /// The trade size, 6 x 9 in.
+    pub const TRADE_6X9: PageSize = PageSize {
+        w: 152.4,
+        h: 228.6,
+        name: Some("6x9"),
+    };
+
     /// Trim width and height, in mm.
     pub fn mm(self) -> (f32, f32) {
+        (self.w, self.h)
+    }
+
+    /// Trim width and height, in inches.
+    pub fn inches(self) -> (f32, f32) {
+        (self.w / 25.4, self.h / 25.4)
+    }
+
+    /// The names a template may use for a listed size (first: its own name).
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        TRIMS
+            .iter()
+            .flat_map(|(n, aka, _, _)| std::iter::once(*n).chain(aka.iter().copied()))
+    }
+
+    /// A custom trim of `w` x `h` mm, within the range services print.
+    pub fn custom(w: f32, h: f32) -> Result<PageSize> {
+        let fits = |v: f32, (lo, hi): (f32, f32)| v.is_finite() && (lo..=hi).contains(&v);
+        if !fits(w, CUSTOM_W) || !fits(h, CUSTOM_H) {
+            return Err(Error::param(
+                "page_size",
+                format!(
+                    "{} x {} mm ({:.2} x {:.2} in) is outside the custom range of 4 to 8.5 in wide and 6 to 11.69 in high",
+                    round_mm(w),
+                    round_mm(h),
+                    w / 25.4,
+                    h / 25.4
+                ),
+            ));
+        }
+        Ok(PageSize { w, h, name: None })
+    }
+}
+
+fn round_mm(v: f32) -> f32 {
+    (v * 100.0).round() / 100.0
+}
+
+impl std::str::FromStr for PageSize {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<PageSize> {
+        let t = text.trim();
+        if let Some(&(name, _, w, h)) = TRIMS
+            .iter()
+            .find(|(n, aka, _, _)| *n == t || aka.contains(&t))
+        {
+            return Ok(PageSize {
+                w,
+                h,
+                name: Some(name),
+            });
+        }
+        let bad = || {
+            Error::param(
+                "page_size",
+                format!(
+                    "= {} is not a trim size: use one of {}, or a custom WxH in inches or mm, e.g. \"6.14x9.21in\" or \"170x240mm\"",
+                    crate::input::excerpt(text),
+                    PageSize::names().collect::<Vec<_>>().join(", ")
+                ),
+            )
+        };
+        let lower = t.to_ascii_lowercase();
+        let (dims, scale) = if let Some(d) = lower.strip_suffix("mm") {
+            (d, 1.0)
+        } else if let Some(d) = lower.strip_suffix("in") {
+            (d, 25.4)
+        } else {
+            (lower.as_str(), 25.4)
+        };
+        let (w, h) = dims.split_once('x').ok_or_else(bad)?;
+        let num = |v: &str| v.trim().parse::<f32>().map_err(|_| bad());
+        PageSize::custom(num(w)? * scale, num(h)? * scale)
+    }
+}
+
+impl std::fmt::Display for PageSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.name {
+            Some(n) => f.write_str(n),
+            None => write!(f, "{}x{}mm", round_mm(self.w), round_mm(self.h)),
+        }
+    }
+}
+
+impl Serialize for PageSize {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for PageSize {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The print-on-demand service a book is made for: it sets the smallest margins
+/// (and `preflight` checks against its rules).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Service {
+    /// Amazon KDP: outside, top and bottom at least 0.25 in (0.375 in with bleed);
+    /// the gutter grows with the page count.
+    #[default]
+    Kdp,
+    /// IngramSpark: at least 0.5 in on every side, and the gutter KDP asks for when
+    /// that is wider.
+    Ingram,
+}
+
+impl Service {
+    /// The smallest outside, top and bottom margin, in mm.
+    pub fn min_margin_mm(self, bleed: bool) -> f32 {
+        match (self, bleed) {
+            (Service::Kdp, false) => 6.35,
+            (Service::Kdp, true) => 9.525,
+            (Service::Ingram, _) => 12.7,
+        }
+    }
+
+    /// The name in templates.
+    pub fn name(self) -> &'static str {
         match self {
-            PageSize::A4 => (210.0, 297.0),
-            PageSize::Letter => (215.9, 279.4),
-            PageSize::Trade6x9 => (152.4, 228.6),
+            Service::Kdp => "kdp",
+            Service::Ingram => "ingram",
         }
     }
 }
@@ -145,9 +313,13 @@ pub struct Template {
     /// The book's date, YYYY-MM-DD: the copyright page's and the PDF's (SOURCE_DATE_EPOCH wins there).
     #[serde(default)]
     pub date: Option<String>,
-    /// Trim size (default A4).
+    /// Trim size (default A4): a listed size or a custom one (see [`PageSize`]).
     #[serde(default)]
     pub page_size: PageSize,
+    /// The print-on-demand service the book is made for (default KDP): its margin
+    /// minimums apply.
+    #[serde(default)]
+    pub service: Service,
     /// Bleed adds 0.125 in to the outside, top and bottom edges.
     #[serde(default)]
     pub bleed: bool,
@@ -270,13 +442,27 @@ impl Template {
                 )));
             }
         }
-        let min = if self.bleed { 9.525 } else { 6.35 };
-        for (what, v) in [("outside", m.outside), ("top", m.top), ("bottom", m.bottom)] {
+        let min = self.service.min_margin_mm(self.bleed);
+        let sides: &[(&str, f32)] = match self.service {
+            Service::Kdp => &[("outside", m.outside), ("top", m.top), ("bottom", m.bottom)],
+            Service::Ingram => &[
+                ("outside", m.outside),
+                ("top", m.top),
+                ("bottom", m.bottom),
+                ("inside", m.inside),
+            ],
+        };
+        for &(what, v) in sides {
             if v < min {
                 return Err(Error::invalid(format!(
-                    "margins.{what} = {v} mm is below the print-on-demand minimum of {min} mm ({} in{})",
-                    if self.bleed { "0.375" } else { "0.25" },
-                    if self.bleed { " with bleed" } else { "" }
+                    "margins.{what} = {v} mm is below {}'s minimum of {min} mm ({} in{})",
+                    self.service.name(),
+                    min / 25.4,
+                    if self.bleed && self.service == Service::Kdp {
+                        " with bleed"
+                    } else {
+                        ""
+                    }
                 )));
             }
         }
@@ -418,10 +604,14 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("count is 0"), "{e}");
-        let e = Template::parse(&format!("page_size = \"a5\"\n{MINIMAL}"))
+        let e = Template::parse(&format!("page_size = \"b5\"\n{MINIMAL}"))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("a5") || e.contains("variant"), "{e}");
+        assert!(e.contains("b5") && e.contains("6.14x9.21in"), "{e}");
+        let e = Template::parse(&format!("page_size = \"3x5\"\n{MINIMAL}"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("outside the custom range"), "{e}");
         assert!(Template::parse("title = \"T\"\nsection = []\n")
             .unwrap_err()
             .to_string()
