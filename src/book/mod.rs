@@ -11,6 +11,7 @@
 //! Every page is checked before it is written: marks inside the safe area, no text
 //! under 7 pt.
 
+pub mod cover;
 pub mod layout;
 mod pages;
 pub mod pdf;
@@ -62,6 +63,9 @@ pub struct Composed {
     pub seed: u64,
     /// Things the user should know (one line each), e.g. notes pages added.
     pub warnings: Vec<String>,
+    /// The book's first puzzle drawn for the front cover (see `cover::art_box`), in
+    /// the front panel's coordinates.
+    pub cover_art: Option<Canvas>,
 }
 
 impl Composed {
@@ -393,6 +397,14 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         date: date.as_deref(),
     };
     let canvases = pages::draw_all(&book, &chapters, &howtos, &geometry, &plan);
+    let cover_art = chapters.first().and_then(|ch| {
+        let (w, h) = template.page_size.mm();
+        let mut art = Canvas::new();
+        let first = *ch.order.first()?;
+        ch.items
+            .draw(first, &mut art, cover::art_box(w, h, ch.items.aspect()));
+        Some(art)
+    });
     pages::check_pages(&canvases, &geometry, &plan, &chapters)?;
     Ok(Composed {
         meta: pdf::Meta {
@@ -406,6 +418,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         puzzles,
         seed,
         warnings,
+        cover_art,
     })
 }
 

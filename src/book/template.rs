@@ -229,6 +229,74 @@ impl Default for Margins {
     }
 }
 
+/// The paper an interior is printed on: it sets the spine's width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Paper {
+    /// White paper, black ink: 0.002252 in a page.
+    #[default]
+    White,
+    /// Cream paper, black ink: 0.0025 in a page.
+    Cream,
+    /// Colour interiors (premium colour): 0.002347 in a page.
+    Color,
+}
+
+impl Paper {
+    /// The name in templates and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Paper::White => "white",
+            Paper::Cream => "cream",
+            Paper::Color => "color",
+        }
+    }
+
+    /// Thickness of one page (one leaf side counted, as KDP counts pages), in inches.
+    pub fn inches_per_page(self) -> f32 {
+        match self {
+            Paper::White => 0.002252,
+            Paper::Cream => 0.0025,
+            Paper::Color => 0.002347,
+        }
+    }
+}
+
+/// The full-wrap cover (`[cover]` in a template; see `puzzlebook cover`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CoverSpec {
+    /// The back cover's text (a blank line starts a new paragraph).
+    pub blurb: String,
+    /// The interior's paper (the command line's --paper wins).
+    pub paper: Paper,
+    /// The background colour, "#RRGGBB" (default a dark blue).
+    pub background: String,
+    /// Draw the book's first puzzle on the front.
+    pub art: bool,
+}
+
+impl Default for CoverSpec {
+    fn default() -> Self {
+        CoverSpec {
+            blurb: String::new(),
+            paper: Paper::White,
+            background: "#1d3557".into(),
+            art: true,
+        }
+    }
+}
+
+/// A colour written "#RRGGBB".
+pub fn parse_hex_color(s: &str) -> Option<(u8, u8, u8)> {
+    let h = s.strip_prefix('#')?;
+    if h.len() != 6 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let v = |i: usize| u8::from_str_radix(&h[i..i + 2], 16).ok();
+    Some((v(0)?, v(2)?, v(4)?))
+}
+
 /// Where the answer key goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -331,10 +399,16 @@ pub struct Template {
     /// The answer key (default: at the end).
     #[serde(default)]
     pub answers: AnswerKey,
+    /// The full-wrap cover: blurb, paper, background.
+    #[serde(default)]
+    pub cover: CoverSpec,
     /// The sections in book order; at least one.
     #[serde(rename = "section")]
     pub sections: Vec<Section>,
 }
+
+/// The longest back-cover text, in characters.
+pub const MAX_BLURB_CHARS: usize = 1500;
 
 /// Largest puzzles-per-page a section may ask for.
 pub const MAX_PER_PAGE: usize = 12;
@@ -406,6 +480,18 @@ impl Template {
         }
         if !self.isbn.is_empty() {
             check_isbn(&self.isbn)?;
+        }
+        if parse_hex_color(&self.cover.background).is_none() {
+            return Err(Error::invalid(format!(
+                "cover.background = {} is not a colour: write \"#RRGGBB\", e.g. \"#1d3557\"",
+                crate::input::excerpt(&self.cover.background)
+            )));
+        }
+        if self.cover.blurb.chars().count() > MAX_BLURB_CHARS {
+            return Err(Error::invalid(format!(
+                "cover.blurb has {} characters; a back cover holds at most {MAX_BLURB_CHARS}",
+                self.cover.blurb.chars().count()
+            )));
         }
         if let Some(d) = &self.date {
             parse_date(d).ok_or_else(|| {

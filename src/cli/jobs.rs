@@ -110,6 +110,68 @@ pub fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<Exit
     Ok(ExitCode::SUCCESS)
 }
 
+#[derive(Args)]
+pub struct CoverArgs {
+    /// Book template (TOML); default templates/default.toml
+    #[arg(long)]
+    template: Option<PathBuf>,
+    /// Master seed (overrides the template's); give the one the interior was made with
+    #[arg(long)]
+    seed: Option<u64>,
+    /// The interior's paper, which sets the spine width (default: the template's
+    /// [cover] paper, else white)
+    #[arg(long, value_enum)]
+    paper: Option<book::template::Paper>,
+    /// Output PDF
+    #[arg(long, default_value = "output/cover.pdf")]
+    out: PathBuf,
+}
+
+/// `puzzlebook cover`: the full-wrap cover for the interior the same template makes.
+pub fn cover_cmd(args: CoverArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
+    let started = std::time::Instant::now();
+    let template = book::load_template(args.template.as_deref())?;
+    let template_path = args
+        .template
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("templates/default.toml"));
+    output::check_distinct(&[("--out", &args.out)], &[("the template", &template_path)])?;
+    if args.out == Path::new("output/cover.pdf") && !Path::new("output").exists() {
+        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
+    }
+    output::check_writable(&args.out)?;
+    let cover = book::cover::build(
+        &template,
+        &BookOptions {
+            seed: args.seed,
+            env: Env {
+                jobs,
+                progress: show_progress,
+            },
+            template_name: None,
+        },
+        args.paper,
+    )?;
+    write_atomic(&args.out, &cover.pdf)?;
+    for w in &cover.warnings {
+        eprintln!("note: {w}");
+    }
+    let g = &cover.geometry;
+    let (mw, mh) = puzzlebook::book::layout::Sheets::media(g);
+    eprintln!(
+        "wrote {}: cover for {} pages on {} paper, spine {:.3} in ({:.2} mm), sheet {:.3} x {:.3} in with bleed, in {:.2} s",
+        args.out.display(),
+        cover.interior_pages,
+        cover.paper.name(),
+        g.spine / 25.4,
+        g.spine,
+        mw / 25.4,
+        mh / 25.4,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `puzzlebook run JOB.toml`: make a job's outputs (whole, one shard, or the merge).
 pub fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
     use puzzlebook::jobs::{self, LogStyle};

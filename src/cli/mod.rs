@@ -50,6 +50,11 @@ pub(crate) enum Command {
         after_help = "Example:\n  puzzlebook book --template templates/default.toml --seed 7 --out output/book.pdf"
     )]
     Book(jobs::BookArgs),
+    /// Make the full-wrap paperback cover for the book a template makes
+    #[command(
+        after_help = "Example:\n  puzzlebook cover --template templates/numbrix-6x9.toml --paper cream --out output/cover.pdf"
+    )]
+    Cover(jobs::CoverArgs),
     /// Flip ("One Dot"): flip 3x3 blocks down to a single dot
     #[command(subcommand)]
     Flip(games::FlipCommand),
@@ -192,6 +197,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     );
     match cli.command {
         Command::Book(args) => jobs::book_cmd(args, ctx.jobs, ctx.progress),
+        Command::Cover(args) => jobs::cover_cmd(args, ctx.jobs, ctx.progress),
         Command::Run(args) => jobs::run_job(args, ctx.jobs, ctx.progress),
         Command::Merge(args) => jobs::merge_cmd(args),
         Command::Verify { manifest } => jobs::verify_cmd(&manifest),
