@@ -298,7 +298,6 @@ impl Plan {
         given: Option<(u32, u64)>,
     ) -> Masks {
         let all = ((1u64 << self.n) - 1) as u32;
-        let mut m = Masks::default();
         let (red_set, reds, deserts, extremes, attempts) = if self.chained_placement {
             let idx = given.map_or_else(|| chain.next(&self.red_stage), |g| g.0);
             let reds = self.red_sets[idx as usize];
@@ -315,9 +314,12 @@ impl Plan {
         } else {
             self.placement(p, rng)
         };
-        m.attempts = attempts;
-        m.red_set = red_set;
-        fill(p, &self.subsets, &self.red_space, reds, chain, &mut m.token);
+        // The masks are filled in arrays of a power-of-two length (see `fill`) and
+        // copied into the board's arrays at the end.
+        let mut token = [0u32; 16];
+        let mut terrain = [0u32; 8];
+        let mut harbor = [0u32; 8];
+        fill(p, &self.subsets, &self.red_space, reds, chain, &mut token);
         if self.two_twelve {
             fill(
                 p,
@@ -325,7 +327,7 @@ impl Plan {
                 &self.extreme_space,
                 extremes,
                 chain,
-                &mut m.token,
+                &mut token,
             );
         }
         let land = all & !deserts;
@@ -336,7 +338,7 @@ impl Plan {
             &self.token_space,
             others,
             chain,
-            &mut m.token,
+            &mut token,
         );
         fill(
             p,
@@ -344,9 +346,9 @@ impl Plan {
             &self.terrain_space,
             land,
             chain,
-            &mut m.terrain,
+            &mut terrain,
         );
-        m.terrain[DESERT as usize] = deserts;
+        terrain[DESERT as usize] = deserts;
         let harbors = ((1u64 << self.harbors) - 1) as u32;
         fill(
             p,
@@ -354,9 +356,15 @@ impl Plan {
             &self.harbor_space,
             harbors,
             chain,
-            &mut m.harbor,
+            &mut harbor,
         );
-        m
+        Masks {
+            attempts,
+            red_set,
+            token: std::array::from_fn(|i| token[i]),
+            terrain: std::array::from_fn(|i| terrain[i]),
+            harbor: std::array::from_fn(|i| harbor[i]),
+        }
     }
 
     /// The placement when it is not chained (with 2-12-apart): returns the red set's

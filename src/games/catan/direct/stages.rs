@@ -147,22 +147,29 @@ impl Tables {
 
 /// Deposit the chosen subsets of `free`, stage by stage (indices from `indices`), into
 /// `masks`; what is left goes to the space's last mask.
+///
+/// N is a power of two above every target of the space, so a target taken mod N is the
+/// target itself and the compiler needs no bounds check to index `masks` (a mask
+/// instead of a compare and branch per stage).
 #[inline(always)]
-pub(super) fn fill<P: Deposit>(
+pub(super) fn fill<P: Deposit, const N: usize>(
     p: P,
     subsets: &[u32],
     space: &Space,
     mut free: u32,
     indices: &mut impl Indices,
-    masks: &mut [u32],
+    masks: &mut [u32; N],
 ) {
+    const { assert!(N.is_power_of_two()) };
     for st in &space.stages {
         let sub = subsets[(st.table + indices.next(st)) as usize];
         let placed = p.deposit(sub, free);
         free ^= placed;
-        masks[st.target as usize] |= placed;
+        debug_assert!(usize::from(st.target) < N);
+        masks[usize::from(st.target) % N] |= placed;
     }
-    masks[space.last as usize] |= free;
+    debug_assert!(usize::from(space.last) < N);
+    masks[usize::from(space.last) % N] |= free;
 }
 
 /// Every k-subset of m bits, in increasing order (Gosper's next-subset step).
