@@ -57,7 +57,8 @@ use deposit::{dispatch, WithDeposit};
 use rand::RngCore;
 use rejection::Rejection;
 use stages::{
-    fill, Chain, Group, Indices, Space, Stage, Tables, GROUP_LIMIT, MAX_WORDS, TABLE_LIMIT,
+    fill, Chain, Group, Indices, Space, Stage, Subsets, Tables, GROUP_LIMIT, MAX_WORDS,
+    TABLE_LIMIT,
 };
 
 /// A drawn board as sets of places (bit i = hex i, or harbor position i).
@@ -104,7 +105,7 @@ pub struct Plan {
     terrain_space: Space,
     harbor_space: Space,
     groups: Vec<Group>,
-    subsets: Vec<u32>,
+    subsets: Subsets,
     /// The bit deposit boards are drawn with.
     deposit: BitDeposit,
 }
@@ -209,7 +210,7 @@ impl Plan {
         }
         let groups: Vec<Group> = groups.into_iter().map(Group::new).collect();
         assert!(groups.len() <= MAX_WORDS, "too many choices for one board");
-        let subsets = tables.subsets;
+        let subsets = tables.subsets();
         Plan {
             red_stage,
             n,

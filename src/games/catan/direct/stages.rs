@@ -89,6 +89,31 @@ impl Indices for Chain<'_> {
     }
 }
 
+/// Room for the subset tables of one plan (entries, a power of two): the largest plan,
+/// the extended board with chained deserts, needs 10,107.
+pub(super) const SUBSET_ROOM: usize = 1 << 15;
+
+/// The subset tables of a plan, in an array of [`SUBSET_ROOM`] entries: an index taken
+/// mod the length is the index itself (every table lies below the room, checked when
+/// it is made), so reading an entry needs no bounds check.
+#[derive(Clone)]
+pub(super) struct Subsets(Box<[u32; SUBSET_ROOM]>);
+
+impl std::fmt::Debug for Subsets {
+    /// Not the 32,768 entries.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subsets").finish_non_exhaustive()
+    }
+}
+
+impl Subsets {
+    /// Entry i.
+    #[inline(always)]
+    pub(super) fn get(&self, i: u32) -> u32 {
+        self.0[i as usize % SUBSET_ROOM]
+    }
+}
+
 /// The subset tables, shared by all stages of a plan.
 pub(super) struct Tables {
     pub(super) subsets: Vec<u32>,
@@ -104,6 +129,17 @@ impl Tables {
             at: std::collections::HashMap::new(),
             limit,
         }
+    }
+
+    /// The tables as the array the stages read.
+    pub(super) fn subsets(&self) -> Subsets {
+        assert!(
+            self.subsets.len() <= SUBSET_ROOM,
+            "the subset tables fit in their array"
+        );
+        let mut all = vec![0u32; SUBSET_ROOM];
+        all[..self.subsets.len()].copy_from_slice(&self.subsets);
+        Subsets(all.into_boxed_slice().try_into().expect("SUBSET_ROOM entries"))
     }
 
     /// The stages filling `kinds` (target, count) into as many places as the counts
@@ -154,7 +190,7 @@ impl Tables {
 #[inline(always)]
 pub(super) fn fill<P: Deposit, const N: usize>(
     p: P,
-    subsets: &[u32],
+    subsets: &Subsets,
     space: &Space,
     mut free: u32,
     indices: &mut impl Indices,
@@ -162,7 +198,7 @@ pub(super) fn fill<P: Deposit, const N: usize>(
 ) {
     const { assert!(N.is_power_of_two()) };
     for st in &space.stages {
-        let sub = subsets[(st.table + indices.next(st)) as usize];
+        let sub = subsets.get(st.table + indices.next(st));
         let placed = p.deposit(sub, free);
         free ^= placed;
         debug_assert!(usize::from(st.target) < N);

@@ -90,6 +90,7 @@ fn stages_give_every_arrangement_equally_often() {
     for limit in [1, 6, 20, 4096] {
         let mut t = Tables::new(limit);
         let sp = t.space(&[(0, 3), (1, 2), (2, 2)]);
+        let subsets = t.subsets();
         let bounds: Vec<u32> = sp.stages.iter().map(|s| s.bound).collect();
         let total: u64 = bounds.iter().map(|&b| u64::from(b)).product();
         let mut seen = std::collections::HashMap::new();
@@ -98,7 +99,7 @@ fn stages_give_every_arrangement_equally_often() {
             let mut four = [0u32; 4];
             fill(
                 Soft,
-                &t.subsets,
+                &subsets,
                 &sp,
                 free,
                 &mut Given(&tuple, 0),
@@ -107,7 +108,7 @@ fn stages_give_every_arrangement_equally_often() {
             #[cfg(target_arch = "x86_64")]
             if let Some(b) = Bmi2::detect() {
                 let mut hw = [0u32; 4];
-                fill(b, &t.subsets, &sp, free, &mut Given(&tuple, 0), &mut hw);
+                fill(b, &subsets, &sp, free, &mut Given(&tuple, 0), &mut hw);
                 assert_eq!(hw, four);
             }
             assert_eq!(four[3], 0);
