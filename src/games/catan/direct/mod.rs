@@ -57,8 +57,7 @@ use deposit::{dispatch, WithDeposit};
 use rand::RngCore;
 use rejection::Rejection;
 use stages::{
-    fill, Chain, Group, Indices, Space, Stage, Subsets, Tables, GROUP_LIMIT, MAX_WORDS,
-    TABLE_LIMIT,
+    fill, Chain, Group, Indices, Space, Stage, Subsets, Tables, GROUP_LIMIT, MAX_WORDS, TABLE_LIMIT,
 };
 
 /// A drawn board as sets of places (bit i = hex i, or harbor position i).

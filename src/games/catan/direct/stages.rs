@@ -139,7 +139,11 @@ impl Tables {
         );
         let mut all = vec![0u32; SUBSET_ROOM];
         all[..self.subsets.len()].copy_from_slice(&self.subsets);
-        Subsets(all.into_boxed_slice().try_into().expect("SUBSET_ROOM entries"))
+        Subsets(
+            all.into_boxed_slice()
+                .try_into()
+                .expect("SUBSET_ROOM entries"),
+        )
     }
 
     /// The stages filling `kinds` (target, count) into as many places as the counts

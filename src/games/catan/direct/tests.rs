@@ -97,14 +97,7 @@ fn stages_give_every_arrangement_equally_often() {
         let mut tuple = vec![0u32; bounds.len()];
         for _ in 0..total {
             let mut four = [0u32; 4];
-            fill(
-                Soft,
-                &subsets,
-                &sp,
-                free,
-                &mut Given(&tuple, 0),
-                &mut four,
-            );
+            fill(Soft, &subsets, &sp, free, &mut Given(&tuple, 0), &mut four);
             #[cfg(target_arch = "x86_64")]
             if let Some(b) = Bmi2::detect() {
                 let mut hw = [0u32; 4];
