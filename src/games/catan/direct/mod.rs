@@ -57,7 +57,7 @@ use deposit::{dispatch, WithDeposit};
 use rand::RngCore;
 use rejection::Rejection;
 use stages::{
-    fill, Chain, Group, Indices, Space, Stage, Subsets, Tables, GROUP_LIMIT, MAX_WORDS, TABLE_LIMIT,
+    fill, Chain, Group, Indices, Space, Stage, Tables, GROUP_LIMIT, MAX_WORDS, TABLE_LIMIT,
 };
 
 /// A drawn board as sets of places (bit i = hex i, or harbor position i).
@@ -104,7 +104,7 @@ pub struct Plan {
     terrain_space: Space,
     harbor_space: Space,
     groups: Vec<Group>,
-    subsets: Subsets,
+    subsets: Vec<u32>,
     /// The bit deposit boards are drawn with.
     deposit: BitDeposit,
 }
@@ -209,7 +209,7 @@ impl Plan {
         }
         let groups: Vec<Group> = groups.into_iter().map(Group::new).collect();
         assert!(groups.len() <= MAX_WORDS, "too many choices for one board");
-        let subsets = tables.subsets();
+        let subsets = tables.subsets;
         Plan {
             red_stage,
             n,
@@ -298,6 +298,7 @@ impl Plan {
         given: Option<(u32, u64)>,
     ) -> Masks {
         let all = ((1u64 << self.n) - 1) as u32;
+        let mut m = Masks::default();
         let (red_set, reds, deserts, extremes, attempts) = if self.chained_placement {
             let idx = given.map_or_else(|| chain.next(&self.red_stage), |g| g.0);
             let reds = self.red_sets[idx as usize];
@@ -314,12 +315,9 @@ impl Plan {
         } else {
             self.placement(p, rng)
         };
-        // The masks are filled in arrays of a power-of-two length (see `fill`) and
-        // copied into the board's arrays at the end.
-        let mut token = [0u32; 16];
-        let mut terrain = [0u32; 8];
-        let mut harbor = [0u32; 8];
-        fill(p, &self.subsets, &self.red_space, reds, chain, &mut token);
+        m.attempts = attempts;
+        m.red_set = red_set;
+        fill(p, &self.subsets, &self.red_space, reds, chain, &mut m.token);
         if self.two_twelve {
             fill(
                 p,
@@ -327,7 +325,7 @@ impl Plan {
                 &self.extreme_space,
                 extremes,
                 chain,
-                &mut token,
+                &mut m.token,
             );
         }
         let land = all & !deserts;
@@ -338,7 +336,7 @@ impl Plan {
             &self.token_space,
             others,
             chain,
-            &mut token,
+            &mut m.token,
         );
         fill(
             p,
@@ -346,9 +344,9 @@ impl Plan {
             &self.terrain_space,
             land,
             chain,
-            &mut terrain,
+            &mut m.terrain,
         );
-        terrain[DESERT as usize] = deserts;
+        m.terrain[DESERT as usize] = deserts;
         let harbors = ((1u64 << self.harbors) - 1) as u32;
         fill(
             p,
@@ -356,15 +354,9 @@ impl Plan {
             &self.harbor_space,
             harbors,
             chain,
-            &mut harbor,
+            &mut m.harbor,
         );
-        Masks {
-            attempts,
-            red_set,
-            token: std::array::from_fn(|i| token[i]),
-            terrain: std::array::from_fn(|i| terrain[i]),
-            harbor: std::array::from_fn(|i| harbor[i]),
-        }
+        m
     }
 
     /// The placement when it is not chained (with 2-12-apart): returns the red set's

@@ -89,31 +89,6 @@ impl Indices for Chain<'_> {
     }
 }
 
-/// Room for the subset tables of one plan (entries, a power of two): the largest plan,
-/// the extended board with chained deserts, needs 10,107.
-pub(super) const SUBSET_ROOM: usize = 1 << 15;
-
-/// The subset tables of a plan, in an array of [`SUBSET_ROOM`] entries: an index taken
-/// mod the length is the index itself (every table lies below the room, checked when
-/// it is made), so reading an entry needs no bounds check.
-#[derive(Clone)]
-pub(super) struct Subsets(Box<[u32; SUBSET_ROOM]>);
-
-impl std::fmt::Debug for Subsets {
-    /// Not the 32,768 entries.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Subsets").finish_non_exhaustive()
-    }
-}
-
-impl Subsets {
-    /// Entry i.
-    #[inline(always)]
-    pub(super) fn get(&self, i: u32) -> u32 {
-        self.0[i as usize % SUBSET_ROOM]
-    }
-}
-
 /// The subset tables, shared by all stages of a plan.
 pub(super) struct Tables {
     pub(super) subsets: Vec<u32>,
@@ -129,21 +104,6 @@ impl Tables {
             at: std::collections::HashMap::new(),
             limit,
         }
-    }
-
-    /// The tables as the array the stages read.
-    pub(super) fn subsets(&self) -> Subsets {
-        assert!(
-            self.subsets.len() <= SUBSET_ROOM,
-            "the subset tables fit in their array"
-        );
-        let mut all = vec![0u32; SUBSET_ROOM];
-        all[..self.subsets.len()].copy_from_slice(&self.subsets);
-        Subsets(
-            all.into_boxed_slice()
-                .try_into()
-                .expect("SUBSET_ROOM entries"),
-        )
     }
 
     /// The stages filling `kinds` (target, count) into as many places as the counts
@@ -187,29 +147,22 @@ impl Tables {
 
 /// Deposit the chosen subsets of `free`, stage by stage (indices from `indices`), into
 /// `masks`; what is left goes to the space's last mask.
-///
-/// N is a power of two above every target of the space, so a target taken mod N is the
-/// target itself and the compiler needs no bounds check to index `masks` (a mask
-/// instead of a compare and branch per stage).
 #[inline(always)]
-pub(super) fn fill<P: Deposit, const N: usize>(
+pub(super) fn fill<P: Deposit>(
     p: P,
-    subsets: &Subsets,
+    subsets: &[u32],
     space: &Space,
     mut free: u32,
     indices: &mut impl Indices,
-    masks: &mut [u32; N],
+    masks: &mut [u32],
 ) {
-    const { assert!(N.is_power_of_two()) };
     for st in &space.stages {
-        let sub = subsets.get(st.table + indices.next(st));
+        let sub = subsets[(st.table + indices.next(st)) as usize];
         let placed = p.deposit(sub, free);
         free ^= placed;
-        debug_assert!(usize::from(st.target) < N);
-        masks[usize::from(st.target) % N] |= placed;
+        masks[st.target as usize] |= placed;
     }
-    debug_assert!(usize::from(space.last) < N);
-    masks[usize::from(space.last) % N] |= free;
+    masks[space.last as usize] |= free;
 }
 
 /// Every k-subset of m bits, in increasing order (Gosper's next-subset step).
