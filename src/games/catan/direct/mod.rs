@@ -193,19 +193,21 @@ impl Plan {
         ] {
             stages.extend(sp.stages.iter_mut());
         }
-        let mut groups: Vec<Group> = Vec::new();
+        // The product of each group's bounds.
+        let mut groups: Vec<u64> = Vec::new();
         for st in stages {
             let b = u64::from(st.bound);
             st.first = match groups.last() {
-                Some(g) => g.product.saturating_mul(b) > GROUP_LIMIT,
+                Some(product) => product.saturating_mul(b) > GROUP_LIMIT,
                 None => true,
             };
             if st.first {
-                groups.push(Group { product: 1 });
+                groups.push(1);
             }
             st.word = (groups.len() - 1) as u8;
-            groups.last_mut().expect("a group").product *= b;
+            *groups.last_mut().expect("a group") *= b;
         }
+        let groups: Vec<Group> = groups.into_iter().map(Group::new).collect();
         assert!(groups.len() <= MAX_WORDS, "too many choices for one board");
         let subsets = tables.subsets;
         Plan {
@@ -269,11 +271,8 @@ impl Plan {
             Some(r) if self.chained_placement => Some(r.draw(rng)),
             _ => None,
         };
-        let mut chain = Chain {
-            words: [0; MAX_WORDS],
-            x: 0,
-        };
-        for (w, g) in chain.words.iter_mut().zip(&self.groups) {
+        let mut words = [0; MAX_WORDS];
+        for (w, g) in words.iter_mut().zip(&self.groups) {
             *w = loop {
                 let x = rng.next_u64();
                 if g.accepts(x) {
@@ -281,6 +280,10 @@ impl Plan {
                 }
             };
         }
+        let mut chain = Chain {
+            words: &words,
+            x: 0,
+        };
         self.fill_board(p, rng, &mut chain, given)
     }
 

@@ -33,19 +33,32 @@ pub(super) struct Space {
     pub(super) last: u8,
 }
 
-/// The product of the bounds decoded from one 64-bit number.
+/// The product of the bounds decoded from one 64-bit number, and Lemire's threshold
+/// for it (2^64 mod product, worked out once when the plan is built).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Group {
     pub(super) product: u64,
+    threshold: u64,
 }
 
 impl Group {
+    /// The group of the bounds whose product is `product` (a product of 0, an empty
+    /// placement table, keeps every number, as [`bounded::piece`] does).
+    pub(super) fn new(product: u64) -> Group {
+        Group {
+            product,
+            threshold: bounded::threshold::<64>(product.max(1)),
+        }
+    }
+
     /// Whether a 64-bit number x is kept: its chain's final low word, which is
     /// x * product mod 2^64, passes Lemire's test (the chain is the mixed-radix
-    /// reading of the one bounded draw below the product).
+    /// reading of the one bounded draw below the product). The same test as
+    /// [`bounded::piece`], with the threshold at hand: one multiplication and one
+    /// comparison per number.
     #[inline(always)]
     pub(super) fn accepts(&self, x: u64) -> bool {
-        bounded::piece::<64>(x, self.product).is_some()
+        bounded::piece_with::<64>(x, self.product, self.threshold).is_some()
     }
 }
 
@@ -55,13 +68,15 @@ pub(super) trait Indices {
     fn next(&mut self, st: &Stage) -> u32;
 }
 
-/// The 64-bit numbers of one board and the one being decoded.
-pub(super) struct Chain {
-    pub(super) words: [u64; MAX_WORDS],
+/// The 64-bit numbers of one board (borrowed) and the one being decoded. Only a
+/// pointer and a number, so that the number being decoded stays in a register
+/// between the stages instead of going through memory.
+pub(super) struct Chain<'a> {
+    pub(super) words: &'a [u64; MAX_WORDS],
     pub(super) x: u64,
 }
 
-impl Indices for Chain {
+impl Indices for Chain<'_> {
     /// The next index of the chain, below `st.bound`.
     #[inline(always)]
     fn next(&mut self, st: &Stage) -> u32 {
