@@ -172,6 +172,8 @@ struct BuildSection<'a> {
     number: usize,
     section: &'a template::Section,
     run: RunOptions,
+    /// A greyscale book: the game draws for it (`Game::for_greyscale`).
+    grey: bool,
 }
 
 impl GameVisitor for BuildSection<'_> {
@@ -179,8 +181,11 @@ impl GameVisitor for BuildSection<'_> {
     fn visit<G: Game>(self) -> Self::Output {
         let s = self.section;
         let where_ = format!("section {} ({})", self.number, s.game);
-        let params = G::Params::deserialize(toml::Value::Table(s.params.clone()))
+        let mut params = G::Params::deserialize(toml::Value::Table(s.params.clone()))
             .map_err(|e| Error::invalid(format!("{where_} params: {}", e.message().trim())))?;
+        if self.grey {
+            G::for_greyscale(&mut params);
+        }
         let game = G::new(params).map_err(|e| Error::invalid(format!("{where_}: {e}")))?;
         let (items, _) = batch::collect(&game, &self.run, s.count as u64)?;
         Ok(Box::new(Generated { game, items }))
@@ -300,6 +305,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
                 number: i + 1,
                 section: s,
                 run,
+                grey: template.color == template::ColorMode::Gray,
             },
         )
         .map_err(|e| match e {
@@ -412,6 +418,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
             author: typeset(&template.author),
             subject: typeset(&template.subtitle),
             date,
+            color: template.color,
         },
         geometry,
         pages: canvases,

@@ -3,6 +3,7 @@
 //! content, so the same book always gives the same bytes, even within one process.
 
 use super::layout::Sheets;
+use super::template::ColorMode;
 use crate::canvas::{font_bytes, glyph_id, Canvas, Color, Face, Point, Shape, Stroke};
 use crate::{Error, Result};
 use printpdf::{
@@ -76,13 +77,61 @@ fn subset_tag(face: Face, chars: &BTreeSet<char>) -> String {
         .collect()
 }
 
-fn rgb(c: Color) -> PdfColor {
-    PdfColor::Rgb(Rgb {
-        r: f32::from(c.r) / 255.0,
-        g: f32::from(c.g) / 255.0,
-        b: f32::from(c.b) / 255.0,
-        icc_profile: None,
-    })
+/// A canvas colour in the book's colour model.
+fn paint(c: Color, mode: ColorMode) -> PdfColor {
+    let (r, g, b) = (
+        f32::from(c.r) / 255.0,
+        f32::from(c.g) / 255.0,
+        f32::from(c.b) / 255.0,
+    );
+    match mode {
+        ColorMode::Rgb => PdfColor::Rgb(Rgb {
+            r,
+            g,
+            b,
+            icc_profile: None,
+        }),
+        ColorMode::Gray => PdfColor::Greyscale(printpdf::Greyscale {
+            percent: round_unit(grey_level(c)),
+            icc_profile: None,
+        }),
+        ColorMode::Cmyk => {
+            let (c, m, y, k) = cmyk(c);
+            PdfColor::Cmyk(printpdf::Cmyk {
+                c: round_unit(c),
+                m: round_unit(m),
+                y: round_unit(y),
+                k: round_unit(k),
+                icc_profile: None,
+            })
+        }
+    }
+}
+
+/// A colour's grey: its Rec. 709 luminance, 0 (black) to 1 (white).
+pub fn grey_level(c: Color) -> f32 {
+    (0.2126 * f32::from(c.r) + 0.7152 * f32::from(c.g) + 0.0722 * f32::from(c.b)) / 255.0
+}
+
+/// A colour in process inks (each 0 to 1): greys on the black plate alone, so text
+/// and lines print with one ink and never out of register.
+pub fn cmyk(c: Color) -> (f32, f32, f32, f32) {
+    if c.r == c.g && c.g == c.b {
+        return (0.0, 0.0, 0.0, 1.0 - f32::from(c.r) / 255.0);
+    }
+    let (r, g, b) = (
+        f32::from(c.r) / 255.0,
+        f32::from(c.g) / 255.0,
+        f32::from(c.b) / 255.0,
+    );
+    let k = 1.0 - r.max(g).max(b);
+    let d = (1.0 - k).max(1e-6);
+    ((1.0 - r - k) / d, (1.0 - g - k) / d, (1.0 - b - k) / d, k)
+}
+
+/// Round an ink level to 1/1000 (shorter numbers; far below what prints).
+fn round_unit(v: f32) -> f32 {
+    (v.clamp(0.0, 1.0) * 1000.0).round() / 1000.0
 }
 
 /// Round to 1/100 pt (0.0035 mm, far below what a printer resolves): shorter numbers
@@ -113,12 +162,21 @@ impl Mapper {
     }
 }
 
-fn set_paint(ops: &mut Vec<Op>, fill: Option<Color>, stroke: Option<Stroke>) -> Option<PaintMode> {
+fn set_paint(
+    ops: &mut Vec<Op>,
+    fill: Option<Color>,
+    stroke: Option<Stroke>,
+    mode: ColorMode,
+) -> Option<PaintMode> {
     if let Some(c) = fill {
-        ops.push(Op::SetFillColor { col: rgb(c) });
+        ops.push(Op::SetFillColor {
+            col: paint(c, mode),
+        });
     }
     if let Some(s) = stroke {
-        ops.push(Op::SetOutlineColor { col: rgb(s.color) });
+        ops.push(Op::SetOutlineColor {
+            col: paint(s.color, mode),
+        });
         ops.push(Op::SetOutlineThickness {
             // Never under the 0.5 pt print minimum, whatever a drawing asked for.
             pt: Pt(round2(s.width.max(crate::canvas::MIN_LINE_MM) * PT_PER_MM).max(0.5)),
@@ -137,6 +195,7 @@ fn page_ops(
     m: &Mapper,
     fonts: &BTreeMap<Face, FontId>,
     hash: &mut Fnv,
+    mode: ColorMode,
 ) -> Vec<Op> {
     let mut ops = Vec::with_capacity(canvas.shapes.len() * 4);
     for shape in &canvas.shapes {
@@ -151,7 +210,7 @@ fn page_ops(
                     hash.write_u32(p.x.to_bits());
                     hash.write_u32(p.y.to_bits());
                 }
-                let Some(mode) = set_paint(&mut ops, *fill, *stroke) else {
+                let Some(mode) = set_paint(&mut ops, *fill, *stroke, mode) else {
                     continue;
                 };
                 if *closed {
@@ -182,7 +241,7 @@ fn page_ops(
                 hash.write_u32(c.x.to_bits());
                 hash.write_u32(c.y.to_bits());
                 hash.write_u32(r.to_bits());
-                let Some(mode) = set_paint(&mut ops, *fill, *stroke) else {
+                let Some(mode) = set_paint(&mut ops, *fill, *stroke, mode) else {
                     continue;
                 };
                 let k = r * KAPPA;
@@ -237,7 +296,9 @@ fn page_ops(
                     font: PdfFontHandle::External(fonts[face].clone()),
                     size: Pt(*size),
                 });
-                ops.push(Op::SetFillColor { col: rgb(*color) });
+                ops.push(Op::SetFillColor {
+                    col: paint(*color, mode),
+                });
                 let at = m.point(*origin);
                 if *down {
                     // Tm = [0 -1 1 0 x y]: the baseline runs down the page, the
@@ -269,6 +330,8 @@ pub struct Meta {
     pub subject: String,
     /// The creation date as a PDF date string ("D:20261124000000Z"), or none.
     pub date: Option<String>,
+    /// The colour model every colour is written in.
+    pub color: ColorMode,
 }
 
 /// The PDF date (UTC) of a Unix time in seconds.
@@ -355,7 +418,7 @@ pub fn render(meta: &Meta, geometry: &dyn Sheets, pages: &[Canvas]) -> Result<Ve
     for (i, canvas) in pages.iter().enumerate() {
         let (dx, dy) = geometry.trim_offset(i + 1);
         let mapper = Mapper { dx, dy, media_h };
-        let ops = page_ops(canvas, &mapper, &fonts, &mut hash);
+        let ops = page_ops(canvas, &mapper, &fonts, &mut hash, meta.color);
         pdf_pages.push(PdfPage::new(Mm(media_w), Mm(media_h), ops));
     }
     doc.with_pages(pdf_pages);
@@ -378,6 +441,9 @@ pub fn render(meta: &Meta, geometry: &dyn Sheets, pages: &[Canvas]) -> Result<Ve
     );
     set_boxes(&mut lo, geometry)?;
     set_info(&mut lo, meta)?;
+    if meta.color == ColorMode::Cmyk {
+        set_output_intent(&mut lo)?;
+    }
     compress_streams(&mut lo);
     let mut out = Vec::new();
     lo.save_to(&mut out)
@@ -416,6 +482,40 @@ fn set_boxes(doc: &mut lopdf::Document, g: &dyn Sheets) -> Result<()> {
             page.remove(b"BleedBox");
         }
     }
+    Ok(())
+}
+
+/// A CMYK book names its printing condition: an output intent for CGATS TR 001
+/// (SWOP), a characterisation registered at color.org, so no profile is embedded.
+/// The file does not claim PDF/X (no GTS_PDFXVersion): that needs a validator's word.
+fn set_output_intent(doc: &mut lopdf::Document) -> Result<()> {
+    use lopdf::{Dictionary, Object};
+    let mut intent = Dictionary::new();
+    intent.set("Type", Object::Name(b"OutputIntent".to_vec()));
+    intent.set("S", Object::Name(b"GTS_PDFX".to_vec()));
+    intent.set(
+        "OutputConditionIdentifier",
+        Object::string_literal("CGATS TR 001"),
+    );
+    intent.set(
+        "RegistryName",
+        Object::string_literal("http://www.color.org"),
+    );
+    intent.set(
+        "Info",
+        Object::string_literal("SWOP (Publication) Grade 5 Paper, CMYK"),
+    );
+    let id = doc.add_object(Object::Dictionary(intent));
+    let root = doc
+        .trailer
+        .get(b"Root")
+        .and_then(Object::as_reference)
+        .map_err(|e| Error::Check(format!("the PDF has no catalog: {e}")))?;
+    let catalog = doc
+        .get_object_mut(root)
+        .and_then(Object::as_dict_mut)
+        .map_err(|e| Error::Check(format!("the PDF's catalog: {e}")))?;
+    catalog.set("OutputIntents", Object::Array(vec![Object::Reference(id)]));
     Ok(())
 }
 

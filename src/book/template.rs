@@ -229,6 +229,23 @@ impl Default for Margins {
     }
 }
 
+/// The colour model of a book's PDF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ColorMode {
+    /// RGB colour, as drawn (the default; fine for screens and most print services).
+    #[default]
+    Rgb,
+    /// Shades of grey only, for black-and-white interiors: every colour becomes its
+    /// grey (Rec. 709 luminance) and games draw their greyscale styles; the file
+    /// holds no RGB colour at all.
+    #[serde(alias = "grey")]
+    Gray,
+    /// CMYK process colour, greys on the black plate only, with an output intent
+    /// naming the printing condition (CGATS TR 001, SWOP).
+    Cmyk,
+}
+
 /// The paper an interior is printed on: it sets the spine's width.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
@@ -384,6 +401,9 @@ pub struct Template {
     /// Trim size (default A4): a listed size or a custom one (see [`PageSize`]).
     #[serde(default)]
     pub page_size: PageSize,
+    /// The colour model (default RGB; "gray" for black-and-white interiors).
+    #[serde(default)]
+    pub color: ColorMode,
     /// The print-on-demand service the book is made for (default KDP): its margin
     /// minimums apply.
     #[serde(default)]

@@ -64,6 +64,11 @@ pub trait Game: Sized + Sync + Send + 'static {
     fn answer(&self, puzzle: &Self::Puzzle) -> String;
     /// How to play, in plain words for players (used when a section gives no intro).
     fn how_to_play(&self) -> String;
+    /// Adjust `params` for a greyscale book so the drawings read without colour (Catan
+    /// switches to its greyscale style, which names every terrain). The default keeps
+    /// them: the PDF writer turns every colour into its grey, and a game whose colours
+    /// only help (never carry meaning alone) needs nothing more.
+    fn for_greyscale(_params: &mut Self::Params) {}
     /// What one item is called in a book ("Puzzle", "Board").
     fn label(&self) -> &'static str {
         "Puzzle"

@@ -239,6 +239,12 @@ impl Game for Catan {
         &self.params
     }
 
+    /// Terrain colours carry the board's meaning: a grey book draws every terrain
+    /// named, with no sea colour and no red numbers.
+    fn for_greyscale(params: &mut CatanParams) {
+        params.style = Style::Greyscale;
+    }
+
     const NAME: &'static str = "catan";
     const TITLE: &'static str = "Catan boards";
     type Params = CatanParams;
