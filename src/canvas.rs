@@ -133,13 +133,16 @@ impl Stroke {
     }
 }
 
-/// A font face of the bundled DejaVu Sans.
+/// A font face: the bundled DejaVu Sans (what games draw with), or a font a template
+/// named, loaded with [`load_font`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Face {
     /// DejaVu Sans.
     Regular,
     /// DejaVu Sans Bold.
     Bold,
+    /// A loaded font: its number in this process's font table.
+    Loaded(u16),
 }
 
 /// Which point of a line of text its anchor is.
@@ -480,10 +483,10 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    fn load(bytes: &[u8]) -> Metrics {
+    /// The metrics of a TrueType or OpenType font program (None: it does not parse).
+    fn parse(bytes: &[u8]) -> Option<Metrics> {
         let mut warnings = Vec::new();
-        let font =
-            printpdf::ParsedFont::from_bytes(bytes, 0, &mut warnings).expect("bundled font parses");
+        let font = printpdf::ParsedFont::from_bytes(bytes, 0, &mut warnings)?;
         let advance = font
             .codepoint_to_glyph
             .iter()
@@ -494,12 +497,12 @@ impl Metrics {
             .iter()
             .filter_map(|(&cp, &gid)| Some((char::from_u32(cp)?, gid)))
             .collect();
-        Metrics {
+        (font.units_per_em > 0).then(|| Metrics {
             units_per_em: f32::from(font.units_per_em),
             advance,
             glyph,
             fallback: font.glyph_widths.get(&0).copied().unwrap_or(0),
-        }
+        })
     }
 
     fn width_em(&self, text: &str) -> f32 {
@@ -517,6 +520,16 @@ pub fn font_bytes(face: Face) -> &'static [u8] {
     match face {
         Face::Regular => dejavu::sans::regular(),
         Face::Bold => dejavu::sans::bold(),
+        Face::Loaded(i) => loaded(i).bytes,
+    }
+}
+
+/// The face's PostScript-style name, for the PDF (a loaded font's own name, made safe).
+pub fn font_name(face: Face) -> String {
+    match face {
+        Face::Regular => "DejaVuSans".into(),
+        Face::Bold => "DejaVuSans-Bold".into(),
+        Face::Loaded(i) => loaded(i).name.clone(),
     }
 }
 
@@ -526,8 +539,98 @@ fn metrics(face: Face) -> &'static Metrics {
     let cell = match face {
         Face::Regular => &REGULAR,
         Face::Bold => &BOLD,
+        Face::Loaded(i) => return &loaded(i).metrics,
     };
-    cell.get_or_init(|| Metrics::load(font_bytes(face)))
+    cell.get_or_init(|| Metrics::parse(font_bytes(face)).expect("the bundled font parses"))
+}
+
+/// A font loaded from a file: its program, name and metrics, kept for the process.
+struct LoadedFont {
+    bytes: &'static [u8],
+    name: String,
+    metrics: Metrics,
+}
+
+/// The most distinct fonts one process loads (each is kept until it ends).
+pub const MAX_LOADED_FONTS: usize = 16;
+/// The largest font file accepted, in bytes.
+pub const MAX_FONT_BYTES: usize = 32 << 20;
+
+fn font_table() -> &'static std::sync::Mutex<Vec<&'static LoadedFont>> {
+    static TABLE: OnceLock<std::sync::Mutex<Vec<&'static LoadedFont>>> = OnceLock::new();
+    TABLE.get_or_init(Default::default)
+}
+
+fn loaded(i: u16) -> &'static LoadedFont {
+    let table = font_table().lock().unwrap_or_else(|e| e.into_inner());
+    table[usize::from(i)]
+}
+
+/// Load a TrueType or OpenType font program (the same bytes give the same face, so a
+/// font named by many books is loaded once). `name` says where it came from, for
+/// errors. At most [`MAX_LOADED_FONTS`] distinct fonts a process.
+pub fn load_font(bytes: &[u8], name: &str) -> crate::Result<Face> {
+    let bad = |why: &str| crate::Error::invalid(format!("font {name}: {why}"));
+    if bytes.len() > MAX_FONT_BYTES {
+        return Err(bad(&format!(
+            "{} bytes is more than the {MAX_FONT_BYTES} a font may have",
+            bytes.len()
+        )));
+    }
+    let mut table = font_table().lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = table.iter().position(|f| f.bytes == bytes) {
+        return Ok(Face::Loaded(i as u16));
+    }
+    if table.len() >= MAX_LOADED_FONTS {
+        return Err(bad(&format!(
+            "one run loads at most {MAX_LOADED_FONTS} different fonts"
+        )));
+    }
+    let metrics = Metrics::parse(bytes)
+        .ok_or_else(|| bad("not a TrueType or OpenType font this program can read"))?;
+    if metrics.glyph.get(&'a').is_none_or(|&g| g == 0) {
+        return Err(bad("it has no Latin letters"));
+    }
+    let ps_name = postscript_name(bytes).unwrap_or_default();
+    let mut clean: String = ps_name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .take(40)
+        .collect();
+    if clean.is_empty() {
+        clean = format!("Font{}", table.len() + 1);
+    }
+    let font = LoadedFont {
+        bytes: Box::leak(bytes.to_vec().into_boxed_slice()),
+        name: clean,
+        metrics,
+    };
+    table.push(Box::leak(Box::new(font)));
+    Ok(Face::Loaded((table.len() - 1) as u16))
+}
+
+/// The font's PostScript name (its name table's id 6), if it has one.
+fn postscript_name(bytes: &[u8]) -> Option<String> {
+    use allsorts::binary::read::ReadScope;
+    use allsorts::font_data::FontData;
+    use allsorts::tables::{FontTableProvider, NameTable};
+    let font = ReadScope::new(bytes).read::<FontData<'_>>().ok()?;
+    let provider = font.table_provider(0).ok()?;
+    let data = provider.read_table_data(allsorts::tag::NAME).ok()?;
+    let table = ReadScope::new(&data).read::<NameTable<'_>>().ok()?;
+    table.string_for_id(NameTable::POSTSCRIPT_NAME)
+}
+
+/// The characters of `text` that `face` has no glyph for.
+pub fn missing_glyphs(face: Face, text: &str) -> Vec<char> {
+    let m = metrics(face);
+    let mut v: Vec<char> = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && m.glyph.get(c).is_none_or(|&g| g == 0))
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 /// The glyph id of `c` in the bundled face (0, the missing-glyph box, if it has none).

@@ -188,9 +188,10 @@ pub fn compose(
         None,
     );
     let mut warnings = Vec::new();
+    let faces = interior.faces;
     front(&mut c, template, interior, &g, ink)?;
-    back(&mut c, template, &g, ink)?;
-    let spine_text = spine(&mut c, template, &g, pages, ink, &mut warnings);
+    back(&mut c, template, &g, ink, faces)?;
+    let spine_text = spine(&mut c, template, &g, pages, ink, faces, &mut warnings);
     Ok((g, c, spine_text, warnings))
 }
 
@@ -227,6 +228,7 @@ fn front(
     g: &CoverGeometry,
     ink: Color,
 ) -> Result<()> {
+    let (regular, bold) = interior.faces;
     let f = g.front();
     let inner = Rect::new(
         f.x + MARGIN,
@@ -239,32 +241,25 @@ fn front(
     let title = super::typeset::typeset(&t.title);
     let subtitle = super::typeset::typeset(&t.subtitle);
     let sub_h = if subtitle.is_empty() { 0.0 } else { 16.0 };
-    let (size, lines) = fit_lines(
-        &title,
-        Face::Bold,
-        inner.w,
-        title_h - sub_h,
-        4,
-        (14.0, 40.0),
-    )
-    .ok_or_else(|| {
-        Error::param(
-            "title",
-            "is too long for the front cover: shorten it (it must fit in 4 lines at 14 pt)",
-        )
-    })?;
+    let (size, lines) = fit_lines(&title, bold, inner.w, title_h - sub_h, 4, (14.0, 40.0))
+        .ok_or_else(|| {
+            Error::param(
+                "title",
+                "is too long for the front cover: shorten it (it must fit in 4 lines at 14 pt)",
+            )
+        })?;
     let cx = inner.center().x;
     let mut y = inner.y + size * MM_PER_PT;
     for l in &lines {
-        c.text_colored(cx, y, size, Face::Bold, Align::Center, ink, l);
+        c.text_colored(cx, y, size, bold, Align::Center, ink, l);
         y += size * MM_PER_PT * 1.2;
     }
     if !subtitle.is_empty() {
-        let (s, sl) = fit_lines(&subtitle, Face::Regular, inner.w, sub_h, 2, (9.0, 14.0))
+        let (s, sl) = fit_lines(&subtitle, regular, inner.w, sub_h, 2, (9.0, 14.0))
             .ok_or_else(|| Error::param("subtitle", "is too long for the front cover"))?;
         y += 1.0;
         for l in &sl {
-            c.text_colored(cx, y, s, Face::Regular, Align::Center, ink, l);
+            c.text_colored(cx, y, s, regular, Align::Center, ink, l);
             y += s * MM_PER_PT * 1.2;
         }
     }
@@ -284,13 +279,13 @@ fn front(
     // The author at the foot.
     let author = super::typeset::typeset(&t.author);
     if !author.is_empty() {
-        let size = fit_size_line(&author, Face::Bold, inner.w, 16.0)
+        let size = fit_size_line(&author, bold, inner.w, 16.0)
             .ok_or_else(|| Error::param("author", "is too long for one line on the front cover"))?;
         c.text_colored(
             cx,
             inner.bottom() - 2.0,
             size,
-            Face::Bold,
+            bold,
             Align::Center,
             ink,
             &author,
@@ -305,7 +300,13 @@ fn fit_size_line(text: &str, face: Face, width: f32, max: f32) -> Option<f32> {
     (size >= 9.0).then_some(size)
 }
 
-fn back(c: &mut Canvas, t: &Template, g: &CoverGeometry, ink: Color) -> Result<()> {
+fn back(
+    c: &mut Canvas,
+    t: &Template,
+    g: &CoverGeometry,
+    ink: Color,
+    (regular, _): (Face, Face),
+) -> Result<()> {
     let b = g.back();
     let inner = Rect::new(
         b.x + MARGIN,
@@ -318,23 +319,16 @@ fn back(c: &mut Canvas, t: &Template, g: &CoverGeometry, ink: Color) -> Result<(
     if !blurb.is_empty() {
         // Above the barcode box, with room to spare.
         let room = bar.y - 6.0 - inner.y;
-        let (size, lines) = fit_lines(
-            &blurb,
-            Face::Regular,
-            inner.w,
-            room,
-            usize::MAX,
-            (9.0, 12.0),
-        )
-        .ok_or_else(|| {
-            Error::param(
-                "cover.blurb",
-                "is too long for the back cover at 9 pt: shorten it",
-            )
-        })?;
+        let (size, lines) = fit_lines(&blurb, regular, inner.w, room, usize::MAX, (9.0, 12.0))
+            .ok_or_else(|| {
+                Error::param(
+                    "cover.blurb",
+                    "is too long for the back cover at 9 pt: shorten it",
+                )
+            })?;
         let mut y = inner.y + size * MM_PER_PT;
         for l in &lines {
-            c.text_colored(inner.x, y, size, Face::Regular, Align::Left, ink, l);
+            c.text_colored(inner.x, y, size, regular, Align::Left, ink, l);
             y += size * MM_PER_PT * 1.2;
         }
     }
@@ -351,6 +345,7 @@ fn spine(
     g: &CoverGeometry,
     pages: usize,
     ink: Color,
+    (_, bold): (Face, Face),
     warnings: &mut Vec<String>,
 ) -> bool {
     if pages < SPINE_TEXT_MIN_PAGES {
@@ -369,7 +364,7 @@ fn spine(
     let s = g.spine_rect();
     // Across the spine the line takes its ascender plus descender (1.164 em).
     let across = (s.w - 2.0 * SPINE_SAFE_MM) / (1.164 * MM_PER_PT);
-    let along = (s.h - 2.0 * MARGIN) / text_width(&text, 1.0, Face::Bold).max(1e-6);
+    let along = (s.h - 2.0 * MARGIN) / text_width(&text, 1.0, bold).max(1e-6);
     let size = across.min(along).min(14.0);
     if size < crate::canvas::MIN_TEXT_PT {
         warnings.push(format!(
@@ -385,7 +380,7 @@ fn spine(
     c.text_down(
         crate::canvas::pt(mid.x - shift, mid.y),
         size,
-        Face::Bold,
+        bold,
         ink,
         &text,
     );

@@ -19,7 +19,7 @@ pub mod template;
 pub mod typeset;
 
 use crate::batch::{self, Item, RunOptions};
-use crate::canvas::{Canvas, Rect};
+use crate::canvas::{Canvas, Face, Rect};
 use crate::games::{self, Game, GameVisitor, Rating};
 use crate::{Error, Result};
 use layout::{gutter_mm, Geometry};
@@ -66,6 +66,8 @@ pub struct Composed {
     /// The book's first puzzle drawn for the front cover (see `cover::art_box`), in
     /// the front panel's coordinates.
     pub cover_art: Option<Canvas>,
+    /// The faces of the book's own text: (regular, bold).
+    pub faces: (Face, Face),
 }
 
 impl Composed {
@@ -280,12 +282,13 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         .or(template.seed)
         .unwrap_or(crate::seed::DEFAULT_SEED);
     let date = creation_date(template)?;
+    let ty = book_type(template)?;
     // An intro must leave room for its section's puzzles: checked before any puzzle
     // is made.
     let probe = Geometry::new(template.page_size, template.bleed, &template.margins, 0);
     for (i, s) in template.sections.iter().enumerate() {
         if let Some(intro) = &s.intro {
-            pages::check_intro(i + 1, &typeset(intro), probe.live(1))?;
+            pages::check_intro(&ty, i + 1, &typeset(intro), probe.live(1))?;
         }
     }
     let mut chapters = Vec::new();
@@ -335,7 +338,12 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
             number: i + 1,
             heading: typeset(s.heading.as_deref().unwrap_or(items.title())),
             intro: s.intro.as_deref().map(typeset),
-            per_page: s.per_page,
+            // Large print: half as many puzzles a page (rounded up), so each is larger.
+            per_page: if template.large_print {
+                s.per_page.div_ceil(2)
+            } else {
+                s.per_page
+            },
             seed: section_seed,
             game: s.game.clone(),
             params: params_inline(&s.params),
@@ -373,7 +381,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
             &template.margins,
             planned_for,
         );
-        let plan = pages::plan(template, &chapters, &howtos, &g, with_answers)?;
+        let plan = pages::plan(&ty, template, &chapters, &howtos, &g, with_answers)?;
         let n = plan.kinds.len();
         if n > MAX_PAGES {
             return Err(Error::invalid(format!(
@@ -402,7 +410,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         with_answers,
         date: date.as_deref(),
     };
-    let canvases = pages::draw_all(&book, &chapters, &howtos, &geometry, &plan);
+    let canvases = pages::draw_all(&ty, &book, &chapters, &howtos, &geometry, &plan);
     let cover_art = chapters.first().and_then(|ch| {
         let (w, h) = template.page_size.mm();
         let mut art = Canvas::new();
@@ -411,7 +419,8 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
             .draw(first, &mut art, cover::art_box(w, h, ch.items.aspect()));
         Some(art)
     });
-    pages::check_pages(&canvases, &geometry, &plan, &chapters)?;
+    pages::check_pages(&ty, &canvases, &geometry, &plan, &chapters)?;
+    check_glyphs(&ty, &canvases)?;
     Ok(Composed {
         meta: pdf::Meta {
             title: typeset(&template.title),
@@ -426,7 +435,79 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         seed,
         warnings,
         cover_art,
+        faces: (ty.regular, ty.bold),
     })
+}
+
+/// The book's type: the template's fonts (loaded and embedded) or DejaVu Sans, and
+/// large print.
+fn book_type(template: &Template) -> Result<pages::Type> {
+    let load = |p: &Path| -> Result<Face> {
+        let path = template.resolve(p);
+        let bytes = crate::input::read_capped(&path, crate::canvas::MAX_FONT_BYTES as u64, "font")
+            .map_err(|e| match e {
+                Error::Io { source, .. } => {
+                    Error::invalid(format!("font {}: cannot read it: {source}", path.display()))
+                }
+                e => e,
+            })?;
+        crate::canvas::load_font(&bytes, &path.display().to_string())
+    };
+    let regular = match &template.font {
+        Some(p) => load(p)?,
+        None => Face::Regular,
+    };
+    let bold = match (&template.bold_font, &template.font) {
+        (Some(b), _) => load(b)?,
+        (None, Some(_)) => regular,
+        (None, None) => Face::Bold,
+    };
+    Ok(pages::Type::new(regular, bold, template.large_print))
+}
+
+/// Every character set in a template's font must be in it: a missing glyph would
+/// print as an empty box.
+fn check_glyphs(ty: &pages::Type, pages: &[Canvas]) -> Result<()> {
+    let mut used = std::collections::BTreeSet::new();
+    for p in pages {
+        p.collect_chars(&mut used);
+    }
+    for face in used
+        .iter()
+        .map(|&(f, _)| f)
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        if !matches!(face, Face::Loaded(_)) {
+            continue;
+        }
+        let text: String = used
+            .iter()
+            .filter(|(f, _)| *f == face)
+            .map(|&(_, c)| c)
+            .collect();
+        let missing = crate::canvas::missing_glyphs(face, &text);
+        if !missing.is_empty() {
+            let which = if face == ty.regular {
+                "font"
+            } else {
+                "bold_font"
+            };
+            return Err(Error::param(
+                which,
+                format!(
+                    "{} has no glyph for {} (used in the book's text): choose a font that has them",
+                    crate::canvas::font_name(face),
+                    missing
+                        .iter()
+                        .take(12)
+                        .map(|c| format!("“{c}” (U+{:04X})", *c as u32))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Write free-form pages (reports) of `size` mm, without bleed or mirrored margins.

@@ -9,19 +9,94 @@ use crate::canvas::{
 };
 use crate::{Error, Result};
 
-const HEADING_PT: f32 = 18.0;
-const SUBHEAD_PT: f32 = 12.0;
-const BODY_PT: f32 = 10.0;
-const LABEL_PT: f32 = 10.0;
-const STARS_PT: f32 = 9.0;
-const REF_PT: f32 = 8.0;
-const CAPTION_PT: f32 = 9.0;
-const HEAD_PT: f32 = 8.0;
-const FOOT_PT: f32 = 9.0;
-const ANSWER_LABEL_PT: f32 = 8.0;
-const ANSWER_PT: f32 = 7.5;
-const NOTE_PT: f32 = 8.5;
-const SMALL_PT: f32 = 7.5;
+/// The book's type: faces and sizes. Large print scales every size by
+/// [`LARGE_PRINT_SCALE`] and asks more of the puzzles' drawings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Type {
+    /// The face of body text (the template's font, else DejaVu Sans).
+    pub regular: Face,
+    /// The face of headings and labels.
+    pub bold: Face,
+    /// Page headings.
+    pub heading: f32,
+    /// Subheadings.
+    pub subhead: f32,
+    /// Body text.
+    pub body: f32,
+    /// Puzzle labels ("Puzzle 12").
+    pub label: f32,
+    /// Difficulty stars.
+    pub stars: f32,
+    /// Page references ("Answer: page 40").
+    pub refs: f32,
+    /// Captions under puzzles.
+    pub caption: f32,
+    /// Running heads.
+    pub head: f32,
+    /// Page numbers.
+    pub foot: f32,
+    /// Answer labels.
+    pub answer_label: f32,
+    /// Answer text.
+    pub answer: f32,
+    /// Notes before a section's answers.
+    pub note: f32,
+    /// Small print (copyright page).
+    pub small: f32,
+    /// The smallest text a puzzle's drawing may have (7 pt; 12 pt in large print).
+    pub min_drawing: f32,
+    /// The smallest text an answer's drawing may have (7 pt; 11 pt in large print).
+    pub min_answer: f32,
+    /// Large print.
+    pub large: bool,
+}
+
+/// How much larger everything is in a large-print book (10 pt body text becomes 16 pt).
+pub(super) const LARGE_PRINT_SCALE: f32 = 1.6;
+/// The smallest text in a large-print puzzle's drawing (clues, numbers, labels):
+/// with half as many puzzles a page, drawings are about twice as large as in a
+/// regular book, where their text may go down to 7 pt.
+pub(super) const LARGE_PRINT_MIN_PT: f32 = 12.0;
+
+impl Type {
+    /// The type of a book: `large` for large print.
+    pub(super) fn new(regular: Face, bold: Face, large: bool) -> Type {
+        let k = if large { LARGE_PRINT_SCALE } else { 1.0 };
+        Type {
+            regular,
+            bold,
+            heading: 18.0 * k,
+            subhead: 12.0 * k,
+            body: 10.0 * k,
+            label: 10.0 * k,
+            stars: 9.0 * k,
+            refs: 8.0 * k,
+            caption: 9.0 * k,
+            head: 8.0 * k,
+            foot: 9.0 * k,
+            answer_label: 8.0 * k,
+            answer: 7.5 * k,
+            note: 8.5 * k,
+            small: 7.5 * k,
+            min_drawing: if large {
+                LARGE_PRINT_MIN_PT
+            } else {
+                MIN_TEXT_PT
+            },
+            min_answer: if large { 11.0 } else { MIN_TEXT_PT },
+            large,
+        }
+    }
+}
+
+impl Default for Type {
+    fn default() -> Type {
+        Type::new(Face::Regular, Face::Bold, false)
+    }
+}
+
+/// Stars are drawn in DejaVu Sans, which has ★ and ☆, whatever the book's font.
+const STAR_FACE: Face = Face::Regular;
 const GREY: Color = Color::grey(90);
 const RULE_GREY: Color = Color::grey(150);
 /// Height kept at the foot of each page for its number.
@@ -68,24 +143,24 @@ fn text_block_h(lines: usize, size: f32) -> f32 {
 }
 
 /// A page's heading, its ascenders at the top of `area`.
-fn page_heading(c: &mut Canvas, area: Rect, text: &str) {
+fn page_heading(ty: &Type, c: &mut Canvas, area: Rect, text: &str) {
     c.text(
         area.x,
-        first_baseline(area.y, HEADING_PT),
-        HEADING_PT,
-        Face::Bold,
+        first_baseline(area.y, ty.heading),
+        ty.heading,
+        ty.bold,
         Align::Left,
         text,
     );
 }
 
 /// A bold subheading at the left of `area`, its first line's top at `top`.
-fn subheading(c: &mut Canvas, area: Rect, top: f32, text: &str) {
+fn subheading(ty: &Type, c: &mut Canvas, area: Rect, top: f32, text: &str) {
     c.text(
         area.x,
-        first_baseline(top, SUBHEAD_PT),
-        SUBHEAD_PT,
-        Face::Bold,
+        first_baseline(top, ty.subhead),
+        ty.subhead,
+        ty.bold,
         Align::Left,
         text,
     );
@@ -147,6 +222,9 @@ pub(super) struct SectionLayout {
     cols: usize,
     box_w: f32,
     box_h: f32,
+    /// Puzzles a page: the template's, or in large print the most (at most half the
+    /// template's) whose drawings keep their text at the large-print minimum.
+    per_page: usize,
 }
 
 /// The whole book, planned.
@@ -167,31 +245,31 @@ pub(super) struct Plan {
     answers_page: usize,
 }
 
-fn label_h() -> f32 {
-    line_h(LABEL_PT) + 1.5
+fn label_h(ty: &Type) -> f32 {
+    line_h(ty.label) + 1.5
 }
-fn caption_h() -> f32 {
-    line_h(CAPTION_PT) + 1.5
+fn caption_h(ty: &Type) -> f32 {
+    line_h(ty.caption) + 1.5
 }
-fn answer_label_h() -> f32 {
-    line_h(ANSWER_LABEL_PT) + 1.0
+fn answer_label_h(ty: &Type) -> f32 {
+    line_h(ty.answer_label) + 1.0
 }
 
 /// The height a section's first page needs above its puzzles.
-fn section_header_h(chapter: &Chapter, w: f32) -> f32 {
-    let mut h = line_h(HEADING_PT) + 3.0;
+fn section_header_h(ty: &Type, chapter: &Chapter, w: f32) -> f32 {
+    let mut h = line_h(ty.heading) + 3.0;
     if let Some(intro) = &chapter.intro {
-        h += text_block_h(wrap(intro, BODY_PT, Face::Regular, w).len(), BODY_PT) + 2.0;
+        h += text_block_h(wrap(intro, ty.body, ty.regular, w).len(), ty.body) + 2.0;
     }
-    h + line_h(REF_PT) + 3.0
+    h + line_h(ty.refs) + 3.0
 }
 
 /// Refuse an intro too long for the first page of its section.
-pub(super) fn check_intro(section: usize, intro: &str, live: Rect) -> Result<()> {
-    let room = (live.h - FOOTER_MM - line_h(HEADING_PT) - 4.0) * MAX_INTRO_SHARE;
-    let lines = wrap(intro, BODY_PT, Face::Regular, live.w).len();
-    if text_block_h(lines, BODY_PT) > room {
-        let fits = ((room - line_h(BODY_PT)) / leading(BODY_PT))
+pub(super) fn check_intro(ty: &Type, section: usize, intro: &str, live: Rect) -> Result<()> {
+    let room = (live.h - FOOTER_MM - line_h(ty.heading) - 4.0) * MAX_INTRO_SHARE;
+    let lines = wrap(intro, ty.body, ty.regular, live.w).len();
+    if text_block_h(lines, ty.body) > room {
+        let fits = ((room - line_h(ty.body)) / leading(ty.body))
             .floor()
             .max(0.0) as usize
             + 1;
@@ -205,12 +283,12 @@ pub(super) fn check_intro(section: usize, intro: &str, live: Rect) -> Result<()>
 }
 
 /// The answer text under an answer, as it will be drawn.
-fn answer_lines(chapter: &Chapter, item: usize, w: f32) -> Vec<String> {
+fn answer_lines(ty: &Type, chapter: &Chapter, item: usize, w: f32) -> Vec<String> {
     let text = typeset(&chapter.items.answer(item));
     if text.is_empty() {
         return Vec::new();
     }
-    let mut lines = wrap(&text, ANSWER_PT, Face::Regular, w);
+    let mut lines = wrap(&text, ty.answer, ty.regular, w);
     if lines.len() > MAX_ANSWER_LINES {
         lines.truncate(MAX_ANSWER_LINES);
         if let Some(last) = lines.last_mut() {
@@ -221,13 +299,13 @@ fn answer_lines(chapter: &Chapter, item: usize, w: f32) -> Vec<String> {
 }
 
 /// Whether every answer of a section stays legible (text >= 7 pt) drawn `w` mm wide.
-fn answers_legible(chapter: &Chapter, w: f32, max_h: f32) -> bool {
+fn answers_legible(ty: &Type, chapter: &Chapter, w: f32, max_h: f32) -> bool {
     (0..chapter.items.len()).all(|i| {
         let (dw, dh) = answer_size(chapter, i, w, max_h);
         let area = Rect::new(0.0, 0.0, dw, dh);
         let mut c = Canvas::new();
         chapter.items.draw_answer(i, &mut c, area);
-        c.min_text_pt().is_none_or(|s| s >= MIN_TEXT_PT - 1e-3)
+        c.min_text_pt().is_none_or(|s| s >= ty.min_answer - 1e-3)
     })
 }
 
@@ -248,6 +326,7 @@ fn within(b: Rect, area: Rect) -> bool {
 
 /// Plan every page for one page geometry.
 pub(super) fn plan(
+    ty: &Type,
     template: &Template,
     chapters: &[Chapter],
     howtos: &[HowTo],
@@ -260,9 +339,9 @@ pub(super) fn plan(
 
     // Contents: how-to pages, sections, answers.
     let entries = howtos.len() + chapters.len() + usize::from(with_answers);
-    let contents_line = leading(BODY_PT) * 1.5;
+    let contents_line = leading(ty.body) * 1.5;
     let per_contents =
-        (((body_h - line_h(HEADING_PT) - 8.0) / contents_line).floor() as usize).max(1);
+        (((body_h - line_h(ty.heading) - 8.0) / contents_line).floor() as usize).max(1);
     for first in (0..entries).step_by(per_contents) {
         kinds.push(Kind::Contents {
             first,
@@ -279,34 +358,57 @@ pub(super) fn plan(
     let mut section_pages = Vec::new();
     let mut puzzle_page = Vec::new();
     for (p, chapter) in chapters.iter().enumerate() {
-        let header = section_header_h(chapter, live.w).max(HEADER_MM);
+        let header = section_header_h(ty, chapter, live.w).max(HEADER_MM);
         let grid = Rect::new(0.0, 0.0, live.w, body_h - HEADER_MM);
-        let extra = label_h() + caption_h() + 2.0 * PAD_MM;
+        let extra = label_h(ty) + caption_h(ty) + 2.0 * PAD_MM;
         let aspect = chapter.items.aspect();
-        let (rows, cols) = best_grid(chapter.per_page, grid, aspect, extra);
-        // Each box as tall as its drawing needs (a wide drawing in one row does not
-        // need the whole page), so the first page fits what it can at the same size.
-        let box_w = grid.w / cols as f32;
-        let draw_w = (box_w - 2.0 * PAD_MM)
-            .min((grid.h / rows as f32 - extra) * aspect)
-            .max(1.0);
+        let layout = |per_page: usize| {
+            let (rows, cols) = best_grid(per_page, grid, aspect, extra);
+            // Each box as tall as its drawing needs (a wide drawing in one row does
+            // not need the whole page), so the first page fits what it can at the
+            // same size.
+            let box_w = grid.w / cols as f32;
+            let draw_w = (box_w - 2.0 * PAD_MM)
+                .min((grid.h / rows as f32 - extra) * aspect)
+                .max(1.0);
+            (rows, cols, box_w, draw_w)
+        };
+        let mut per_page = chapter.per_page;
+        if ty.large {
+            // Fewer a page until every drawing's text reaches the large-print size.
+            while per_page > 1 {
+                let (_, _, _, draw_w) = layout(per_page);
+                let area = Rect::new(0.0, 0.0, draw_w, draw_w / aspect);
+                let legible = (0..chapter.items.len()).all(|i| {
+                    let mut c = Canvas::new();
+                    chapter.items.draw(i, &mut c, area);
+                    c.min_text_pt().is_none_or(|s| s >= ty.min_drawing - 1e-3)
+                });
+                if legible {
+                    break;
+                }
+                per_page -= 1;
+            }
+        }
+        let (rows, cols, box_w, draw_w) = layout(per_page);
         let box_h = (draw_w / aspect + extra).min(grid.h / rows as f32);
         // Rows under the first page's header; a whisker of rounding is not a row lost.
         let first_rows = (((body_h - header) / box_h) + 1e-3).floor().max(0.0) as usize;
-        let first_slots = (first_rows * cols).min(chapter.per_page);
+        let first_slots = (first_rows * cols).min(per_page);
         sections.push(SectionLayout {
             header,
             rows,
             cols,
             box_w,
             box_h,
+            per_page,
         });
         section_pages.push(kinds.len() + 1);
         let mut pages = Vec::new();
         let mut first = 0;
         let mut opens = true;
         while opens || first < chapter.items.len() {
-            let slots = if opens { first_slots } else { chapter.per_page };
+            let slots = if opens { first_slots } else { per_page };
             let n = slots.min(chapter.items.len() - first);
             pages.extend(std::iter::repeat_n(kinds.len() + 1, n));
             kinds.push(Kind::Puzzles {
@@ -330,7 +432,7 @@ pub(super) fn plan(
     if with_answers {
         let avail = body_h - HEADER_MM;
         let mut blocks = vec![Block::Title];
-        let mut used = line_h(HEADING_PT) + 5.0;
+        let mut used = line_h(ty.heading) + 5.0;
         let flush = |blocks: &mut Vec<Block>, kinds: &mut Vec<Kind>| {
             kinds.push(Kind::Answers(std::mem::take(blocks)));
         };
@@ -338,14 +440,14 @@ pub(super) fn plan(
             if !chapter.items.has_answers() {
                 continue;
             }
-            let section_h = answer_section_h(chapter, live.w);
-            let text_room = text_block_h(ANSWER_LINES, ANSWER_PT) + 1.0;
-            let max_draw_h = avail - section_h - answer_label_h() - text_room - 2.0 * PAD_MM;
+            let section_h = answer_section_h(ty, chapter, live.w);
+            let text_room = text_block_h(ANSWER_LINES, ty.answer) + 1.0;
+            let max_draw_h = avail - section_h - answer_label_h(ty) - text_room - 2.0 * PAD_MM;
             let cols = template.answers.columns.unwrap_or_else(|| {
                 (1..=super::template::MAX_ANSWER_COLUMNS)
                     .rev()
                     .find(|&c| {
-                        answers_legible(chapter, live.w / c as f32 - 2.0 * PAD_MM, max_draw_h)
+                        answers_legible(ty, chapter, live.w / c as f32 - 2.0 * PAD_MM, max_draw_h)
                     })
                     .unwrap_or(1)
             });
@@ -362,11 +464,14 @@ pub(super) fn plan(
                     .fold(0.0f32, f32::max);
                 let lines = ks
                     .clone()
-                    .map(|k| answer_lines(chapter, chapter.order[k], col_w).len())
+                    .map(|k| answer_lines(ty, chapter, chapter.order[k], col_w).len())
                     .max()
                     .unwrap_or(0);
-                let height =
-                    answer_label_h() + draw_h + text_block_h(lines, ANSWER_PT) + 1.0 + 2.0 * PAD_MM;
+                let height = answer_label_h(ty)
+                    + draw_h
+                    + text_block_h(lines, ty.answer)
+                    + 1.0
+                    + 2.0 * PAD_MM;
                 let need = height + if first_row { section_h } else { 0.0 };
                 if used + need > avail && !blocks.is_empty() {
                     flush(&mut blocks, &mut kinds);
@@ -430,11 +535,11 @@ pub(super) fn plan(
 }
 
 /// Height of a section's heading (and its game's note) in the answer key.
-fn answer_section_h(chapter: &Chapter, w: f32) -> f32 {
-    let mut h = line_h(SUBHEAD_PT) + 3.0;
+fn answer_section_h(ty: &Type, chapter: &Chapter, w: f32) -> f32 {
+    let mut h = line_h(ty.subhead) + 3.0;
     if let Some(note) = chapter.items.answer_note() {
-        let lines = wrap(&typeset(&note), NOTE_PT, Face::Regular, w).len();
-        h += text_block_h(lines, NOTE_PT) + 2.0;
+        let lines = wrap(&typeset(&note), ty.note, ty.regular, w).len();
+        h += text_block_h(lines, ty.note) + 2.0;
     }
     h
 }
@@ -451,6 +556,7 @@ pub(super) struct BookText<'a> {
 
 /// Draw every page.
 pub(super) fn draw_all(
+    ty: &Type,
     book: &BookText<'_>,
     chapters: &[Chapter],
     howtos: &[HowTo],
@@ -470,17 +576,21 @@ pub(super) fn draw_all(
             let mut numbered = true;
             match kind {
                 Kind::Title => {
-                    title_page(&mut c, body, book, chapters);
+                    title_page(ty, &mut c, body, book, chapters);
                     numbered = false;
                 }
                 Kind::Copyright => {
-                    copyright_page(&mut c, body, book, chapters);
+                    copyright_page(ty, &mut c, body, book, chapters);
                     numbered = false;
                 }
-                Kind::Contents { first, n } => {
-                    contents_page(&mut c, body, &plan.contents[*first..first + n], *first == 0)
-                }
-                Kind::HowTo(h) => howto_page(&mut c, body, &howtos[*h], chapters),
+                Kind::Contents { first, n } => contents_page(
+                    ty,
+                    &mut c,
+                    body,
+                    &plan.contents[*first..first + n],
+                    *first == 0,
+                ),
+                Kind::HowTo(h) => howto_page(ty, &mut c, body, &howtos[*h], chapters),
                 Kind::Puzzles {
                     chapter,
                     first,
@@ -491,6 +601,7 @@ pub(super) fn draw_all(
                         head = Some(chapters[*chapter].heading.as_str());
                     }
                     puzzle_page(
+                        ty,
                         &mut c,
                         body,
                         &chapters[*chapter],
@@ -505,9 +616,9 @@ pub(super) fn draw_all(
                     if page != plan.answers_page {
                         head = Some("Answers");
                     }
-                    answer_page(&mut c, body, blocks, chapters, plan);
+                    answer_page(ty, &mut c, body, blocks, chapters, plan);
                 }
-                Kind::Notes => notes_page(&mut c, body),
+                Kind::Notes => notes_page(ty, &mut c, body),
             }
             let recto = Geometry::is_recto(page);
             let (x, align) = if recto {
@@ -518,9 +629,9 @@ pub(super) fn draw_all(
             if let Some(h) = head {
                 c.text_colored(
                     x,
-                    first_baseline(live.y, HEAD_PT),
-                    HEAD_PT,
-                    Face::Regular,
+                    first_baseline(live.y, ty.head),
+                    ty.head,
+                    ty.regular,
                     align,
                     GREY,
                     h,
@@ -529,9 +640,9 @@ pub(super) fn draw_all(
             if numbered {
                 c.text(
                     x,
-                    foot.bottom() - DESCENT * em(FOOT_PT),
-                    FOOT_PT,
-                    Face::Regular,
+                    foot.bottom() - DESCENT * em(ty.foot),
+                    ty.foot,
+                    ty.regular,
                     align,
                     &page.to_string(),
                 );
@@ -574,12 +685,12 @@ fn centred_lines(c: &mut Canvas, area: Rect, top: f32, size: f32, face: Face, te
     text_block_h(lines.len(), size)
 }
 
-fn title_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, chapters: &[Chapter]) {
+fn title_page(ty: &Type, c: &mut Canvas, area: Rect, book: &BookText<'_>, chapters: &[Chapter]) {
     let t = book.template;
     let title = typeset(&t.title);
-    let size = fit_size(&title, Face::Bold, area.w, 30.0, 34.0).max(MIN_TEXT_PT);
+    let size = fit_size(&title, ty.bold, area.w, 30.0, 34.0).max(MIN_TEXT_PT);
     let mut y = area.y + area.h * 0.28;
-    y += centred_lines(c, area, y, size, Face::Bold, &title) + 5.0;
+    y += centred_lines(c, area, y, size, ty.bold, &title) + 5.0;
     c.line(
         pt(area.x + area.w * 0.2, y),
         pt(area.right() - area.w * 0.2, y),
@@ -587,13 +698,13 @@ fn title_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, chapters: &[Chapt
     );
     y += 6.0;
     let inner = Rect::new(area.x + area.w * 0.075, area.y, area.w * 0.85, area.h);
-    y += centred_lines(c, inner, y, 14.0, Face::Regular, &typeset(&t.subtitle)) + 6.0;
+    y += centred_lines(c, inner, y, 14.0, ty.regular, &typeset(&t.subtitle)) + 6.0;
     centred_lines(
         c,
         area,
         y,
-        BODY_PT,
-        Face::Regular,
+        ty.body,
+        ty.regular,
         &what_is_inside(chapters, book.with_answers),
     );
     if !t.author.is_empty() {
@@ -602,13 +713,13 @@ fn title_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, chapters: &[Chapt
             area,
             area.y + area.h * 0.72,
             13.0,
-            Face::Regular,
+            ty.regular,
             &typeset(&t.author),
         );
     }
     if !t.publisher.is_empty() {
         let top = area.bottom() - line_h(11.0);
-        centred_lines(c, area, top, 11.0, Face::Regular, &typeset(&t.publisher));
+        centred_lines(c, area, top, 11.0, ty.regular, &typeset(&t.publisher));
     }
 }
 
@@ -631,15 +742,21 @@ fn ranges(v: &[u64]) -> String {
     out.join(", ")
 }
 
-fn copyright_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, chapters: &[Chapter]) {
+fn copyright_page(
+    ty: &Type,
+    c: &mut Canvas,
+    area: Rect,
+    book: &BookText<'_>,
+    chapters: &[Chapter],
+) {
     let t = book.template;
     let mut lines: Vec<(String, Face, f32)> = Vec::new();
     let mut push = |s: String, face: Face, size: f32| lines.push((s, face, size));
-    push(typeset(&t.title), Face::Bold, 9.0);
+    push(typeset(&t.title), ty.bold, 9.0);
     if !t.subtitle.is_empty() {
-        push(typeset(&t.subtitle), Face::Regular, SMALL_PT);
+        push(typeset(&t.subtitle), ty.regular, ty.small);
     }
-    push(String::new(), Face::Regular, SMALL_PT);
+    push(String::new(), ty.regular, ty.small);
     let copyright = if !t.copyright.is_empty() {
         typeset(&t.copyright)
     } else if !t.author.is_empty() {
@@ -652,40 +769,40 @@ fn copyright_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, chapters: &[C
         String::new()
     };
     if !copyright.is_empty() {
-        push(copyright, Face::Regular, SMALL_PT);
+        push(copyright, ty.regular, ty.small);
     }
     if !t.publisher.is_empty() {
         push(
             format!("Published by {}", typeset(&t.publisher)),
-            Face::Regular,
-            SMALL_PT,
+            ty.regular,
+            ty.small,
         );
     }
     if !t.edition.is_empty() {
-        push(typeset(&t.edition), Face::Regular, SMALL_PT);
+        push(typeset(&t.edition), ty.regular, ty.small);
     }
     if !t.isbn.is_empty() {
-        push(format!("ISBN {}", t.isbn), Face::Regular, SMALL_PT);
+        push(format!("ISBN {}", t.isbn), ty.regular, ty.small);
     }
-    push(String::new(), Face::Regular, SMALL_PT);
-    push("How this book was made".into(), Face::Bold, SMALL_PT);
+    push(String::new(), ty.regular, ty.small);
+    push("How this book was made".into(), ty.bold, ty.small);
     push(
         format!(
             "Every puzzle and board was made, and checked by a second, independent method, with puzzlebook {}. This command makes the book again, page for page:",
             env!("CARGO_PKG_VERSION")
         ),
-        Face::Regular,
-        SMALL_PT,
+        ty.regular,
+        ty.small,
     );
     let command = match book.template_name {
         Some(name) => format!("puzzlebook book --template {name} --seed {}", book.seed),
         None => format!("puzzlebook book --seed {}", book.seed),
     };
-    push(format!("    {command}"), Face::Regular, SMALL_PT);
+    push(format!("    {command}"), ty.regular, ty.small);
     push(
         "Each section's puzzles are these items of its seed, easiest first:".into(),
-        Face::Regular,
-        SMALL_PT,
+        ty.regular,
+        ty.small,
     );
     let detail: Vec<String> = chapters
         .iter()
@@ -720,7 +837,7 @@ fn copyright_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, chapters: &[C
             .sum()
     };
     let mut all = lines.clone();
-    all.extend(detail.into_iter().map(|s| (s, Face::Regular, SMALL_PT)));
+    all.extend(detail.into_iter().map(|s| (s, ty.regular, ty.small)));
     let chosen = if measure(&all) <= area.h * 0.9 {
         all
     } else {
@@ -737,62 +854,67 @@ fn copyright_page(c: &mut Canvas, area: Rect, book: &BookText<'_>, chapters: &[C
     }
 }
 
-fn contents_page(c: &mut Canvas, area: Rect, entries: &[(String, usize)], first: bool) {
+fn contents_page(ty: &Type, c: &mut Canvas, area: Rect, entries: &[(String, usize)], first: bool) {
     let title = if first {
         "Contents"
     } else {
         "Contents (continued)"
     };
-    page_heading(c, area, title);
-    let mut y = area.y + line_h(HEADING_PT) + 8.0 + ASCENT * em(BODY_PT);
-    let dot_w = text_width(". ", BODY_PT, Face::Regular);
+    page_heading(ty, c, area, title);
+    let mut y = area.y + line_h(ty.heading) + 8.0 + ASCENT * em(ty.body);
+    let dot_w = text_width(". ", ty.body, ty.regular);
     for (heading, page) in entries {
         let num = page.to_string();
-        let num_w = text_width(&num, BODY_PT, Face::Regular);
+        let num_w = text_width(&num, ty.body, ty.regular);
         let room = area.w - num_w - 4.0 * dot_w;
         let mut heading = heading.clone();
-        while text_width(&heading, BODY_PT, Face::Regular) > room && heading.pop().is_some() {}
-        let head_w = text_width(&heading, BODY_PT, Face::Regular);
-        c.text(area.x, y, BODY_PT, Face::Regular, Align::Left, &heading);
-        c.text(area.right(), y, BODY_PT, Face::Regular, Align::Right, &num);
+        while text_width(&heading, ty.body, ty.regular) > room && heading.pop().is_some() {}
+        let head_w = text_width(&heading, ty.body, ty.regular);
+        c.text(area.x, y, ty.body, ty.regular, Align::Left, &heading);
+        c.text(area.right(), y, ty.body, ty.regular, Align::Right, &num);
         let space = area.w - head_w - num_w - 4.0;
         if space > 2.0 * dot_w {
             let dots = ". ".repeat((space / dot_w) as usize);
             c.text_colored(
                 area.right() - num_w - 2.0,
                 y,
-                BODY_PT,
-                Face::Regular,
+                ty.body,
+                ty.regular,
                 Align::Right,
                 GREY,
                 dots.trim_end(),
             );
         }
-        y += leading(BODY_PT) * 1.5;
+        y += leading(ty.body) * 1.5;
     }
 }
 
-fn howto_page(c: &mut Canvas, area: Rect, h: &HowTo, chapters: &[Chapter]) {
+fn howto_page(ty: &Type, c: &mut Canvas, area: Rect, h: &HowTo, chapters: &[Chapter]) {
     let title = format!("How to play {}", h.title);
-    let size = fit_size(&title, Face::Bold, area.w, 20.0, HEADING_PT).max(MIN_TEXT_PT);
+    let size = fit_size(&title, ty.bold, area.w, 20.0, ty.heading).max(MIN_TEXT_PT);
     c.text(
         area.x,
         first_baseline(area.y, size),
         size,
-        Face::Bold,
+        ty.bold,
         Align::Left,
         &title,
     );
     let mut top = area.y + line_h(size) + 4.0;
-    top += paragraph(c, area.x, top, area.w, BODY_PT, Face::Regular, &h.text) + 6.0;
+    top += paragraph(c, area.x, top, area.w, ty.body, ty.regular, &h.text) + 6.0;
     let label = "A worked example";
-    let (_, rest) = area.take_top(top - area.y + line_h(SUBHEAD_PT) + 3.0);
+    let (_, rest) = area.take_top(top - area.y + line_h(ty.subhead) + 3.0);
     if rest.h < 30.0 {
         return;
     }
     let mut example = Canvas::new();
-    if chapters[h.chapter].items.draw_example(&mut example, rest) {
-        subheading(c, area, top, label);
+    // An example too small to read at this book's sizes (large print) is left out.
+    if chapters[h.chapter].items.draw_example(&mut example, rest)
+        && example
+            .min_text_pt()
+            .is_none_or(|s| s >= ty.min_drawing - 1e-3)
+    {
+        subheading(ty, c, area, top, label);
         c.shapes.extend(example.shapes);
     }
 }
@@ -830,6 +952,7 @@ fn stars(n: u8) -> String {
 
 #[allow(clippy::too_many_arguments)]
 fn puzzle_page(
+    ty: &Type,
     c: &mut Canvas,
     area: Rect,
     chapter: &Chapter,
@@ -842,10 +965,10 @@ fn puzzle_page(
     let s = &plan.sections[p];
     let grid_h = s.box_h * s.rows as f32;
     let grid_top = if opens {
-        page_heading(c, area, &chapter.heading);
-        let mut top = area.y + line_h(HEADING_PT) + 3.0;
+        page_heading(ty, c, area, &chapter.heading);
+        let mut top = area.y + line_h(ty.heading) + 3.0;
         if let Some(intro) = &chapter.intro {
-            top += paragraph(c, area.x, top, area.w, BODY_PT, Face::Regular, intro) + 2.0;
+            top += paragraph(c, area.x, top, area.w, ty.body, ty.regular, intro) + 2.0;
         }
         let mut pointer = format!("How to play: page {}", plan.howto_pages[chapter.howto]);
         if chapter.items.has_answers() && plan.answer_page[p].first().is_some_and(|&a| a > 0) {
@@ -853,9 +976,9 @@ fn puzzle_page(
         }
         c.text_colored(
             area.x,
-            first_baseline(top, REF_PT),
-            REF_PT,
-            Face::Regular,
+            first_baseline(top, ty.refs),
+            ty.refs,
+            ty.regular,
             Align::Left,
             GREY,
             &pointer,
@@ -870,78 +993,71 @@ fn puzzle_page(
         let k = first + slot;
         let item = chapter.order[k];
         let b = slot_box(s, grid_top, area.x, slot).inset(PAD_MM);
-        let (label, drawing, caption) = place(b, chapter.items.aspect(), label_h(), caption_h());
-        let base = label.bottom() - 1.5 - DESCENT * em(LABEL_PT);
+        let (label, drawing, caption) =
+            place(b, chapter.items.aspect(), label_h(ty), caption_h(ty));
+        let base = label.bottom() - 1.5 - DESCENT * em(ty.label);
         let name = format!("{} {}", chapter.items.label(), chapter.number_of(k));
-        c.text(label.x, base, LABEL_PT, Face::Bold, Align::Left, &name);
+        c.text(label.x, base, ty.label, ty.bold, Align::Left, &name);
         let mut right = label.right();
         if chapter.items.has_answers() {
             let page = plan.answer_page[p][k];
             if page > 0 {
                 let long = format!("Answer on page {page}");
                 let short = format!("Answer p. {page}");
-                let name_w = text_width(&name, LABEL_PT, Face::Bold) + 2.0;
-                let text = if text_width(&long, REF_PT, Face::Regular) + name_w + 16.0 < label.w {
+                let name_w = text_width(&name, ty.label, ty.bold) + 2.0;
+                let text = if text_width(&long, ty.refs, ty.regular) + name_w + 16.0 < label.w {
                     long
                 } else {
                     short
                 };
-                c.text_colored(
-                    right,
-                    base,
-                    REF_PT,
-                    Face::Regular,
-                    Align::Right,
-                    GREY,
-                    &text,
-                );
-                right -= text_width(&text, REF_PT, Face::Regular) + 3.0;
+                c.text_colored(right, base, ty.refs, ty.regular, Align::Right, GREY, &text);
+                right -= text_width(&text, ty.refs, ty.regular) + 3.0;
             }
         }
         if let Some(r) = chapter.items.rating(item) {
             let st = stars(r.stars);
-            let x = label.x + text_width(&name, LABEL_PT, Face::Bold) + 2.5;
-            if x + text_width(&st, STARS_PT, Face::Regular) <= right {
-                c.text(x, base, STARS_PT, Face::Regular, Align::Left, &st);
+            let x = label.x + text_width(&name, ty.label, ty.bold) + 2.5;
+            if x + text_width(&st, ty.stars, STAR_FACE) <= right {
+                c.text(x, base, ty.stars, STAR_FACE, Align::Left, &st);
             }
         }
         chapter.items.draw(item, c, drawing);
         let text = typeset(&chapter.items.caption(item));
-        let size = fit_size(&text, Face::Regular, caption.w, 100.0, CAPTION_PT).max(MIN_TEXT_PT);
+        let size = fit_size(&text, ty.regular, caption.w, 100.0, ty.caption).max(MIN_TEXT_PT);
         c.text(
             caption.center().x,
             first_baseline(caption.y + 1.0, size),
             size,
-            Face::Regular,
+            ty.regular,
             Align::Center,
             &text,
         );
     }
 }
 
-fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], chapters: &[Chapter], plan: &Plan) {
+fn answer_page(
+    ty: &Type,
+    c: &mut Canvas,
+    area: Rect,
+    blocks: &[Block],
+    chapters: &[Chapter],
+    plan: &Plan,
+) {
     let mut top = area.y + HEADER_MM;
     for block in blocks {
         match block {
             Block::Title => {
-                page_heading(c, area, "Answers");
-                top = area.y + line_h(HEADING_PT) + 5.0;
+                page_heading(ty, c, area, "Answers");
+                top = area.y + line_h(ty.heading) + 5.0;
             }
             Block::Section { chapter } => {
                 let p = &chapters[*chapter];
                 let head = format!("{} ({})", p.heading, p.span());
-                subheading(c, area, top, &head);
-                top += line_h(SUBHEAD_PT) + 3.0;
+                subheading(ty, c, area, top, &head);
+                top += line_h(ty.subhead) + 3.0;
                 if let Some(note) = p.items.answer_note() {
-                    top += paragraph(
-                        c,
-                        area.x,
-                        top,
-                        area.w,
-                        NOTE_PT,
-                        Face::Regular,
-                        &typeset(&note),
-                    ) + 2.0;
+                    top += paragraph(c, area.x, top, area.w, ty.note, ty.regular, &typeset(&note))
+                        + 2.0;
                 }
             }
             Block::Row {
@@ -966,20 +1082,20 @@ fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], chapters: &[Chapter
                     );
                     c.text(
                         b.x,
-                        first_baseline(b.y, ANSWER_LABEL_PT),
-                        ANSWER_LABEL_PT,
-                        Face::Bold,
+                        first_baseline(b.y, ty.answer_label),
+                        ty.answer_label,
+                        ty.bold,
                         Align::Left,
                         &label,
                     );
                     let (dw, dh) = answer_size(p, item, b.w, plan.answer_max_h[*chapter]);
-                    let drawing = Rect::new(b.x, b.y + answer_label_h(), dw, dh);
+                    let drawing = Rect::new(b.x, b.y + answer_label_h(ty), dw, dh);
                     p.items.draw_answer(item, c, drawing);
-                    let lines = answer_lines(p, item, b.w);
-                    let mut y = first_baseline(drawing.bottom() + 1.0, ANSWER_PT);
+                    let lines = answer_lines(ty, p, item, b.w);
+                    let mut y = first_baseline(drawing.bottom() + 1.0, ty.answer);
                     for line in lines {
-                        c.text(b.x, y, ANSWER_PT, Face::Regular, Align::Left, &line);
-                        y += leading(ANSWER_PT);
+                        c.text(b.x, y, ty.answer, ty.regular, Align::Left, &line);
+                        y += leading(ty.answer);
                     }
                 }
                 top += height;
@@ -988,9 +1104,9 @@ fn answer_page(c: &mut Canvas, area: Rect, blocks: &[Block], chapters: &[Chapter
     }
 }
 
-fn notes_page(c: &mut Canvas, area: Rect) {
-    page_heading(c, area, "Notes");
-    let mut y = area.y + line_h(HEADING_PT) + 12.0;
+fn notes_page(ty: &Type, c: &mut Canvas, area: Rect) {
+    page_heading(ty, c, area, "Notes");
+    let mut y = area.y + line_h(ty.heading) + 12.0;
     let rule = Stroke::new(RULE_GREY, MIN_LINE_MM);
     while y < area.bottom() - 4.0 {
         // Inset by the line width: a stroke's ends count as ink.
@@ -1007,6 +1123,7 @@ fn notes_page(c: &mut Canvas, area: Rect) {
 /// live area), no text under 7 pt. A game's drawing too small to read names its
 /// section and what to change.
 pub(super) fn check_pages(
+    ty: &Type,
     canvases: &[Canvas],
     g: &Geometry,
     plan: &Plan,
@@ -1015,17 +1132,35 @@ pub(super) fn check_pages(
     for (i, (c, kind)) in canvases.iter().zip(&plan.kinds).enumerate() {
         let page = i + 1;
         if let Some(size) = c.min_text_pt() {
-            if size < MIN_TEXT_PT - 1e-3 {
+            let (min, what) = match kind {
+                Kind::Puzzles { .. } => (ty.min_drawing, "its drawings' text"),
+                Kind::Answers(_) => (ty.min_answer, "the answer key's text"),
+                _ => (MIN_TEXT_PT, "text"),
+            };
+            let needs = if ty.large && min > MIN_TEXT_PT {
+                format!("the {min} pt large print needs")
+            } else {
+                format!("the {min} pt that print needs")
+            };
+            if size < min - 1e-3 {
                 return Err(match kind {
                     Kind::Puzzles { chapter, .. } => {
                         let p = &chapters[*chapter];
+                        let per_page = plan.sections[*chapter].per_page;
+                        let fix = if per_page > 1 {
+                            "lower per_page"
+                        } else if ty.large {
+                            "its drawings cannot reach that on this page size: choose a larger page_size or turn large_print off"
+                        } else {
+                            "choose a larger page_size"
+                        };
                         Error::invalid(format!(
-                            "section {} ({}): at per_page = {} its drawings' text is {size:.1} pt (page {page}), under the 7 pt that print needs: lower per_page",
-                            p.number, p.game, p.per_page
+                            "section {} ({}): at per_page = {per_page} {what} is {size:.1} pt (page {page}), under {needs}: {fix}",
+                            p.number, p.game
                         ))
                     }
                     Kind::Answers(_) => Error::invalid(format!(
-                        "the answer key's text is {size:.1} pt on page {page}, under the 7 pt that print needs: set answers.columns lower"
+                        "{what} is {size:.1} pt on page {page}, under {needs}: set answers.columns lower"
                     )),
                     _ => Error::Check(format!(
                         "page {page} has text of {size:.1} pt, under the 7 pt print minimum (a bug)"

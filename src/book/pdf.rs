@@ -31,11 +31,8 @@ impl Hasher for Fnv {
     }
 }
 
-fn face_name(face: Face) -> &'static str {
-    match face {
-        Face::Regular => "DejaVuSans",
-        Face::Bold => "DejaVuSans-Bold",
-    }
+fn face_name(face: Face) -> String {
+    crate::canvas::font_name(face)
 }
 
 /// Subset a bundled face to the characters used; returns the font program.
@@ -385,7 +382,8 @@ pub fn render(meta: &Meta, geometry: &dyn Sheets, pages: &[Canvas]) -> Result<Ve
     doc.metadata.info.producer = format!("puzzlebook {} (printpdf)", env!("CARGO_PKG_VERSION"));
 
     let mut fonts = BTreeMap::new();
-    for face in [Face::Regular, Face::Bold] {
+    let faces: BTreeSet<Face> = used.iter().map(|&(f, _)| f).collect();
+    for face in faces {
         let chars: BTreeSet<char> = used
             .iter()
             .filter(|(f, _)| *f == face)

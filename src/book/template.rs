@@ -2,7 +2,7 @@
 
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The most pages a print-on-demand book may have.
 pub const MAX_PAGES: usize = 828;
@@ -401,6 +401,21 @@ pub struct Template {
     /// Trim size (default A4): a listed size or a custom one (see [`PageSize`]).
     #[serde(default)]
     pub page_size: PageSize,
+    /// A TrueType or OpenType font file for the book's own text (headings, captions,
+    /// instructions, page numbers, the cover), relative to the template's folder;
+    /// default DejaVu Sans. Puzzle drawings keep DejaVu Sans.
+    #[serde(default)]
+    pub font: Option<PathBuf>,
+    /// The bold face's file (default: `font` itself, or DejaVu Sans Bold).
+    #[serde(default)]
+    pub bold_font: Option<PathBuf>,
+    /// Large print: every text size 1.6 times larger (16 pt body), half as many
+    /// puzzles a page, and puzzle drawings with text of at least 14 pt.
+    #[serde(default)]
+    pub large_print: bool,
+    /// The folder relative paths are read from (the template's own); not a key.
+    #[serde(skip)]
+    pub base_dir: Option<PathBuf>,
     /// The colour model (default RGB; "gray" for black-and-white interiors).
     #[serde(default)]
     pub color: ColorMode,
@@ -459,10 +474,20 @@ impl Template {
             path: path.to_path_buf(),
             message: "it is not UTF-8 text".into(),
         })?;
-        Template::parse(&text).map_err(|e| Error::Template {
+        let mut t = Template::parse(&text).map_err(|e| Error::Template {
             path: path.to_path_buf(),
             message: e.to_string(),
-        })
+        })?;
+        t.base_dir = path.parent().map(Path::to_path_buf);
+        Ok(t)
+    }
+
+    /// A path the template names, as read from its own folder.
+    pub fn resolve(&self, p: &Path) -> PathBuf {
+        match &self.base_dir {
+            Some(d) if p.is_relative() => d.join(p),
+            _ => p.to_path_buf(),
+        }
     }
 
     /// Parse and check a template from TOML text.
