@@ -566,8 +566,9 @@ impl<'a> Interp<'a> {
             let eff = w * lo;
             self.page.min_line = Some(self.page.min_line.map_or(eff, |m| m.min(eff)));
             self.page.spaces.insert(self.gs.stroke.label.clone());
-            // Half the width on each side, plus the miter/cap allowance of a square cap.
-            self.page.add(MarkKind::Path, r.grow(w * hi * 0.5 * std::f64::consts::SQRT_2));
+            // Half the width on each side (exact for butt caps and for the corners of
+            // rectangles; long miters at sharp angles can reach further).
+            self.page.add(MarkKind::Path, r.grow(w * hi * 0.5));
         }
     }
 
