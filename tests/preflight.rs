@@ -233,7 +233,9 @@ fn a_clean_book_passes_both_services() {
     // A bleed book whose background art runs off the trim into the bleed.
     let mut b = Book::new(24);
     b.bleed = 9.0;
-    let b = b.with(3, "0.2 g -9 -9 200 100 re f").with(4, "0 0 1 0 k -9 600 441 57 re f");
+    let b = b
+        .with(3, "0.2 g -9 -9 200 100 re f")
+        .with(4, "0 0 1 0 k -9 600 441 57 re f");
     let (code, out) = preflight(&b.pdf(), &[]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("bleed 0.125 in"), "{out}");
@@ -250,11 +252,19 @@ fn missing_trim_boxes_name_their_pages() {
 fn trim_sizes_outside_the_range_fail_and_custom_ones_warn() {
     let mut b = Book::new(24);
     b.trim = (3.0 * IN, 5.0 * IN);
-    fails_one(&b, &[], "FAIL: ", "trim 3 x 5 in is outside the printable range");
+    fails_one(
+        &b,
+        &[],
+        "FAIL: ",
+        "trim 3 x 5 in is outside the printable range",
+    );
     b.trim = (7.0 * IN, 7.0 * IN);
     let (code, out) = preflight(&b.pdf(), &[]);
     assert_eq!(code, 0, "{out}");
-    assert!(problems(&out)[0].starts_with("WARN: trim 7 x 7 in is a custom size"), "{out}");
+    assert!(
+        problems(&out)[0].starts_with("WARN: trim 7 x 7 in is a custom size"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -286,7 +296,12 @@ fn page_counts_follow_each_service() {
     let (code, out) = preflight(&Book::new(25).pdf(), &[]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("WARN: 25 pages is odd"), "{out}");
-    fails_one(&Book::new(25), &["--service", "ingram"], "FAIL: ", "25 pages is odd");
+    fails_one(
+        &Book::new(25),
+        &["--service", "ingram"],
+        "FAIL: ",
+        "25 pages is odd",
+    );
 }
 
 #[test]
@@ -309,16 +324,31 @@ fn ink_and_text_in_the_margins_fail_on_the_right_side() {
     );
     // Ink past the trim of a book without bleed is outside too.
     let b = Book::new(24).with(2, "0 g 100 640 20 20 re f");
-    fails_one(&b, &[], "FAIL page 2: ", "ink outside the safe area on the top edge: 0.167 in past the trim");
+    fails_one(
+        &b,
+        &[],
+        "FAIL page 2: ",
+        "ink outside the safe area on the top edge: 0.167 in past the trim",
+    );
     // IngramSpark's 0.5 in: text 30 pt (0.417 in) from the top passes KDP, not Ingram.
     let b = Book::new(24).with(11, "BT /F1 10 Tf 100 610 Td (Top) Tj ET");
     let (code, out) = preflight(&b.pdf(), &[]);
     assert_eq!(code, 0, "{out}");
-    fails_one(&b, &["--service", "ingram"], "FAIL page 11: ", "on the top edge");
+    fails_one(
+        &b,
+        &["--service", "ingram"],
+        "FAIL page 11: ",
+        "on the top edge",
+    );
     // Text may not run into the bleed even in a bleed book.
     let mut b = Book::new(24).with(5, "BT /F1 10 Tf 400 300 Td (Bleed) Tj ET");
     b.bleed = 9.0;
-    fails_one(&b, &[], "FAIL page 5: ", "text outside the safe area on the outside edge");
+    fails_one(
+        &b,
+        &[],
+        "FAIL page 5: ",
+        "text outside the safe area on the outside edge",
+    );
 }
 
 #[test]
@@ -339,9 +369,19 @@ fn the_gutter_grows_with_the_page_count() {
 fn fonts_must_be_embedded_and_type3_warns() {
     let mut b = Book::new(24);
     b.font = FontKind::Bare;
-    fails_one(&b, &[], "FAIL pages 1-24: ", "font Helvetica is not embedded");
+    fails_one(
+        &b,
+        &[],
+        "FAIL pages 1-24: ",
+        "font Helvetica is not embedded",
+    );
     b.font = FontKind::Type0Bare;
-    fails_one(&b, &[], "FAIL pages 1-24: ", "font NoProgram is not embedded");
+    fails_one(
+        &b,
+        &[],
+        "FAIL pages 1-24: ",
+        "font NoProgram is not embedded",
+    );
     b.font = FontKind::Type3;
     let (code, out) = preflight(&b.pdf(), &[]);
     assert_eq!(code, 0, "{out}");
@@ -352,7 +392,12 @@ fn fonts_must_be_embedded_and_type3_warns() {
 #[test]
 fn small_text_fails_with_its_effective_size() {
     let b = Book::new(24).with(2, "BT /F1 6 Tf 72 400 Td (Small) Tj ET");
-    fails_one(&b, &[], "FAIL page 2: ", "text smaller than 7 pt: smallest 6 pt");
+    fails_one(
+        &b,
+        &[],
+        "FAIL page 2: ",
+        "text smaller than 7 pt: smallest 6 pt",
+    );
     // 12 pt under a text matrix that halves it is 6 pt; under a CTM that doubles a
     // 4 pt font it is 8 pt, which passes.
     let b = Book::new(24)
@@ -364,14 +409,22 @@ fn small_text_fails_with_its_effective_size() {
 #[test]
 fn thin_lines_fail_and_hairlines_too() {
     let b = Book::new(24).with(9, "0 G 0.3 w 72 100 m 200 100 l S");
-    fails_one(&b, &[], "FAIL page 9: ", "lines thinner than 0.5 pt: thinnest 0.3 pt");
+    fails_one(
+        &b,
+        &[],
+        "FAIL page 9: ",
+        "lines thinner than 0.5 pt: thinnest 0.3 pt",
+    );
     let b = Book::new(24).with(10, "0 G 0 w 72 100 m 200 100 l S");
     fails_one(&b, &[], "FAIL page 10: ", "thinnest 0 pt");
     // 1 pt under a CTM that scales by 0.6: 0.6 pt, a warning.
     let b = Book::new(24).with(12, "q 0.6 0 0 0.6 100 100 cm 0 G 1 w 0 0 m 200 0 l S Q");
     let (code, out) = preflight(&b.pdf(), &[]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("WARN page 12: lines thinner than 0.75 pt"), "{out}");
+    assert!(
+        out.contains("WARN page 12: lines thinner than 0.75 pt"),
+        "{out}"
+    );
     assert!(out.contains("thinnest 0.6 pt"), "{out}");
 }
 
@@ -384,7 +437,12 @@ fn rgb_warns_for_kdp_and_fails_for_ingram() {
     fails_one(&b, &["--service", "ingram"], "FAIL page 4: ", "RGB colour");
     let mut b = Book::new(24);
     b.rgb_image = Some(6);
-    fails_one(&b, &["--service", "ingram"], "FAIL page 6: ", "RGB colour (DeviceRGB)");
+    fails_one(
+        &b,
+        &["--service", "ingram"],
+        "FAIL page 6: ",
+        "RGB colour (DeviceRGB)",
+    );
     // White RGB (a page background) paints nothing and is not reported.
     let b = Book::new(24).with(4, "1 1 1 rg 0 0 432 648 re f");
     let (code, out) = preflight(&b.pdf(), &["--service", "ingram"]);
@@ -395,7 +453,12 @@ fn rgb_warns_for_kdp_and_fails_for_ingram() {
 fn a_false_pdfx_claim_fails() {
     let mut b = Book::new(24);
     b.pdfx = Some(("PDF/X-1a:2001", false));
-    fails_one(&b, &[], "FAIL: ", "claims PDF/X-1a:2001 but has no GTS_PDFX output intent");
+    fails_one(
+        &b,
+        &[],
+        "FAIL: ",
+        "claims PDF/X-1a:2001 but has no GTS_PDFX output intent",
+    );
     b.pdfx = Some(("PDF/X-1a:2001", true));
     let (code, out) = preflight(&b.pdf(), &[]);
     assert_eq!(code, 0, "{out}");
@@ -403,7 +466,10 @@ fn a_false_pdfx_claim_fails() {
     let b = b.with(5, "0 0 1 rg 72 500 50 50 re f");
     let (code, out) = preflight(&b.pdf(), &[]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("FAIL page 5: claims PDF/X-1a:2001 but uses RGB"), "{out}");
+    assert!(
+        out.contains("FAIL page 5: claims PDF/X-1a:2001 but uses RGB"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -430,9 +496,15 @@ fn files_that_are_not_pdfs_are_one_error_line() {
     let good = Book::new(24).pdf();
     let half = dir.path().join("half.pdf");
     std::fs::write(&half, &good[..good.len() / 2]).unwrap();
-    let out = bin().args(["preflight", half.to_str().unwrap()]).output().unwrap();
+    let out = bin()
+        .args(["preflight", half.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert!(matches!(out.status.code(), Some(0 | 1)), "{out:?}");
-    assert!(String::from_utf8_lossy(&out.stderr).lines().count() <= 1, "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).lines().count() <= 1,
+        "{out:?}"
+    );
     for seed in 0..20u64 {
         let mut bad = good.clone();
         let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -445,12 +517,25 @@ fn files_that_are_not_pdfs_are_one_error_line() {
         }
         let f = dir.path().join(format!("bad{seed}.pdf"));
         std::fs::write(&f, &bad).unwrap();
-        let out = bin().args(["preflight", f.to_str().unwrap()]).output().unwrap();
+        let out = bin()
+            .args(["preflight", f.to_str().unwrap()])
+            .output()
+            .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(matches!(out.status.code(), Some(0 | 1)), "seed {seed}: {out:?}");
-        assert!(err.lines().count() <= 1 && !err.contains("panicked"), "seed {seed}: {err}");
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "seed {seed}: {out:?}"
+        );
+        assert!(
+            err.lines().count() <= 1 && !err.contains("panicked"),
+            "seed {seed}: {err}"
+        );
     }
-    fails_with(&["preflight", "/no/such/file.pdf"], None, "cannot read /no/such/file.pdf");
+    fails_with(
+        &["preflight", "/no/such/file.pdf"],
+        None,
+        "cannot read /no/such/file.pdf",
+    );
     // Usage errors are status 2.
     let out = bin().args(["preflight"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -465,7 +550,12 @@ fn files_that_are_not_pdfs_are_one_error_line() {
 fn a_page_that_cannot_be_checked_fails_and_names_itself() {
     // q nested past the bound.
     let b = Book::new(24).with(6, &"q ".repeat(300));
-    fails_one(&b, &[], "FAIL page 6: ", "graphics states nest deeper than 256");
+    fails_one(
+        &b,
+        &[],
+        "FAIL page 6: ",
+        "graphics states nest deeper than 256",
+    );
 }
 
 /// Our own books: the default A4 template and the 6 x 9 bleed template. Their reports
@@ -485,7 +575,11 @@ fn our_books() {
             ])
             .output()
             .unwrap();
-        assert!(res.status.success(), "{}", String::from_utf8_lossy(&res.stderr));
+        assert!(
+            res.status.success(),
+            "{}",
+            String::from_utf8_lossy(&res.stderr)
+        );
         let bytes = std::fs::read(&out).unwrap();
         for service in ["kdp", "ingram"] {
             let (code, report) = preflight(&bytes, &["--service", service]);
@@ -493,7 +587,10 @@ fn our_books() {
             if service == "kdp" {
                 assert_eq!(code, 0, "{name}: {report}");
             }
-            assert!(report.lines().last().unwrap().contains("preflight"), "{report}");
+            assert!(
+                report.lines().last().unwrap().contains("preflight"),
+                "{report}"
+            );
         }
     }
 }

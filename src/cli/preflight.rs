@@ -46,8 +46,7 @@ pub fn preflight_cmd(args: PreflightArgs) -> Result<ExitCode> {
     std::panic::set_hook(Box::new(|_| {}));
     let report = preflight::check(&bytes, args.service);
     std::panic::set_hook(hook);
-    let report =
-        report.map_err(|e| Error::invalid(format!("{}: {e}", args.file.display())))?;
+    let report = report.map_err(|e| Error::invalid(format!("{}: {e}", args.file.display())))?;
     if args.json {
         println!(
             "{}",

@@ -52,7 +52,10 @@ pub fn scales(m: &Matrix) -> (f64, f64) {
     let s = m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + m[3] * m[3];
     let det = m[0] * m[3] - m[1] * m[2];
     let root = (s * s - 4.0 * det * det).max(0.0).sqrt();
-    (((s - root) / 2.0).max(0.0).sqrt(), ((s + root) / 2.0).sqrt())
+    (
+        ((s - root) / 2.0).max(0.0).sqrt(),
+        ((s + root) / 2.0).sqrt(),
+    )
 }
 
 /// An axis-aligned box in default user space (points).
@@ -300,7 +303,10 @@ pub(crate) fn deref<'a>(doc: &'a Document, o: &'a Object) -> &'a Object {
 
 /// `dict[key]` with references followed.
 pub(crate) fn get<'a>(doc: &'a Document, dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
-    dict.get(key).ok().map(|o| deref(doc, o)).filter(|o| !matches!(o, Object::Null))
+    dict.get(key)
+        .ok()
+        .map(|o| deref(doc, o))
+        .filter(|o| !matches!(o, Object::Null))
 }
 
 fn get_num(doc: &Document, dict: &Dictionary, key: &[u8]) -> Option<f64> {
@@ -309,7 +315,11 @@ fn get_num(doc: &Document, dict: &Dictionary, key: &[u8]) -> Option<f64> {
 
 fn numbers(doc: &Document, o: Option<&Object>) -> Vec<f64> {
     match o {
-        Some(Object::Array(a)) => a.iter().take(64).filter_map(|x| num(deref(doc, x))).collect(),
+        Some(Object::Array(a)) => a
+            .iter()
+            .take(64)
+            .filter_map(|x| num(deref(doc, x)))
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -509,7 +519,11 @@ impl<'a> Interp<'a> {
     }
 
     /// Run a page: its content streams with its resources.
-    pub fn run_page(&mut self, page_id: ObjectId, resources: Option<&'a Dictionary>) -> Result<(), Unreadable> {
+    pub fn run_page(
+        &mut self,
+        page_id: ObjectId,
+        resources: Option<&'a Dictionary>,
+    ) -> Result<(), Unreadable> {
         let data = self
             .doc
             .get_page_content_with_limit(page_id, MAX_CONTENT_BYTES)
@@ -519,7 +533,12 @@ impl<'a> Interp<'a> {
     }
 
     /// Run a content stream's bytes with `resources`, at form depth `depth`.
-    pub fn run(&mut self, data: &[u8], resources: Option<&'a Dictionary>, depth: usize) -> Result<(), Unreadable> {
+    pub fn run(
+        &mut self,
+        data: &[u8],
+        resources: Option<&'a Dictionary>,
+        depth: usize,
+    ) -> Result<(), Unreadable> {
         if data.iter().all(|b| b.is_ascii_whitespace()) {
             return Ok(());
         }
@@ -572,7 +591,12 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn resource<'r>(&self, resources: Option<&'r Dictionary>, kind: &[u8], name: &[u8]) -> Option<&'r Object>
+    fn resource<'r>(
+        &self,
+        resources: Option<&'r Dictionary>,
+        kind: &[u8],
+        name: &[u8],
+    ) -> Option<&'r Object>
     where
         'a: 'r,
     {
@@ -582,7 +606,12 @@ impl<'a> Interp<'a> {
     }
 
     /// The colour space an object names: (family, label, components).
-    fn space(&self, o: &Object, resources: Option<&'a Dictionary>, depth: usize) -> (Family, String, usize) {
+    fn space(
+        &self,
+        o: &Object,
+        resources: Option<&'a Dictionary>,
+        depth: usize,
+    ) -> (Family, String, usize) {
         let o = deref(self.doc, o);
         let unknown = (Family::Other, "unknown".to_string(), 1);
         if depth > 4 {
@@ -818,7 +847,12 @@ impl<'a> Interp<'a> {
         self.page.add(MarkKind::Image, r);
     }
 
-    fn xobject(&mut self, name: &[u8], resources: Option<&'a Dictionary>, depth: usize) -> Result<(), Unreadable> {
+    fn xobject(
+        &mut self,
+        name: &[u8],
+        resources: Option<&'a Dictionary>,
+        depth: usize,
+    ) -> Result<(), Unreadable> {
         let Some(obj) = self.resource(resources, b"XObject", name) else {
             return Ok(());
         };
@@ -851,7 +885,13 @@ impl<'a> Interp<'a> {
                 let res = get(self.doc, &stream.dict, b"Resources")
                     .and_then(|o| o.as_dict().ok())
                     .or(resources);
-                let saved = (self.gs.clone(), self.stack.len(), self.path.take(), self.tm, self.tlm);
+                let saved = (
+                    self.gs.clone(),
+                    self.stack.len(),
+                    self.path.take(),
+                    self.tm,
+                    self.tlm,
+                );
                 self.gs.ctm = mul(&m, &self.gs.ctm);
                 let result = self.run(&data, res, depth + 1);
                 self.gs = saved.0;
@@ -866,7 +906,12 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    fn op(&mut self, op: &Operation, resources: Option<&'a Dictionary>, depth: usize) -> Result<(), Unreadable> {
+    fn op(
+        &mut self,
+        op: &Operation,
+        resources: Option<&'a Dictionary>,
+        depth: usize,
+    ) -> Result<(), Unreadable> {
         let o = &op.operands;
         match op.operator.as_str() {
             "q" => {
@@ -1066,7 +1111,10 @@ mod tests {
         let r = p.marks[0].rect;
         assert!(close(r.x0, 12.0) && close(r.y0, 22.0) && close(r.x1, 14.0) && close(r.y1, 24.0));
         let r = p.marks[1].rect;
-        assert!(close(r.x1, 5.0) && close(r.y1, 5.0), "Q restored the identity");
+        assert!(
+            close(r.x1, 5.0) && close(r.y1, 5.0),
+            "Q restored the identity"
+        );
     }
 
     #[test]
@@ -1075,7 +1123,11 @@ mod tests {
         let p = run(&doc, "0.5 0 0 2 0 0 cm 1.2 w 0 0 m 10 0 l S", None);
         // The thinnest rendered width is 1.2 x the smaller scale 0.5.
         assert!(close(p.min_line.unwrap(), 0.6));
-        let p = run(&doc, "1 g 0 0 100 100 re f 1 1 1 RG 0.1 w 0 0 m 9 9 l S", None);
+        let p = run(
+            &doc,
+            "1 g 0 0 100 100 re f 1 1 1 RG 0.1 w 0 0 m 9 9 l S",
+            None,
+        );
         assert!(p.marks.is_empty() && p.min_line.is_none());
         let p = run(&doc, "0 0 0 0 k 0 0 100 100 re f", None);
         assert!(p.marks.is_empty());
@@ -1106,7 +1158,11 @@ mod tests {
         let (doc, res) = font_doc();
         // 10 pt at (100, 200), scaled by 2 in the CTM: "AB" is (500 + 250)/1000 x 10 =
         // 7.5 text units wide, 2 (descent) below and 8 (ascent) above the baseline.
-        let p = run(&doc, "2 0 0 2 0 0 cm BT /F1 10 Tf 100 200 Td (AB) Tj ET", Some(&res));
+        let p = run(
+            &doc,
+            "2 0 0 2 0 0 cm BT /F1 10 Tf 100 200 Td (AB) Tj ET",
+            Some(&res),
+        );
         let r = p.marks[0].rect;
         assert_eq!(p.marks[0].kind, MarkKind::Text);
         assert!(close(r.x0, 200.0) && close(r.x1, 215.0), "{r:?}");
@@ -1151,7 +1207,10 @@ mod tests {
         // the unit square -> (5..6) x3 -> (15..18) +100 -> (115..118).
         let p = run(&doc, "1 0 0 1 100 0 cm /O Do 0 0 1 1 re f", Some(&res));
         let r = p.marks[0].rect;
-        assert!(close(r.x0, 115.0) && close(r.x1, 118.0) && close(r.y1, 3.0), "{r:?}");
+        assert!(
+            close(r.x0, 115.0) && close(r.x1, 118.0) && close(r.y1, 3.0),
+            "{r:?}"
+        );
         // The form's matrix does not leak out.
         let r = p.marks[1].rect;
         assert!(close(r.x0, 100.0) && close(r.x1, 101.0));

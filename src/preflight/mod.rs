@@ -140,8 +140,17 @@ impl fmt::Display for Problem {
         if self.pages.is_empty() {
             write!(f, "{tag}: {}", self.message)
         } else {
-            let word = if self.pages.len() == 1 { "page" } else { "pages" };
-            write!(f, "{tag} {word} {}: {}", page_list(&self.pages), self.message)
+            let word = if self.pages.len() == 1 {
+                "page"
+            } else {
+                "pages"
+            };
+            write!(
+                f,
+                "{tag} {word} {}: {}",
+                page_list(&self.pages),
+                self.message
+            )
         }
     }
 }
@@ -159,7 +168,13 @@ pub fn page_list(pages: &[u32]) -> String {
     let text: Vec<String> = runs
         .iter()
         .take(20)
-        .map(|&(a, b)| if a == b { a.to_string() } else { format!("{a}-{b}") })
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
         .collect();
     let mut s = text.join(", ");
     if runs.len() > 20 {
@@ -324,7 +339,11 @@ pub fn check(bytes: &[u8], service: Service) -> Result<Report> {
 }
 
 fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
-    if !bytes.starts_with(b"%PDF-") && !bytes[..bytes.len().min(1024)].windows(5).any(|w| w == b"%PDF-") {
+    if !bytes.starts_with(b"%PDF-")
+        && !bytes[..bytes.len().min(1024)]
+            .windows(5)
+            .any(|w| w == b"%PDF-")
+    {
         return Err(Error::invalid("not a PDF (no %PDF- header)"));
     }
     let options = lopdf::LoadOptions {
@@ -438,14 +457,32 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
             continue;
         }
         if !within(&trim, &media, tol) {
-            found.note(Fail, "boxes", "the TrimBox reaches outside the MediaBox".into(), p, 0.0);
+            found.note(
+                Fail,
+                "boxes",
+                "the TrimBox reaches outside the MediaBox".into(),
+                p,
+                0.0,
+            );
         }
         if let Some(bl) = b.bleed {
             if !within(&trim, &bl, tol) {
-                found.note(Fail, "boxes", "the BleedBox does not contain the TrimBox".into(), p, 0.0);
+                found.note(
+                    Fail,
+                    "boxes",
+                    "the BleedBox does not contain the TrimBox".into(),
+                    p,
+                    0.0,
+                );
             }
             if !within(&bl, &media, tol) {
-                found.note(Fail, "boxes", "the BleedBox reaches outside the MediaBox".into(), p, 0.0);
+                found.note(
+                    Fail,
+                    "boxes",
+                    "the BleedBox reaches outside the MediaBox".into(),
+                    p,
+                    0.0,
+                );
             }
         }
         let bleed_box = b.bleed.unwrap_or(crop);
@@ -566,13 +603,7 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
         if let Some(t) = pg.min_text {
             min_text = Some(min_text.map_or(t, |m: f64| m.min(t)));
             if t < MIN_TEXT_PT {
-                found.note(
-                    Fail,
-                    "text-size",
-                    "text smaller than 7 pt".into(),
-                    p,
-                    t,
-                );
+                found.note(Fail, "text-size", "text smaller than 7 pt".into(), p, t);
             }
         }
         if let Some(w) = pg.min_line {
@@ -591,7 +622,13 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
         }
         for (name, facts) in &pg.fonts {
             if !facts.embedded {
-                found.note(Fail, "fonts", format!("font {name} is not embedded"), p, 0.0);
+                found.note(
+                    Fail,
+                    "fonts",
+                    format!("font {name} is not embedded"),
+                    p,
+                    0.0,
+                );
             } else if facts.type3 {
                 found.note(
                     Warn,
@@ -616,7 +653,11 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
         for m in &pg.marks {
             let r = m.rect;
             let (left, right) = (r.x0 - trim.x0, trim.x1 - r.x1);
-            let (inside, outside) = if p % 2 == 1 { (left, right) } else { (right, left) };
+            let (inside, outside) = if p % 2 == 1 {
+                (left, right)
+            } else {
+                (right, left)
+            };
             let top = trim.y1 - r.y1;
             let bottom = r.y0 - trim.y0;
             if m.kind != MarkKind::Text
@@ -758,11 +799,19 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
                     inch(need)
                 )
             }
-            "text-size" => format!("{key}: smallest {}, needs at least {}", pt(value), pt(MIN_TEXT_PT)),
+            "text-size" => format!(
+                "{key}: smallest {}, needs at least {}",
+                pt(value),
+                pt(MIN_TEXT_PT)
+            ),
             "line-width" => format!(
                 "{key}: thinnest {}, needs at least {}",
                 pt(value),
-                pt(if severity == Fail { MIN_LINE_PT } else { WARN_LINE_PT })
+                pt(if severity == Fail {
+                    MIN_LINE_PT
+                } else {
+                    WARN_LINE_PT
+                })
             ),
             "boxes" if key.starts_with("bleed on") => {
                 format!("{key}: found {}", inch(value))
@@ -810,7 +859,11 @@ mod tests {
 
     #[test]
     fn garbage_is_an_error_not_a_panic() {
-        for bytes in [&b""[..], b"hello", b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n"] {
+        for bytes in [
+            &b""[..],
+            b"hello",
+            b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n",
+        ] {
             assert!(check(bytes, Service::Kdp).is_err());
         }
     }
