@@ -72,8 +72,8 @@ impl Book {
         let pages_id = doc.new_object_id();
         let font = self.font(&mut doc);
         let image = doc.add_object(Stream::new(
-            dictionary! { "Type" => "XObject", "Subtype" => "Image", "Width" => 1,
-            "Height" => 1, "ColorSpace" => "DeviceRGB", "BitsPerComponent" => 8 },
+            dictionary! { "Type" => "XObject", "Subtype" => "Image", "Width" => 1000,
+            "Height" => 1000, "ColorSpace" => "DeviceRGB", "BitsPerComponent" => 8 },
             vec![200, 0, 0],
         ));
         let (w, h) = self.trim;
@@ -443,6 +443,17 @@ fn rgb_warns_for_kdp_and_fails_for_ingram() {
         "FAIL page 6: ",
         "RGB colour (DeviceRGB)",
     );
+    // A 1-pixel grey inline image over 100 pt is under 300 pixels per inch: a warning.
+    let b = Book::new(24).with(
+        7,
+        "q 100 0 0 100 100 400 cm BI /W 1 /H 1 /BPC 8 /CS /DeviceGray ID x EI Q",
+    );
+    let (code, out) = preflight(&b.pdf(), &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("WARN page 7: images under 300 pixels per inch on paper: lowest 1 ppi"),
+        "{out}"
+    );
     // White RGB (a page background) paints nothing and is not reported.
     let b = Book::new(24).with(4, "1 1 1 rg 0 0 432 648 re f");
     let (code, out) = preflight(&b.pdf(), &["--service", "ingram"]);
@@ -548,6 +559,25 @@ fn files_that_are_not_pdfs_are_one_error_line() {
 
 #[test]
 fn a_page_that_cannot_be_checked_fails_and_names_itself() {
+    // An inline image without a colour space makes the PDF reader give up: one error
+    // line, no panic message.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("inline.pdf");
+    std::fs::write(
+        &f,
+        Book::new(24).with(3, "BI /W 1 /H 1 /BPC 8 ID x EI").pdf(),
+    )
+    .unwrap();
+    let out = bin()
+        .args(["preflight", f.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{err}");
+    assert!(
+        err.lines().count() <= 1 && !err.contains("panicked"),
+        "{err}"
+    );
     // q nested past the bound.
     let b = Book::new(24).with(6, &"q ".repeat(300));
     fails_one(

@@ -165,6 +165,8 @@ pub struct Page {
     pub spaces: BTreeSet<String>,
     /// The fonts used, by their BaseFont name.
     pub fonts: BTreeMap<String, FontFacts>,
+    /// The lowest image resolution on paper, in pixels per inch.
+    pub min_ppi: Option<f64>,
 }
 
 impl Page {
@@ -831,6 +833,25 @@ impl<'a> Interp<'a> {
             .or_else(|| get(self.doc, dict, b"IM"))
             .and_then(|o| o.as_bool().ok())
             .unwrap_or(false);
+        // Pixels per inch on paper, along each side of the image.
+        let px = |k: &[u8], short: &[u8]| {
+            get(self.doc, dict, k)
+                .or_else(|| get(self.doc, dict, short))
+                .and_then(num)
+        };
+        let ctm = self.gs.ctm;
+        let sides = [
+            (px(b"Width", b"W"), ctm[0].hypot(ctm[1])),
+            (px(b"Height", b"H"), ctm[2].hypot(ctm[3])),
+        ];
+        for (pixels, length) in sides {
+            if let Some(pixels) = pixels.filter(|p| *p > 0.0) {
+                if length > 0.0 {
+                    let ppi = pixels / (length / 72.0);
+                    self.page.min_ppi = Some(self.page.min_ppi.map_or(ppi, |m| m.min(ppi)));
+                }
+            }
+        }
         if mask {
             if self.gs.fill.white() {
                 return;
@@ -840,7 +861,7 @@ impl<'a> Interp<'a> {
             let cs = dict.get(b"ColorSpace").or_else(|_| dict.get(b"CS")).ok();
             let label = match cs {
                 Some(cs) => self.space(cs, resources, 0).1,
-                None => "JPX (its own colour space)".into(),
+                None => "unknown (an image without a colour space)".into(),
             };
             self.page.spaces.insert(label);
         }
@@ -1063,11 +1084,12 @@ impl<'a> Interp<'a> {
                     self.xobject(&n, resources, depth)?;
                 }
             }
-            "BI" => {
-                if let Some(Object::Stream(s)) = o.first() {
-                    self.image(&s.dict, resources);
-                }
-            }
+            "BI" => match o.first() {
+                Some(Object::Stream(s)) => self.image(&s.dict, resources),
+                // lopdf skips an inline image it cannot parse (an abbreviated colour
+                // space such as /G, a filter): it is still there, under the CTM.
+                _ => self.image(&Dictionary::new(), resources),
+            },
             "g" => self.set_device(false, Family::Gray, "DeviceGray", o, 1),
             "G" => self.set_device(true, Family::Gray, "DeviceGray", o, 1),
             "rg" => self.set_device(false, Family::Rgb, "DeviceRGB", o, 3),
@@ -1245,9 +1267,19 @@ mod tests {
         let r = p.marks[0].rect;
         assert!(close(r.x0, 10.0) && close(r.x1, 82.0) && close(r.y1, 46.0));
         assert!(p.spaces.contains("DeviceRGB"));
-        let p = run(&doc, "BI /W 1 /H 1 /BPC 8 /CS /G ID \u{0} EI", None);
+        // One pixel across 72 pt (1 in) and 36 pt (0.5 in): 1 and 2 pixels per inch.
+        assert!(close(p.min_ppi.unwrap(), 1.0));
+        let p = run(&doc, "BI /W 1 /H 1 /BPC 8 /CS /DeviceGray ID x EI\n", None);
         assert_eq!(p.marks.len(), 1);
         assert!(p.spaces.contains("DeviceGray"));
+        // One lopdf cannot parse (an abbreviated colour space) still counts as a mark.
+        let p = run(
+            &doc,
+            "2 0 0 2 0 0 cm BI /W 1 /H 1 /BPC 8 /CS /G ID x EI\n",
+            None,
+        );
+        assert_eq!(p.marks.len(), 1);
+        assert!(close(p.marks[0].rect.x1, 2.0));
     }
 
     #[test]

@@ -37,6 +37,8 @@ pub const MIN_TEXT_PT: f64 = 7.0;
 pub const MIN_LINE_PT: f64 = 0.5;
 /// Strokes thinner than this are a warning (points).
 pub const WARN_LINE_PT: f64 = 0.75;
+/// Images with fewer pixels per inch on paper than this are a warning.
+pub const MIN_PPI: f64 = 300.0;
 
 /// The trim sizes the services print, width x height in inches.
 pub const TRIM_SIZES: &[(f64, f64)] = &[
@@ -234,7 +236,18 @@ impl Report {
         let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
         let trim = self
             .trim_in
-            .map(|(w, h)| format!("trim {} x {}", inch(w).trim_end_matches(" in"), inch(h)))
+            .map(|(w, h)| {
+                let name = match ((w * 100.0).round() as i64, (h * 100.0).round() as i64) {
+                    (827, 1169) => " (A4)",
+                    (583, 827) => " (A5)",
+                    _ => "",
+                };
+                format!(
+                    "trim {} x {}{name}",
+                    inch(w).trim_end_matches(" in"),
+                    inch(h)
+                )
+            })
             .unwrap_or_else(|| "no trim size".into());
         let verdict = if fails > 0 { "FAILS" } else { "passes" };
         format!(
@@ -620,6 +633,15 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
                 );
             }
         }
+        if let Some(ppi) = pg.min_ppi.filter(|p| *p < MIN_PPI - 0.5) {
+            found.note(
+                Warn,
+                "images",
+                "images under 300 pixels per inch on paper".into(),
+                p,
+                ppi,
+            );
+        }
         for (name, facts) in &pg.fonts {
             if !facts.embedded {
                 found.note(
@@ -812,6 +834,10 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
                 } else {
                     WARN_LINE_PT
                 })
+            ),
+            "images" => format!(
+                "{key}: lowest {} ppi, KDP asks for at least 300",
+                value.round()
             ),
             "boxes" if key.starts_with("bleed on") => {
                 format!("{key}: found {}", inch(value))
