@@ -544,8 +544,12 @@ impl<'a> Interp<'a> {
         if data.iter().all(|b| b.is_ascii_whitespace()) {
             return Ok(());
         }
-        let content = Content::decode(data)
-            .map_err(|_| Unreadable("its content stream cannot be parsed".into()))?;
+        // lopdf's content parser panics on some malformed inline images: that is a
+        // page that cannot be parsed, not a crash.
+        let content = std::panic::catch_unwind(|| Content::decode(data))
+            .ok()
+            .and_then(|c| c.ok())
+            .ok_or_else(|| Unreadable("its content stream cannot be parsed".into()))?;
         for op in &content.operations {
             self.ops += 1;
             if self.ops > MAX_OPERATIONS {

@@ -192,6 +192,11 @@ fn inch(x: f64) -> String {
     format!("{} in", if s == "-0" { "0" } else { s })
 }
 
+/// "1 page", "24 pages".
+fn count(n: usize) -> String {
+    format!("{n} page{}", if n == 1 { "" } else { "s" })
+}
+
 /// Points, with up to two decimals.
 fn pt(x: f64) -> String {
     let s = format!("{x:.2}");
@@ -251,14 +256,16 @@ impl Report {
             .unwrap_or_else(|| "no trim size".into());
         let verdict = if fails > 0 { "FAILS" } else { "passes" };
         format!(
-            "{} preflight {verdict}: {}, {} ({} pages, {trim}, bleed {}; text >= {}, lines >= {}; colour: {})",
+            "{} preflight {verdict}: {}, {} ({}, {trim}, bleed {}; {}, {}; colour: {})",
             self.service.name(),
             plural(fails, "failure"),
             plural(warns, "warning"),
-            self.pages,
+            count(self.pages),
             inch(self.bleed_in),
-            self.min_text_pt.map_or("none".into(), pt),
-            self.min_line_pt.map_or("none".into(), pt),
+            self.min_text_pt
+                .map_or("no text".into(), |t| format!("text >= {}", pt(t))),
+            self.min_line_pt
+                .map_or("no strokes".into(), |l| format!("lines >= {}", pt(l))),
             if self.colour_spaces.is_empty() {
                 "none".into()
             } else {
@@ -342,6 +349,10 @@ fn within(inner: &Rect, outer: &Rect, tol: f64) -> bool {
 
 /// Check a PDF (its bytes) against `service`'s interior rules. An error means the
 /// file could not be read as a PDF at all; everything else is in the report.
+///
+/// lopdf panics on some malformed input; those panics are caught and become an
+/// error or a failed page, but the process's panic hook still sees them (the
+/// `preflight` command silences it while it checks).
 pub fn check(bytes: &[u8], service: Service) -> Result<Report> {
     // lopdf may panic on some malformed input; that is an unreadable file, not a crash.
     std::panic::catch_unwind(|| check_inner(bytes, service)).unwrap_or_else(|_| {
@@ -410,7 +421,7 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
         found.note(
             Fail,
             "pages",
-            format!("{n} pages, {} allows {allowed}", service.name()),
+            format!("{}, {} allows {allowed}", count(n), service.name()),
             0,
             0.0,
         );
@@ -420,7 +431,7 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
             Service::Kdp => (Warn, "KDP rounds it up with a blank page"),
             Service::Ingram => (Fail, "IngramSpark needs an even count"),
         };
-        found.note(sev, "pages", format!("{n} pages is odd: {what}"), 0, 0.0);
+        found.note(sev, "pages", format!("{} is odd: {what}", count(n)), 0, 0.0);
     }
 
     // Boxes.
