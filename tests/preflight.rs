@@ -292,6 +292,10 @@ fn page_counts_follow_each_service() {
         "FAIL: ",
         "16 pages, IngramSpark allows at least 18",
     );
+    // 600 pages of 8.5 x 11: under 828 but over KDP's 590 for that trim.
+    let mut b = Book::new(600);
+    b.trim = (8.5 * IN, 11.0 * IN);
+    fails_one(&b, &[], "FAIL: ", "600 pages, KDP allows 24-590");
     // Odd: KDP adds a page (a warning), IngramSpark refuses.
     let (code, out) = preflight(&Book::new(25).pdf(), &[]);
     assert_eq!(code, 0, "{out}");

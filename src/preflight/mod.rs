@@ -83,9 +83,16 @@ impl Service {
         }
     }
 
-    /// The page count range, inclusive.
-    pub fn page_range(self) -> (usize, Option<usize>) {
+    /// The page count range, inclusive, for a trim size in inches (KDP's maxima for
+    /// black ink on white paper; cream paper and colour allow fewer).
+    pub fn page_range(self, trim: Option<(f64, f64)>) -> (usize, Option<usize>) {
+        let is = |w: f64, h: f64| {
+            trim.is_some_and(|t| (t.0 - w).abs() <= 0.02 && (t.1 - h).abs() <= 0.02)
+        };
         match self {
+            Service::Kdp if is(8.25, 6.0) || is(8.25, 8.25) => (24, Some(800)),
+            Service::Kdp if is(8.5, 8.5) || is(8.5, 11.0) => (24, Some(590)),
+            Service::Kdp if is(8.27, 11.69) => (24, Some(780)),
             Service::Kdp => (24, Some(828)),
             Service::Ingram => (18, None),
         }
@@ -411,29 +418,6 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
         );
     }
 
-    // Page count.
-    let (lo, hi) = service.page_range();
-    if n < lo || hi.is_some_and(|h| n > h) {
-        let allowed = match hi {
-            Some(h) => format!("{lo}-{h}"),
-            None => format!("at least {lo}"),
-        };
-        found.note(
-            Fail,
-            "pages",
-            format!("{}, {} allows {allowed}", count(n), service.name()),
-            0,
-            0.0,
-        );
-    }
-    if n % 2 == 1 {
-        let (sev, what) = match service {
-            Service::Kdp => (Warn, "KDP rounds it up with a blank page"),
-            Service::Ingram => (Fail, "IngramSpark needs an even count"),
-        };
-        found.note(sev, "pages", format!("{} is odd: {what}", count(n)), 0, 0.0);
-    }
-
     // Boxes.
     let mut boxes = Vec::with_capacity(n);
     for (i, &id) in page_ids.iter().enumerate() {
@@ -598,6 +582,29 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
             }
         }
     }
+    // Page count.
+    let (lo, hi) = service.page_range(first.map(|g| (g.0, g.1)));
+    if n < lo || hi.is_some_and(|h| n > h) {
+        let allowed = match hi {
+            Some(h) => format!("{lo}-{h}"),
+            None => format!("at least {lo}"),
+        };
+        found.note(
+            Fail,
+            "pages",
+            format!("{}, {} allows {allowed}", count(n), service.name()),
+            0,
+            0.0,
+        );
+    }
+    if n % 2 == 1 {
+        let (sev, what) = match service {
+            Service::Kdp => (Warn, "KDP rounds it up with a blank page"),
+            Service::Ingram => (Fail, "IngramSpark needs an even count"),
+        };
+        found.note(sev, "pages", format!("{} is odd: {what}", count(n)), 0, 0.0);
+    }
+
     let book_bleed = first.is_some_and(|g| g.2 > 0.0);
 
     // Content: ink, text, lines, colour, fonts.
@@ -892,6 +899,8 @@ mod tests {
         assert_eq!(Service::Kdp.margins(151, true), (0.5, 0.375));
         assert_eq!(Service::Kdp.margins(828, false).0, 0.875);
         assert_eq!(Service::Ingram.margins(500, true), (0.5, 0.5));
+        assert_eq!(Service::Kdp.page_range(Some((8.5, 11.0))), (24, Some(590)));
+        assert_eq!(Service::Kdp.page_range(Some((6.0, 9.0))), (24, Some(828)));
     }
 
     #[test]
