@@ -96,7 +96,9 @@ impl Book {
             if let Some(e) = self.extra.get(&p) {
                 c.push_str(e);
             }
-            let content = doc.add_object(Stream::new(dictionary! {}, c.into_bytes()));
+            let mut content = Stream::new(dictionary! {}, c.into_bytes());
+            content.compress().unwrap();
+            let content = doc.add_object(content);
             let mut page = dictionary! {
                 "Type" => "Page", "Parent" => pages_id, "Contents" => content,
                 "Resources" => dictionary! {
@@ -580,6 +582,17 @@ fn a_page_that_cannot_be_checked_fails_and_names_itself() {
         .output()
         .unwrap();
     assert!(out.stderr.is_empty(), "{out:?}");
+    // A page whose content decompresses past 16 MB (from a few KB of file).
+    let bomb = "0 0 m\n".repeat(3 << 20);
+    let b = Book::new(24).with(4, &bomb);
+    let bytes = b.pdf();
+    assert!(bytes.len() < 200_000, "{}", bytes.len());
+    let (code, out) = preflight(&bytes, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("FAIL page 4: the page cannot be checked: its content cannot be read"),
+        "{out}"
+    );
     // q nested past the bound.
     let b = Book::new(24).with(6, &"q ".repeat(300));
     fails_one(

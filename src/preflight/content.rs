@@ -12,8 +12,9 @@ use lopdf::content::{Content, Operation};
 use lopdf::{Dictionary, Document, Object, ObjectId};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// Decoded content bytes one page may have, its forms included.
-pub const MAX_CONTENT_BYTES: usize = 64 << 20;
+/// Decoded content bytes one page may have, its forms included. Parsed operations take
+/// several times their bytes in memory, so this also bounds memory (a few hundred MB).
+pub const MAX_CONTENT_BYTES: usize = 16 << 20;
 /// Operations one page may run, its forms included (a form drawn twice counts twice).
 pub const MAX_OPERATIONS: usize = 4_000_000;
 /// How deep Form XObjects may nest.
