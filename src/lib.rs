@@ -1,10 +1,11 @@
 //! puzzlebook: seeded, parallel generation of printable puzzle books and board statistics.
 //!
 //! Floors, from the ground up: [`error`], [`seed`], [`shard`], [`limits`], [`interrupt`],
-//! [`progress`], [`input`], [`output`], [`canvas`], [`stats`] and [`scheduler`] ->
-//! [`games`] -> [`batch`] -> [`book`] -> [`jobs`]. A module imports only its own floor
-//! and lower ones, and there are no import cycles (`tests/architecture.rs` checks both;
-//! ARCHITECTURE.md describes the floors, the data flow and the plug-in points).
+//! [`progress`], [`input`], [`output`], [`canvas`], [`stats`], [`scheduler`] and
+//! [`preflight`] -> [`games`] -> [`batch`] -> [`book`] -> [`jobs`]. A module imports
+//! only its own floor and lower ones, and there are no import cycles
+//! (`tests/architecture.rs` checks both; ARCHITECTURE.md describes the floors, the
+//! data flow and the plug-in points).
 
 // Unsafe code lives in one module only (games::catan::direct::deposit, the BMI2 bit
 // deposit), which allows it for itself.
@@ -22,6 +23,7 @@ pub mod interrupt;
 pub mod jobs;
 pub mod limits;
 pub mod output;
+pub mod preflight;
 pub mod progress;
 pub mod scheduler;
 pub mod seed;

@@ -4,6 +4,7 @@
 mod games;
 mod generate;
 mod jobs;
+mod preflight;
 mod solve;
 mod stats;
 
@@ -83,6 +84,11 @@ pub(crate) enum Command {
     /// Check the files of a manifest against their recorded SHA-256 and size
     #[command(after_help = "Example:\n  puzzlebook verify output/nightly/manifest.json")]
     Verify { manifest: PathBuf },
+    /// Check an interior PDF against a print service's rules (boxes, margins, fonts, ...)
+    #[command(
+        after_help = "Examples:\n  puzzlebook preflight output/book.pdf\n  puzzlebook preflight output/book.pdf --service ingram --json\n\nExit status: 0 nothing fails (warnings allowed), 1 something fails or the file cannot be read, 2 usage."
+    )]
+    Preflight(preflight::PreflightArgs),
 }
 
 /// What every command may use: worker threads and whether to draw progress.
@@ -201,6 +207,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Run(args) => jobs::run_job(args, ctx.jobs, ctx.progress),
         Command::Merge(args) => jobs::merge_cmd(args),
         Command::Verify { manifest } => jobs::verify_cmd(&manifest),
+        Command::Preflight(args) => preflight::preflight_cmd(args),
         Command::Flip(cmd) => games::flip(cmd, ctx),
         Command::Catan(cmd) => games::catan(cmd, ctx),
         Command::Numbrix(cmd) => games::numbrix(cmd, ctx),

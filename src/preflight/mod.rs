@@ -1,0 +1,923 @@
+//! Preflight: check any interior PDF against a print-on-demand service's rules (KDP,
+//! IngramSpark) before upload. The page boxes, the page count, the ink inside the safe
+//! area (measured from the page content by [`content`]), embedded fonts, the smallest
+//! text, the thinnest line, the colour spaces and a PDF/X claim are checked; each
+//! problem is one line naming the pages it concerns.
+//!
+//! The input is untrusted: the file, its page count, its decoded content and its
+//! nesting are bounded, and a PDF that cannot be read is one error, never a panic.
+
+pub mod content;
+
+use crate::{Error, Result};
+use content::{Interp, MarkKind, Rect, IDENTITY};
+use lopdf::{Dictionary, Document, Object};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// The largest file preflight reads.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+/// The most pages preflight checks (a book interior has at most about a thousand).
+pub const MAX_PAGES: usize = 5_000;
+/// KDP's largest manuscript file.
+pub const KDP_MAX_FILE_BYTES: usize = 650 * 1_000_000;
+
+/// Points per inch.
+const PT: f64 = 72.0;
+/// Bleed on the outside, top and bottom edges: 0.125 in.
+pub const BLEED_IN: f64 = 0.125;
+/// How far a box edge may be off and still match (0.01 in).
+const BOX_TOL_IN: f64 = 0.01;
+/// How far ink may reach into a margin before it counts (0.005 in, well under a dot).
+const INK_TOL_IN: f64 = 0.005;
+/// Text smaller than this fails (points).
+pub const MIN_TEXT_PT: f64 = 7.0;
+/// Strokes thinner than this fail (points).
+pub const MIN_LINE_PT: f64 = 0.5;
+/// Strokes thinner than this are a warning (points).
+pub const WARN_LINE_PT: f64 = 0.75;
+/// Images with fewer pixels per inch on paper than this are a warning.
+pub const MIN_PPI: f64 = 300.0;
+
+/// The trim sizes the services print, width x height in inches.
+pub const TRIM_SIZES: &[(f64, f64)] = &[
+    (5.0, 8.0),
+    (5.06, 7.81),
+    (5.25, 8.0),
+    (5.5, 8.5),
+    (6.0, 9.0),
+    (6.14, 9.21),
+    (6.69, 9.61),
+    (7.0, 10.0),
+    (7.44, 9.69),
+    (7.5, 9.25),
+    (8.0, 10.0),
+    (8.25, 6.0),
+    (8.25, 8.25),
+    (8.25, 11.0),
+    (8.5, 8.5),
+    (8.5, 11.0),
+    (8.27, 11.69),
+    (5.83, 8.27),
+];
+/// The custom trim range: width 4 to 8.5 in, height 6 to 11.69 in.
+pub const CUSTOM_TRIM: ((f64, f64), (f64, f64)) = ((4.0, 8.5), (6.0, 11.69));
+
+/// A print-on-demand service and its interior rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Service {
+    /// Amazon KDP paperback.
+    Kdp,
+    /// IngramSpark / Lightning Source.
+    Ingram,
+}
+
+impl Service {
+    /// The service's name for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Service::Kdp => "KDP",
+            Service::Ingram => "IngramSpark",
+        }
+    }
+
+    /// The page count range, inclusive, for a trim size in inches (KDP's maxima for
+    /// black ink on white paper; cream paper and colour allow fewer).
+    pub fn page_range(self, trim: Option<(f64, f64)>) -> (usize, Option<usize>) {
+        let is = |w: f64, h: f64| {
+            trim.is_some_and(|t| (t.0 - w).abs() <= 0.02 && (t.1 - h).abs() <= 0.02)
+        };
+        match self {
+            Service::Kdp if is(8.25, 6.0) || is(8.25, 8.25) => (24, Some(800)),
+            Service::Kdp if is(8.5, 8.5) || is(8.5, 11.0) => (24, Some(590)),
+            Service::Kdp if is(8.27, 11.69) => (24, Some(780)),
+            Service::Kdp => (24, Some(828)),
+            Service::Ingram => (18, None),
+        }
+    }
+
+    /// Inside (gutter) margin and outside/top/bottom margin in inches for a book of
+    /// `pages` pages, with or without bleed.
+    pub fn margins(self, pages: usize, bleed: bool) -> (f64, f64) {
+        match self {
+            Service::Ingram => (0.5, 0.5),
+            Service::Kdp => {
+                let inside = match pages {
+                    0..=150 => 0.375,
+                    151..=300 => 0.5,
+                    301..=500 => 0.625,
+                    501..=700 => 0.75,
+                    _ => 0.875,
+                };
+                (inside, if bleed { 0.375 } else { 0.25 })
+            }
+        }
+    }
+}
+
+/// How bad a problem is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The service rejects the file (or prints it wrongly).
+    Fail,
+    /// Worth a look; the service accepts it.
+    Warn,
+}
+
+/// One problem and the pages it concerns.
+#[derive(Clone, Debug, Serialize)]
+pub struct Problem {
+    /// Fail or warn.
+    pub severity: Severity,
+    /// The rule: boxes, pages, safe-area, fonts, text-size, line-width, colour, pdfx, file.
+    pub rule: &'static str,
+    /// The pages (1-based); empty when the problem is the whole file's.
+    pub pages: Vec<u32>,
+    /// What is wrong, found vs allowed.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tag = match self.severity {
+            Severity::Fail => "FAIL",
+            Severity::Warn => "WARN",
+        };
+        if self.pages.is_empty() {
+            write!(f, "{tag}: {}", self.message)
+        } else {
+            let word = if self.pages.len() == 1 {
+                "page"
+            } else {
+                "pages"
+            };
+            write!(
+                f,
+                "{tag} {word} {}: {}",
+                page_list(&self.pages),
+                self.message
+            )
+        }
+    }
+}
+
+/// Pages as runs: "3-7, 9" (long lists end with "... (N pages)").
+pub fn page_list(pages: &[u32]) -> String {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for &p in pages {
+        match runs.last_mut() {
+            Some((_, hi)) if *hi + 1 == p => *hi = p,
+            Some((_, hi)) if *hi == p => {}
+            _ => runs.push((p, p)),
+        }
+    }
+    let text: Vec<String> = runs
+        .iter()
+        .take(20)
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    let mut s = text.join(", ");
+    if runs.len() > 20 {
+        s.push_str(&format!(", ... ({} pages)", pages.len()));
+    }
+    s
+}
+
+/// Inches, with up to three decimals ("0.375 in", "0.5 in").
+fn inch(x: f64) -> String {
+    let s = format!("{x:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    format!("{} in", if s == "-0" { "0" } else { s })
+}
+
+/// "1 page", "24 pages".
+fn count(n: usize) -> String {
+    format!("{n} page{}", if n == 1 { "" } else { "s" })
+}
+
+/// Points, with up to two decimals.
+fn pt(x: f64) -> String {
+    let s = format!("{x:.2}");
+    format!("{} pt", s.trim_end_matches('0').trim_end_matches('.'))
+}
+
+/// What preflight found.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// The service checked against.
+    pub service: Service,
+    /// Pages in the file.
+    pub pages: usize,
+    /// Page 1's trim size in inches (width, height).
+    pub trim_in: Option<(f64, f64)>,
+    /// The bleed of page 1 in inches (0 without bleed).
+    pub bleed_in: f64,
+    /// Every colour space painted with.
+    pub colour_spaces: Vec<String>,
+    /// The smallest text size found, in points.
+    pub min_text_pt: Option<f64>,
+    /// The thinnest stroke found, in points.
+    pub min_line_pt: Option<f64>,
+    /// The problems, failures first.
+    pub problems: Vec<Problem>,
+}
+
+impl Report {
+    /// Whether a rule fails.
+    pub fn failed(&self) -> bool {
+        self.problems.iter().any(|p| p.severity == Severity::Fail)
+    }
+
+    /// The one-line summary.
+    pub fn summary(&self) -> String {
+        let fails = self
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Fail)
+            .count();
+        let warns = self.problems.len() - fails;
+        let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+        let trim = self
+            .trim_in
+            .map(|(w, h)| {
+                let name = match ((w * 100.0).round() as i64, (h * 100.0).round() as i64) {
+                    (827, 1169) => " (A4)",
+                    (583, 827) => " (A5)",
+                    _ => "",
+                };
+                format!(
+                    "trim {} x {}{name}",
+                    inch(w).trim_end_matches(" in"),
+                    inch(h)
+                )
+            })
+            .unwrap_or_else(|| "no trim size".into());
+        let verdict = if fails > 0 { "FAILS" } else { "passes" };
+        format!(
+            "{} preflight {verdict}: {}, {} ({}, {trim}, bleed {}; {}, {}; colour: {})",
+            self.service.name(),
+            plural(fails, "failure"),
+            plural(warns, "warning"),
+            count(self.pages),
+            inch(self.bleed_in),
+            self.min_text_pt
+                .map_or("no text".into(), |t| format!("text >= {}", pt(t))),
+            self.min_line_pt
+                .map_or("no strokes".into(), |l| format!("lines >= {}", pt(l))),
+            if self.colour_spaces.is_empty() {
+                "none".into()
+            } else {
+                self.colour_spaces.join(", ")
+            }
+        )
+    }
+}
+
+/// Problems being gathered: one per (severity, rule, key), with its pages and the
+/// worst value found.
+#[derive(Default)]
+struct Found {
+    map: BTreeMap<(Severity, &'static str, String), (BTreeSet<u32>, f64)>,
+}
+
+impl Found {
+    /// Note `page` (0 for the whole file) under `key`, keeping the lowest `value`.
+    fn note(&mut self, sev: Severity, rule: &'static str, key: String, page: u32, value: f64) {
+        let e = self
+            .map
+            .entry((sev, rule, key))
+            .or_insert((BTreeSet::new(), f64::INFINITY));
+        if page > 0 {
+            e.0.insert(page);
+        }
+        e.1 = e.1.min(value);
+    }
+}
+
+/// A page's boxes, in default user space.
+struct Boxes {
+    media: Option<Rect>,
+    trim: Option<Rect>,
+    art: bool,
+    bleed: Option<Rect>,
+    crop: Option<Rect>,
+}
+
+fn rect(doc: &Document, o: Option<&Object>) -> Option<Rect> {
+    let Some(Object::Array(a)) = o else {
+        return None;
+    };
+    let v: Vec<f64> = a
+        .iter()
+        .filter_map(|x| match content::deref(doc, x) {
+            Object::Integer(i) => Some(*i as f64),
+            Object::Real(r) if r.is_finite() => Some(f64::from(*r)),
+            _ => None,
+        })
+        .collect();
+    if v.len() != 4 || a.len() != 4 {
+        return None;
+    }
+    Some(Rect {
+        x0: v[0].min(v[2]),
+        y0: v[1].min(v[3]),
+        x1: v[0].max(v[2]),
+        y1: v[1].max(v[3]),
+    })
+}
+
+/// `key` of a page or of the nearest Pages node above it that has it.
+fn inherited<'a>(doc: &'a Document, page: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
+    let mut node = page;
+    for _ in 0..64 {
+        if let Some(o) = content::get(doc, node, key) {
+            return Some(o);
+        }
+        node = content::get(doc, node, b"Parent")?.as_dict().ok()?;
+    }
+    None
+}
+
+fn within(inner: &Rect, outer: &Rect, tol: f64) -> bool {
+    inner.x0 >= outer.x0 - tol
+        && inner.y0 >= outer.y0 - tol
+        && inner.x1 <= outer.x1 + tol
+        && inner.y1 <= outer.y1 + tol
+}
+
+/// Check a PDF (its bytes) against `service`'s interior rules. An error means the
+/// file could not be read as a PDF at all; everything else is in the report.
+///
+/// lopdf panics on some malformed input; those panics are caught and become an
+/// error or a failed page, but the process's panic hook still sees them (the
+/// `preflight` command silences it while it checks).
+pub fn check(bytes: &[u8], service: Service) -> Result<Report> {
+    // lopdf may panic on some malformed input; that is an unreadable file, not a crash.
+    std::panic::catch_unwind(|| check_inner(bytes, service)).unwrap_or_else(|_| {
+        Err(Error::invalid(
+            "not a readable PDF (the reader failed on malformed data)",
+        ))
+    })
+}
+
+fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
+    if !bytes.starts_with(b"%PDF-")
+        && !bytes[..bytes.len().min(1024)]
+            .windows(5)
+            .any(|w| w == b"%PDF-")
+    {
+        return Err(Error::invalid("not a PDF (no %PDF- header)"));
+    }
+    let options = lopdf::LoadOptions {
+        max_decompressed_size: Some(content::MAX_CONTENT_BYTES),
+        ..Default::default()
+    };
+    let doc = Document::load_mem_with_options(bytes, options)
+        .map_err(|e| Error::invalid(format!("not a readable PDF: {e}")))?;
+    let page_ids: Vec<_> = doc.page_iter().take(MAX_PAGES + 1).collect();
+    if page_ids.is_empty() {
+        return Err(Error::invalid("not a readable PDF: it has no pages"));
+    }
+    if page_ids.len() > MAX_PAGES {
+        return Err(Error::invalid(format!(
+            "more than {MAX_PAGES} pages: not a book interior preflight can check"
+        )));
+    }
+    let n = page_ids.len();
+    let mut found = Found::default();
+    use Severity::{Fail, Warn};
+
+    if service == Service::Kdp && bytes.len() > KDP_MAX_FILE_BYTES {
+        found.note(
+            Fail,
+            "file",
+            format!(
+                "the file is {} MB, KDP takes at most 650 MB",
+                bytes.len() / 1_000_000
+            ),
+            0,
+            0.0,
+        );
+    }
+    if doc.is_encrypted() || doc.trailer.get(b"Encrypt").is_ok() {
+        found.note(
+            Fail,
+            "file",
+            "the file is encrypted; print services need it unencrypted".into(),
+            0,
+            0.0,
+        );
+    }
+
+    // Boxes.
+    let mut boxes = Vec::with_capacity(n);
+    for (i, &id) in page_ids.iter().enumerate() {
+        let p = (i + 1) as u32;
+        let Ok(page) = doc.get_dictionary(id) else {
+            return Err(Error::invalid(format!("page {p} is not a dictionary")));
+        };
+        let b = Boxes {
+            media: rect(&doc, inherited(&doc, page, b"MediaBox")),
+            crop: rect(&doc, inherited(&doc, page, b"CropBox")),
+            trim: rect(&doc, inherited(&doc, page, b"TrimBox")),
+            art: rect(&doc, inherited(&doc, page, b"ArtBox")).is_some(),
+            bleed: rect(&doc, inherited(&doc, page, b"BleedBox")),
+        };
+        boxes.push(b);
+    }
+    let tol = BOX_TOL_IN * PT;
+    // (trim w, trim h, bleed) per page, in inches.
+    let mut geometry: Vec<Option<(f64, f64, f64)>> = Vec::with_capacity(n);
+    for (i, b) in boxes.iter().enumerate() {
+        let p = (i + 1) as u32;
+        let Some(media) = b.media else {
+            found.note(Fail, "boxes", "no MediaBox (required)".into(), p, 0.0);
+            geometry.push(None);
+            continue;
+        };
+        let crop = b.crop.unwrap_or(media);
+        let trim = match b.trim {
+            Some(t) => t,
+            None => {
+                found.note(
+                    Fail,
+                    "boxes",
+                    "no TrimBox: the printer cannot tell the trim size".into(),
+                    p,
+                    0.0,
+                );
+                crop
+            }
+        };
+        let (tw, th) = ((trim.x1 - trim.x0) / PT, (trim.y1 - trim.y0) / PT);
+        if tw <= 0.0 || th <= 0.0 {
+            found.note(Fail, "boxes", "the TrimBox has no area".into(), p, 0.0);
+            geometry.push(None);
+            continue;
+        }
+        if !within(&trim, &media, tol) {
+            found.note(
+                Fail,
+                "boxes",
+                "the TrimBox reaches outside the MediaBox".into(),
+                p,
+                0.0,
+            );
+        }
+        if let Some(bl) = b.bleed {
+            if !within(&trim, &bl, tol) {
+                found.note(
+                    Fail,
+                    "boxes",
+                    "the BleedBox does not contain the TrimBox".into(),
+                    p,
+                    0.0,
+                );
+            }
+            if !within(&bl, &media, tol) {
+                found.note(
+                    Fail,
+                    "boxes",
+                    "the BleedBox reaches outside the MediaBox".into(),
+                    p,
+                    0.0,
+                );
+            }
+        }
+        let bleed_box = b.bleed.unwrap_or(crop);
+        // Odd pages are right-hand pages: the outside edge is the right one.
+        let outside = if p % 2 == 1 {
+            bleed_box.x1 - trim.x1
+        } else {
+            trim.x0 - bleed_box.x0
+        };
+        let sides = [
+            ("outside", outside),
+            ("top", bleed_box.y1 - trim.y1),
+            ("bottom", trim.y0 - bleed_box.y0),
+        ];
+        let mut bleed = 0.0_f64;
+        for (side, d) in sides {
+            let d = d / PT;
+            if (d).abs() > BOX_TOL_IN && (d - BLEED_IN).abs() > BOX_TOL_IN {
+                found.note(
+                    Fail,
+                    "boxes",
+                    format!("bleed on the {side} edge is not 0 or 0.125 in"),
+                    p,
+                    d,
+                );
+            }
+            bleed = bleed.max(d);
+        }
+        let bleed = if (bleed - BLEED_IN).abs() <= BOX_TOL_IN {
+            BLEED_IN
+        } else {
+            0.0
+        };
+        geometry.push(Some((tw, th, bleed)));
+    }
+    let first = geometry.iter().flatten().next().copied();
+    if let Some((w0, h0, b0)) = first {
+        for (i, g) in geometry.iter().enumerate() {
+            if let Some((w, h, b)) = g {
+                let p = (i + 1) as u32;
+                if (w - w0).abs() > BOX_TOL_IN || (h - h0).abs() > BOX_TOL_IN {
+                    found.note(
+                        Fail,
+                        "boxes",
+                        format!(
+                            "trim size differs from the first page's {} x {}",
+                            inch(w0).trim_end_matches(" in"),
+                            inch(h0)
+                        ),
+                        p,
+                        0.0,
+                    );
+                }
+                if (b - b0).abs() > BOX_TOL_IN {
+                    found.note(
+                        Fail,
+                        "boxes",
+                        format!("bleed differs from the first page's {}", inch(b0)),
+                        p,
+                        0.0,
+                    );
+                }
+            }
+        }
+        let tol = 0.02;
+        let listed = TRIM_SIZES
+            .iter()
+            .any(|&(w, h)| (w - w0).abs() <= tol && (h - h0).abs() <= tol);
+        if !listed {
+            let ((wl, wh), (hl, hh)) = CUSTOM_TRIM;
+            let custom = w0 >= wl - tol && w0 <= wh + tol && h0 >= hl - tol && h0 <= hh + tol;
+            let size = format!("{} x {}", inch(w0).trim_end_matches(" in"), inch(h0));
+            if custom {
+                found.note(
+                    Warn,
+                    "boxes",
+                    format!("trim {size} is a custom size (not a standard trim; fewer distribution channels)"),
+                    0,
+                    0.0,
+                );
+            } else {
+                found.note(
+                    Fail,
+                    "boxes",
+                    format!("trim {size} is outside the printable range 4-8.5 x 6-11.69 in"),
+                    0,
+                    0.0,
+                );
+            }
+        }
+    }
+    // Page count.
+    let (lo, hi) = service.page_range(first.map(|g| (g.0, g.1)));
+    if n < lo || hi.is_some_and(|h| n > h) {
+        let allowed = match hi {
+            Some(h) => format!("{lo}-{h}"),
+            None => format!("at least {lo}"),
+        };
+        found.note(
+            Fail,
+            "pages",
+            format!("{}, {} allows {allowed}", count(n), service.name()),
+            0,
+            0.0,
+        );
+    }
+    if n % 2 == 1 {
+        let (sev, what) = match service {
+            Service::Kdp => (Warn, "KDP rounds it up with a blank page"),
+            Service::Ingram => (Fail, "IngramSpark needs an even count"),
+        };
+        found.note(sev, "pages", format!("{} is odd: {what}", count(n)), 0, 0.0);
+    }
+
+    let book_bleed = first.is_some_and(|g| g.2 > 0.0);
+
+    // Content: ink, text, lines, colour, fonts.
+    let (inside_m, outer_m) = service.margins(n, book_bleed);
+    let mut spaces = BTreeSet::new();
+    let mut min_text: Option<f64> = None;
+    let mut min_line: Option<f64> = None;
+    let mut rgb_pages = BTreeSet::new();
+    let ink_tol = INK_TOL_IN * PT;
+    for (i, &id) in page_ids.iter().enumerate() {
+        let p = (i + 1) as u32;
+        let page = doc
+            .get_dictionary(id)
+            .map_err(|_| Error::invalid(format!("page {p} is not a dictionary")))?;
+        let resources = inherited(&doc, page, b"Resources").and_then(|o| o.as_dict().ok());
+        let mut interp = Interp::new(&doc, IDENTITY);
+        if let Err(e) = interp.run_page(id, resources) {
+            found.note(
+                Fail,
+                "content",
+                format!("the page cannot be checked: {}", e.0),
+                p,
+                0.0,
+            );
+        }
+        let pg = interp.page;
+        if let Some(t) = pg.min_text {
+            min_text = Some(min_text.map_or(t, |m: f64| m.min(t)));
+            if t < MIN_TEXT_PT {
+                found.note(Fail, "text-size", "text smaller than 7 pt".into(), p, t);
+            }
+        }
+        if let Some(w) = pg.min_line {
+            min_line = Some(min_line.map_or(w, |m: f64| m.min(w)));
+            if w < MIN_LINE_PT {
+                found.note(Fail, "line-width", "lines thinner than 0.5 pt".into(), p, w);
+            } else if w < WARN_LINE_PT {
+                found.note(
+                    Warn,
+                    "line-width",
+                    "lines thinner than 0.75 pt (KDP's figure, from a secondary source)".into(),
+                    p,
+                    w,
+                );
+            }
+        }
+        if let Some(ppi) = pg.min_ppi.filter(|p| *p < MIN_PPI - 0.5) {
+            found.note(
+                Warn,
+                "images",
+                "images under 300 pixels per inch on paper".into(),
+                p,
+                ppi,
+            );
+        }
+        for (name, facts) in &pg.fonts {
+            if !facts.embedded {
+                found.note(
+                    Fail,
+                    "fonts",
+                    format!("font {name} is not embedded"),
+                    p,
+                    0.0,
+                );
+            } else if facts.type3 {
+                found.note(
+                    Warn,
+                    "fonts",
+                    format!("font {name} is a Type 3 font (no hinting; poor at small sizes)"),
+                    p,
+                    0.0,
+                );
+            }
+        }
+        for s in &pg.spaces {
+            if s.contains("RGB") {
+                rgb_pages.insert(p);
+            }
+            spaces.insert(s.clone());
+        }
+        // The safe area.
+        let Some(trim) = boxes[i].trim.or(boxes[i].crop).or(boxes[i].media) else {
+            continue;
+        };
+        let bleed = geometry[i].is_some_and(|g| g.2 > 0.0);
+        for m in &pg.marks {
+            let r = m.rect;
+            let (left, right) = (r.x0 - trim.x0, trim.x1 - r.x1);
+            let (inside, outside) = if p % 2 == 1 {
+                (left, right)
+            } else {
+                (right, left)
+            };
+            let top = trim.y1 - r.y1;
+            let bottom = r.y0 - trim.y0;
+            if m.kind != MarkKind::Text
+                && bleed
+                && [outside, top, bottom].iter().any(|d| *d < -ink_tol)
+            {
+                continue; // bleed art: it runs off the trim into the bleed
+            }
+            let what = match m.kind {
+                MarkKind::Text => "text",
+                _ => "ink",
+            };
+            for (side, d, need) in [
+                ("inside (gutter)", inside, inside_m),
+                ("outside", outside, outer_m),
+                ("top", top, outer_m),
+                ("bottom", bottom, outer_m),
+            ] {
+                if d < need * PT - ink_tol {
+                    found.note(
+                        Fail,
+                        "safe-area",
+                        format!("{what}|{side}|{need}"),
+                        p,
+                        d / PT,
+                    );
+                }
+            }
+        }
+    }
+    if !rgb_pages.is_empty() {
+        let rgb: Vec<&str> = spaces
+            .iter()
+            .filter(|s| s.contains("RGB"))
+            .map(String::as_str)
+            .collect();
+        let (sev, what) = match service {
+            Service::Kdp => (Warn, "KDP converts it; greys and blacks may shift"),
+            Service::Ingram => (Fail, "IngramSpark asks for CMYK or grey"),
+        };
+        for p in &rgb_pages {
+            found.note(
+                sev,
+                "colour",
+                format!("RGB colour ({}): {what}", rgb.join(", ")),
+                *p,
+                0.0,
+            );
+        }
+    }
+
+    // A PDF/X claim.
+    let info = doc
+        .trailer
+        .get(b"Info")
+        .ok()
+        .map(|o| content::deref(&doc, o))
+        .and_then(|o| o.as_dict().ok());
+    let pdfx = info
+        .and_then(|d| content::get(&doc, d, b"GTS_PDFXVersion"))
+        .and_then(|o| o.as_str().ok())
+        .map(|s| String::from_utf8_lossy(&s[..s.len().min(40)]).into_owned());
+    if let Some(version) = pdfx {
+        let catalog = doc.catalog().ok();
+        let intent_ok = catalog
+            .and_then(|c| content::get(&doc, c, b"OutputIntents"))
+            .and_then(|o| o.as_array().ok())
+            .is_some_and(|a| {
+                a.iter().take(64).any(|i| {
+                    let Ok(d) = content::deref(&doc, i).as_dict() else {
+                        return false;
+                    };
+                    let s = content::get(&doc, d, b"S").and_then(|o| o.as_name().ok());
+                    let profile = matches!(
+                        content::get(&doc, d, b"DestOutputProfile"),
+                        Some(Object::Stream(_))
+                    );
+                    let registered = content::get(&doc, d, b"OutputConditionIdentifier")
+                        .and_then(|o| o.as_str().ok())
+                        .is_some_and(|s| !s.is_empty())
+                        && content::get(&doc, d, b"RegistryName").is_some();
+                    s == Some(b"GTS_PDFX") && (profile || registered)
+                })
+            });
+        if !intent_ok {
+            found.note(
+                Fail,
+                "pdfx",
+                format!("claims {version} but has no GTS_PDFX output intent with a profile or registered condition"),
+                0,
+                0.0,
+            );
+        }
+        for (i, b) in boxes.iter().enumerate() {
+            if b.trim.is_none() && !b.art {
+                found.note(
+                    Fail,
+                    "pdfx",
+                    format!("claims {version} but the page has neither TrimBox nor ArtBox"),
+                    (i + 1) as u32,
+                    0.0,
+                );
+            }
+        }
+        if version.contains("X-1") {
+            for p in &rgb_pages {
+                found.note(
+                    Fail,
+                    "pdfx",
+                    format!("claims {version} but uses RGB (X-1a allows CMYK, grey and spot only)"),
+                    *p,
+                    0.0,
+                );
+            }
+        }
+    }
+
+    // The problems, worded.
+    let mut problems = Vec::new();
+    for ((severity, rule, key), (pages, value)) in found.map {
+        let message = match rule {
+            "safe-area" => {
+                let mut parts = key.split('|');
+                let what = parts.next().unwrap_or("ink");
+                let side = parts.next().unwrap_or("");
+                let need: f64 = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0.0);
+                let found = if value < 0.0 {
+                    format!("{} past the trim", inch(-value))
+                } else {
+                    format!("{} from the trim", inch(value))
+                };
+                let bleed_note = if what == "ink" && book_bleed {
+                    " (and does not run off into the bleed)"
+                } else {
+                    ""
+                };
+                format!(
+                    "{what} outside the safe area on the {side} edge{bleed_note}: {found}, needs at least {}",
+                    inch(need)
+                )
+            }
+            "text-size" => format!(
+                "{key}: smallest {}, needs at least {}",
+                pt(value),
+                pt(MIN_TEXT_PT)
+            ),
+            "line-width" => format!(
+                "{key}: thinnest {}, needs at least {}",
+                pt(value),
+                pt(if severity == Fail {
+                    MIN_LINE_PT
+                } else {
+                    WARN_LINE_PT
+                })
+            ),
+            "images" => format!(
+                "{key}: lowest {} ppi, KDP asks for at least 300",
+                value.round()
+            ),
+            "boxes" if key.starts_with("bleed on") => {
+                format!("{key}: found {}", inch(value))
+            }
+            _ => key,
+        };
+        problems.push(Problem {
+            severity,
+            rule,
+            pages: pages.into_iter().collect(),
+            message,
+        });
+    }
+    Ok(Report {
+        service,
+        pages: n,
+        trim_in: first.map(|g| (g.0, g.1)),
+        bleed_in: first.map_or(0.0, |g| g.2),
+        colour_spaces: spaces.into_iter().collect(),
+        min_text_pt: min_text,
+        min_line_pt: min_line,
+        problems,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_lists_compress_runs() {
+        assert_eq!(page_list(&[3, 4, 5, 6, 7, 9]), "3-7, 9");
+        assert_eq!(page_list(&[1]), "1");
+        let many: Vec<u32> = (1..=100).step_by(2).collect();
+        assert!(page_list(&many).ends_with("... (50 pages)"));
+    }
+
+    #[test]
+    fn kdp_gutter_grows_with_the_page_count() {
+        assert_eq!(Service::Kdp.margins(24, false), (0.375, 0.25));
+        assert_eq!(Service::Kdp.margins(151, true), (0.5, 0.375));
+        assert_eq!(Service::Kdp.margins(828, false).0, 0.875);
+        assert_eq!(Service::Ingram.margins(500, true), (0.5, 0.5));
+        assert_eq!(Service::Kdp.page_range(Some((8.5, 11.0))), (24, Some(590)));
+        assert_eq!(Service::Kdp.page_range(Some((6.0, 9.0))), (24, Some(828)));
+    }
+
+    #[test]
+    fn garbage_is_an_error_not_a_panic() {
+        for bytes in [
+            &b""[..],
+            b"hello",
+            b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n",
+        ] {
+            assert!(check(bytes, Service::Kdp).is_err());
+        }
+    }
+
+    #[test]
+    fn inches_print_short() {
+        assert_eq!(inch(0.375), "0.375 in");
+        assert_eq!(inch(0.5), "0.5 in");
+        assert_eq!(inch(6.0), "6 in");
+    }
+}
