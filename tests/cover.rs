@@ -365,6 +365,6 @@ fn ingram_margins_are_half_an_inch() {
             out.to_str().unwrap(),
         ],
         None,
-        "ingram's minimum of 12.7 mm",
+        "IngramSpark's minimum of 12.7 mm",
     );
 }

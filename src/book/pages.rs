@@ -45,7 +45,7 @@ pub(super) struct Type {
     pub small: f32,
     /// The smallest text a puzzle's drawing may have (7 pt; 12 pt in large print).
     pub min_drawing: f32,
-    /// The smallest text an answer's drawing may have (7 pt; 11 pt in large print).
+    /// The smallest text an answer's drawing may have (7 pt; 10 pt in large print).
     pub min_answer: f32,
     /// Large print.
     pub large: bool,
@@ -83,7 +83,7 @@ impl Type {
             } else {
                 MIN_TEXT_PT
             },
-            min_answer: if large { 11.0 } else { MIN_TEXT_PT },
+            min_answer: if large { 10.0 } else { MIN_TEXT_PT },
             large,
         }
     }
@@ -1080,10 +1080,13 @@ fn answer_page(
                         p.number_of(k),
                         plan.puzzle_page[*chapter][k]
                     );
+                    // Narrow columns (large print) shrink a long label to fit.
+                    let size =
+                        fit_size(&label, ty.bold, b.w, 100.0, ty.answer_label).max(ty.min_answer);
                     c.text(
                         b.x,
                         first_baseline(b.y, ty.answer_label),
-                        ty.answer_label,
+                        size,
                         ty.bold,
                         Align::Left,
                         &label,

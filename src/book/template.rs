@@ -168,37 +168,13 @@ impl<'de> Deserialize<'de> for PageSize {
     }
 }
 
-/// The print-on-demand service a book is made for: it sets the smallest margins
-/// (and `preflight` checks against its rules).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Service {
-    /// Amazon KDP: outside, top and bottom at least 0.25 in (0.375 in with bleed);
-    /// the gutter grows with the page count.
-    #[default]
-    Kdp,
-    /// IngramSpark: at least 0.5 in on every side, and the gutter KDP asks for when
-    /// that is wider.
-    Ingram,
-}
+/// The print-on-demand service a book is made for (`service = "kdp" | "ingram"`): its
+/// margin minimums apply, and `preflight` checks against its rules.
+pub use crate::preflight::Service;
 
-impl Service {
-    /// The smallest outside, top and bottom margin, in mm.
-    pub fn min_margin_mm(self, bleed: bool) -> f32 {
-        match (self, bleed) {
-            (Service::Kdp, false) => 6.35,
-            (Service::Kdp, true) => 9.525,
-            (Service::Ingram, _) => 12.7,
-        }
-    }
-
-    /// The name in templates.
-    pub fn name(self) -> &'static str {
-        match self {
-            Service::Kdp => "kdp",
-            Service::Ingram => "ingram",
-        }
-    }
+/// The smallest outside, top and bottom margin `service` allows, in mm.
+pub fn min_margin_mm(service: Service, bleed: bool) -> f32 {
+    (service.margins(0, bleed).1 * 25.4) as f32
 }
 
 /// Margins in millimetres. The inside (gutter) margin follows the page count (see
@@ -573,7 +549,7 @@ impl Template {
                 )));
             }
         }
-        let min = self.service.min_margin_mm(self.bleed);
+        let min = min_margin_mm(self.service, self.bleed);
         let sides: &[(&str, f32)] = match self.service {
             Service::Kdp => &[("outside", m.outside), ("top", m.top), ("bottom", m.bottom)],
             Service::Ingram => &[

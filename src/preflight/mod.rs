@@ -65,10 +65,13 @@ pub const TRIM_SIZES: &[(f64, f64)] = &[
 pub const CUSTOM_TRIM: ((f64, f64), (f64, f64)) = ((4.0, 8.5), (6.0, 11.69));
 
 /// A print-on-demand service and its interior rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Service {
     /// Amazon KDP paperback.
+    #[default]
     Kdp,
     /// IngramSpark / Lightning Source.
     Ingram,
