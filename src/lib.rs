@@ -1,7 +1,7 @@
 //! puzzlebook: seeded, parallel generation of printable puzzle books and board statistics.
 //!
 //! Floors, from the ground up: [`error`], [`seed`], [`shard`], [`limits`], [`interrupt`],
-//! [`progress`], [`input`], [`output`], [`canvas`], [`stats`] and [`scheduler`] ->
+//! [`progress`], [`input`], [`output`], [`canvas`], [`svg`], [`stats`] and [`scheduler`] ->
 //! [`games`] -> [`batch`] -> [`book`] -> [`jobs`]. A module imports only its own floor
 //! and lower ones, and there are no import cycles (`tests/architecture.rs` checks both;
 //! ARCHITECTURE.md describes the floors, the data flow and the plug-in points).
@@ -27,6 +27,7 @@ pub mod scheduler;
 pub mod seed;
 pub mod shard;
 pub mod stats;
+pub mod svg;
 
 pub use error::{Error, Result};
 

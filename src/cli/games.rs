@@ -97,6 +97,10 @@ pub fn flip(cmd: FlipCommand, ctx: Ctx) -> Result<ExitCode> {
 pub enum CatanFormat {
     Jsonl,
     Ascii,
+    /// One SVG file per board, in --out-dir
+    Svg,
+    /// One PNG file per board, in --out-dir, at --dpi
+    Png,
 }
 
 #[derive(Subcommand)]
@@ -140,6 +144,8 @@ pub fn catan(cmd: CatanCommand, ctx: Ctx) -> Result<ExitCode> {
             let format = match format {
                 CatanFormat::Jsonl => GenFormat::Jsonl,
                 CatanFormat::Ascii => GenFormat::Text,
+                CatanFormat::Svg => GenFormat::Svg,
+                CatanFormat::Png => GenFormat::Png,
             };
             generate(
                 &Catan::new(params).map_err(Error::as_flag)?,

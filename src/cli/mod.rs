@@ -94,6 +94,10 @@ pub struct Ctx {
 pub enum GenFormat {
     Jsonl,
     Text,
+    /// One SVG file per puzzle and per solution, in --out-dir
+    Svg,
+    /// One PNG file per puzzle and per solution, in --out-dir, at --dpi
+    Png,
 }
 
 /// The output format of `solve` and `analyze`.
@@ -121,6 +125,16 @@ pub struct RunArgs {
     /// Write here instead of standard output
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Folder for the files of --format svg or png (created if missing)
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+    /// Resolution of --format png, 72 to 1200 dots per inch [default: 300]; an image
+    /// may have at most 40 million pixels
+    #[arg(long)]
+    dpi: Option<u32>,
+    /// Replace image files that already exist in --out-dir
+    #[arg(long)]
+    force: bool,
 }
 
 /// The command line, parsed. A usage error is printed as clap words it (exit status
