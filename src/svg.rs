@@ -443,6 +443,15 @@ mod tests {
     }
 
     #[test]
+    fn huge_images_are_refused() {
+        let p = Picture::around(Canvas::new(), Rect::new(0.0, 0.0, 200.0, 200.0));
+        // 204 mm at 1200 dpi: 9638 pixels a side, 93 million in all.
+        let e = p.png(1200).unwrap_err().to_string();
+        assert!(e.contains("over the limit"), "{e}");
+        assert!(p.png(600).is_ok());
+    }
+
+    #[test]
     fn small_text_makes_the_picture_grow() {
         let p = Picture::sized(1.0, |c, a| {
             c.text(a.x, a.y + 5.0, a.w / 20.0, Face::Regular, Align::Left, "x");
