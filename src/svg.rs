@@ -443,6 +443,20 @@ mod tests {
     }
 
     #[test]
+    fn glyphs_are_the_ones_the_canvas_measures() {
+        // The canvas finds glyphs through the PDF library's reading of the font, the
+        // outlines come from ttf-parser's: both must name the same glyph.
+        for face in [Face::Regular, Face::Bold] {
+            let f = ttf_parser::Face::parse(canvas::font_bytes(face), 0).unwrap();
+            for c in "09AZaz×–“”’★·:?".chars() {
+                let want = f.glyph_index(c).map(|g| g.0);
+                assert_eq!(Some(canvas::glyph_id(face, c)), want, "{face:?} {c}");
+                assert!(outlines(face).path(canvas::glyph_id(face, c)).is_some());
+            }
+        }
+    }
+
+    #[test]
     fn huge_images_are_refused() {
         let p = Picture::around(Canvas::new(), Rect::new(0.0, 0.0, 200.0, 200.0));
         // 204 mm at 1200 dpi: 9638 pixels a side, 93 million in all.

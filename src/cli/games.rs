@@ -95,7 +95,9 @@ pub fn flip(cmd: FlipCommand, ctx: Ctx) -> Result<ExitCode> {
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum CatanFormat {
+    /// One JSON record per board, a line each
     Jsonl,
+    /// Each board drawn in text for the terminal
     Ascii,
     /// One SVG file per board, in --out-dir
     Svg,

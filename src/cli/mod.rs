@@ -92,7 +92,9 @@ pub struct Ctx {
 /// The output format of `generate`.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum GenFormat {
+    /// One JSON record per item, a line each
     Jsonl,
+    /// Each item as text for the terminal
     Text,
     /// One SVG file per puzzle and per solution, in --out-dir
     Svg,
@@ -119,7 +121,8 @@ pub struct RunArgs {
     /// Index of the first item (to regenerate one item of a larger run)
     #[arg(long, default_value_t = 0)]
     first: u64,
-    /// Make only the items with index mod N == K, as a part file for `merge`
+    /// Make only the items with index mod N == K, as a part file for `merge` (with
+    /// --format svg or png, only their image files)
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
     /// Write here instead of standard output
