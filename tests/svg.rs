@@ -367,3 +367,44 @@ fn bad_image_flags_are_refused() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn ctrl_c_leaves_no_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    // Far too many large pictures to finish before the signal.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("puzzlebook"))
+        .args([
+            "-j", "1", "-q", "numbrix", "generate", "--count", "5000", "--format", "png",
+        ])
+        .args(["--dpi", "600", "--out-dir", dir.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until some pictures are written in the hidden folder.
+    let started = std::time::Instant::now();
+    loop {
+        let written = fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| fs::read_dir(e.path()).ok())
+            .any(|mut d| d.next().is_some());
+        if written {
+            break;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+        assert!(started.elapsed().as_secs() < 60, "no picture after 60 s");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // The shell's built-in kill: no procps needed.
+    std::process::Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .unwrap();
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8(done.stderr).unwrap();
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert_eq!(files_in(&dir), Vec::<String>::new(), "nothing appears");
+}

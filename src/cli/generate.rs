@@ -163,19 +163,19 @@ fn images<G: Game>(game: &G, run: &RunArgs, ctx: Ctx, format: GenFormat) -> Resu
             Ok(p.svg().into_bytes())
         }
     };
-    let draw = |item: batch::Item<G::Puzzle>| -> Result<Vec<(String, Vec<u8>)>> {
-        let mut files = Vec::with_capacity(2);
-        for (k, name) in names_of(item.index).into_iter().enumerate() {
-            files.push((name, picture(&item.puzzle, k == 1)?));
+    // Each picture is written as soon as it is drawn, on the worker thread, so memory
+    // holds one picture per thread, not a chunk of them; the order of the files is
+    // kept by their names.
+    let draw = |item: batch::Item<G::Puzzle>| -> Result<Vec<String>> {
+        let names = names_of(item.index);
+        for (k, name) in names.iter().enumerate() {
+            temp.write(name, &picture(&item.puzzle, k == 1)?)?;
         }
-        Ok(files)
+        Ok(names)
     };
     let mut written: Vec<String> = Vec::new();
-    let summary = batch::run_map(game, &opts, run.count, draw, |files| {
-        for (name, bytes) in files {
-            temp.write(&name, &bytes)?;
-            written.push(name);
-        }
+    let summary = batch::run_map(game, &opts, run.count, draw, |names| {
+        written.extend(names);
         Ok(())
     })?;
     temp.move_into_place(&written, run.force)?;
