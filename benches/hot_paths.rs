@@ -323,6 +323,36 @@ fn batch_merge(c: &mut Criterion) {
     g.finish();
 }
 
+/// One puzzle as a picture: a 9x9 Numbrix solution (81 numbers, so mostly glyphs)
+/// drawn, sized and written as SVG, and as a 300 dpi PNG (SVG, rasterised, encoded).
+fn images(c: &mut Criterion) {
+    use puzzlebook::games::numbrix::{Numbrix, NumbrixParams};
+    use puzzlebook::svg::Picture;
+    let game = Numbrix::new(NumbrixParams::default()).unwrap();
+    let mut item = None;
+    batch::run(&game, &RunOptions::default(), 1, |i| {
+        item = Some(i.puzzle);
+        Ok(())
+    })
+    .unwrap();
+    let puzzle = item.unwrap();
+    let picture = || {
+        Picture::sized(game.aspect(), |canvas, area| {
+            game.draw(&puzzle, canvas, area, true)
+        })
+    };
+    let mut g = c.benchmark_group("images");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("numbrix_solution_svg", |b| {
+        b.iter(|| black_box(picture().svg().len()))
+    });
+    g.sample_size(20);
+    g.bench_function("numbrix_solution_png_300dpi", |b| {
+        b.iter(|| black_box(picture().png(300).unwrap().len()))
+    });
+    g.finish();
+}
+
 criterion_group!(
     benches,
     batch_merge,
@@ -332,6 +362,7 @@ criterion_group!(
     flip_generate_solve,
     flip_pipeline,
     pdf_writer,
-    catan
+    catan,
+    images
 );
 criterion_main!(benches);

@@ -1,9 +1,9 @@
 //! puzzlebook: seeded, parallel generation of printable puzzle books and board statistics.
 //!
 //! Floors, from the ground up: [`error`], [`seed`], [`shard`], [`limits`], [`interrupt`],
-//! [`progress`], [`input`], [`output`], [`canvas`], [`stats`], [`scheduler`] and
-//! [`preflight`] -> [`games`] -> [`batch`] -> [`book`] -> [`jobs`]. A module imports
-//! only its own floor and lower ones, and there are no import cycles
+//! [`progress`], [`input`], [`output`], [`canvas`], [`svg`], [`stats`], [`scheduler`]
+//! and [`preflight`] -> [`games`] -> [`batch`] -> [`book`] -> [`jobs`]. A module
+//! imports only its own floor and lower ones, and there are no import cycles
 //! (`tests/architecture.rs` checks both; ARCHITECTURE.md describes the floors, the
 //! data flow and the plug-in points).
 
@@ -29,6 +29,7 @@ pub mod scheduler;
 pub mod seed;
 pub mod shard;
 pub mod stats;
+pub mod svg;
 
 pub use error::{Error, Result};
 

@@ -316,6 +316,7 @@ fn lower_floors_do_not_import_higher_ones() {
             "input",
             "output",
             "canvas",
+            "svg",
             "stats",
             "scheduler",
             "preflight",

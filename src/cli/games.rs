@@ -95,8 +95,14 @@ pub fn flip(cmd: FlipCommand, ctx: Ctx) -> Result<ExitCode> {
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum CatanFormat {
+    /// One JSON record per board, a line each
     Jsonl,
+    /// Each board drawn in text for the terminal
     Ascii,
+    /// One SVG file per board, in --out-dir
+    Svg,
+    /// One PNG file per board, in --out-dir, at --dpi
+    Png,
 }
 
 #[derive(Subcommand)]
@@ -140,6 +146,8 @@ pub fn catan(cmd: CatanCommand, ctx: Ctx) -> Result<ExitCode> {
             let format = match format {
                 CatanFormat::Jsonl => GenFormat::Jsonl,
                 CatanFormat::Ascii => GenFormat::Text,
+                CatanFormat::Svg => GenFormat::Svg,
+                CatanFormat::Png => GenFormat::Png,
             };
             generate(
                 &Catan::new(params).map_err(Error::as_flag)?,

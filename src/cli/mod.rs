@@ -103,8 +103,14 @@ pub struct Ctx {
 /// The output format of `generate`.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum GenFormat {
+    /// One JSON record per item, a line each
     Jsonl,
+    /// Each item as text for the terminal
     Text,
+    /// One SVG file per puzzle and per solution, in --out-dir
+    Svg,
+    /// One PNG file per puzzle and per solution, in --out-dir, at --dpi
+    Png,
 }
 
 /// The output format of `solve` and `analyze`.
@@ -126,12 +132,23 @@ pub struct RunArgs {
     /// Index of the first item (to regenerate one item of a larger run)
     #[arg(long, default_value_t = 0)]
     first: u64,
-    /// Make only the items with index mod N == K, as a part file for `merge`
+    /// Make only the items with index mod N == K, as a part file for `merge` (with
+    /// --format svg or png, only their image files)
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
     /// Write here instead of standard output
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Folder for the files of --format svg or png (created if missing)
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+    /// Resolution of --format png, 72 to 1200 dots per inch [default: 300]; an image
+    /// may have at most 40 million pixels
+    #[arg(long)]
+    dpi: Option<u32>,
+    /// Replace image files that already exist in --out-dir
+    #[arg(long)]
+    force: bool,
 }
 
 /// The command line, parsed. A usage error is printed as clap words it (exit status
