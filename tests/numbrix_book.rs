@@ -61,6 +61,7 @@ fn drawings_meet_the_print_rules_and_answers_tell_clues_from_written_numbers() {
                     match face {
                         Face::Bold => bold.push(v),
                         Face::Regular => regular.push(v),
+                        Face::Loaded(_) => panic!("a game draws with the bundled faces only"),
                     }
                 }
             }
