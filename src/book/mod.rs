@@ -465,8 +465,8 @@ fn book_type(template: &Template) -> Result<pages::Type> {
     Ok(pages::Type::new(regular, bold, template.large_print))
 }
 
-/// Every character set in a template's font must be in it: a missing glyph would
-/// print as an empty box.
+/// Every character set in a face must be in it (the template's fonts and the bundled
+/// DejaVu Sans alike): a missing glyph would print as an empty box.
 fn check_glyphs(ty: &pages::Type, pages: &[Canvas]) -> Result<()> {
     let mut used = std::collections::BTreeSet::new();
     for p in pages {
@@ -477,9 +477,6 @@ fn check_glyphs(ty: &pages::Type, pages: &[Canvas]) -> Result<()> {
         .map(|&(f, _)| f)
         .collect::<std::collections::BTreeSet<_>>()
     {
-        if !matches!(face, Face::Loaded(_)) {
-            continue;
-        }
         let text: String = used
             .iter()
             .filter(|(f, _)| *f == face)
@@ -487,10 +484,10 @@ fn check_glyphs(ty: &pages::Type, pages: &[Canvas]) -> Result<()> {
             .collect();
         let missing = crate::canvas::missing_glyphs(face, &text);
         if !missing.is_empty() {
-            let which = if face == ty.regular {
-                "font"
-            } else {
-                "bold_font"
+            let which = match face {
+                Face::Loaded(_) if face == ty.regular => "font",
+                Face::Loaded(_) => "bold_font",
+                _ => "text",
             };
             return Err(Error::param(
                 which,

@@ -17,6 +17,8 @@ pub(super) struct Type {
     pub regular: Face,
     /// The face of headings and labels.
     pub bold: Face,
+    /// The title on the title page (at most; long titles shrink to fit).
+    pub title: f32,
     /// Page headings.
     pub heading: f32,
     /// Subheadings.
@@ -65,6 +67,7 @@ impl Type {
         Type {
             regular,
             bold,
+            title: 34.0 * k,
             heading: 18.0 * k,
             subhead: 12.0 * k,
             body: 10.0 * k,
@@ -688,7 +691,7 @@ fn centred_lines(c: &mut Canvas, area: Rect, top: f32, size: f32, face: Face, te
 fn title_page(ty: &Type, c: &mut Canvas, area: Rect, book: &BookText<'_>, chapters: &[Chapter]) {
     let t = book.template;
     let title = typeset(&t.title);
-    let size = fit_size(&title, ty.bold, area.w, 30.0, 34.0).max(MIN_TEXT_PT);
+    let size = fit_size(&title, ty.bold, area.w, 30.0, ty.title).max(MIN_TEXT_PT);
     let mut y = area.y + area.h * 0.28;
     y += centred_lines(c, area, y, size, ty.bold, &title) + 5.0;
     c.line(
@@ -752,7 +755,7 @@ fn copyright_page(
     let t = book.template;
     let mut lines: Vec<(String, Face, f32)> = Vec::new();
     let mut push = |s: String, face: Face, size: f32| lines.push((s, face, size));
-    push(typeset(&t.title), ty.bold, 9.0);
+    push(typeset(&t.title), ty.bold, ty.caption);
     if !t.subtitle.is_empty() {
         push(typeset(&t.subtitle), ty.regular, ty.small);
     }
