@@ -353,7 +353,7 @@ fn ingram_margins_are_half_an_inch() {
     ]);
     std::fs::write(
         &t,
-        format!("title = \"T\"\nservice = \"ingram\"\n[margins]\noutside = 10.0\n{body}"),
+        format!("title = \"T\"\nservice = \"ingram\"\ncolor = \"gray\"\n[margins]\noutside = 10.0\n{body}"),
     )
     .unwrap();
     fails_with(
@@ -366,5 +366,18 @@ fn ingram_margins_are_half_an_inch() {
         ],
         None,
         "IngramSpark's minimum of 12.7 mm",
+    );
+    // IngramSpark asks for CMYK or grey: an RGB book for it is refused up front.
+    std::fs::write(&t, format!("title = \"T\"\nservice = \"ingram\"\n{body}")).unwrap();
+    fails_with(
+        &[
+            "book",
+            "--template",
+            t.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        None,
+        "IngramSpark asks for CMYK or grey",
     );
 }

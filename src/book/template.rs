@@ -549,6 +549,11 @@ impl Template {
                 )));
             }
         }
+        if self.service == Service::Ingram && self.color == ColorMode::Rgb {
+            return Err(Error::invalid(
+                "service = \"ingram\" with RGB colour: IngramSpark asks for CMYK or grey; set color = \"gray\" (black-and-white interiors) or \"cmyk\"",
+            ));
+        }
         let min = min_margin_mm(self.service, self.bleed);
         let sides: &[(&str, f32)] = match self.service {
             Service::Kdp => &[("outside", m.outside), ("top", m.top), ("bottom", m.bottom)],
