@@ -918,6 +918,11 @@ fn howto_page(ty: &Type, c: &mut Canvas, area: Rect, h: &HowTo, chapters: &[Chap
             .is_none_or(|s| s >= ty.min_drawing - 1e-3)
     {
         subheading(ty, c, area, top, label);
+        // Right under its label: a game centres its example in the space it is given,
+        // which on a tall page leaves a gap above it.
+        if let Some(b) = example.ink_bounds() {
+            example.translate(0.0, (rest.y + 2.0 - b.y).min(0.0));
+        }
         c.shapes.extend(example.shapes);
     }
 }
