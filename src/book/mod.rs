@@ -68,17 +68,30 @@ pub struct Composed {
     pub cover_art: Option<Canvas>,
     /// The faces of the book's own text: (regular, bold).
     pub faces: (Face, Face),
+    /// The print service the book is made for (its preflight rules).
+    pub service: template::Service,
 }
 
 impl Composed {
     /// Write the pages as PDF.
+    /// Write the pages as PDF, then check the bytes as `puzzlebook preflight` would
+    /// for the template's service: each problem it finds becomes a warning.
     pub fn render(&self) -> Result<Book> {
+        let pdf = pdf::render(&self.meta, &self.geometry, &self.pages)?;
+        let report = crate::preflight::check(&pdf, self.service)?;
+        let mut warnings = self.warnings.clone();
+        warnings.extend(
+            report
+                .problems
+                .iter()
+                .map(|p| format!("{} preflight: {p}", self.service.name())),
+        );
         Ok(Book {
-            pdf: pdf::render(&self.meta, &self.geometry, &self.pages)?,
+            pdf,
             pages: self.pages.len(),
             puzzles: self.puzzles,
             seed: self.seed,
-            warnings: self.warnings.clone(),
+            warnings,
         })
     }
 }
@@ -436,6 +449,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         warnings,
         cover_art,
         faces: (ty.regular, ty.bold),
+        service: template.service,
     })
 }
 

@@ -98,11 +98,6 @@ pub fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<Exit
     for w in &built.warnings {
         eprintln!("warning: {w}");
     }
-    // The same checks `puzzlebook preflight` makes, on the bytes just written.
-    let report = puzzlebook::preflight::check(&built.pdf, template.service)?;
-    for p in &report.problems {
-        eprintln!("preflight ({}): {p}", template.service.name());
-    }
     eprintln!(
         "wrote {}: {} pages, {} items, seed {}, {} KB in {:.2} s",
         args.out.display(),
