@@ -11,14 +11,10 @@ pub const BLEED_MM: f32 = 0.125 * MM_PER_IN;
 
 /// The inside (gutter) margin for a book of `pages` pages, in mm.
 pub fn gutter_mm(pages: usize) -> f32 {
-    let inches = match pages {
-        0..=150 => 0.375,
-        151..=300 => 0.5,
-        301..=500 => 0.625,
-        501..=700 => 0.75,
-        _ => 0.875,
-    };
-    inches * MM_PER_IN
+    // The services' table (KDP's, which IngramSpark's 0.5 in never exceeds below 151
+    // pages), kept once, with the checker that measures it.
+    let (inches, _) = crate::preflight::Service::Kdp.margins(pages, false);
+    inches as f32 * MM_PER_IN
 }
 
 /// Where things go on the pages of one book.

@@ -64,36 +64,49 @@ pub struct BookArgs {
     out: PathBuf,
 }
 
+/// What `book` and `cover` share before making anything: the template (loaded and
+/// checked), the output checked apart from it and writable (its default folder
+/// created), and the build options.
+fn book_inputs(
+    template: Option<&Path>,
+    seed: Option<u64>,
+    out: &Path,
+    default_out: &str,
+    env: Env,
+) -> Result<(book::Template, BookOptions)> {
+    let loaded = book::load_template(template)?;
+    let template_path = template.unwrap_or(Path::new("templates/default.toml"));
+    output::check_distinct(&[("--out", out)], &[("the template", template_path)])?;
+    if out == Path::new(default_out) && !Path::new("output").exists() {
+        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
+    }
+    // Fail on an unwritable path before making anything.
+    output::check_writable(out)?;
+    let opts = BookOptions {
+        seed,
+        env,
+        template_name: template
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned()),
+    };
+    Ok((loaded, opts))
+}
+
 /// `puzzlebook book`: make a PDF book from a template (templates/default.toml by default).
 pub fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
     let started = std::time::Instant::now();
-    let template = book::load_template(args.template.as_deref())?;
-    let template_path = args
-        .template
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("templates/default.toml"));
-    output::check_distinct(&[("--out", &args.out)], &[("the template", &template_path)])?;
-    let default_out = args.out == Path::new("output/book.pdf");
-    if default_out && !Path::new("output").exists() {
-        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
-    }
-    // Fail on an unwritable path before making the book.
-    output::check_writable(&args.out)?;
-    let built = book::build(
-        &template,
-        &BookOptions {
-            seed: args.seed,
-            env: Env {
-                jobs,
-                progress: show_progress,
-            },
-            template_name: args
-                .template
-                .as_deref()
-                .and_then(Path::file_name)
-                .map(|n| n.to_string_lossy().into_owned()),
-        },
+    let env = Env {
+        jobs,
+        progress: show_progress,
+    };
+    let (template, opts) = book_inputs(
+        args.template.as_deref(),
+        args.seed,
+        &args.out,
+        "output/book.pdf",
+        env,
     )?;
+    let built = book::build(&template, &opts)?;
     write_atomic(&args.out, &built.pdf)?;
     for w in &built.warnings {
         eprintln!("warning: {w}");
@@ -130,28 +143,18 @@ pub struct CoverArgs {
 /// `puzzlebook cover`: the full-wrap cover for the interior the same template makes.
 pub fn cover_cmd(args: CoverArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
     let started = std::time::Instant::now();
-    let template = book::load_template(args.template.as_deref())?;
-    let template_path = args
-        .template
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("templates/default.toml"));
-    output::check_distinct(&[("--out", &args.out)], &[("the template", &template_path)])?;
-    if args.out == Path::new("output/cover.pdf") && !Path::new("output").exists() {
-        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
-    }
-    output::check_writable(&args.out)?;
-    let cover = book::cover::build(
-        &template,
-        &BookOptions {
-            seed: args.seed,
-            env: Env {
-                jobs,
-                progress: show_progress,
-            },
-            template_name: None,
-        },
-        args.paper,
+    let env = Env {
+        jobs,
+        progress: show_progress,
+    };
+    let (template, opts) = book_inputs(
+        args.template.as_deref(),
+        args.seed,
+        &args.out,
+        "output/cover.pdf",
+        env,
     )?;
+    let cover = book::cover::build(&template, &opts, args.paper)?;
     write_atomic(&args.out, &cover.pdf)?;
     for w in &cover.warnings {
         eprintln!("note: {w}");
