@@ -76,7 +76,37 @@ fn pdf_writer(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(216));
     g.bench_function("pdf_write", |b| {
-        b.iter(|| black_box(composed.render().unwrap().pdf.len()))
+        b.iter(|| {
+            black_box(
+                book::pdf::render(&composed.meta, &composed.geometry, &composed.pages)
+                    .unwrap()
+                    .len(),
+            )
+        })
+    });
+    // The check every book makes of its own bytes (the same as `puzzlebook preflight`).
+    let pdf = composed.render().unwrap().pdf;
+    g.bench_function("preflight", |b| {
+        b.iter(|| {
+            black_box(
+                puzzlebook::preflight::check(&pdf, puzzlebook::preflight::Service::Kdp)
+                    .unwrap()
+                    .problems
+                    .len(),
+            )
+        })
+    });
+    // The full-wrap cover of those 216 pages, from the laid-out interior.
+    g.bench_function("cover", |b| {
+        b.iter(|| {
+            let (geometry, canvas, _, _) =
+                book::cover::compose(&template, &composed, book::template::Paper::White).unwrap();
+            black_box(
+                book::pdf::render(&composed.meta, &geometry, &[canvas])
+                    .unwrap()
+                    .len(),
+            )
+        })
     });
     g.bench_function("generate_layout_write", |b| {
         b.iter(|| {
