@@ -82,6 +82,9 @@ pub struct HarborRecord {
     pub y: i32,
     /// Harbor name: `3:1` or the resource of a 2:1 harbor.
     pub kind: &'static str,
+    /// The land hexes touching its piers (those sharing the corners the piers point
+    /// at), by hex number, ascending.
+    pub hexes: Vec<usize>,
 }
 
 /// One drawn board, as recorded.
@@ -183,6 +186,11 @@ pub fn to_record(
                 x: h.x,
                 y: h.y,
                 kind: HARBOR_NAMES[layout.harbor[p] as usize],
+                hexes: s
+                    .harbor_hexes(p)
+                    .into_iter()
+                    .map(|i| usize::from(i) + 1)
+                    .collect(),
             })
             .collect(),
         layout,
