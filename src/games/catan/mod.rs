@@ -2,6 +2,7 @@
 //! The board, the rules and the samplers: docs/games/catan.md.
 
 pub mod ascii;
+pub mod balance;
 pub mod bias;
 pub mod board;
 pub mod bounded;
