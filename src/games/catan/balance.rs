@@ -199,9 +199,13 @@ struct InHarbor {
 }
 
 #[derive(Deserialize)]
-struct InBoard {
+struct GameOnly {
     #[serde(default)]
     game: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct InBoard {
     board: String,
     hexes: Vec<InHex>,
     harbors: Vec<InHarbor>,
@@ -213,12 +217,24 @@ struct InBoard {
 /// harbor kinds, and a harbor's `hexes`, when given, must be the ones at its piers.
 /// The terrain, token and harbor multisets are not checked: any layout can be measured.
 pub fn read_board(text: &str) -> std::result::Result<(&'static Shape, Setup), String> {
-    let b: InBoard = serde_json::from_str(text).map_err(|e| format!("not a Catan record: {e}"))?;
-    if let Some(g) = &b.game {
+    // serde's message without its "at line 1 column C": the line is the input's.
+    let bad = |e: serde_json::Error| {
+        let msg = e.to_string();
+        let msg = msg
+            .split(" at line ")
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        format!("not a Catan record: {msg} (column {})", e.column())
+    };
+    // The game first, so another game's record is named as such.
+    let game: GameOnly = serde_json::from_str(text).map_err(bad)?;
+    if let Some(g) = &game.game {
         if g != "catan" {
             return Err(format!("a record of game {}, not catan", input::shown(g)));
         }
     }
+    let b: InBoard = serde_json::from_str(text).map_err(bad)?;
     let kind: BoardKind = b.board.parse().map_err(|_| {
         format!(
             "board {} is neither base nor extended",
