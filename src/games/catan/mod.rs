@@ -392,8 +392,9 @@ fn check_failed(why: impl Into<String>) -> Result<()> {
     Err(Error::Check(why.into()))
 }
 
-/// An independent check of a recorded board: the multisets, and every rule recomputed
-/// from the coordinates (neighbours by coordinate differences, corners as triangles of
+/// An independent check of a recorded board: the multisets, each harbor's `hexes` (land
+/// hexes by coordinates around its sea hex), and every rule recomputed from the
+/// coordinates (neighbours by coordinate differences, corners as triangles of
 /// mutually touching hexes and as touching pairs), not from the shape's bitmasks.
 pub fn verify_record(shape: &Shape, rules: &Rules, b: &CatanBoard) -> Result<()> {
     use std::collections::BTreeMap;
@@ -454,6 +455,34 @@ pub fn verify_record(shape: &Shape, rules: &Rules, b: &CatanBoard) -> Result<()>
             (-1, -1) | (-1, 0) | (0, -1) | (0, 1) | (1, 0) | (1, 1)
         )
     };
+    // Each harbor's hexes: land hexes touching its sea hex, ascending, that are one
+    // hex H (the one across its pier edge) and those of the sea hex's land neighbours
+    // that touch H (the piers' corners are shared with exactly these).
+    for (p, h) in b.harbors.iter().enumerate() {
+        let sea = HexRecord {
+            n: 0,
+            x: h.x,
+            y: h.y,
+            terrain: "sea",
+            token: None,
+        };
+        let land: Vec<&HexRecord> = b.hexes.iter().filter(|c| touch(&sea, c)).collect();
+        let fits = land.iter().any(|across| {
+            let want: Vec<usize> = land
+                .iter()
+                .filter(|c| c.n == across.n || touch(across, c))
+                .map(|c| c.n)
+                .collect();
+            want == h.hexes
+        });
+        if !fits || !h.hexes.windows(2).all(|w| w[0] < w[1]) {
+            return check_failed(format!(
+                "harbor {} lists hexes {:?}, not the land hexes at its piers",
+                p + 1,
+                h.hexes
+            ));
+        }
+    }
     let pip = |h: &HexRecord| board::pips(h.token.unwrap_or(0));
     let hx = &b.hexes;
     for rule in rules.list() {
