@@ -129,8 +129,7 @@ pub enum CatanCommand {
         after_help = "Example:\n  puzzlebook catan bias --samples 1000000 --out output/catan-bias.csv --report output/catan-bias.pdf"
     )]
     Bias(BiasArgs),
-    /// Measure how even each board is: pips per resource and around corners, the largest
-    /// group of one terrain, 2:1 harbors by their own resource, and a score
+    /// How even each recorded board is: pips, corners, clusters, harbors, one score
     #[command(after_help = BALANCE_HELP)]
     Balance {
         /// Catan records (JSON Lines, as catan generate writes them), or - for standard input
