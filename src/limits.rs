@@ -27,8 +27,8 @@ pub fn check_samples(name: &'static str, value: u64, what: &str) -> crate::Resul
     Ok(())
 }
 
-/// One record of a `solve` or `score` input (a board between blank lines, a JSON
-/// line): 1 MiB. Inputs are read a record at a time, so an input of any length needs
+/// One record of a `solve`, `score` or `catan balance` input (a board between blank
+/// lines, a JSON line): 1 MiB. Inputs are read a record at a time, so an input of any length needs
 /// no more memory than this (and what solving one record takes).
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
 

@@ -7,12 +7,13 @@ use super::stats::{self, BiasArgs};
 use super::{Ctx, GenFormat, RunArgs, SolveFormat};
 use clap::{Subcommand, ValueEnum};
 use puzzlebook::games::carcassonne::{self, Carcassonne, CarcassonneParams};
-use puzzlebook::games::catan::{Catan, CatanParams, Sampler};
+use puzzlebook::games::catan::{balance, Catan, CatanParams, Sampler};
 use puzzlebook::games::flip::{self, Flip, FlipParams, MoveGrid, Shape, Size};
 use puzzlebook::games::number_match::{self, NumberMatch, NumberMatchParams};
 use puzzlebook::games::numbrix::{self, Numbrix, NumbrixParams};
 use puzzlebook::games::solve::Source;
 use puzzlebook::games::Game;
+use puzzlebook::input;
 use puzzlebook::jobs::make::{CarcassonneStatsSpec, MatchStatsSpec, Spec};
 use puzzlebook::{Error, Result};
 use std::path::PathBuf;
@@ -128,9 +129,31 @@ pub enum CatanCommand {
         after_help = "Example:\n  puzzlebook catan bias --samples 1000000 --out output/catan-bias.csv --report output/catan-bias.pdf"
     )]
     Bias(BiasArgs),
+    /// How even each recorded board is: pips, corners, clusters, harbors, one score
+    #[command(after_help = BALANCE_HELP)]
+    Balance {
+        /// Catan records (JSON Lines, as catan generate writes them), or - for standard input
+        #[arg(default_value = "-")]
+        file: String,
+    },
 }
 
-/// `puzzlebook catan ...`: run the chosen subcommand (generate, bias).
+const BALANCE_HELP: &str = "\
+Prints one JSON line per board: index (its place in the input, from 0), resource_pips
+(per resource, the sum of its tokens' pips: 2 and 12 have 1, 3 and 11 have 2, ..., 6 and
+8 have 5), corner_pips_min and corner_pips_max (over corners where three land hexes
+meet, the sum of their pips, the desert 0), largest_cluster (hexes in the largest
+connected group of one terrain, deserts not counted), harbor_own_resource (2:1 harbors
+with a hex of their own resource at their piers) and score.
+
+score, lower = fairer: the standard deviation (over the five resources) of each
+resource's pips per hex, i.e. its pip total divided by its number of hexes. 0 means
+every resource's hexes roll equally often on average.
+
+Example:
+  puzzlebook catan generate --count 3 | puzzlebook catan balance";
+
+/// `puzzlebook catan ...`: run the chosen subcommand (generate, bias, balance).
 pub fn catan(cmd: CatanCommand, ctx: Ctx) -> Result<ExitCode> {
     match cmd {
         CatanCommand::Generate {
@@ -157,6 +180,13 @@ pub fn catan(cmd: CatanCommand, ctx: Ctx) -> Result<ExitCode> {
             )
         }
         CatanCommand::Bias(args) => stats::catan_bias(args, ctx.jobs, ctx.progress),
+        CatanCommand::Balance { file } => {
+            let reader = input::open(&file)?;
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            balance::run(reader, input::name_of(&file), &mut out)?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

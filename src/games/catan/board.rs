@@ -304,6 +304,24 @@ impl Shape {
         }
     }
 
+    /// The land hexes that touch harbor position `p`'s piers, as hex indices in
+    /// ascending order: the land hexes sharing either corner its piers point at. Corner
+    /// k of a hex is shared by the neighbours across the edges k-1..k and k..k+1, so
+    /// piers (k, k+1) reach the neighbours in directions k-1, k and k+1.
+    pub fn harbor_hexes(&self, p: usize) -> Vec<u8> {
+        let h = self.harbors[p];
+        let k = usize::from(h.piers.0);
+        let mut v: Vec<u8> = [(k + 5) % 6, k, (k + 1) % 6]
+            .into_iter()
+            .filter_map(|d| {
+                let at = (h.x + EDGE_DIR[d].0, h.y + EDGE_DIR[d].1);
+                self.hexes.iter().position(|&c| c == at).map(|i| i as u8)
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
     /// How many red tokens (6s and 8s) the board has.
     pub(crate) fn reds(&self) -> usize {
         self.tokens.iter().filter(|&&t| is_red(t)).count()
@@ -448,6 +466,41 @@ mod tests {
                 assert!(s.hexes.contains(&(h.x + d.0, h.y + d.1)), "{kind:?} {h:?}");
             }
         }
+    }
+
+    /// The land hexes at each harbor's piers, found again in pixel space: a pier points
+    /// at a corner of the sea hex (corner k at 90 - 60k degrees from the centre, y
+    /// down, one corner radius away), and a land hex touches it when its centre is a
+    /// corner radius from that point.
+    #[test]
+    fn harbor_hexes_match_the_pixel_geometry() {
+        let r = 1.0 / 3f64.sqrt();
+        for kind in [BoardKind::Base, BoardKind::Extended] {
+            let s = kind.shape();
+            for (p, h) in s.harbors.iter().enumerate() {
+                let (cx, cy) = centre(h.x, h.y);
+                let mut want = Vec::new();
+                for k in [h.piers.0, h.piers.1] {
+                    let a = (90.0 - 60.0 * f64::from(k)).to_radians();
+                    let (px, py) = (cx + r * a.cos(), cy + r * a.sin());
+                    for (i, &(x, y)) in s.hexes.iter().enumerate() {
+                        let (hx, hy) = centre(x, y);
+                        if ((hx - px).hypot(hy - py) - r).abs() < 1e-9 && !want.contains(&i) {
+                            want.push(i);
+                        }
+                    }
+                }
+                want.sort_unstable();
+                let got: Vec<usize> = s.harbor_hexes(p).iter().map(|&i| usize::from(i)).collect();
+                assert_eq!(got, want, "{kind:?} harbor {p} {h:?}");
+                assert!(!got.is_empty() && got.len() <= 3, "{kind:?} {h:?}");
+            }
+        }
+        // By hand: the first base harbor (-1, -1) points at hex 1's top corners only;
+        // the one at (1, -1), left of hex 2, at hex 2 and, by its lower corner, hex 3.
+        let b = BoardKind::Base.shape();
+        assert_eq!(b.harbor_hexes(0), [0]);
+        assert_eq!(b.harbor_hexes(1), [1, 2]);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! The board, the rules and the samplers: docs/games/catan.md.
 
 pub mod ascii;
+pub mod balance;
 pub mod bias;
 pub mod board;
 pub mod bounded;
@@ -82,6 +83,9 @@ pub struct HarborRecord {
     pub y: i32,
     /// Harbor name: `3:1` or the resource of a 2:1 harbor.
     pub kind: &'static str,
+    /// The land hexes touching its piers (those sharing the corners the piers point
+    /// at), by hex number, ascending.
+    pub hexes: Vec<usize>,
 }
 
 /// One drawn board, as recorded.
@@ -183,6 +187,11 @@ pub fn to_record(
                 x: h.x,
                 y: h.y,
                 kind: HARBOR_NAMES[layout.harbor[p] as usize],
+                hexes: s
+                    .harbor_hexes(p)
+                    .into_iter()
+                    .map(|i| usize::from(i) + 1)
+                    .collect(),
             })
             .collect(),
         layout,
@@ -383,8 +392,9 @@ fn check_failed(why: impl Into<String>) -> Result<()> {
     Err(Error::Check(why.into()))
 }
 
-/// An independent check of a recorded board: the multisets, and every rule recomputed
-/// from the coordinates (neighbours by coordinate differences, corners as triangles of
+/// An independent check of a recorded board: the multisets, each harbor's `hexes` (land
+/// hexes by coordinates around its sea hex), and every rule recomputed from the
+/// coordinates (neighbours by coordinate differences, corners as triangles of
 /// mutually touching hexes and as touching pairs), not from the shape's bitmasks.
 pub fn verify_record(shape: &Shape, rules: &Rules, b: &CatanBoard) -> Result<()> {
     use std::collections::BTreeMap;
@@ -445,6 +455,34 @@ pub fn verify_record(shape: &Shape, rules: &Rules, b: &CatanBoard) -> Result<()>
             (-1, -1) | (-1, 0) | (0, -1) | (0, 1) | (1, 0) | (1, 1)
         )
     };
+    // Each harbor's hexes: land hexes touching its sea hex, ascending, that are one
+    // hex H (the one across its pier edge) and those of the sea hex's land neighbours
+    // that touch H (the piers' corners are shared with exactly these).
+    for (p, h) in b.harbors.iter().enumerate() {
+        let sea = HexRecord {
+            n: 0,
+            x: h.x,
+            y: h.y,
+            terrain: "sea",
+            token: None,
+        };
+        let land: Vec<&HexRecord> = b.hexes.iter().filter(|c| touch(&sea, c)).collect();
+        let fits = land.iter().any(|across| {
+            let want: Vec<usize> = land
+                .iter()
+                .filter(|c| c.n == across.n || touch(across, c))
+                .map(|c| c.n)
+                .collect();
+            want == h.hexes
+        });
+        if !fits || !h.hexes.windows(2).all(|w| w[0] < w[1]) {
+            return check_failed(format!(
+                "harbor {} lists hexes {:?}, not the land hexes at its piers",
+                p + 1,
+                h.hexes
+            ));
+        }
+    }
     let pip = |h: &HexRecord| board::pips(h.token.unwrap_or(0));
     let hx = &b.hexes;
     for rule in rules.list() {

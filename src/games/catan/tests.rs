@@ -93,6 +93,17 @@ fn the_verifier_catches_broken_boards() {
     assert!(g.verify(&b).unwrap_err().to_string().contains("red-apart"));
     b.hexes[0].terrain = "desert";
     assert!(g.verify(&b).is_err());
+    // A harbor listing other hexes than its piers touch.
+    let Outcome::Accepted(mut b) = g.generate(&mut item_rng(1, "catan", 0)) else {
+        panic!()
+    };
+    assert_eq!(b.harbors[1].hexes, [2, 3]);
+    g.verify(&b).unwrap();
+    for wrong in [vec![2], vec![3, 2], vec![2, 3, 4], vec![], vec![1, 2, 3]] {
+        b.harbors[1].hexes = wrong.clone();
+        let e = g.verify(&b).unwrap_err().to_string();
+        assert!(e.contains("harbor 2 lists hexes"), "{wrong:?}: {e}");
+    }
 }
 
 #[test]
