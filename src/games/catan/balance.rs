@@ -170,11 +170,12 @@ pub fn measure(shape: &Shape, layout: &Setup) -> Balance {
     }
 }
 
-/// One output line: the record's place in the input (from 0) and its measures.
+/// One output line: the record's index and its measures.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BalanceLine {
-    /// The record's place among the input's records, from 0.
-    pub index: usize,
+    /// The record's own `index` (as `generate` wrote it); for a record without one,
+    /// its place among the input's records, from 0.
+    pub index: u64,
     /// Its measures.
     #[serde(flatten)]
     pub balance: Balance,
@@ -202,6 +203,8 @@ struct InHarbor {
 struct GameOnly {
     #[serde(default)]
     game: Option<String>,
+    #[serde(default)]
+    index: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -216,7 +219,7 @@ struct InBoard {
 /// order (numbers and coordinates), with known terrains, tokens (none on a desert) and
 /// harbor kinds, and a harbor's `hexes`, when given, must be the ones at its piers.
 /// The terrain, token and harbor multisets are not checked: any layout can be measured.
-pub fn read_board(text: &str) -> std::result::Result<(&'static Shape, Setup), String> {
+pub fn read_board(text: &str) -> Result<(&'static Shape, Setup)> {
     // serde's message without its "at line 1 column C": the line is the input's.
     let bad = |e: serde_json::Error| {
         let msg = e.to_string();
@@ -225,75 +228,105 @@ pub fn read_board(text: &str) -> std::result::Result<(&'static Shape, Setup), St
             .next()
             .unwrap_or_default()
             .to_string();
-        format!("not a Catan record: {msg} (column {})", e.column())
+        Error::invalid(format!("not a Catan record: {msg} (column {})", e.column()))
     };
     // The game first, so another game's record is named as such.
     let game: GameOnly = serde_json::from_str(text).map_err(bad)?;
     if let Some(g) = &game.game {
         if g != "catan" {
-            return Err(format!("a record of game {}, not catan", input::shown(g)));
+            return Err(Error::invalid(format!(
+                "a record of game {}, not catan",
+                input::shown(g)
+            )));
         }
     }
     let b: InBoard = serde_json::from_str(text).map_err(bad)?;
     let kind: BoardKind = b.board.parse().map_err(|_| {
-        format!(
+        Error::invalid(format!(
             "board {} is neither base nor extended",
             input::shown(&b.board)
-        )
+        ))
     })?;
     let shape = kind.shape();
     if b.hexes.len() != shape.len() || b.harbors.len() != shape.harbors.len() {
-        return Err(format!(
+        return Err(Error::invalid(format!(
             "the {} board has {} hexes and {} harbors, the record {} and {}",
             kind.name(),
             shape.len(),
             shape.harbors.len(),
             b.hexes.len(),
             b.harbors.len()
-        ));
+        )));
     }
     let mut layout = Setup::default();
     for (i, h) in b.hexes.iter().enumerate() {
         let (x, y) = shape.hexes[i];
         if h.n != i + 1 || (h.x, h.y) != (x, y) {
-            return Err(format!(
+            return Err(Error::invalid(format!(
                 "hex {} should be number {} at x {x}, y {y}, not number {} at x {}, y {}",
                 i + 1,
                 i + 1,
                 h.n,
                 h.x,
                 h.y
-            ));
+            )));
         }
         let terrain = TERRAIN_NAMES
             .iter()
             .position(|&t| t == h.terrain)
-            .ok_or_else(|| format!("hex {}: unknown terrain {}", h.n, input::shown(&h.terrain)))?;
+            .ok_or_else(|| {
+                Error::invalid(format!(
+                    "hex {}: unknown terrain {}",
+                    h.n,
+                    input::shown(&h.terrain)
+                ))
+            })?;
         match (terrain as u8 == DESERT, h.token) {
             (true, None) => {}
-            (true, Some(_)) => return Err(format!("hex {}: a desert has no token", h.n)),
+            (true, Some(_)) => {
+                return Err(Error::invalid(format!(
+                    "hex {}: a desert has no token",
+                    h.n
+                )))
+            }
             (false, Some(t)) if TOKEN_VALUES.contains(&t) => layout.token[i] = t,
-            (false, Some(t)) => return Err(format!("hex {}: there is no token {t}", h.n)),
-            (false, None) => return Err(format!("hex {}: a {} hex needs a token", h.n, h.terrain)),
+            (false, Some(t)) => {
+                return Err(Error::invalid(format!(
+                    "hex {}: there is no token {t}",
+                    h.n
+                )))
+            }
+            (false, None) => {
+                return Err(Error::invalid(format!(
+                    "hex {}: a {} hex needs a token",
+                    h.n, h.terrain
+                )))
+            }
         }
         layout.terrain[i] = terrain as u8;
     }
     for (p, h) in b.harbors.iter().enumerate() {
         let at = shape.harbors[p];
         if (h.x, h.y) != (at.x, at.y) {
-            return Err(format!(
+            return Err(Error::invalid(format!(
                 "harbor {} should be at x {}, y {}, not x {}, y {}",
                 p + 1,
                 at.x,
                 at.y,
                 h.x,
                 h.y
-            ));
+            )));
         }
         let kind = HARBOR_NAMES
             .iter()
             .position(|&k| k == h.kind)
-            .ok_or_else(|| format!("harbor {}: unknown kind {}", p + 1, input::shown(&h.kind)))?;
+            .ok_or_else(|| {
+                Error::invalid(format!(
+                    "harbor {}: unknown kind {}",
+                    p + 1,
+                    input::shown(&h.kind)
+                ))
+            })?;
         layout.harbor[p] = kind as u8;
         if let Some(given) = &h.hexes {
             let want: Vec<usize> = shape
@@ -302,10 +335,10 @@ pub fn read_board(text: &str) -> std::result::Result<(&'static Shape, Setup), St
                 .map(|&i| usize::from(i) + 1)
                 .collect();
             if *given != want {
-                return Err(format!(
+                return Err(Error::invalid(format!(
                     "harbor {}: its piers touch hexes {want:?}, not {given:?}",
                     p + 1
-                ));
+                )));
             }
         }
     }
@@ -323,10 +356,18 @@ pub fn run(reader: Box<dyn BufRead + '_>, name: &str, out: &mut dyn Write) -> Re
     let mut index = 0;
     while let Some(rec) = records.next_record()? {
         crate::interrupt::check()?;
-        let (shape, layout) = read_board(&rec.text)
-            .map_err(|why| Error::invalid(format!("{name}: line {}: {why}", rec.line)))?;
+        let (shape, layout) = read_board(&rec.text).map_err(|why| {
+            let why = match why {
+                Error::Invalid(m) => m,
+                e => e.to_string(),
+            };
+            Error::invalid(format!("{name}: line {}: {why}", rec.line))
+        })?;
+        let own = serde_json::from_str::<GameOnly>(&rec.text)
+            .ok()
+            .and_then(|g| g.index);
         let line = BalanceLine {
-            index,
+            index: own.unwrap_or(index as u64),
             balance: measure(shape, &layout),
         };
         let mut text = serde_json::to_string(&line).expect("serialisable");
@@ -458,10 +499,13 @@ mod tests {
         ] {
             assert!(text.contains(from), "{from}");
             let bad = text.replacen(from, to, 1);
-            let e = read_board(&bad).unwrap_err();
+            let e = read_board(&bad).unwrap_err().to_string();
             assert!(e.contains(needle), "{to}: {e}");
         }
-        assert!(read_board("{").unwrap_err().contains("not a Catan record"));
+        assert!(read_board("{")
+            .unwrap_err()
+            .to_string()
+            .contains("not a Catan record"));
         assert!(read_board("[1]").is_err());
     }
 
