@@ -72,7 +72,7 @@ fn book_inputs(
     seed: Option<u64>,
     out: &Path,
     default_out: &str,
-    env: Env,
+    (jobs, progress): (usize, bool),
 ) -> Result<(book::Template, BookOptions)> {
     let loaded = book::load_template(template)?;
     let template_path = template.unwrap_or(Path::new("templates/default.toml"));
@@ -84,7 +84,7 @@ fn book_inputs(
     output::check_writable(out)?;
     let opts = BookOptions {
         seed,
-        env,
+        env: Env { jobs, progress },
         template_name: template
             .and_then(Path::file_name)
             .map(|n| n.to_string_lossy().into_owned()),
@@ -95,16 +95,12 @@ fn book_inputs(
 /// `puzzlebook book`: make a PDF book from a template (templates/default.toml by default).
 pub fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
     let started = std::time::Instant::now();
-    let env = Env {
-        jobs,
-        progress: show_progress,
-    };
     let (template, opts) = book_inputs(
         args.template.as_deref(),
         args.seed,
         &args.out,
         "output/book.pdf",
-        env,
+        (jobs, show_progress),
     )?;
     let built = book::build(&template, &opts)?;
     write_atomic(&args.out, &built.pdf)?;
@@ -143,16 +139,12 @@ pub struct CoverArgs {
 /// `puzzlebook cover`: the full-wrap cover for the interior the same template makes.
 pub fn cover_cmd(args: CoverArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
     let started = std::time::Instant::now();
-    let env = Env {
-        jobs,
-        progress: show_progress,
-    };
     let (template, opts) = book_inputs(
         args.template.as_deref(),
         args.seed,
         &args.out,
         "output/cover.pdf",
-        env,
+        (jobs, show_progress),
     )?;
     let cover = book::cover::build(&template, &opts, args.paper)?;
     write_atomic(&args.out, &cover.pdf)?;
