@@ -139,6 +139,8 @@ fn catan(c: &mut Criterion) {
         Sampler::TokenRejection,
         Sampler::Swap,
         Sampler::Sequential,
+        Sampler::RetryRestart,
+        Sampler::BestOf(10),
     ] {
         let mut i = 0u64;
         g.bench_function(s.name(), |b| {
@@ -191,6 +193,67 @@ fn catan(c: &mut Criterion) {
                 )
             })
         });
+    }
+    g.finish();
+}
+
+/// Catan under the fairness rules: one board per exact sampler and rule set (one
+/// core), and with fixed hexes. The rates, with each rule set's acceptance, are in
+/// docs/games/catan.md.
+fn catan_rules(c: &mut Criterion) {
+    use puzzlebook::games::catan::board::BoardKind;
+    use puzzlebook::games::catan::{context_with, fix::Fixes, rules::Rules, Sampler};
+    let mut g = c.benchmark_group("catan_rules");
+    g.throughput(Throughput::Elements(1));
+    for (rules, fix, samplers) in [
+        (
+            "red-apart,min-pips-per-corner=5",
+            "",
+            &[Sampler::FullRejection, Sampler::Direct][..],
+        ),
+        (
+            "red-apart,max-cluster=2",
+            "",
+            &[Sampler::FullRejection, Sampler::Direct],
+        ),
+        (
+            "red-apart,number-resource-apart",
+            "",
+            &[Sampler::FullRejection, Sampler::Direct],
+        ),
+        (
+            "red-apart,resource-pips=9-16",
+            "",
+            &[Sampler::FullRejection, Sampler::Direct],
+        ),
+        (
+            "red-apart,harbor-resource-apart",
+            "",
+            &[Sampler::FullRejection, Sampler::Direct],
+        ),
+        ("red-apart", "10=desert", &[Sampler::FullRejection]),
+    ] {
+        let r: Rules = rules.parse().unwrap();
+        let f: Fixes = fix.parse().unwrap();
+        for &s in samplers {
+            let ctx = context_with(BoardKind::Base, &r, &f, s).unwrap();
+            let mut i = 0u64;
+            let name = format!(
+                "{rules}{}{fix}/{}",
+                if fix.is_empty() { "" } else { ",fix " },
+                s.name()
+            );
+            g.bench_function(name, |b| {
+                b.iter(|| {
+                    i += 1;
+                    black_box(
+                        ctx.sample(s, &mut item_rng(1, "catan", i))
+                            .unwrap()
+                            .attempts,
+                    )
+                })
+            });
+        }
     }
     g.finish();
 }
@@ -393,6 +456,7 @@ criterion_group!(
     flip_pipeline,
     pdf_writer,
     catan,
+    catan_rules,
     images
 );
 criterion_main!(benches);

@@ -15,6 +15,7 @@ fn game(board: BoardKind, rules: &str, style: Style) -> Catan {
         sampler: Sampler::Direct,
         rules: rules.into(),
         style,
+        ..CatanParams::default()
     })
     .unwrap()
 }
@@ -123,12 +124,19 @@ fn captions_name_every_rule_in_words() {
         (
             BoardKind::Base,
             "same-number-apart,same-terrain-apart",
-            "For 3–4 players. No number next to the same number; no terrain next to the same terrain.",
+            // Too wide for a 5 x 8 in caption line at 7 pt: under the board instead.
+            "For 3–4 players.",
         ),
         (
             BoardKind::Base,
             "red-apart,max-pips-per-corner=12",
-            "For 3–4 players. No 6 or 8 next to another; at most 12 dots on the tokens around any corner.",
+            "For 3–4 players.",
+        ),
+        // Too long for the caption line: the rules go under the board.
+        (
+            BoardKind::Base,
+            "red-apart,number-resource-apart,harbor-resource-apart,min-pips-per-corner=4",
+            "For 3–4 players.",
         ),
     ];
     for (kind, rules, want) in cases {
@@ -137,11 +145,14 @@ fn captions_name_every_rule_in_words() {
             sampler: Sampler::FullRejection,
             rules: rules.into(),
             style: Style::Colour,
+            ..CatanParams::default()
         })
         .unwrap();
         let b = &boards(&g, 1)[0];
         let caption = g.caption(b);
         assert_eq!(caption, want);
+        // Rules left out of the caption are printed under the board.
+        assert_eq!(g.rules_below(), caption.ends_with("players."), "{rules}");
         for bad in ["attempt", "direct", "rejection", "-apart", " x ", "-"] {
             assert!(!caption.contains(bad), "{caption}");
         }
@@ -191,4 +202,76 @@ fn render_for_viewing() {
     }
     let pdf = puzzlebook::book::render_pages("look", (210.0, 297.0), &pages).unwrap();
     std::fs::write("/tmp/look/catan.pdf", pdf).unwrap();
+}
+
+/// Boards with their balance words: the figures a player reads are those of the board
+/// (recounted here from the record's hexes), the rules too long for the caption are
+/// printed with them, and everything keeps the print rules at the book sizes.
+#[test]
+fn balance_words_tell_the_boards_own_figures() {
+    let rules = "red-apart,number-resource-apart,harbor-resource-apart,min-pips-per-corner=4";
+    let g = Catan::new(CatanParams {
+        board: BoardKind::Base,
+        rules: rules.into(),
+        balance: true,
+        ..CatanParams::default()
+    })
+    .unwrap();
+    assert!(g.rules_below());
+    let dots = |t: Option<u8>| match t {
+        Some(2 | 12) => 1,
+        Some(3 | 11) => 2,
+        Some(4 | 10) => 3,
+        Some(5 | 9) => 4,
+        Some(6 | 8) => 5,
+        _ => 0,
+    };
+    let mut percents = Vec::new();
+    for b in boards(&g, 12) {
+        let words = g.balance_words(&b);
+        assert_eq!(words.len(), 3, "{words:?}");
+        let per: Vec<String> = ["wheat", "wood", "sheep", "clay", "rock"]
+            .iter()
+            .map(|r| {
+                let sum: u32 = b
+                    .hexes
+                    .iter()
+                    .filter(|h| h.terrain == *r)
+                    .map(|h| dots(h.token))
+                    .sum();
+                format!("{r} {sum}")
+            })
+            .collect();
+        assert_eq!(
+            words[0],
+            format!("Dots on each resource’s numbers: {}.", per.join(", "))
+        );
+        // Every corner has at least 4 dots under this rule set.
+        let low: u32 = words[1]
+            .strip_prefix("Corners of three land hexes: ")
+            .and_then(|s| s.split(' ').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(low >= 4, "{}", words[1]);
+        assert!(words[2].starts_with("No 2:1 harbor is beside its own resource."));
+        let pct: u32 = words[2]
+            .split("than on ")
+            .nth(1)
+            .and_then(|s| s.split('%').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(pct <= 100);
+        percents.push(pct);
+        for w in [85.0, 120.0, 180.0] {
+            let area = Rect::new(12.0, 30.0, w, w / g.aspect());
+            let mut c = Canvas::new();
+            g.draw(&b, &mut c, area, false);
+            print_rules(&c, area, &format!("balance words at {w} mm"));
+        }
+    }
+    // The percentages rank boards among uniform ones: not all the same.
+    percents.sort_unstable();
+    assert!(percents[0] < percents[11], "{percents:?}");
 }

@@ -161,10 +161,10 @@ fn bias_writes_both_csvs_and_the_report() {
         lines.next().unwrap(),
         "seed,board,rules,sampler,samples,place,n,x,y,feature,observed,expected,z"
     );
-    // Five samplers x (19 hexes x 17 features + 9 harbors x 6 kinds).
-    assert_eq!(lines.count(), 5 * (19 * 17 + 9 * 6));
+    // Seven samplers x (19 hexes x 17 features + 9 harbors x 6 kinds).
+    assert_eq!(lines.count(), 7 * (19 * 17 + 9 * 6));
     let summary = std::fs::read_to_string(dir.path().join("bias.summary.csv")).unwrap();
-    assert_eq!(summary.lines().count(), 6);
+    assert_eq!(summary.lines().count(), 8);
     assert!(summary.starts_with("seed,board,rules,sampler,samples,attempts,acceptance_rate,exact_acceptance,chi_square,df,p_value,max_abs_z"));
     assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF-"));
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -237,8 +237,10 @@ fn bad_input() {
             "generate",
             "--sampler",
             "direct",
+            "--board",
+            "extended",
             "--rules",
-            "same-number-apart",
+            "2-12-apart",
         ],
         "direct sampler cannot be used",
     );
@@ -278,8 +280,10 @@ fn bad_input() {
             "10",
             "--samplers",
             "direct",
+            "--board",
+            "extended",
             "--rules",
-            "same-number-apart",
+            "2-12-apart",
             "--out",
             o,
         ],

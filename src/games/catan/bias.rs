@@ -307,15 +307,32 @@ pub fn compare(
     (rows, summary)
 }
 
-/// The reference run for rules that cannot be enumerated: full-rejection boards from
-/// their own seed, counted by the caller.
+/// The exact sampler of the reference run: `direct` where it applies (it draws the
+/// placement rules without rejection, so it needs fewer attempts), else
+/// `full-rejection`.
+pub fn reference_sampler(ctx: &Ctx) -> Sampler {
+    if ctx.has_direct() {
+        Sampler::Direct
+    } else {
+        Sampler::FullRejection
+    }
+}
+
+/// The reference run for rules that cannot be enumerated: boards of the
+/// [`reference_sampler`] from their own seed, counted by the caller.
 pub fn reference_study(ctx: &Ctx, seed: u64) -> SamplerStudy<'_> {
-    SamplerStudy::new(ctx, Sampler::FullRejection, None, seed)
+    SamplerStudy::new(ctx, reference_sampler(ctx), None, seed)
 }
 
 /// Expectations estimated from the counts `c` of a reference run of `samples` boards
-/// from `seed` (see [`reference_study`]).
-pub fn reference(shape: &Shape, c: &Counts, seed: u64, samples: u64) -> Expectations {
+/// of `sampler` from `seed` (see [`reference_study`]).
+pub fn reference(
+    shape: &Shape,
+    sampler: Sampler,
+    c: &Counts,
+    seed: u64,
+    samples: u64,
+) -> Expectations {
     let n = samples as f64;
     let f = |v: u64| v as f64 / n;
     Expectations {
@@ -329,7 +346,10 @@ pub fn reference(shape: &Shape, c: &Counts, seed: u64, samples: u64) -> Expectat
             .collect(),
         harbor: super::exact::harbor_expectations(shape),
         acceptance: None,
-        source: format!("reference run: full-rejection, {samples} boards, seed {seed}"),
+        source: format!(
+            "reference run: {}, {samples} boards, seed {seed}",
+            sampler.name()
+        ),
     }
 }
 
@@ -390,7 +410,13 @@ pub fn finish(
             let seed = reference_seed(cfg.seed);
             let c = count(&reference_study(ctx, seed), cfg.reference_samples)?;
             (
-                reference(shape, &c, seed, cfg.reference_samples),
+                reference(
+                    shape,
+                    reference_sampler(ctx),
+                    &c,
+                    seed,
+                    cfg.reference_samples,
+                ),
                 None,
                 Some(cfg.reference_samples),
             )

@@ -137,6 +137,9 @@ pub struct Shape {
     pub tokens: Vec<u8>,
     /// Harbor kinds, one per harbor position.
     pub harbor_kinds: Vec<u8>,
+    /// Per harbor position, the land hexes at its piers as a bitmask (see
+    /// [`Shape::harbor_hexes`]).
+    pub harbor_reach: Vec<u32>,
 }
 
 fn rows(kind: BoardKind) -> Vec<(i32, i32)> {
@@ -267,7 +270,7 @@ impl Shape {
                 multiset(&[(GENERIC, 5), (1, 1), (2, 1), (3, 2), (4, 1), (5, 1)]),
             ),
         };
-        Shape {
+        let mut shape = Shape {
             kind,
             hexes,
             neighbours,
@@ -277,7 +280,12 @@ impl Shape {
             deserts,
             tokens,
             harbor_kinds,
-        }
+            harbor_reach: Vec::new(),
+        };
+        shape.harbor_reach = (0..shape.harbors.len())
+            .map(|p| shape.harbor_hexes(p).iter().fold(0u32, |m, &h| m | 1 << h))
+            .collect();
+        shape
     }
 
     /// Number of land hexes (19 on the base board, 30 on the extended one).

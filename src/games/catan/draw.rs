@@ -44,6 +44,43 @@ pub fn aspect(kind: BoardKind) -> f32 {
     w / h
 }
 
+/// Lines of words under a board, centred, wrapped to the width, at the largest size
+/// from 9 pt down to the 7 pt print floor at which they fit the height (at 7 pt
+/// whatever the height).
+pub fn words(canvas: &mut Canvas, area: Rect, lines: &[String]) {
+    use crate::canvas::{wrap, MIN_TEXT_PT, MM_PER_PT};
+    let face = Face::Regular;
+    let layout = |size: f32| -> Vec<String> {
+        lines
+            .iter()
+            .flat_map(|l| wrap(l, size, face, area.w))
+            .collect()
+    };
+    let step = |size: f32| size * 1.25 * MM_PER_PT;
+    let mut size = 9.0;
+    let mut wrapped = layout(size);
+    while size > MIN_TEXT_PT && step(size) * wrapped.len() as f32 > area.h {
+        size = (size - 0.5f32).max(MIN_TEXT_PT);
+        wrapped = layout(size);
+    }
+    let mut y =
+        area.y + (area.h - step(size) * wrapped.len() as f32).max(0.0) / 2.0 + size * MM_PER_PT;
+    for l in &wrapped {
+        canvas.text(area.center().x, y, size, face, Align::Center, l);
+        y += step(size);
+    }
+}
+
+/// The height [`words`] needs at the 7 pt floor in a box `w` mm wide.
+pub fn words_height(lines: &[String], w: f32) -> f32 {
+    use crate::canvas::{wrap, MIN_TEXT_PT, MM_PER_PT};
+    let n: usize = lines
+        .iter()
+        .map(|l| wrap(l, MIN_TEXT_PT, Face::Regular, w).len())
+        .sum();
+    n as f32 * MIN_TEXT_PT * 1.25 * MM_PER_PT
+}
+
 /// How much larger than a land hex the sea hexes are drawn (no gaps between them).
 const SEA_GROW: f32 = 1.02;
 /// Room kept free on every side of the drawing, in mm (half the widest stroke).

@@ -882,6 +882,7 @@ mod tests {
             deserts,
             tokens: tokens.to_vec(),
             harbor_kinds: Vec::new(),
+            harbor_reach: Vec::new(),
         }
     }
 

@@ -11,12 +11,14 @@ pub mod direct;
 pub mod draw;
 pub mod exact;
 pub mod feasible;
+pub mod fix;
 pub mod pilot;
 pub mod report;
 pub mod rules;
 pub mod sampler;
+pub mod witness;
 
-use crate::canvas::{Canvas, Rect};
+use crate::canvas::{Canvas, Face, Rect};
 use crate::games::{Game, Outcome};
 use crate::seed::Rng;
 use crate::{Error, Result};
@@ -46,6 +48,15 @@ pub struct CatanParams {
     /// How books draw the board.
     #[arg(skip = CatanParams::default().style)]
     pub style: Style,
+    /// Fixed hexes, comma-separated HEX=TERRAIN[:TOKEN] (e.g. 10=desert,1=wood:6); the rest is drawn uniformly among the valid completions (full-rejection only)
+    #[arg(long, default_value = "")]
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub fix: String,
+    /// Books print each board's balance figures under it, in words (template key
+    /// `balance = true`).
+    #[arg(skip)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub balance: bool,
 }
 
 impl Default for CatanParams {
@@ -55,6 +66,8 @@ impl Default for CatanParams {
             sampler: Sampler::FullRejection,
             rules: "red-apart".into(),
             style: Style::Colour,
+            fix: String::new(),
+            balance: false,
         }
     }
 }
@@ -97,6 +110,9 @@ pub struct CatanBoard {
     pub rules: String,
     /// Name of the sampler that drew it.
     pub sampler: &'static str,
+    /// The fixed hexes (`--fix`), in canonical form; left out when none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub fix: String,
     /// Attempts it took (1 unless the sampler rejects boards).
     pub attempts: u64,
     /// Every hex, in hex-number order.
@@ -115,7 +131,22 @@ pub struct Catan {
     /// Why a board was given up on (made, and kept for the rest of the run, the first
     /// time a sampler reaches its cap: the pipeline counts reasons as `&'static str`).
     gave_up: OnceLock<&'static str>,
+    /// Balance scores of [`BALANCE_REFERENCE`] uniformly drawn valid boards, sorted:
+    /// what a board's score is compared with in books (made on first use).
+    reference_scores: OnceLock<Vec<f64>>,
 }
+
+/// Boards in the reference a book's balance words compare each board with.
+pub const BALANCE_REFERENCE: u64 = 2000;
+/// The share of a drawing's height the balance words take, when shown.
+const BALANCE_SHARE: f32 = 0.15;
+/// The share of a drawing's height a rules sentence too long for the caption takes.
+const RULES_SHARE: f32 = 0.07;
+/// The widest caption (players and rules) kept on the caption line, in mm at 7 pt:
+/// about the text width of the smallest trim a book can have (5 x 8 in); with longer
+/// rules the caption names the players and the rules go under the board, where they
+/// may wrap.
+const CAPTION_MAX_MM: f32 = 100.0;
 
 impl Catan {
     /// The board shape this generator draws on.
@@ -144,13 +175,15 @@ impl Catan {
 
     /// The record of a drawn layout, with the attempts it took.
     pub fn record(&self, layout: Setup, attempts: u64) -> CatanBoard {
-        to_record(
+        let mut r = to_record(
             self.shape(),
             &self.ctx.rules.to_string(),
             self.params.sampler.name(),
             layout,
             attempts,
-        )
+        );
+        r.fix = self.ctx.fixes().to_string();
+        r
     }
 }
 
@@ -166,6 +199,7 @@ pub fn to_record(
         board: s.kind.name(),
         rules: rules.to_string(),
         sampler,
+        fix: String::new(),
         attempts,
         hexes: s
             .hexes
@@ -205,8 +239,30 @@ pub fn to_record(
 /// search whose board is checked by [`verify_record`]) and where a sampler that could
 /// not draw such boards in reasonable time is refused ([`pilot::check`]).
 pub fn context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<sampler::Ctx> {
-    feasible_rules(kind, rules)?;
-    let ctx = table_context(kind, rules, sampler)?;
+    context_with(kind, rules, &fix::Fixes::default(), sampler)
+}
+
+/// [`context`] with some hexes fixed (`--fix`): the fixes must fit the board, agree
+/// with some board that meets the rules, and be drawn by `full-rejection` (the one
+/// sampler that draws the rest uniformly among the valid completions).
+pub fn context_with(
+    kind: BoardKind,
+    rules: &Rules,
+    fixes: &fix::Fixes,
+    sampler: Sampler,
+) -> Result<sampler::Ctx> {
+    if !fixes.is_empty() && sampler != Sampler::FullRejection {
+        return Err(Error::param(
+            "fix",
+            format!(
+                "needs the full-rejection sampler, which draws the other hexes uniformly among the valid completions; {} cannot",
+                sampler.name()
+            ),
+        ));
+    }
+    fixes.check(kind.shape())?;
+    feasible_with(kind, rules, fixes)?;
+    let ctx = table_context(kind, rules, sampler)?.with_fixes(fixes.clone());
     pilot::check(&ctx, sampler)?;
     Ok(ctx)
 }
@@ -214,16 +270,84 @@ pub fn context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<sampl
 /// Ok when some board of `kind` meets `rules` (decided exactly, once per rule set); the
 /// board the search found must pass the independent check [`verify_record`].
 pub fn feasible_rules(kind: BoardKind, rules: &Rules) -> Result<()> {
-    feasible::require(kind, rules)?;
-    let w = feasible::witness(kind, rules).expect("require found a board");
+    feasible_with(kind, rules, &fix::Fixes::default())
+}
+
+/// [`feasible_rules`] with fixed hexes. The exhaustive search decides the rules it
+/// covers; beyond them (later rules, fixes) necessary conditions and a search for a
+/// board decide (see [`witness`]). Either way the board found must pass
+/// [`verify_record`]. Answers are remembered per board, rules and fixes.
+pub fn feasible_with(kind: BoardKind, rules: &Rules, fixes: &fix::Fixes) -> Result<()> {
+    // Remembered: yes, or no with the message (an `Error::Invalid`).
+    type Key = (BoardKind, Rules, fix::Fixes);
+    type Known = std::collections::HashMap<Key, Option<String>>;
+    static CACHE: OnceLock<std::sync::Mutex<Known>> = OnceLock::new();
+    let key = (kind, rules.clone(), fixes.clone());
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(known) = cache.lock().expect("feasibility cache").get(&key) {
+        return match known {
+            None => Ok(()),
+            Some(why) => Err(Error::Invalid(why.clone())),
+        };
+    }
+    let r = decide_feasible(kind, rules, fixes);
+    let known = match &r {
+        Ok(()) => Some(None),
+        Err(Error::Invalid(why)) => Some(Some(why.clone())),
+        Err(_) => None,
+    };
+    if let Some(k) = known {
+        cache.lock().expect("feasibility cache").insert(key, k);
+    }
+    r
+}
+
+fn decide_feasible(kind: BoardKind, rules: &Rules, fixes: &fix::Fixes) -> Result<()> {
     let shape = kind.shape();
+    let exact = rules.searched_exactly();
+    feasible::require(kind, &exact)?;
+    let w = if exact == *rules && fixes.is_empty() {
+        feasible::witness(kind, rules).expect("require found a board")
+    } else {
+        let with = if fixes.is_empty() {
+            String::new()
+        } else {
+            format!(" with hexes fixed as {fixes}")
+        };
+        if let Some(why) = witness::impossible(shape, rules, fixes) {
+            return Err(Error::Invalid(format!("rules {rules}{with}: {why}")));
+        }
+        let found = witness::search(shape, rules, fixes);
+        match found.board {
+            Some(b) => b,
+            None => {
+                return Err(Error::Invalid(format!(
+                    "rules {rules}{with}: no {} board meeting them was found by a search of {} changes from {} random boards; \
+                     such boards are at best very rare and may not exist (the search is not exhaustive for these rules); loosen the rules{}",
+                    kind.name(),
+                    found.moves,
+                    witness::STARTS,
+                    if fixes.is_empty() { "" } else { " or the fixes" }
+                )))
+            }
+        }
+    };
     let record = to_record(shape, &rules.to_string(), "search", w, 0);
-    verify_record(shape, rules, &record).map_err(|why| {
-        Error::Check(format!(
-            "the board the feasibility search found for rules {rules} on the {} board fails its independent check: {why}; this is a bug, please report it",
-            kind.name()
-        ))
-    })
+    let agrees = fixes.agree(&w);
+    verify_record(shape, rules, &record)
+        .and_then(|()| {
+            if agrees {
+                Ok(())
+            } else {
+                check_failed("it does not keep the fixed hexes")
+            }
+        })
+        .map_err(|why| {
+            Error::Check(format!(
+                "the board the feasibility search found for rules {rules} on the {} board fails its independent check: {why}; this is a bug, please report it",
+                kind.name()
+            ))
+        })
 }
 
 /// [`context`] without the set-up checks.
@@ -233,14 +357,24 @@ fn table_context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<sam
         Ok(t) => Some(t),
         // A placement rule set nobody can meet is an error whatever the sampler.
         Err(e @ NoTable::NoBoard { .. }) => return Err(e.into()),
-        Err(e) if sampler == Sampler::Direct => {
+        Err(e @ NoTable::TooLarge { .. }) if sampler == Sampler::Direct => {
             return Err(Error::invalid(format!(
                 "the direct sampler cannot be used: {e}"
             )))
         }
         Err(_) => None,
     };
-    Ok(sampler::Ctx::new(shape, rules.clone(), table))
+    let ctx = sampler::Ctx::new(shape, rules.clone(), table);
+    if ctx.table.is_some() || sampler != Sampler::Direct {
+        return Ok(ctx);
+    }
+    // Later rules: direct draws the placement part exactly and checks the rest.
+    match PlacementTable::build(shape, &rules.placement()) {
+        Ok(t) => Ok(ctx.with_partial_table(t)),
+        Err(e) => Err(Error::invalid(format!(
+            "the direct sampler cannot be used: {e}"
+        ))),
+    }
 }
 
 impl Game for Catan {
@@ -261,11 +395,13 @@ impl Game for Catan {
 
     fn new(params: CatanParams) -> Result<Self> {
         let rules: Rules = params.rules.parse()?;
-        let ctx = context(params.board, &rules, params.sampler)?;
+        let fixes: fix::Fixes = params.fix.parse()?;
+        let ctx = context_with(params.board, &rules, &fixes, params.sampler)?;
         Ok(Catan {
             params,
             ctx,
             gave_up: OnceLock::new(),
+            reference_scores: OnceLock::new(),
         })
     }
 
@@ -295,13 +431,46 @@ impl Game for Catan {
 
     fn verify(&self, b: &CatanBoard) -> Result<()> {
         verify_record(self.shape(), &self.ctx.rules, b)
-            .map_err(|e| crate::Error::Check(e.to_string()))
+            .map_err(|e| crate::Error::Check(e.to_string()))?;
+        // The fixed hexes, read from the record's own names.
+        for f in self.ctx.fixes().list() {
+            let h = &b.hexes[usize::from(f.hex)];
+            let terrain = TERRAIN_NAMES[usize::from(f.terrain)];
+            if h.terrain != terrain || f.token.is_some_and(|k| h.token != Some(k)) {
+                return check_failed(format!("hex {} does not keep its fixed {terrain}", h.n));
+            }
+        }
+        Ok(())
     }
 
     fn draw(&self, b: &CatanBoard, canvas: &mut Canvas, area: Rect, _with_solution: bool) {
+        let share = self.words_share();
+        let board_area = if share > 0.0 {
+            let mut lines = Vec::new();
+            if self.rules_below() {
+                lines.push(rules_sentence(&self.ctx.rules));
+            }
+            if self.params.balance {
+                lines.extend(self.balance_words(b));
+            }
+            // The words' share of the height, or what they need at 7 pt in a narrow
+            // box (the board is then drawn smaller), up to half the box.
+            let words_h = (area.h * share)
+                .max(draw::words_height(&lines, area.w))
+                .min(area.h / 2.0);
+            let h = area.h - words_h;
+            draw::words(
+                canvas,
+                Rect::new(area.x, area.y + h, area.w, words_h),
+                &lines,
+            );
+            Rect::new(area.x, area.y, area.w, h)
+        } else {
+            area
+        };
         draw::board(
             canvas,
-            area,
+            board_area,
             self.params.board,
             &b.layout,
             self.params.style,
@@ -309,19 +478,22 @@ impl Game for Catan {
     }
 
     fn aspect(&self) -> f32 {
-        draw::aspect(self.params.board)
+        draw::aspect(self.params.board) * (1.0 - self.words_share())
     }
 
     fn text(&self, b: &CatanBoard) -> String {
         ascii::render(self.shape(), &b.layout)
     }
 
+    /// The players, and the rules when they fit on the caption's one line (otherwise
+    /// they are printed under the board, see [`Catan::rules_below`]).
     fn caption(&self, _b: &CatanBoard) -> String {
-        format!(
-            "For {} players. {}",
-            players(self.params.board),
-            rules_sentence(&self.ctx.rules)
-        )
+        let players = players(self.params.board);
+        if self.rules_below() {
+            format!("For {players} players.")
+        } else {
+            format!("For {players} players. {}", rules_sentence(&self.ctx.rules))
+        }
     }
 
     fn draw_example(&self, canvas: &mut Canvas, area: Rect) -> bool {
@@ -354,6 +526,93 @@ impl Game for Catan {
     }
 }
 
+impl Catan {
+    /// Whether the rules sentence is too long for the caption line and is printed
+    /// under the board instead.
+    pub fn rules_below(&self) -> bool {
+        let caption = format!(
+            "For {} players. {}",
+            players(self.params.board),
+            rules_sentence(&self.ctx.rules)
+        );
+        crate::canvas::text_width(&caption, crate::canvas::MIN_TEXT_PT, Face::Regular)
+            > CAPTION_MAX_MM
+    }
+
+    /// The share of each drawing's height the words under the board take (0 when
+    /// there are none).
+    fn words_share(&self) -> f32 {
+        let mut share = 0.0;
+        if self.params.balance {
+            share += BALANCE_SHARE;
+        }
+        if self.rules_below() {
+            share += RULES_SHARE;
+        }
+        share
+    }
+
+    /// The balance figures of a board in a player's words, one sentence per line.
+    pub fn balance_words(&self, b: &CatanBoard) -> Vec<String> {
+        let shape = self.shape();
+        let m = balance::measure(shape, &b.layout);
+        let p = m.resource_pips.as_array();
+        let names = ["wheat", "wood", "sheep", "clay", "rock"];
+        let per: Vec<String> = names
+            .iter()
+            .zip(p)
+            .map(|(n, v)| format!("{n} {v}"))
+            .collect();
+        let harbors = match m.harbor_own_resource {
+            0 => "No 2:1 harbor is beside its own resource.".to_string(),
+            1 => "One 2:1 harbor is beside its own resource.".to_string(),
+            k => format!("{k} of the 2:1 harbors are beside their own resource."),
+        };
+        let scores = self.reference_scores();
+        let more_even = scores.iter().filter(|&&s| s > m.score).count();
+        let percent = more_even * 100 / scores.len().max(1);
+        vec![
+            format!("Dots on each resource’s numbers: {}.", per.join(", ")),
+            format!(
+                "Corners of three land hexes: {} to {} dots. Largest group of one terrain: {} {}.",
+                m.corner_pips_min,
+                m.corner_pips_max,
+                m.largest_cluster,
+                if m.largest_cluster == 1 {
+                    "hex"
+                } else {
+                    "hexes"
+                }
+            ),
+            format!("{harbors} Resources more even than on {percent}% of boards with these rules."),
+        ]
+    }
+
+    /// The sorted balance scores of [`BALANCE_REFERENCE`] boards drawn uniformly
+    /// under this generator's rules and fixes (by `direct` where it applies, else
+    /// `full-rejection`), from fixed streams: the same on every run.
+    fn reference_scores(&self) -> &[f64] {
+        self.reference_scores.get_or_init(|| {
+            let sampler = if self.ctx.fixes().is_empty() && self.ctx.has_direct() {
+                Sampler::Direct
+            } else {
+                Sampler::FullRejection
+            };
+            let mut v: Vec<f64> = (0..BALANCE_REFERENCE)
+                .filter_map(|i| {
+                    let mut rng = crate::seed::item_rng(BALANCE_REFERENCE, "catan-balance", i);
+                    self.ctx
+                        .sample(sampler, &mut rng)
+                        .ok()
+                        .map(|d| balance::score(self.shape(), &d.layout))
+                })
+                .collect();
+            v.sort_by(f64::total_cmp);
+            v
+        })
+    }
+}
+
 /// "3–4" or "5–6".
 fn players(kind: BoardKind) -> &'static str {
     match kind {
@@ -371,6 +630,22 @@ pub fn rule_phrase(rule: &rules::Rule) -> String {
         rules::Rule::SameTerrainApart => "no terrain next to the same terrain".into(),
         rules::Rule::MaxPipsPerCorner(n) => {
             format!("at most {n} dots on the tokens around any corner")
+        }
+        rules::Rule::MinPipsPerCorner(n) => {
+            format!("at least {n} dots around every corner where three land hexes meet")
+        }
+        rules::Rule::MaxCluster(1) => "no two hexes of one terrain side by side".into(),
+        rules::Rule::MaxCluster(n) => {
+            format!("no more than {n} hexes of one terrain in a connected group")
+        }
+        rules::Rule::NumberResourceApart => {
+            "no resource has one number twice, or both a 6 and an 8".into()
+        }
+        rules::Rule::ResourcePips(a, b) => {
+            format!("every resource has {a} to {b} dots on its numbers in all")
+        }
+        rules::Rule::HarborResourceApart => {
+            "no 2:1 harbor touches a hex of its own resource".into()
         }
     }
 }
@@ -486,33 +761,140 @@ pub fn verify_record(shape: &Shape, rules: &Rules, b: &CatanBoard) -> Result<()>
     let pip = |h: &HexRecord| board::pips(h.token.unwrap_or(0));
     let hx = &b.hexes;
     for rule in rules.list() {
-        for (i, a) in hx.iter().enumerate() {
-            for c in hx[i + 1..].iter().filter(|c| touch(a, c)) {
-                let broken = match rule {
-                    rules::Rule::RedApart => {
-                        matches!(a.token, Some(6) | Some(8)) && matches!(c.token, Some(6) | Some(8))
+        let pairwise = |broken: &dyn Fn(&HexRecord, &HexRecord) -> bool| -> Result<()> {
+            for (i, a) in hx.iter().enumerate() {
+                for c in hx[i + 1..].iter().filter(|c| touch(a, c)) {
+                    if broken(a, c) {
+                        return check_failed(format!(
+                            "hexes {} and {} break {}",
+                            a.n,
+                            c.n,
+                            rule.name()
+                        ));
                     }
-                    rules::Rule::TwoTwelveApart => {
-                        matches!(a.token, Some(2) | Some(12))
-                            && matches!(c.token, Some(2) | Some(12))
+                }
+            }
+            Ok(())
+        };
+        let red = |h: &HexRecord| matches!(h.token, Some(6) | Some(8));
+        let extreme = |h: &HexRecord| matches!(h.token, Some(2) | Some(12));
+        // Three mutually touching hexes: a corner where three land hexes meet.
+        let triangles = || {
+            let mut v = Vec::new();
+            for (i, a) in hx.iter().enumerate() {
+                for (j, c) in hx.iter().enumerate().skip(i + 1) {
+                    for d in hx.iter().skip(j + 1) {
+                        if touch(a, c) && touch(a, d) && touch(c, d) {
+                            v.push([a, c, d]);
+                        }
                     }
-                    rules::Rule::SameNumberApart => a.token.is_some() && a.token == c.token,
-                    rules::Rule::SameTerrainApart => a.terrain == c.terrain,
-                    rules::Rule::MaxPipsPerCorner(n) => {
-                        // A touching pair is a corner, or lies inside a triangle whose sum is larger.
-                        pip(a) + pip(c) > *n
-                            || hx.iter().any(|d| {
-                                touch(a, d) && touch(c, d) && pip(a) + pip(c) + pip(d) > *n
-                            })
+                }
+            }
+            v
+        };
+        // Per resource (terrain name, deserts left out): its hexes.
+        let by_resource = || {
+            let mut m: BTreeMap<&str, Vec<&HexRecord>> = BTreeMap::new();
+            for h in hx.iter().filter(|h| h.terrain != "desert") {
+                m.entry(h.terrain).or_default().push(h);
+            }
+            m
+        };
+        match rule {
+            rules::Rule::RedApart => pairwise(&|a, c| red(a) && red(c))?,
+            rules::Rule::TwoTwelveApart => pairwise(&|a, c| extreme(a) && extreme(c))?,
+            rules::Rule::SameNumberApart => {
+                pairwise(&|a, c| a.token.is_some() && a.token == c.token)?
+            }
+            rules::Rule::SameTerrainApart => pairwise(&|a, c| a.terrain == c.terrain)?,
+            rules::Rule::MaxPipsPerCorner(n) => pairwise(&|a, c| {
+                // A touching pair is a corner, or lies inside a triangle whose sum is larger.
+                pip(a) + pip(c) > *n
+                    || hx
+                        .iter()
+                        .any(|d| touch(a, d) && touch(c, d) && pip(a) + pip(c) + pip(d) > *n)
+            })?,
+            rules::Rule::MinPipsPerCorner(n) => {
+                for t in triangles() {
+                    let sum: u32 = t.iter().map(|h| pip(h)).sum();
+                    if sum < *n {
+                        return check_failed(format!(
+                            "the corner of hexes {}, {} and {} has {sum} pips, below {}",
+                            t[0].n,
+                            t[1].n,
+                            t[2].n,
+                            rule.name()
+                        ));
                     }
-                };
-                if broken {
-                    return check_failed(format!(
-                        "hexes {} and {} break {}",
-                        a.n,
-                        c.n,
-                        rule.name()
-                    ));
+                }
+            }
+            rules::Rule::MaxCluster(n) => {
+                // Flood fill over touching hexes of one land terrain.
+                let mut seen = vec![false; hx.len()];
+                for start in 0..hx.len() {
+                    if seen[start] || hx[start].terrain == "desert" {
+                        continue;
+                    }
+                    seen[start] = true;
+                    let (mut stack, mut size) = (vec![start], 0u32);
+                    while let Some(i) = stack.pop() {
+                        size += 1;
+                        for j in 0..hx.len() {
+                            if !seen[j] && hx[j].terrain == hx[i].terrain && touch(&hx[i], &hx[j]) {
+                                seen[j] = true;
+                                stack.push(j);
+                            }
+                        }
+                    }
+                    if size > *n {
+                        return check_failed(format!(
+                            "hex {} is in a group of {size} {} hexes, more than {}",
+                            hx[start].n,
+                            hx[start].terrain,
+                            rule.name()
+                        ));
+                    }
+                }
+            }
+            rules::Rule::NumberResourceApart => {
+                for (resource, hexes) in by_resource() {
+                    let mut tokens: Vec<u8> = hexes.iter().filter_map(|h| h.token).collect();
+                    tokens.sort_unstable();
+                    let twice = tokens.windows(2).any(|w| w[0] == w[1]);
+                    if twice || (tokens.contains(&6) && tokens.contains(&8)) {
+                        return check_failed(format!(
+                            "{resource} has numbers {tokens:?}, which break {}",
+                            rule.name()
+                        ));
+                    }
+                }
+            }
+            rules::Rule::ResourcePips(lo, hi) => {
+                for (resource, hexes) in by_resource() {
+                    let sum: u32 = hexes.iter().map(|h| pip(h)).sum();
+                    if sum < *lo || sum > *hi {
+                        return check_failed(format!(
+                            "{resource} has {sum} pips, outside {}",
+                            rule.name()
+                        ));
+                    }
+                }
+            }
+            rules::Rule::HarborResourceApart => {
+                for (p, h) in b.harbors.iter().enumerate() {
+                    if let Some(c) = h
+                        .hexes
+                        .iter()
+                        .find(|&&n| hx.iter().any(|c| c.n == n && c.terrain == h.kind))
+                    {
+                        return check_failed(format!(
+                            "harbor {} ({}) touches hex {c}, a {} hex, against {}",
+                            p + 1,
+                            h.kind,
+                            h.kind,
+                            rule.name()
+                        ));
+                    }
                 }
             }
         }

@@ -6,7 +6,8 @@
 //! ([`super::sampler::MAX_ATTEMPTS`], [`super::sampler::MAX_SWAP_ROUNDS`] for
 //! `swap`):
 //!
-//! * `direct` draws a valid board in one attempt: always fine;
+//! * `direct` draws a valid board in one attempt under the placement rules: always
+//!   fine (under later rules it redraws, and is piloted like the others);
 //! * `full-rejection` under the placement rules has its exact acceptance rate from
 //!   the placement table: refused only if a board would need more than a fiftieth of
 //!   the cap on average (none of today's rules comes close);
@@ -31,6 +32,7 @@
 
 use super::board::BoardKind;
 use super::feasible::{desert_trap, Trap};
+use super::fix::Fixes;
 use super::rules::Rules;
 use super::sampler::{Ctx, GaveUp, Sampler};
 use crate::{Error, Result};
@@ -51,9 +53,9 @@ const TRAP_BUDGET: u64 = 2_000_000;
 /// Ok when `sampler` can draw boards under the context's rules at a usable rate;
 /// otherwise an error that names the sampler and the rules and says what to do.
 pub fn check(ctx: &Ctx, sampler: Sampler) -> Result<()> {
-    type Key = (BoardKind, Rules, Sampler);
+    type Key = (BoardKind, Rules, Fixes, Sampler);
     static CACHE: OnceLock<Mutex<HashMap<Key, Verdict>>> = OnceLock::new();
-    let key = (ctx.shape.kind, ctx.rules.clone(), sampler);
+    let key = (ctx.shape.kind, ctx.rules.clone(), ctx.fixes(), sampler);
     let cache = CACHE.get_or_init(Default::default);
     let known = cache.lock().expect("pilot cache").get(&key).cloned();
     let verdict = match known {
@@ -90,10 +92,12 @@ fn decide(ctx: &Ctx, sampler: Sampler) -> Result<Verdict> {
             kind.name()
         )
     };
-    if sampler == Sampler::Direct {
+    if sampler == Sampler::Direct && ctx.table.is_some() {
         return Ok(Verdict::Usable);
     }
-    if let (Some(_), Some(table)) = (ctx.mask_plan(sampler), &ctx.table) {
+    if let (Some(_), Some(table), true) =
+        (ctx.mask_plan(sampler), &ctx.table, ctx.fixes().is_empty())
+    {
         let a = table.acceptance(ctx.shape);
         let refused = a.value() * (ctx.cap(sampler) as f64) < 50.0;
         return Ok(if refused {

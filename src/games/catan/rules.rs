@@ -1,6 +1,6 @@
 //! Placement rules. A board is valid when it meets every chosen rule.
 
-use super::board::{is_red, pips, Shape, DESERT, MAX_HARBOR, MAX_HEX};
+use super::board::{is_red, pips, Shape, DESERT, GENERIC, MAX_HARBOR, MAX_HEX};
 
 /// A full board: terrain and token per hex (index = hex number - 1), harbor kind per
 /// frame position. Token 0 means none (the desert).
@@ -37,6 +37,18 @@ pub enum Rule {
     SameTerrainApart,
     /// At every corner, the pips of the hexes meeting there add up to at most N.
     MaxPipsPerCorner(u32),
+    /// At every corner where three land hexes meet, their pips add up to at least N
+    /// (a desert brings 0).
+    MinPipsPerCorner(u32),
+    /// No connected group of one land terrain (hexes touching along edges) has more
+    /// than N hexes; deserts are not counted.
+    MaxCluster(u32),
+    /// No resource carries one number twice, and no resource has both a 6 and an 8.
+    NumberResourceApart,
+    /// Each resource's pips (over its hexes) add up to between A and B.
+    ResourcePips(u32, u32),
+    /// No land hex at a 2:1 harbor's piers produces that harbor's resource.
+    HarborResourceApart,
 }
 
 impl Rule {
@@ -48,7 +60,42 @@ impl Rule {
             Rule::SameNumberApart => "same-number-apart".into(),
             Rule::SameTerrainApart => "same-terrain-apart".into(),
             Rule::MaxPipsPerCorner(n) => format!("max-pips-per-corner={n}"),
+            Rule::MinPipsPerCorner(n) => format!("min-pips-per-corner={n}"),
+            Rule::MaxCluster(n) => format!("max-cluster={n}"),
+            Rule::NumberResourceApart => "number-resource-apart".into(),
+            Rule::ResourcePips(a, b) => format!("resource-pips={a}-{b}"),
+            Rule::HarborResourceApart => "harbor-resource-apart".into(),
         }
+    }
+
+    /// Rules the exhaustive feasibility search decides (see `feasible`); the others
+    /// are decided by necessary conditions and a search for a board (see `witness`).
+    pub fn is_searched_exactly(&self) -> bool {
+        matches!(
+            self,
+            Rule::RedApart
+                | Rule::TwoTwelveApart
+                | Rule::SameNumberApart
+                | Rule::SameTerrainApart
+                | Rule::MaxPipsPerCorner(_)
+        )
+    }
+
+    /// Whether the rule looks at the tokens (and the deserts) alone.
+    pub fn tokens_only(&self) -> bool {
+        matches!(
+            self,
+            Rule::RedApart
+                | Rule::TwoTwelveApart
+                | Rule::SameNumberApart
+                | Rule::MaxPipsPerCorner(_)
+                | Rule::MinPipsPerCorner(_)
+        )
+    }
+
+    /// Whether the rule looks at the harbors.
+    pub fn needs_harbors(&self) -> bool {
+        matches!(self, Rule::HarborResourceApart)
     }
 
     /// Rules that depend only on where the deserts, the reds and the 2s and 12s are:
@@ -75,42 +122,112 @@ impl std::str::FromStr for Rules {
     fn from_str(s: &str) -> crate::Result<Self> {
         let mut rules = Vec::new();
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let rule = match part {
-                "none" => continue,
-                "red-apart" => Rule::RedApart,
-                "2-12-apart" => Rule::TwoTwelveApart,
-                "same-number-apart" => Rule::SameNumberApart,
-                "same-terrain-apart" => Rule::SameTerrainApart,
-                p if p.starts_with("max-pips-per-corner=") => {
-                    let n: u32 = p["max-pips-per-corner=".len()..]
-                        .parse()
-                        .map_err(|_| {
-                            crate::Error::param(
-                                "rules",
-                                format!("has rule '{p}', whose N must be a whole number"),
-                            )
-                        })?;
-                    if n < 5 {
-                        return Err(crate::Error::param(
-                            "rules",
-                            format!("has rule '{p}', which cannot be met by any board: a 6 or an 8 alone brings 5 pips to each of its corners"),
-                        ));
-                    }
-                    Rule::MaxPipsPerCorner(n)
-                }
-                p => {
-                    return Err(crate::Error::param(
-                        "rules",
-                        format!("has an unknown rule '{p}': use red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N or none"),
-                    ))
-                }
-            };
-            rules.push(rule);
+            if part == "none" {
+                continue;
+            }
+            rules.push(parse_rule(part)?);
         }
         rules.sort();
         rules.dedup();
+        for w in rules.windows(2) {
+            if std::mem::discriminant(&w[0]) == std::mem::discriminant(&w[1]) {
+                return Err(bad(format!(
+                    "has both {} and {}: give each rule once",
+                    w[0].name(),
+                    w[1].name()
+                )));
+            }
+        }
         Ok(Rules(rules))
     }
+}
+
+/// The list of rule names an error about an unknown rule offers.
+const RULE_NAMES: &str = "red-apart, 2-12-apart, same-number-apart, same-terrain-apart, \
+max-pips-per-corner=N, min-pips-per-corner=N, max-cluster=N, number-resource-apart, \
+resource-pips=A-B, harbor-resource-apart or none";
+
+/// An error about the parameter `rules`.
+fn bad(msg: String) -> crate::Error {
+    crate::Error::param("rules", msg)
+}
+
+/// The whole number after `name=` in rule `p`.
+fn number(p: &str, name: &str, what: &str) -> crate::Result<u32> {
+    p[name.len() + 1..].parse().map_err(|_| {
+        bad(format!(
+            "has rule '{p}', whose {what} must be a whole number"
+        ))
+    })
+}
+
+/// One rule from its written form.
+fn parse_rule(p: &str) -> crate::Result<Rule> {
+    let (name, has_value) = match p.split_once('=') {
+        Some((n, _)) => (n, true),
+        None => (p, false),
+    };
+    let needs_value = matches!(
+        name,
+        "max-pips-per-corner" | "min-pips-per-corner" | "max-cluster" | "resource-pips"
+    );
+    if needs_value && !has_value {
+        let form = if name == "resource-pips" { "A-B" } else { "N" };
+        return Err(bad(format!(
+            "has rule '{p}' without its limit: write {name}={form}"
+        )));
+    }
+    let rule = match (name, has_value) {
+        ("red-apart", false) => Rule::RedApart,
+        ("2-12-apart", false) => Rule::TwoTwelveApart,
+        ("same-number-apart", false) => Rule::SameNumberApart,
+        ("same-terrain-apart", false) => Rule::SameTerrainApart,
+        ("number-resource-apart", false) => Rule::NumberResourceApart,
+        ("harbor-resource-apart", false) => Rule::HarborResourceApart,
+        ("max-pips-per-corner", true) => {
+            let n = number(p, name, "N")?;
+            if n < 5 {
+                return Err(bad(format!("has rule '{p}', which cannot be met by any board: a 6 or an 8 alone brings 5 pips to each of its corners")));
+            }
+            Rule::MaxPipsPerCorner(n)
+        }
+        ("min-pips-per-corner", true) => {
+            let n = number(p, name, "N")?;
+            if n > 15 {
+                return Err(bad(format!("has rule '{p}', which cannot be met by any board: three tokens bring at most 15 pips to a corner")));
+            }
+            Rule::MinPipsPerCorner(n)
+        }
+        ("max-cluster", true) => {
+            let n = number(p, name, "N")?;
+            if n == 0 {
+                return Err(bad(format!("has rule '{p}', which cannot be met by any board: a hex alone is a group of 1, so N must be at least 1")));
+            }
+            Rule::MaxCluster(n)
+        }
+        ("resource-pips", true) => {
+            let range = &p[name.len() + 1..];
+            let parsed = range
+                .split_once('-')
+                .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+            let Some((a, b)) = parsed else {
+                return Err(bad(format!(
+                    "has rule '{p}', whose range must be two whole numbers A-B (e.g. resource-pips=6-16)"
+                )));
+            };
+            if a > b {
+                return Err(bad(format!(
+                    "has rule '{p}', whose range is empty: A must not be above B"
+                )));
+            }
+            Rule::ResourcePips(a, b)
+        }
+        (n, true) if !needs_value && RULE_NAMES.contains(n) => {
+            return Err(bad(format!("has rule '{p}', but {n} takes no value")))
+        }
+        _ => return Err(bad(format!("has an unknown rule '{p}': use {RULE_NAMES}"))),
+    };
+    Ok(rule)
 }
 
 impl std::fmt::Display for Rules {
@@ -196,12 +313,41 @@ impl Rules {
 
     /// Check every rule on a full board.
     pub fn check(&self, shape: &Shape, b: &Setup) -> bool {
-        self.0.iter().all(|r| offenders(shape, b, *r) == (0, 0))
+        self.0.iter().all(|r| holds(shape, b, *r))
     }
 
     /// Check only the rules the placement stage does not.
     pub fn check_late(&self, shape: &Shape, b: &Setup) -> bool {
-        self.late().all(|r| offenders(shape, b, *r) == (0, 0))
+        self.late().all(|r| holds(shape, b, *r))
+    }
+
+    /// Whether some rule looks at the harbors (samplers then draw the harbors before
+    /// checking the board).
+    pub fn needs_harbors(&self) -> bool {
+        self.0.iter().any(Rule::needs_harbors)
+    }
+
+    /// The rules the exhaustive feasibility search decides.
+    pub fn searched_exactly(&self) -> Rules {
+        Rules(
+            self.0
+                .iter()
+                .copied()
+                .filter(Rule::is_searched_exactly)
+                .collect(),
+        )
+    }
+
+    /// The placement rules alone (`red-apart`, `2-12-apart`): what the placement
+    /// table is enumerated for.
+    pub fn placement(&self) -> Rules {
+        Rules(
+            self.0
+                .iter()
+                .copied()
+                .filter(Rule::is_placement_rule)
+                .collect(),
+        )
     }
 
     /// Hexes that break some rule: (token offenders, terrain offenders) as bitmasks.
@@ -210,6 +356,105 @@ impl Rules {
             let (t2, g2) = offenders(shape, b, *r);
             (t | t2, g | g2)
         })
+    }
+}
+
+/// The hexes of each land terrain, as bitmasks (index = terrain code).
+fn terrain_masks(shape: &Shape, b: &Setup) -> [u32; DESERT as usize] {
+    let mut m = [0u32; DESERT as usize];
+    for i in 0..shape.len() {
+        if let Some(x) = m.get_mut(usize::from(b.terrain[i])) {
+            *x |= 1 << i;
+        }
+    }
+    m
+}
+
+/// The connected groups (along edges) of the hexes in `mask`, as bitmasks.
+pub fn groups(shape: &Shape, mut mask: u32) -> impl Iterator<Item = u32> + '_ {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let mut group = mask & mask.wrapping_neg();
+        loop {
+            let mut grown = group;
+            let mut m = group;
+            while m != 0 {
+                grown |= shape.neighbours[m.trailing_zeros() as usize] & mask;
+                m &= m - 1;
+            }
+            if grown == group {
+                break;
+            }
+            group = grown;
+        }
+        mask &= !group;
+        Some(group)
+    })
+}
+
+/// Pips per land terrain (index = terrain code).
+fn resource_pips(shape: &Shape, b: &Setup) -> [u32; DESERT as usize] {
+    let mut p = [0u32; DESERT as usize];
+    for i in 0..shape.len() {
+        if let Some(x) = p.get_mut(usize::from(b.terrain[i])) {
+            *x += pips(b.token[i]);
+        }
+    }
+    p
+}
+
+/// Per land terrain, the token values it carries as bits (bit v = value v) and the
+/// hexes that repeat a value or pair a 6 with an 8 there.
+fn number_clashes(shape: &Shape, b: &Setup) -> u32 {
+    let mut seen = [0u16; DESERT as usize];
+    let mut twice = [0u16; DESERT as usize];
+    for i in 0..shape.len() {
+        let t = usize::from(b.terrain[i]);
+        if t < DESERT as usize {
+            let bit = 1u16 << b.token[i];
+            twice[t] |= seen[t] & bit;
+            seen[t] |= bit;
+        }
+    }
+    let reds = 1u16 << 6 | 1 << 8;
+    mask_where(shape, |i| {
+        let t = usize::from(b.terrain[i]);
+        t < DESERT as usize
+            && (twice[t] >> b.token[i] & 1 == 1 || (seen[t] & reds == reds && is_red(b.token[i])))
+    })
+}
+
+/// The land hexes at a 2:1 harbor's piers that produce its resource.
+fn harbor_clashes(shape: &Shape, b: &Setup) -> u32 {
+    let mut m = 0u32;
+    for (p, hexes) in shape.harbor_reach.iter().enumerate() {
+        let kind = b.harbor[p];
+        if kind != GENERIC {
+            let resource = kind - 1;
+            m |= hexes & mask_where(shape, |i| b.terrain[i] == resource);
+        }
+    }
+    m
+}
+
+/// Whether a full board meets one rule (the same verdict as [`offenders`] being
+/// empty, without building the masks where a count is enough).
+#[inline]
+pub fn holds(shape: &Shape, b: &Setup, rule: Rule) -> bool {
+    match rule {
+        Rule::MinPipsPerCorner(n) => shape
+            .corners
+            .iter()
+            .all(|c| c.len() < 3 || c.iter().map(|&h| pips(b.token[h as usize])).sum::<u32>() >= n),
+        Rule::MaxCluster(n) => terrain_masks(shape, b)
+            .iter()
+            .all(|&m| m.count_ones() <= n || groups(shape, m).all(|g| g.count_ones() <= n)),
+        Rule::ResourcePips(lo, hi) => resource_pips(shape, b)
+            .iter()
+            .all(|p| (lo..=hi).contains(p)),
+        _ => offenders(shape, b, rule) == (0, 0),
     }
 }
 
@@ -269,6 +514,42 @@ pub fn offenders(shape: &Shape, b: &Setup, rule: Rule) -> (u32, u32) {
             }
             (m, 0)
         }
+        Rule::MinPipsPerCorner(n) => {
+            // The tokens of a corner short of pips, and a desert there (moving it
+            // frees the corner for a token).
+            let (mut t, mut g) = (0u32, 0u32);
+            for corner in shape.corners.iter().filter(|c| c.len() == 3) {
+                let sum: u32 = corner.iter().map(|&h| pips(b.token[h as usize])).sum();
+                if sum < n {
+                    for &h in corner {
+                        if b.terrain[h as usize] == DESERT {
+                            g |= 1 << h;
+                        } else {
+                            t |= 1 << h;
+                        }
+                    }
+                }
+            }
+            (t, g)
+        }
+        Rule::MaxCluster(n) => {
+            let m = terrain_masks(shape, b)
+                .iter()
+                .flat_map(|&m| groups(shape, m))
+                .filter(|g| g.count_ones() > n)
+                .fold(0, |a, g| a | g);
+            (0, m)
+        }
+        Rule::NumberResourceApart => (number_clashes(shape, b), 0),
+        Rule::ResourcePips(lo, hi) => {
+            let p = resource_pips(shape, b);
+            let m = mask_where(shape, |i| {
+                p.get(usize::from(b.terrain[i]))
+                    .is_some_and(|x| !(lo..=hi).contains(x))
+            });
+            (m, 0)
+        }
+        Rule::HarborResourceApart => (0, harbor_clashes(shape, b)),
     }
 }
 
@@ -288,8 +569,31 @@ mod tests {
         );
         assert_eq!(
             e.as_flag().to_string(),
-            "--rules has an unknown rule 'blue-apart': use red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N or none"
+            "--rules has an unknown rule 'blue-apart': use red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N, min-pips-per-corner=N, max-cluster=N, number-resource-apart, resource-pips=A-B, harbor-resource-apart or none"
         );
+        let r: Rules = "harbor-resource-apart,resource-pips=9-16,max-cluster=2,min-pips-per-corner=4,number-resource-apart"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            r.to_string(),
+            "min-pips-per-corner=4,max-cluster=2,number-resource-apart,resource-pips=9-16,harbor-resource-apart"
+        );
+        assert_eq!(r.to_string().parse::<Rules>().unwrap(), r);
+        for (bad, says) in [
+            ("max-cluster=0", "at least 1"),
+            ("min-pips-per-corner=16", "at most 15"),
+            ("resource-pips=9", "A-B"),
+            ("resource-pips=16-9", "empty"),
+            ("resource-pips", "without its limit"),
+            ("red-apart=3", "takes no value"),
+            (
+                "max-pips-per-corner=10,max-pips-per-corner=12",
+                "give each rule once",
+            ),
+        ] {
+            let e = bad.parse::<Rules>().unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
         assert!("max-pips-per-corner=3"
             .parse::<Rules>()
             .unwrap_err()

@@ -5,17 +5,15 @@ use super::board::{is_red, Shape, DESERT};
 use super::bounded;
 use super::direct::{BitDeposit, Masks, Plan};
 use super::exact::PlacementTable;
-use super::rules::{independent, offenders, Rule, Rules, Setup};
+use super::fix::{Fixes, Free};
+use super::rules::{holds, independent, Rule, Rules, Setup};
 use crate::seed::Rng;
 use rand::RngCore;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// How a board is drawn.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Sampler {
     /// Draw the whole board; throw it away if invalid. Uniform over valid boards.
     FullRejection,
@@ -27,19 +25,33 @@ pub enum Sampler {
     Sequential,
     /// Pick a valid placement uniformly from the enumerated table, fill the rest.
     Direct,
+    /// What popular web generators do: hex by hex, a random piece from those left,
+    /// up to [`RETRIES`] picks per hex; when all break a rule with the pieces placed
+    /// so far, start the board again.
+    RetryRestart,
+    /// Draw N valid boards uniformly (with `direct` where it applies, else
+    /// `full-rejection`) and keep the one with the lowest balance score.
+    BestOf(u16),
 }
 
-/// Every sampler, in the order studies report them.
-pub const ALL_SAMPLERS: [Sampler; 5] = [
+/// Every sampler a study runs unless told otherwise, in the order studies report them.
+pub const ALL_SAMPLERS: [Sampler; 7] = [
     Sampler::FullRejection,
     Sampler::TokenRejection,
     Sampler::Swap,
     Sampler::Sequential,
     Sampler::Direct,
+    Sampler::RetryRestart,
+    Sampler::BestOf(10),
 ];
 
+/// Picks per hex `retry-restart` makes before it starts the board again.
+pub const RETRIES: u32 = 3;
+/// The largest N of `best-of-N`.
+pub const MAX_BEST_OF: u16 = 1000;
+
 impl Sampler {
-    /// The sampler's name in parameters and outputs.
+    /// The sampler's name in parameters and outputs (`best-of-N` with its N).
     pub fn name(self) -> &'static str {
         match self {
             Sampler::FullRejection => "full-rejection",
@@ -47,8 +59,27 @@ impl Sampler {
             Sampler::Swap => "swap",
             Sampler::Sequential => "sequential",
             Sampler::Direct => "direct",
+            Sampler::RetryRestart => "retry-restart",
+            Sampler::BestOf(n) => best_of_name(n),
         }
     }
+
+    /// Whether the sampler is uniform over valid boards.
+    pub fn is_exact(self) -> bool {
+        matches!(self, Sampler::FullRejection | Sampler::Direct)
+    }
+}
+
+/// The name of `best-of-N`, made once per N (N is at most [`MAX_BEST_OF`], so at
+/// most that many short names are ever kept).
+fn best_of_name(n: u16) -> &'static str {
+    static NAMES: OnceLock<std::sync::Mutex<std::collections::HashMap<u16, &'static str>>> =
+        OnceLock::new();
+    let names = NAMES.get_or_init(Default::default);
+    let mut names = names.lock().expect("sampler names");
+    names
+        .entry(n)
+        .or_insert_with(|| Box::leak(format!("best-of-{n}").into_boxed_str()))
 }
 
 impl std::str::FromStr for Sampler {
@@ -56,16 +87,37 @@ impl std::str::FromStr for Sampler {
     /// A sampler by its name. The error names the value, not a parameter: a sampler
     /// is given as `sampler` or in a list of `samplers`.
     fn from_str(s: &str) -> crate::Result<Self> {
+        if let Some(n) = s.strip_prefix("best-of-") {
+            return match n.parse::<u16>() {
+                Ok(n) if (2..=MAX_BEST_OF).contains(&n) => Ok(Sampler::BestOf(n)),
+                _ => Err(crate::Error::invalid(format!(
+                    "sampler '{s}': N of best-of-N must be a whole number from 2 to {MAX_BEST_OF}"
+                ))),
+            };
+        }
         ALL_SAMPLERS
             .into_iter()
             .find(|x| x.name() == s)
             .ok_or_else(|| {
-                let names: Vec<&str> = ALL_SAMPLERS.iter().map(|x| x.name()).collect();
+                let names: Vec<&str> = ALL_SAMPLERS[..6].iter().map(|x| x.name()).collect();
                 crate::Error::invalid(format!(
-                    "unknown sampler '{s}': use one of {}",
+                    "unknown sampler '{s}': use one of {} or best-of-N",
                     names.join(", ")
                 ))
             })
+    }
+}
+
+impl serde::Serialize for Sampler {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Sampler {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -189,6 +241,11 @@ pub struct Ctx {
     pub rules: Rules,
     /// Table of valid red/desert/2-12 placements; `Some` when the rules can be enumerated.
     pub table: Option<PlacementTable>,
+    /// The placement table of the rules' placement part alone, when the rules also
+    /// have later rules (`direct` then draws from it and checks the rest).
+    partial: Option<PlacementTable>,
+    /// Fixed hexes and what stays free, when some are fixed (`--fix`).
+    fixed: Option<(Fixes, Free)>,
     /// How `direct` draws, built from the table when first needed.
     plan: OnceLock<Option<Plan>>,
     /// How `full-rejection` draws when the rules only keep reds apart (built likewise).
@@ -343,6 +400,8 @@ impl Ctx {
         Ctx {
             shape,
             rules,
+            partial: None,
+            fixed: None,
             plan: OnceLock::new(),
             rejection_plan: OnceLock::new(),
             table,
@@ -353,6 +412,36 @@ impl Ctx {
             max_attempts: None,
             deposit: default_deposit(),
         }
+    }
+
+    /// The same context with the placement table of the rules' placement part, for
+    /// `direct` under rules that also judge more than the placement (`table` is then
+    /// None): it draws a valid placement from this table, fills the rest, and redraws
+    /// while a later rule fails.
+    pub fn with_partial_table(mut self, partial: PlacementTable) -> Ctx {
+        self.partial = Some(partial);
+        self.plan = OnceLock::new();
+        self
+    }
+
+    /// The same context with hexes fixed (already checked against the shape): only
+    /// `full-rejection` draws with fixes (see [`Ctx::fixed_rejection`]).
+    pub fn with_fixes(mut self, fixes: Fixes) -> Ctx {
+        self.fixed = (!fixes.is_empty()).then(|| {
+            let free = Free::new(self.shape, &fixes);
+            (fixes, free)
+        });
+        self
+    }
+
+    /// The fixed hexes (empty when none).
+    pub fn fixes(&self) -> Fixes {
+        self.fixed.as_ref().map(|f| f.0.clone()).unwrap_or_default()
+    }
+
+    /// Whether the `direct` sampler can draw under these rules.
+    pub fn has_direct(&self) -> bool {
+        self.table.is_some() || self.partial.is_some()
     }
 
     /// The same context drawing with the bit deposit `deposit` (the same boards).
@@ -372,12 +461,14 @@ impl Ctx {
         self.shape.len()
     }
 
-    /// The direct sampler's plan (when the rules can be enumerated).
+    /// The direct sampler's plan (when the rules, or their placement part, can be
+    /// enumerated).
     pub fn plan(&self) -> Option<&Plan> {
         self.plan
             .get_or_init(|| {
                 self.table
                     .as_ref()
+                    .or(self.partial.as_ref())
                     .map(|t| Plan::direct(self.shape, t).with_deposit(self.deposit))
             })
             .as_ref()
@@ -387,7 +478,7 @@ impl Ctx {
     /// under placement rules, the ones the table is built for).
     pub fn mask_plan(&self, sampler: Sampler) -> Option<&Plan> {
         match sampler {
-            Sampler::Direct => self.plan(),
+            Sampler::Direct if self.table.is_some() => self.plan(),
             Sampler::FullRejection => self
                 .rejection_plan
                 .get_or_init(|| {
@@ -477,12 +568,17 @@ impl Ctx {
     ) -> Result<Drawn, GaveUp> {
         let mut draws = Draws::new(rng);
         let mut budget = Budget::new(cap, cancel);
+        if let Some((_, free)) = &self.fixed {
+            return self.fixed_rejection(free, &mut draws, &mut budget);
+        }
         match sampler {
             Sampler::FullRejection => self.full_rejection(&mut draws, &mut budget),
             Sampler::TokenRejection => self.token_rejection(&mut draws, &mut budget),
             Sampler::Swap => self.swap(&mut draws, &mut budget),
             Sampler::Sequential => self.sequential(&mut draws, &mut budget),
-            Sampler::Direct => self.direct(&mut draws),
+            Sampler::Direct => self.direct(&mut draws, &mut budget),
+            Sampler::RetryRestart => self.retry_restart(&mut draws, &mut budget),
+            Sampler::BestOf(n) => self.best_of(n, &mut draws, &mut budget),
         }
     }
 
@@ -524,6 +620,11 @@ impl Ctx {
     pub fn advice(&self, sampler: Sampler) -> String {
         if self.table.is_some() && sampler != Sampler::Direct {
             return "use the direct sampler, which draws valid boards without rejection".into();
+        }
+        if self.partial.is_some() && sampler != Sampler::Direct {
+            return "use the direct sampler, which draws the placement rules without rejection \
+                    and so needs fewer attempts, or loosen the rules"
+                .into();
         }
         match self.rules.max_pips() {
             Some(n) => {
@@ -574,6 +675,70 @@ impl Ctx {
         }
     }
 
+    /// Whole-board rejection with some hexes fixed: the free deserts, tokens and
+    /// terrains drawn uniformly onto their free places (why this is uniform among the
+    /// completions: see `fix.rs`), the board drawn again while it breaks a rule. Rules
+    /// about tokens alone are checked before the terrain is drawn (stopping early
+    /// rejects the same boards). Every sampler draws this way with fixes; `context`
+    /// allows only `full-rejection`, the one it is exactly.
+    fn fixed_rejection(
+        &self,
+        free: &Free,
+        draws: &mut Draws,
+        budget: &mut Budget,
+    ) -> Result<Drawn, GaveUp> {
+        let mut attempt = 0;
+        loop {
+            budget.spend()?;
+            attempt += 1;
+            let mut b = free.base;
+            let mut avail = free.terrain_free;
+            let mut deserts = 0u32;
+            for _ in 0..free.deserts {
+                let h = draws.pick_bit(avail);
+                avail &= !(1 << h);
+                deserts |= 1 << h;
+                b.terrain[h] = DESERT;
+            }
+            let put = |draws: &mut Draws, places: u32, pieces: &[u8], to: &mut [u8; 32]| {
+                let k = pieces.len();
+                let mut v = [0u8; 32];
+                v[..k].copy_from_slice(pieces);
+                draws.shuffle32(&mut v, k, 0, k);
+                let mut m = places;
+                for &x in &v[..k] {
+                    to[m.trailing_zeros() as usize & 31] = x;
+                    m &= m - 1;
+                }
+            };
+            put(
+                draws,
+                free.token_free & !deserts,
+                &free.tokens,
+                &mut b.token,
+            );
+            let tokens_ok = self
+                .rules
+                .list()
+                .iter()
+                .filter(|r| r.tokens_only())
+                .all(|&r| holds(self.shape, &b, r));
+            if !tokens_ok {
+                continue;
+            }
+            put(
+                draws,
+                free.terrain_free & !deserts,
+                &free.terrains,
+                &mut b.terrain,
+            );
+            self.put_harbors(draws, &mut b);
+            if self.rules.check(self.shape, &b) {
+                return Ok(Drawn::new(b, attempt));
+            }
+        }
+    }
+
     /// Given the red set: the deserts uniform among the other hexes, the reds in random
     /// order (which are 6s and which 8s), the 2s and 12s uniform among what is left
     /// (None if they break 2-12-apart), then everything else; None if a late rule fails.
@@ -611,10 +776,16 @@ impl Ctx {
         self.put_tokens(&perm[..n], &mut b);
         let deserts = Self::mask(&perm[..d]);
         self.put_terrain(draws, deserts, &mut b);
+        let harbors_first = self.rules.needs_harbors();
+        if harbors_first {
+            self.put_harbors(draws, &mut b);
+        }
         if !self.rules.check_late(self.shape, &b) {
             return None;
         }
-        self.put_harbors(draws, &mut b);
+        if !harbors_first {
+            self.put_harbors(draws, &mut b);
+        }
         Some(Drawn::new(b, 1))
     }
 
@@ -631,17 +802,27 @@ impl Ctx {
             let mut perm = self.identity();
             draws.shuffle_prefix(&mut perm[..n], 0, d);
             self.put_terrain(draws, Self::mask(&perm[..d]), &mut b);
-            if !self.rules.has(Rule::SameTerrainApart)
-                || offenders(self.shape, &b, Rule::SameTerrainApart).1 == 0
+            if self
+                .rules
+                .list()
+                .iter()
+                .filter(|r| matches!(r, Rule::SameTerrainApart | Rule::MaxCluster(_)))
+                .all(|&r| holds(self.shape, &b, r))
             {
                 break perm;
             }
         };
+        let harbors_first = self.rules.needs_harbors();
         loop {
             draws.shuffle_prefix(&mut perm[..n], d, n);
             self.put_tokens(&perm[..n], &mut b);
-            if self.rules.check(self.shape, &b) {
+            if harbors_first {
                 self.put_harbors(draws, &mut b);
+            }
+            if self.rules.check(self.shape, &b) {
+                if !harbors_first {
+                    self.put_harbors(draws, &mut b);
+                }
                 return Ok(Drawn::new(b, attempts));
             }
             budget.spend()?;
@@ -669,11 +850,17 @@ impl Ctx {
             self.put_tokens(&perm[..n], &mut b);
             let deserts = Self::mask(&perm[..d]);
             self.put_terrain(draws, deserts, &mut b);
-            let land = ((1u64 << n) - 1) as u32 & !deserts;
+            let harbors_first = self.rules.needs_harbors();
+            if harbors_first {
+                self.put_harbors(draws, &mut b);
+            }
+            let mut land = ((1u64 << n) - 1) as u32 & !deserts;
             for _ in 0..MAX_SWAPS {
                 let (tok, ter) = self.rules.offenders(self.shape, &b);
                 if tok | ter == 0 {
-                    self.put_harbors(draws, &mut b);
+                    if !harbors_first {
+                        self.put_harbors(draws, &mut b);
+                    }
                     return Ok(Drawn::new(b, attempt));
                 }
                 let h = draws.pick_bit(tok | ter);
@@ -686,6 +873,9 @@ impl Ctx {
                     // Tokens follow the desert: the desert never holds one.
                     if b.terrain[h] == DESERT || b.terrain[other] == DESERT {
                         b.token.swap(h, other);
+                        for x in [h, other] {
+                            land = land & !(1 << x) | u32::from(b.terrain[x] != DESERT) << x;
+                        }
                     }
                 }
             }
@@ -734,10 +924,16 @@ impl Ctx {
             let mut b = Setup::default();
             self.put_tokens(&perm[..n], &mut b);
             self.put_terrain(draws, Self::mask(&perm[..d]), &mut b);
+            let harbors_first = self.rules.needs_harbors();
+            if harbors_first {
+                self.put_harbors(draws, &mut b);
+            }
             if !self.rules.check(self.shape, &b) {
                 continue;
             }
-            self.put_harbors(draws, &mut b);
+            if !harbors_first {
+                self.put_harbors(draws, &mut b);
+            }
             return Ok(Drawn::new(b, attempt));
         }
     }
@@ -745,12 +941,159 @@ impl Ctx {
     /// A placement drawn uniformly from the enumerated valid ones (see `exact`), then the
     /// rest at random, all as sets of places (see `direct`). One attempt, no rejection
     /// of whole boards.
-    fn direct(&self, draws: &mut Draws) -> Result<Drawn, GaveUp> {
+    ///
+    /// Under rules that judge more than the placement, the placement comes from the
+    /// table of the placement rules alone, so a drawn board is uniform among boards
+    /// meeting those; it is redrawn while a later rule fails, which leaves it uniform
+    /// among boards meeting all the rules (rejection within a uniform family). Each
+    /// draw is one attempt.
+    fn direct(&self, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp> {
         // `context` refuses the direct sampler without a table, so there is a plan.
         let plan = self
             .plan()
             .expect("the direct sampler has its placement table");
-        Ok(Self::drawn(plan, plan.draw(draws.rng)))
+        if self.table.is_some() {
+            return Ok(Self::drawn(plan, plan.draw(draws.rng)));
+        }
+        let mut attempts = 0;
+        loop {
+            budget.spend()?;
+            attempts += 1;
+            let layout = plan.layout(&plan.draw(draws.rng));
+            if self.rules.check_late(self.shape, &layout) {
+                return Ok(Drawn::new(layout, attempts));
+            }
+        }
+    }
+
+    /// Hex by hex in number order, first the terrain (deserts included), then the
+    /// harbors, then the tokens: each hex gets a random piece from those left, checked
+    /// against the pieces already placed (neighbours for the apart rules, the same
+    /// resource for number-resource-apart); after [`RETRIES`] failed picks the board
+    /// is started again, and so it is when the finished board breaks a rule no
+    /// placement checks (corner and cluster limits, resource pips, harbors). Each
+    /// start is one attempt.
+    fn retry_restart(&self, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp> {
+        let n = self.n();
+        let mut attempt = 0;
+        'board: loop {
+            budget.spend()?;
+            attempt += 1;
+            let mut b = Setup::default();
+            let mut pool = [0u8; 32];
+            let m = self.shape.terrains.len();
+            pool[..m].copy_from_slice(&self.shape.terrains);
+            for slot in &mut pool[m..m + self.shape.deserts] {
+                *slot = DESERT;
+            }
+            let mut left = n;
+            let mut placed = 0u32;
+            for h in 0..n {
+                let mut fits = false;
+                for _ in 0..RETRIES {
+                    let k = draws.below(left as u32) as usize;
+                    if self.terrain_fits(&b, placed, h, pool[k]) {
+                        b.terrain[h] = pool[k];
+                        pool.swap(k, left - 1);
+                        left -= 1;
+                        fits = true;
+                        break;
+                    }
+                }
+                if !fits {
+                    continue 'board;
+                }
+                placed |= 1 << h;
+            }
+            self.put_harbors(draws, &mut b);
+            let m = self.shape.tokens.len();
+            pool[..m].copy_from_slice(&self.shape.tokens);
+            let mut left = m;
+            let mut placed = 0u32;
+            for h in 0..n {
+                if b.terrain[h] == DESERT {
+                    continue;
+                }
+                let mut fits = false;
+                for _ in 0..RETRIES {
+                    let k = draws.below(left as u32) as usize;
+                    if self.token_fits(&b, placed, h, pool[k]) {
+                        b.token[h] = pool[k];
+                        pool.swap(k, left - 1);
+                        left -= 1;
+                        fits = true;
+                        break;
+                    }
+                }
+                if !fits {
+                    continue 'board;
+                }
+                placed |= 1 << h;
+            }
+            if self.rules.check(self.shape, &b) {
+                return Ok(Drawn::new(b, attempt));
+            }
+        }
+    }
+
+    /// Whether terrain `t` on hex `h` keeps the apart rules with the hexes `placed`.
+    fn terrain_fits(&self, b: &Setup, placed: u32, h: usize, t: u8) -> bool {
+        let near = self.shape.neighbours[h] & placed;
+        let same = (0..self.n()).any(|j| near >> j & 1 == 1 && b.terrain[j] == t);
+        !(same
+            && (self.rules.has(Rule::SameTerrainApart)
+                || (t != DESERT && self.rules.has(Rule::MaxCluster(1)))))
+    }
+
+    /// Whether token `v` on hex `h` keeps the apart rules with the tokens `placed`.
+    fn token_fits(&self, b: &Setup, placed: u32, h: usize, v: u8) -> bool {
+        let near = self.shape.neighbours[h] & placed;
+        let mut j_near = (0..self.n()).filter(|&j| near >> j & 1 == 1);
+        let clash =
+            |f: &dyn Fn(u8) -> bool| (0..self.n()).any(|j| near >> j & 1 == 1 && f(b.token[j]));
+        if self.rules.red_apart() && is_red(v) && clash(&is_red) {
+            return false;
+        }
+        let extreme = |x: u8| x == 2 || x == 12;
+        if self.rules.two_twelve_apart() && extreme(v) && clash(&extreme) {
+            return false;
+        }
+        if self.rules.has(Rule::SameNumberApart) && j_near.any(|j| b.token[j] == v) {
+            return false;
+        }
+        if self.rules.has(Rule::NumberResourceApart) {
+            let same_resource =
+                (0..self.n()).filter(|&j| placed >> j & 1 == 1 && b.terrain[j] == b.terrain[h]);
+            for j in same_resource {
+                let w = b.token[j];
+                if w == v || (is_red(w) && is_red(v)) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// N boards from the exact sampler that applies (`direct`, else
+    /// `full-rejection`), the one with the lowest balance score kept (the first on a
+    /// tie). Attempts add up over the N.
+    fn best_of(&self, n: u16, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp> {
+        let mut best: Option<(f64, Setup)> = None;
+        let mut attempts = 0;
+        for _ in 0..n {
+            let d = if self.has_direct() {
+                self.direct(draws, budget)?
+            } else {
+                self.full_rejection(draws, budget)?
+            };
+            attempts += d.attempts;
+            let score = super::balance::score(self.shape, &d.layout);
+            if best.as_ref().is_none_or(|(s, _)| score < *s) {
+                best = Some((score, d.layout));
+            }
+        }
+        let (_, layout) = best.expect("N is at least 2");
+        Ok(Drawn::new(layout, attempts))
     }
 
     fn drawn(plan: &Plan, m: Masks) -> Drawn {

@@ -23,6 +23,18 @@ fn every_board_of_every_sampler_meets_its_rules() {
         (BoardKind::Base, "same-number-apart", 300),
         (BoardKind::Base, "red-apart,max-pips-per-corner=11", 300),
         (BoardKind::Extended, "red-apart", 1000),
+        (BoardKind::Base, "red-apart,min-pips-per-corner=5", 200),
+        (BoardKind::Base, "max-cluster=2,harbor-resource-apart", 200),
+        (
+            BoardKind::Base,
+            "number-resource-apart,resource-pips=8-16",
+            200,
+        ),
+        (
+            BoardKind::Extended,
+            "red-apart,max-cluster=3,min-pips-per-corner=3",
+            100,
+        ),
     ];
     for (board, rules, n) in cases {
         for sampler in ALL_SAMPLERS {
@@ -218,4 +230,177 @@ fn caps_leave_the_boards_as_they_were() {
             assert_eq!(a, b);
         }
     }
+}
+
+/// The new rules' verdicts three ways on random boards: `holds`, the offender masks,
+/// and the record check from coordinates (`verify_record`), for several limits.
+#[test]
+fn rule_checks_agree_with_the_record_check() {
+    use super::rules::{holds, offenders};
+    let rule_sets = [
+        "min-pips-per-corner=3",
+        "min-pips-per-corner=5",
+        "max-cluster=1",
+        "max-cluster=2",
+        "max-cluster=3",
+        "number-resource-apart",
+        "resource-pips=9-16",
+        "resource-pips=6-13",
+        "harbor-resource-apart",
+    ];
+    for board in [BoardKind::Base, BoardKind::Extended] {
+        let g = game(board, Sampler::FullRejection, "none");
+        let shape = board.shape();
+        let mut seen = [[0u32; 2]; 9];
+        for i in 0..4000 {
+            let Outcome::Accepted(b) = g.generate(&mut item_rng(9, "catan", i)) else {
+                panic!("no board")
+            };
+            for (k, r) in rule_sets.iter().enumerate() {
+                let rules: Rules = r.parse().unwrap();
+                let rule = rules.list()[0];
+                let fast = holds(shape, &b.layout, rule);
+                let masks = offenders(shape, &b.layout, rule) == (0, 0);
+                let slow = verify_record(shape, &rules, &b).is_ok();
+                assert_eq!(fast, slow, "{r} board {i}");
+                assert_eq!(masks, slow, "{r} board {i}");
+                seen[k][usize::from(slow)] += 1;
+            }
+        }
+        // Each rule both held and failed on some board of the base board (the checks
+        // were exercised); on the 5-6 board some never hold on random boards
+        // (number-resource-apart cannot: six reds, five resources).
+        for (k, r) in rule_sets.iter().enumerate() {
+            assert!(seen[k][0] > 0, "{r} never failed on {board:?}");
+            assert!(
+                board == BoardKind::Extended || seen[k][1] > 0,
+                "{r} never held"
+            );
+        }
+    }
+}
+
+/// Fixed hexes, exactly: with all but six hexes fixed, every completion of the rest
+/// is enumerated by brute force (every order of the free terrains and tokens, the
+/// free desert anywhere free), the valid ones kept by the record check, and the
+/// sampler's boards must hit each valid completion equally often (chi-square) and
+/// never an invalid one.
+#[test]
+fn fixed_hexes_draw_the_rest_uniformly_among_valid_completions() {
+    use crate::stats::{chi2_sf, pearson};
+    use std::collections::{BTreeSet, HashMap};
+    let board = BoardKind::Base;
+    let shape = board.shape();
+    let rules = "min-pips-per-corner=3,number-resource-apart";
+    // A reference board meeting the rules; fix every hex but six (the desert among
+    // the free ones).
+    let reference = game(board, Sampler::FullRejection, rules);
+    let Outcome::Accepted(r) = reference.generate(&mut item_rng(77, "catan", 0)) else {
+        panic!("no board")
+    };
+    let desert = r.hexes.iter().position(|h| h.token.is_none()).unwrap();
+    let free: Vec<usize> = (0..19)
+        .filter(|&h| h == desert || h % 3 == 1)
+        .take(6)
+        .collect();
+    assert!(free.contains(&desert));
+    let fixes: Vec<String> = r
+        .hexes
+        .iter()
+        .enumerate()
+        .filter(|(h, _)| !free.contains(h))
+        .map(|(_, h)| match h.token {
+            Some(t) => format!("{}={}:{t}", h.n, h.terrain),
+            None => format!("{}={}", h.n, h.terrain),
+        })
+        .collect();
+    let fix = fixes.join(",");
+    // Every completion: the free pieces in every order, as (terrain, token) per free hex.
+    let pieces: Vec<(&str, Option<u8>)> = free
+        .iter()
+        .map(|&h| (r.hexes[h].terrain, r.hexes[h].token))
+        .collect();
+    let terrains: Vec<&str> = pieces.iter().map(|p| p.0).collect();
+    let tokens: Vec<u8> = pieces.iter().filter_map(|p| p.1).collect();
+    fn orders<T: Clone + Ord>(v: &[T]) -> BTreeSet<Vec<T>> {
+        if v.len() <= 1 {
+            return BTreeSet::from([v.to_vec()]);
+        }
+        let mut out = BTreeSet::new();
+        for i in 0..v.len() {
+            let mut rest = v.to_vec();
+            let x = rest.remove(i);
+            for mut o in orders(&rest) {
+                o.insert(0, x.clone());
+                out.insert(o);
+            }
+        }
+        out
+    }
+    let checked: Rules = rules.parse().unwrap();
+    let mut valid: HashMap<Vec<(String, Option<u8>)>, usize> = HashMap::new();
+    let mut all = 0;
+    for t_order in orders(&terrains) {
+        for k_order in orders(&tokens) {
+            all += 1;
+            let mut rec = r.clone();
+            let mut k = k_order.iter();
+            for (slot, &h) in free.iter().enumerate() {
+                rec.hexes[h].terrain = t_order[slot];
+                rec.hexes[h].token = if t_order[slot] == "desert" {
+                    None
+                } else {
+                    k.next().copied()
+                };
+            }
+            // Harbors do not meet these rules: the record's own are kept.
+            if verify_record(shape, &checked, &rec).is_ok() {
+                let key: Vec<(String, Option<u8>)> = free
+                    .iter()
+                    .map(|&h| (rec.hexes[h].terrain.to_string(), rec.hexes[h].token))
+                    .collect();
+                let n = valid.len();
+                valid.entry(key).or_insert(n);
+            }
+        }
+    }
+    assert!(
+        valid.len() >= 20 && valid.len() < all,
+        "{} valid of {all}",
+        valid.len()
+    );
+    let g = Catan::new(CatanParams {
+        board,
+        rules: rules.into(),
+        fix: fix.clone(),
+        ..CatanParams::default()
+    })
+    .unwrap();
+    let n = 60 * valid.len() as u64;
+    let mut counts = vec![0u64; valid.len()];
+    for i in 0..n {
+        let Outcome::Accepted(b) = g.generate(&mut item_rng(78, "catan", i)) else {
+            panic!("no board")
+        };
+        let key: Vec<(String, Option<u8>)> = free
+            .iter()
+            .map(|&h| (b.hexes[h].terrain.to_string(), b.hexes[h].token))
+            .collect();
+        let Some(&cell) = valid.get(&key) else {
+            panic!("board {i} is not a valid completion: {key:?}")
+        };
+        counts[cell] += 1;
+        for (h, x) in b
+            .hexes
+            .iter()
+            .enumerate()
+            .filter(|(h, _)| !free.contains(h))
+        {
+            assert_eq!((x.terrain, x.token), (r.hexes[h].terrain, r.hexes[h].token));
+        }
+    }
+    let expect = vec![n as f64 / valid.len() as f64; valid.len()];
+    let (chi, cells) = pearson(&counts, &expect);
+    let p = chi2_sf(chi, (cells - 1) as f64);
+    assert!(p > 1e-4, "chi {chi} over {cells} cells: p = {p}");
 }

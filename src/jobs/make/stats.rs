@@ -557,7 +557,7 @@ pub mod catan_bias {
             Ok(ctx) => ctx,
             Err(e) if explicit && samplers.contains(&Sampler::Direct) => return Err(e),
             Err(Error::Interrupted) => return Err(Error::Interrupted),
-            // No table: the expectations come from a full-rejection reference run.
+            // No table for direct: a reference run, if needed, is of full-rejection.
             Err(_) => context(kind, &rules, Sampler::FullRejection).map_err(|e| match e {
                 Error::Invalid(m) if !samplers.contains(&Sampler::FullRejection) => {
                     Error::Invalid(format!(
@@ -569,7 +569,7 @@ pub mod catan_bias {
         };
         let samplers: Vec<Sampler> = samplers
             .into_iter()
-            .filter(|&s| s != Sampler::Direct || ctx.table.is_some())
+            .filter(|&s| s != Sampler::Direct || ctx.has_direct())
             .collect();
         for &s in &samplers {
             crate::games::catan::pilot::check(&ctx, s)?;
@@ -757,10 +757,12 @@ pub mod catan_bias {
             let ctx = &self.ctx;
             if ctx.table.is_none() {
                 note(&format!(
-                    "note: rules {} cannot be enumerated on the {} board; expectations come from a reference run of {} full-rejection boards, and direct is skipped",
+                    "note: rules {} cannot be enumerated on the {} board; expectations come from a reference run of {} {} boards{}",
                     ctx.rules,
                     ctx.shape.kind.name(),
-                    self.spec.reference_samples
+                    self.spec.reference_samples,
+                    crate::games::catan::bias::reference_sampler(ctx).name(),
+                    if ctx.has_direct() { "" } else { ", and direct is skipped" }
                 ));
             }
             let counts = count_samplers(&self.ctx, &self.config(shard), progress, |s, c, secs| {

@@ -1,0 +1,366 @@
+//! Whether a board exists under rules the exhaustive search does not cover
+//! (`min-pips-per-corner`, `max-cluster`, `number-resource-apart`, `resource-pips`,
+//! `harbor-resource-apart`) or with fixed hexes.
+//!
+//! Three steps, the first two exact:
+//!
+//! 1. the part of the rules the exhaustive search covers must be met (see
+//!    [`super::feasible`]; more rules only remove boards);
+//! 2. necessary conditions that give a reason a player can check: the pips a
+//!    resource's hexes can carry at the least and the most, how many tokens of one
+//!    value (or reds) five resources can hold apart, how many pips a desert's corners
+//!    can reach, and fixed hexes that already break a rule between them;
+//! 3. a search for a board: a local search (min-conflicts with occasional uphill
+//!    moves, restarted from fresh random boards) from fixed random streams, so the
+//!    answer is the same on every run. A board it finds is checked by the
+//!    independent verifier. When it finds none within its budget, the rules are
+//!    refused with a message that says so: such boards are at best very rare (every
+//!    sampler would then give up at its cap), but the search does not prove there are
+//!    none.
+
+use super::board::{pips, Shape, DESERT, MAX_HEX, TERRAIN_NAMES};
+use super::fix::{Fixes, Free};
+use super::rules::{offenders, Rule, Rules, Setup};
+use crate::seed::Rng;
+use rand::{Rng as _, SeedableRng};
+
+/// Moves the local search makes from one random start before starting again.
+pub const MOVES_PER_START: u32 = 20_000;
+/// Random starts the local search makes before it gives up: at most
+/// `STARTS * MOVES_PER_START` moves, about a second of work.
+pub const STARTS: u32 = 25;
+const SEED: u64 = 0x05ee_d0fb_0a2d;
+
+/// Why no board can meet the rules with the fixes, when a necessary condition fails.
+pub fn impossible(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Option<String> {
+    let board = shape.kind.name();
+    let resources: Vec<(u8, usize)> = (0..DESERT)
+        .map(|t| (t, shape.terrain_count(t)))
+        .filter(|&(_, k)| k > 0)
+        .collect();
+    let mut by_pips: Vec<u32> = shape.tokens.iter().map(|&t| pips(t)).collect();
+    by_pips.sort_unstable();
+    let total: u32 = by_pips.iter().sum();
+    for rule in rules.list() {
+        match *rule {
+            Rule::ResourcePips(lo, hi) => {
+                for &(t, k) in &resources {
+                    let least: u32 = by_pips[..k].iter().sum();
+                    let most: u32 = by_pips[by_pips.len() - k..].iter().sum();
+                    let name = TERRAIN_NAMES[usize::from(t)];
+                    if hi < least || lo > most {
+                        return Some(format!(
+                            "{} cannot be met on the {board} board: {name} has {k} hexes, whose numbers carry {least} to {most} pips",
+                            rule.name()
+                        ));
+                    }
+                }
+                let r = resources.len() as u32;
+                if lo * r > total || hi * r < total {
+                    return Some(format!(
+                        "{} cannot be met on the {board} board: its tokens carry {total} pips in all, which {r} resources cannot share with each between {lo} and {hi}",
+                        rule.name()
+                    ));
+                }
+            }
+            Rule::NumberResourceApart => {
+                let r = resources.len();
+                let reds = shape.reds();
+                if reds > r {
+                    return Some(format!(
+                        "{} cannot be met on the {board} board: it has {reds} red tokens (6s and 8s) and {r} resources, so some resource gets two",
+                        rule.name()
+                    ));
+                }
+                if let Some(v) = shape
+                    .tokens
+                    .iter()
+                    .copied()
+                    .find(|&v| shape.token_count(v) > r)
+                {
+                    return Some(format!(
+                        "{} cannot be met on the {board} board: it has {} tokens {v} and {r} resources",
+                        rule.name(),
+                        shape.token_count(v)
+                    ));
+                }
+            }
+            Rule::MinPipsPerCorner(n) => {
+                // The desert lies on a corner of three land hexes (every hex of both
+                // boards does); the other two touch, so with red-apart they hold at
+                // most a red and a 5 or 9.
+                let on_corner = (0..shape.len()).all(|h| {
+                    shape
+                        .corners
+                        .iter()
+                        .any(|c| c.len() == 3 && c.contains(&(h as u8)))
+                });
+                let cap = if rules.red_apart() { 9 } else { 10 };
+                if on_corner && n > cap {
+                    return Some(format!(
+                        "{} cannot be met on the {board} board: the desert's corners get pips from two tokens only, at most {cap}{}",
+                        rule.name(),
+                        if cap == 9 { " when reds are apart" } else { "" }
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    fixed_clash(shape, rules, fixes)
+}
+
+/// Two fixed hexes that touch and already break a rule between them.
+fn fixed_clash(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Option<String> {
+    let f = fixes.list();
+    for (i, a) in f.iter().enumerate() {
+        for c in &f[i + 1..] {
+            if shape.neighbours[usize::from(a.hex)] >> c.hex & 1 == 0 {
+                continue;
+            }
+            for rule in rules.list() {
+                let broken = match (rule, a.token, c.token) {
+                    (Rule::RedApart, Some(x), Some(y)) => matches!(x, 6 | 8) && matches!(y, 6 | 8),
+                    (Rule::TwoTwelveApart, Some(x), Some(y)) => {
+                        matches!(x, 2 | 12) && matches!(y, 2 | 12)
+                    }
+                    (Rule::SameNumberApart, Some(x), Some(y)) => x == y,
+                    (Rule::SameTerrainApart, _, _) => a.terrain == c.terrain,
+                    (Rule::MaxCluster(1), _, _) => a.terrain == c.terrain && a.terrain != DESERT,
+                    _ => false,
+                };
+                if broken {
+                    return Some(format!(
+                        "the fixed hexes {} and {} touch and break {}",
+                        a.hex + 1,
+                        c.hex + 1,
+                        rule.name()
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// How far a board is from meeting the rules: offending pieces summed over the rules.
+fn cost(shape: &Shape, rules: &Rules, b: &Setup) -> u32 {
+    rules
+        .list()
+        .iter()
+        .map(|&r| {
+            let (t, g) = offenders(shape, b, r);
+            t.count_ones() + g.count_ones()
+        })
+        .sum()
+}
+
+/// A random completion of the fixes.
+fn start(shape: &Shape, free: &Free, rng: &mut Rng) -> Setup {
+    let mut b = free.base;
+    let mut avail = free.terrain_free;
+    let mut deserts = 0u32;
+    for _ in 0..free.deserts {
+        let h = nth_bit(avail, rng.random_range(0..avail.count_ones()));
+        avail &= !(1 << h);
+        deserts |= 1 << h;
+        b.terrain[h] = DESERT;
+        b.token[h] = 0;
+    }
+    let fill = |places: u32, pieces: &[u8], rng: &mut Rng, to: &mut [u8; MAX_HEX]| {
+        let mut v = pieces.to_vec();
+        for i in (1..v.len()).rev() {
+            v.swap(i, rng.random_range(0..=i));
+        }
+        let mut m = places;
+        for x in v {
+            to[m.trailing_zeros() as usize] = x;
+            m &= m - 1;
+        }
+    };
+    fill(free.token_free & !deserts, &free.tokens, rng, &mut b.token);
+    fill(
+        free.terrain_free & !deserts,
+        &free.terrains,
+        rng,
+        &mut b.terrain,
+    );
+    let k = shape.harbor_kinds.len();
+    let mut h = shape.harbor_kinds.clone();
+    for i in (1..k).rev() {
+        h.swap(i, rng.random_range(0..=i));
+    }
+    b.harbor[..k].copy_from_slice(&h);
+    b
+}
+
+fn nth_bit(mut m: u32, k: u32) -> usize {
+    for _ in 0..k {
+        m &= m - 1;
+    }
+    m.trailing_zeros() as usize
+}
+
+/// One random move that keeps the fixes and the multisets: swap two free tokens, two
+/// free terrains (tokens stay), a free desert with a free land hex (its token moves
+/// to where the desert was), or two harbors.
+fn propose(shape: &Shape, free: &Free, b: &mut Setup, hot: u32, rng: &mut Rng) {
+    let n = shape.len();
+    let pick = |m: u32, rng: &mut Rng| -> Option<usize> {
+        (m != 0).then(|| nth_bit(m, rng.random_range(0..m.count_ones())))
+    };
+    let land = (0..n).fold(0u32, |m, h| {
+        if b.terrain[h] != DESERT {
+            m | 1 << h
+        } else {
+            m
+        }
+    });
+    // Prefer moving an offending piece: it is the one that must change.
+    let first = |m: u32, rng: &mut Rng| {
+        if m & hot != 0 && rng.random_bool(0.8) {
+            pick(m & hot, rng)
+        } else {
+            pick(m, rng)
+        }
+    };
+    match rng.random_range(0..8u32) {
+        0..=3 => {
+            let m = free.token_free & land;
+            if let Some(a) = first(m, rng) {
+                if let Some(c) = pick(m & !(1 << a), rng) {
+                    b.token.swap(a, c);
+                }
+            }
+        }
+        4..=5 => {
+            let m = free.terrain_free & land;
+            if let Some(a) = first(m, rng) {
+                if let Some(c) = pick(m & !(1 << a), rng) {
+                    b.terrain.swap(a, c);
+                }
+            }
+        }
+        6 => {
+            let d = pick(free.terrain_free & !land, rng);
+            let h = pick(free.terrain_free & free.token_free & land, rng);
+            if let (Some(d), Some(h)) = (d, h) {
+                b.terrain.swap(d, h);
+                b.token.swap(d, h);
+            }
+        }
+        _ => {
+            let k = shape.harbor_kinds.len();
+            if k > 1 {
+                let a = rng.random_range(0..k);
+                let c = rng.random_range(0..k);
+                b.harbor.swap(a, c);
+            }
+        }
+    }
+}
+
+/// What the local search found: a board, and the moves it made.
+#[derive(Debug, Clone, Copy)]
+pub struct Found {
+    /// A board meeting the rules with the fixes, if one was found.
+    pub board: Option<Setup>,
+    /// Moves made.
+    pub moves: u64,
+}
+
+/// Look for a board meeting `rules` with `fixes` (already checked against `shape`).
+pub fn search(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Found {
+    let free = Free::new(shape, fixes);
+    let mut moves = 0u64;
+    for s in 0..STARTS {
+        let mut rng = Rng::seed_from_u64(SEED ^ u64::from(s).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut b = start(shape, &free, &mut rng);
+        let mut c = cost(shape, rules, &b);
+        for _ in 0..MOVES_PER_START {
+            if c == 0 {
+                return Found {
+                    board: Some(b),
+                    moves,
+                };
+            }
+            moves += 1;
+            let hot = rules.offenders(shape, &b);
+            let mut next = b;
+            propose(shape, &free, &mut next, hot.0 | hot.1, &mut rng);
+            let c2 = cost(shape, rules, &next);
+            // Downhill or level always; uphill now and then, to leave a local minimum.
+            if c2 <= c || rng.random_bool(0.02) {
+                b = next;
+                c = c2;
+            }
+        }
+        if c == 0 {
+            return Found {
+                board: Some(b),
+                moves,
+            };
+        }
+    }
+    Found { board: None, moves }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::BoardKind;
+    use super::*;
+
+    fn rules(s: &str) -> Rules {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn necessary_conditions_name_the_reason() {
+        let base = BoardKind::Base.shape();
+        let none = Fixes::default();
+        // Clay and rock have 3 hexes: at most 5+5+5 = 15 pips (three of the four
+        // reds), at least 1+1+2 = 4 (the 2, the 12 and a 3 or 11).
+        let e = impossible(base, &rules("resource-pips=16-20"), &none).unwrap();
+        assert!(
+            e.contains("clay has 3 hexes") && e.contains("4 to 15"),
+            "{e}"
+        );
+        // 58 pips over 5 resources: 12 each is 60.
+        let e = impossible(base, &rules("resource-pips=12-14"), &none).unwrap();
+        assert!(e.contains("58 pips"), "{e}");
+        assert!(impossible(base, &rules("resource-pips=9-16"), &none).is_none());
+        let ext = BoardKind::Extended.shape();
+        let e = impossible(ext, &rules("number-resource-apart"), &none).unwrap();
+        assert!(e.contains("6 red tokens"), "{e}");
+        assert!(impossible(base, &rules("number-resource-apart"), &none).is_none());
+        let e = impossible(base, &rules("red-apart,min-pips-per-corner=10"), &none).unwrap();
+        assert!(e.contains("at most 9"), "{e}");
+        let e = impossible(base, &rules("min-pips-per-corner=11"), &none).unwrap();
+        assert!(e.contains("at most 10"), "{e}");
+        let f: Fixes = "1=wood:6,2=clay:8".parse().unwrap();
+        let e = impossible(base, &rules("red-apart"), &f).unwrap();
+        assert!(e.contains("fixed hexes 1 and 2"), "{e}");
+    }
+
+    #[test]
+    fn the_search_finds_boards_that_verify() {
+        let base = BoardKind::Base.shape();
+        for (r, f) in [
+            ("red-apart,min-pips-per-corner=4", ""),
+            ("max-cluster=1,harbor-resource-apart", ""),
+            ("number-resource-apart,resource-pips=9-14", ""),
+            ("red-apart", "10=desert,1=wood:6"),
+        ] {
+            let (r, f): (Rules, Fixes) = (rules(r), f.parse().unwrap());
+            let found = search(base, &r, &f).board.expect("a board");
+            assert!(r.check(base, &found), "{r}");
+            assert!(f.agree(&found), "{f}");
+            let mut t: Vec<u8> = found.terrain[..19].to_vec();
+            t.sort_unstable();
+            let mut want = base.terrains.clone();
+            want.push(DESERT);
+            want.sort_unstable();
+            assert_eq!(t, want);
+        }
+    }
+}
