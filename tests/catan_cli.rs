@@ -291,3 +291,107 @@ fn bad_input() {
     );
     assert_eq!(files_in(dir.path()), Vec::<String>::new());
 }
+
+/// Fairness rules and fixed hexes through the binary: every record keeps them,
+/// recounted here from its hexes; impossible requests are one line each.
+#[test]
+fn fairness_rules_and_fixed_hexes() {
+    let out = bin()
+        .args([
+            "catan",
+            "generate",
+            "--count",
+            "60",
+            "--seed",
+            "4",
+            "--rules",
+            "red-apart,resource-pips=9-15,number-resource-apart",
+            "--fix",
+            "19=desert,1=wood:6",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dots = |t: u64| match t {
+        2 | 12 => 1,
+        3 | 11 => 2,
+        4 | 10 => 3,
+        5 | 9 => 4,
+        6 | 8 => 5,
+        _ => panic!("token {t}"),
+    };
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 60);
+    for line in text.lines() {
+        let r: Value = serde_json::from_str(line).unwrap();
+        check_board(&r);
+        assert_eq!(r["fix"], "1=wood:6,19=desert");
+        let hexes = r["hexes"].as_array().unwrap();
+        assert_eq!(hexes[18]["terrain"], "desert");
+        assert_eq!(
+            (hexes[0]["terrain"].as_str(), hexes[0]["token"].as_u64()),
+            (Some("wood"), Some(6))
+        );
+        let mut by: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
+        for h in hexes {
+            if let Some(t) = h["token"].as_u64() {
+                by.entry(h["terrain"].as_str().unwrap())
+                    .or_default()
+                    .push(t);
+            }
+        }
+        assert_eq!(by.len(), 5);
+        for (res, mut tokens) in by {
+            let sum: u32 = tokens.iter().map(|&t| dots(t)).sum();
+            assert!((9..=15).contains(&sum), "{res}: {sum} pips");
+            tokens.sort_unstable();
+            assert!(tokens.windows(2).all(|w| w[0] != w[1]), "{res}: {tokens:?}");
+            assert!(
+                !(tokens.contains(&6) && tokens.contains(&8)),
+                "{res}: {tokens:?}"
+            );
+        }
+    }
+    fails(
+        &["catan", "generate", "--fix", "1=desert:6"],
+        "--fix has '1=desert:6': the desert has no number token",
+    );
+    fails(
+        &["catan", "generate", "--fix", "1=wood:6,2=clay:8"],
+        "the fixed hexes 1 and 2 touch and break red-apart",
+    );
+    fails(
+        &[
+            "catan",
+            "generate",
+            "--fix",
+            "19=desert",
+            "--sampler",
+            "swap",
+        ],
+        "--fix needs the full-rejection sampler",
+    );
+    fails(
+        &[
+            "catan",
+            "generate",
+            "--board",
+            "extended",
+            "--rules",
+            "number-resource-apart",
+        ],
+        "6 red tokens (6s and 8s) and 5 resources",
+    );
+    fails(
+        &["catan", "generate", "--rules", "resource-pips=12-14"],
+        "58 pips in all",
+    );
+    fails(
+        &["catan", "generate", "--sampler", "best-of-1"],
+        "from 2 to 1000",
+    );
+}
