@@ -201,3 +201,38 @@ fn unenumerable_rules_fall_back_to_a_reference_run() {
     assert!(fr.p_value.is_none() && fr.max_abs_z < 5.0, "{fr:?}");
     assert!(summary(&s, "sequential").max_abs_z > 8.0);
 }
+
+/// Under fairness rules `direct` draws the placement from its table and rejects on the
+/// rest; a study takes its reference run from it, and plain whole-board rejection
+/// (`full-rejection`, which shares none of direct's machinery) must agree with it on
+/// every hex and harbor feature.
+#[test]
+fn direct_under_fairness_rules_agrees_with_whole_board_rejection() {
+    use puzzlebook::games::catan::bias::reference_sampler;
+    let rules: Rules = "red-apart,min-pips-per-corner=5,max-cluster=3,harbor-resource-apart"
+        .parse()
+        .unwrap();
+    let ctx = context(BoardKind::Base, &rules, Sampler::Direct).unwrap();
+    assert!(ctx.table.is_none() && ctx.has_direct());
+    assert_eq!(reference_sampler(&ctx), Sampler::Direct);
+    let s = study(
+        &ctx,
+        &cfg(
+            &[Sampler::FullRejection, Sampler::Direct],
+            12,
+            100_000,
+            300_000,
+        ),
+        false,
+        |_, _, _| {},
+    )
+    .unwrap();
+    assert!(s.expectations.source.starts_with("reference run: direct"));
+    // 377 features, z including the reference's noise: beyond 4.5 by chance has
+    // probability about 377 * 7e-6 = 0.3%.
+    for name in ["full-rejection", "direct"] {
+        let row = summary(&s, name);
+        assert!(row.max_abs_z < 4.5, "{row:?}");
+    }
+    assert!(summary(&s, "direct").acceptance_rate > summary(&s, "full-rejection").acceptance_rate);
+}

@@ -325,9 +325,12 @@ pub fn reference_study(ctx: &Ctx, seed: u64) -> SamplerStudy<'_> {
 }
 
 /// Expectations estimated from the counts `c` of a reference run of `samples` boards
-/// of `sampler` from `seed` (see [`reference_study`]).
+/// of `sampler` from `seed` (see [`reference_study`]). The harbors' are exact (every
+/// arrangement equally likely) unless a rule looks at the harbors
+/// (`harbor-resource-apart`); then they too come from the run.
 pub fn reference(
     shape: &Shape,
+    rules: &super::rules::Rules,
     sampler: Sampler,
     c: &Counts,
     seed: u64,
@@ -344,7 +347,13 @@ pub fn reference(
         terrain: (0..shape.len())
             .map(|h| std::array::from_fn(|t| f(c.terrain(h, t))))
             .collect(),
-        harbor: super::exact::harbor_expectations(shape),
+        harbor: if rules.needs_harbors() {
+            (0..shape.harbors.len())
+                .map(|p| std::array::from_fn(|k| f(c.harbor[p * 6 + k])))
+                .collect()
+        } else {
+            super::exact::harbor_expectations(shape)
+        },
         acceptance: None,
         source: format!(
             "reference run: {}, {samples} boards, seed {seed}",
@@ -412,6 +421,7 @@ pub fn finish(
             (
                 reference(
                     shape,
+                    &ctx.rules,
                     reference_sampler(ctx),
                     &c,
                     seed,
