@@ -4,8 +4,9 @@
 //! The distribution of the two-sided statistic D_n is computed exactly by the method of
 //! Marsaglia, Tsang and Wang ("Evaluating Kolmogorov's distribution", Journal of
 //! Statistical Software 8(18), 2003): a power of a (2k - 1)-square matrix, with the
-//! exponent kept apart so that nothing overflows. Far in the tail (n d^2 > 7.24, or
-//! > 3.76 for n > 99) their closed approximation is used, as in the paper.
+//! exponent kept apart so that nothing overflows. Far in the tail (n d^2 above 7.24,
+//! or above 3.76 for n over 99) their closed approximation is used, as in the paper,
+//! except at the very top (d at least 1 - 1/n), where the exact 2 (1 - d)^n is.
 
 /// The KS statistic D_n = sup |F_n(x) - x| of `sample` against the uniform distribution
 /// on [0, 1] (values outside [0, 1] are clamped). 0 for an empty sample.
@@ -38,6 +39,10 @@ pub fn kolmogorov_sf(n: usize, d: f64) -> f64 {
     }
     let s = d * d * nf;
     if s > 7.24 || (s > 3.76 && n > 99) {
+        if d >= 1.0 - 1.0 / nf {
+            // Exact at the top of the range: P(D_n >= d) = 2 (1 - d)^n.
+            return (2.0 * (1.0 - d).powi(n.min(i32::MAX as usize) as i32)).min(1.0);
+        }
         let p = 2.0 * (-(2.000071 + 0.331 / nf.sqrt() + 1.409 / nf) * s).exp();
         return p.clamp(0.0, 1.0);
     }
@@ -104,7 +109,7 @@ fn matrix_power(a: &[f64], m: usize, n: usize) -> (Vec<f64>, i32) {
     let (v, ev) = matrix_power(a, m, n / 2);
     let b = matrix_mul(&v, &v, m);
     let eb = 2 * ev;
-    let (mut v, mut e) = if n % 2 == 0 {
+    let (mut v, mut e) = if n.is_multiple_of(2) {
         (b, eb)
     } else {
         (matrix_mul(a, &b, m), eb)
@@ -177,7 +182,10 @@ mod tests {
     fn small_samples_match_closed_forms() {
         // n = 1: D = max(U, 1 - U), so P(D < d) = 2d - 1 on [1/2, 1].
         for d in [0.55, 0.7, 0.95] {
-            assert!((kolmogorov_cdf(1, d) - (2.0 * d - 1.0)).abs() < 1e-12, "{d}");
+            assert!(
+                (kolmogorov_cdf(1, d) - (2.0 * d - 1.0)).abs() < 1e-12,
+                "{d}"
+            );
         }
         // n = 2: P(D < d) = 2 (2d - 1/2)^2 on [1/4, 1/2] and 1 - 2 (1 - d)^2 on [1/2, 1]
         // (Durbin's closed forms at the two ends of the range).
@@ -185,8 +193,8 @@ mod tests {
             let want = 2.0 * (2.0 * d - 0.5f64).powi(2);
             assert!((kolmogorov_cdf(2, d) - want).abs() < 1e-12, "{d}");
         }
-        for d in [0.6, 0.8] {
-            let want = 1.0 - 2.0 * (1.0 - d as f64).powi(2);
+        for d in [0.6f64, 0.8] {
+            let want = 1.0 - 2.0 * (1.0 - d).powi(2);
             assert!((kolmogorov_cdf(2, d) - want).abs() < 1e-12, "{d}");
         }
         // General n: P(D_n < d) = n! (2d - 1/n)^n on [1/(2n), 1/n] and
@@ -197,6 +205,10 @@ mod tests {
         assert!((kolmogorov_cdf(n, d) - want).abs() < 1e-12);
         let d = 0.85;
         assert!((kolmogorov_cdf(n, d) - (1.0 - 2.0 * 0.15f64.powi(5))).abs() < 1e-12);
+        // Far in the tail, at the top of the range (d >= 1 - 1/n): 2 (1 - d)^n, here
+        // 2 * 0.005^100 = 2 * 5^100 * 1e-300 with 5^100 = 7.888609052210118e69.
+        let got = kolmogorov_sf(100, 0.995);
+        assert!((got / 1.577_721_810_442_023_6e-230 - 1.0).abs() < 1e-9, "{got}");
         assert_eq!(kolmogorov_sf(3, 0.0), 1.0);
         assert_eq!(kolmogorov_sf(3, 1.0), 0.0);
         assert_eq!(kolmogorov_sf(3, 0.1), 1.0);

@@ -25,7 +25,7 @@ pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
@@ -189,7 +189,9 @@ fn map(c: &mut Canvas, area: Rect, shape: &Shape, rows: &[&FeatureRow], title: &
     if harbors {
         for (k, &p) in sea.iter().enumerate() {
             let c0 = place(p);
-            let row = rows.iter().find(|row| row.place == "harbor" && row.n == k + 1);
+            let row = rows
+                .iter()
+                .find(|row| row.place == "harbor" && row.n == k + 1);
             c.circle(
                 c0,
                 r * 0.55,
@@ -232,11 +234,11 @@ const TABLE_COLS: [(&str, f32); 9] = [
     ("sampler", 0.0),
     ("boards", 0.125),
     ("attempts", 0.21),
-    ("att./board", 0.31),
-    ("acceptance", 0.385),
-    ("chi-square (df)", 0.555),
-    ("p-value", 0.675),
-    ("max |z|", 0.775),
+    ("att./board", 0.3),
+    ("acceptance", 0.39),
+    ("chi-square (df)", 0.57),
+    ("p-value", 0.685),
+    ("max |z|", 0.78),
     ("where", 0.845),
 ];
 
@@ -364,7 +366,7 @@ fn histogram(c: &mut Canvas, area: Rect, sampler: &str, zs: &[f64], observed_max
     let k = zs.len();
     let (m50, m95) = chance_max(k);
     let sub = format!(
-        "{} features; max |z| by chance (if the features were independent, an approximation: they are correlated): median {m50:.2}, 95% {m95:.2}; observed {observed_max:.2}",
+        "{} features. Max |z| by chance (independent features, approx.): median {m50:.2}, 95% {m95:.2}. Observed {observed_max:.2}",
         thousands(k as u64)
     );
     let body = heading(c, area, sampler, &sub).inset(1.0);
@@ -382,7 +384,8 @@ fn histogram(c: &mut Canvas, area: Rect, sampler: &str, zs: &[f64], observed_max
         counts[b] += 1;
     }
     // The normal density, scaled to the same counts.
-    let dens = |z: f64| k as f64 * width * (-z * z / 2.0).exp() / (2.0 * std::f64::consts::PI).sqrt();
+    let dens =
+        |z: f64| k as f64 * width * (-z * z / 2.0).exp() / (2.0 * std::f64::consts::PI).sqrt();
     let top = counts
         .iter()
         .map(|&n| n as f64)
@@ -514,8 +517,22 @@ fn ecdf(c: &mut Canvas, area: Rect, ks: &KsRow, rows: &[&ReplicateRow]) {
     );
     for v in [0.0, 0.5, 1.0] {
         let label = format!("{v}");
-        c.text(sx(v), plot.bottom() + 3.8, 6.0, Face::Regular, Align::Center, &label);
-        c.text(plot.x - 1.2, sy(v) + 0.8, 6.0, Face::Regular, Align::Right, &label);
+        c.text(
+            sx(v),
+            plot.bottom() + 3.8,
+            6.0,
+            Face::Regular,
+            Align::Center,
+            &label,
+        );
+        c.text(
+            plot.x - 1.2,
+            sy(v) + 0.8,
+            6.0,
+            Face::Regular,
+            Align::Right,
+            &label,
+        );
     }
     c.text(
         plot.right(),
@@ -618,6 +635,61 @@ pub fn pages(shape: &Shape, study: &Study, seed: u64) -> Vec<Canvas> {
     }
     y += 4.0;
     y = summary_table(&mut c, MARGIN, y, w, &study.summaries, exact) + 2.0;
+    if !study.replicates.is_empty() {
+        y += 3.0;
+        let r = study
+            .replicates
+            .iter()
+            .map(|r| r.replicate)
+            .max()
+            .unwrap_or(0);
+        c.text(
+            MARGIN,
+            y,
+            9.0,
+            Face::Bold,
+            Align::Left,
+            &format!(
+                "Replicates: {} studies, each from its own seed; KS test of each sampler's chi-square p-values",
+                thousands(u64::from(r))
+            ),
+        );
+        y += 5.5;
+        let cols = [
+            ("sampler", 0.0),
+            ("replicates", 0.125),
+            ("KS D", 0.22),
+            ("KS p", 0.3),
+            ("verdict", 0.42),
+        ];
+        for (name, at) in cols {
+            c.text(MARGIN + w * at, y, 7.0, Face::Bold, Align::Left, name);
+        }
+        c.line(
+            pt(MARGIN, y + 1.5),
+            pt(MARGIN + w, y + 1.5),
+            Stroke::new(Color::grey(60), 0.3),
+        );
+        y += 5.5;
+        for k in bias::ks_rows(&study.replicates) {
+            let (d, p) = match k.ks {
+                Some((d, p)) => (format!("{d:.3}"), p_equals(p)),
+                None => ("n/a".into(), "n/a".into()),
+            };
+            let cells = [
+                k.sampler.to_string(),
+                thousands(k.replicates as u64),
+                d,
+                p,
+                k.verdict.clone(),
+            ];
+            for ((_, at), text) in cols.iter().zip(cells) {
+                c.text(MARGIN + w * at, y, 7.0, Face::Regular, Align::Left, &text);
+            }
+            y += 4.5;
+        }
+        y += 2.0;
+    }
     let explain = "Attempts count every board drawn, the ones a rejection sampler threw away included; acceptance \
         is boards kept per attempt, beside the exact probability that a uniform board meets the rules. The maps show, \
         on each hex (numbered small at its top), z = (observed - expected) / standard deviation for how often that hex \

@@ -824,9 +824,8 @@ pub mod catan_bias {
         ) -> Result<Vec<Counted>> {
             let ctx = &self.ctx;
             if self.spec.replicates > 1 && shard.count > 1 {
-                return Err(Error::param(
-                    "replicates",
-                    "cannot be combined with --shard: each replicate is a complete study; run replicates whole (with more threads, -j)",
+                return Err(Error::invalid(
+                    "replicates (--replicates) cannot be combined with shards (--shard): each replicate is a complete study; run replicates whole, with more threads (-j) if need be",
                 ));
             }
             if ctx.table.is_none() {
