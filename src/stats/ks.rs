@@ -208,7 +208,10 @@ mod tests {
         // Far in the tail, at the top of the range (d >= 1 - 1/n): 2 (1 - d)^n, here
         // 2 * 0.005^100 = 2 * 5^100 * 1e-300 with 5^100 = 7.888609052210118e69.
         let got = kolmogorov_sf(100, 0.995);
-        assert!((got / 1.577_721_810_442_023_6e-230 - 1.0).abs() < 1e-9, "{got}");
+        assert!(
+            (got / 1.577_721_810_442_023_6e-230 - 1.0).abs() < 1e-9,
+            "{got}"
+        );
         assert_eq!(kolmogorov_sf(3, 0.0), 1.0);
         assert_eq!(kolmogorov_sf(3, 1.0), 0.0);
         assert_eq!(kolmogorov_sf(3, 0.1), 1.0);
