@@ -237,7 +237,7 @@ const TABLE_COLS: [(&str, f32); 9] = [
     ("att./board", 0.3),
     ("acceptance", 0.39),
     ("chi-square (df)", 0.57),
-    ("p-value", 0.685),
+    ("p-value", 0.695),
     ("max |z|", 0.78),
     ("where", 0.845),
 ];
@@ -691,7 +691,8 @@ pub fn pages(shape: &Shape, study: &Study, seed: u64) -> Vec<Canvas> {
         y += 2.0;
     }
     let explain = "Attempts count every board drawn, the ones a rejection sampler threw away included; acceptance \
-        is boards kept per attempt, beside the exact probability that a uniform board meets the rules. The maps show, \
+        is boards kept per attempt, beside the exact probability that a uniform board meets the rules (full rejection's \
+        acceptance; a sampler that redraws only part of a board, like token-rejection, need not match it). The maps show, \
         on each hex (numbered small at its top), z = (observed - expected) / standard deviation for how often that hex \
         gets the feature, with the relative difference below it. An unbiased sampler shows pale hexes with |z| mostly \
         under 3; deep red or blue marks a hex the sampler favours or avoids. The chi-square compares how often each \
