@@ -27,6 +27,7 @@ fn bias_spec(board: &str, rules: &str, samplers: Option<&str>) -> BiasSpec {
         board: board.into(),
         rules: rules.into(),
         reference_samples: 1000,
+        replicates: 1,
         summary: None,
         report: None,
     }

@@ -246,6 +246,7 @@ pub fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
         out: args.out.clone(),
         summary: args.summary.clone(),
         report: args.report.clone(),
+        replicates: None,
     };
     let merged = make::merge(&args.parts, &files)?;
     print!("{}", merged.table);

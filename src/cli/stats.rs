@@ -85,6 +85,7 @@ pub fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<Ex
         out,
         summary: args.summary,
         report: args.report,
+        replicates: None,
     };
     let env = Env {
         jobs,

@@ -372,6 +372,9 @@ pub struct Study {
     pub counts: Vec<(Sampler, Counts)>,
     /// The expectations every sampler was compared with.
     pub expectations: Expectations,
+    /// With replicates, one row per replicate and sampler (replicate 1 is this
+    /// study); empty without.
+    pub replicates: Vec<ReplicateRow>,
 }
 
 /// What a study runs.
@@ -399,17 +402,16 @@ pub fn cells(ctx: &Ctx) -> Option<Cells> {
     ctx.table.as_ref().map(|t| Cells::new(ctx.shape, t))
 }
 
-/// The comparing half: the expectations (exact, or from the reference run, which
-/// `count` counts: see [`reference_study`]) and, per sampler, the rows and the summary
-/// for the given (whole-run) counts.
-pub fn finish(
+/// The expectations of a study (exact, or from the reference run, which `count`
+/// counts: see [`reference_study`]), the placement cells of its chi-square test, and
+/// the reference run's size (None for exact expectations).
+pub fn expectations(
     ctx: &Ctx,
     cfg: &StudyConfig,
-    counts: Vec<(Sampler, Counts)>,
     count: impl FnOnce(&SamplerStudy, u64) -> Result<Counts>,
-) -> Result<Study> {
+) -> Result<(Expectations, Option<Cells>, Option<u64>)> {
     let shape = ctx.shape;
-    let (expectations, cells, reference_n) = match &ctx.table {
+    Ok(match &ctx.table {
         Some(t) => (
             Expectations::exact(shape, t),
             Some(Cells::new(shape, t)),
@@ -431,27 +433,145 @@ pub fn finish(
                 Some(cfg.reference_samples),
             )
         }
-    };
+    })
+}
+
+/// Per sampler, the rows and the summary of the counts of a study from `seed`,
+/// against expectations made by [`expectations`].
+pub fn compare_all(
+    ctx: &Ctx,
+    seed: u64,
+    counts: &[(Sampler, Counts)],
+    (exp, cells, reference_n): (&Expectations, Option<&Cells>, Option<u64>),
+) -> (Vec<FeatureRow>, Vec<SummaryRow>) {
     let mut rows = Vec::new();
     let mut summaries = Vec::new();
-    for (s, c) in &counts {
-        let (r, summary) = compare(
-            shape,
-            &ctx.rules.to_string(),
-            *s,
-            cfg.seed,
-            c,
-            &expectations,
-            cells.as_ref(),
-            reference_n,
-        );
+    let rules = ctx.rules.to_string();
+    for (s, c) in counts {
+        let (r, summary) = compare(ctx.shape, &rules, *s, seed, c, exp, cells, reference_n);
         rows.extend(r);
         summaries.push(summary);
     }
+    (rows, summaries)
+}
+
+/// The comparing half: the expectations (exact, or from the reference run, which
+/// `count` counts: see [`reference_study`]) and, per sampler, the rows and the summary
+/// for the given (whole-run) counts.
+pub fn finish(
+    ctx: &Ctx,
+    cfg: &StudyConfig,
+    counts: Vec<(Sampler, Counts)>,
+    count: impl FnOnce(&SamplerStudy, u64) -> Result<Counts>,
+) -> Result<Study> {
+    let (expectations, cells, reference_n) = expectations(ctx, cfg, count)?;
+    let (rows, summaries) = compare_all(
+        ctx,
+        cfg.seed,
+        &counts,
+        (&expectations, cells.as_ref(), reference_n),
+    );
     Ok(Study {
         rows,
         summaries,
         counts,
         expectations,
+        replicates: Vec::new(),
     })
+}
+
+/// The most replicates a study may ask for (`--replicates`): each is a complete study.
+pub const MAX_REPLICATES: u32 = 1000;
+
+/// The seed of replicate `r` (1-based) of a study from `seed`: replicate 1 is the
+/// study itself; the others get seeds mixed from (`seed`, `r`), independent streams.
+pub fn replicate_seed(seed: u64, r: u32) -> u64 {
+    if r <= 1 {
+        seed
+    } else {
+        crate::seed::mix64(crate::seed::mix64(seed ^ 0x7265_706c_6963_6174) ^ u64::from(r))
+    }
+}
+
+/// One row of the replicates CSV: one sampler in one replicate.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ReplicateRow {
+    /// Replicate number, 1 to R (1 is the study of the per-hex and summary CSVs).
+    pub replicate: u32,
+    /// The replicate's seed (see [`replicate_seed`]).
+    pub seed: u64,
+    /// Sampler name.
+    pub sampler: &'static str,
+    /// Pearson statistic over the placement cells (empty where there is none).
+    pub chi_square: Option<f64>,
+    /// Its degrees of freedom.
+    pub df: Option<usize>,
+    /// Its upper-tail p-value.
+    pub p_value: Option<f64>,
+    /// Largest |z| over the per-hex rows.
+    pub max_abs_z: f64,
+}
+
+impl ReplicateRow {
+    /// The replicate row of a summary.
+    pub fn of(replicate: u32, s: &SummaryRow) -> Self {
+        ReplicateRow {
+            replicate,
+            seed: s.seed,
+            sampler: s.sampler,
+            chi_square: s.chi_square,
+            df: s.df,
+            p_value: s.p_value,
+            max_abs_z: s.max_abs_z,
+        }
+    }
+}
+
+/// The KS test of one sampler's replicate p-values against the uniform distribution.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KsRow {
+    /// Sampler name.
+    pub sampler: &'static str,
+    /// Replicates run.
+    pub replicates: usize,
+    /// (D, p-value) of the KS test; None when the sampler has no chi-square p-values.
+    pub ks: Option<(f64, f64)>,
+    /// The verdict in words.
+    pub verdict: String,
+}
+
+/// KS p-value under which the replicate p-values are called not uniform.
+pub const KS_REJECT: f64 = 0.001;
+/// KS p-value under which they are called doubtful.
+pub const KS_DOUBT: f64 = 0.05;
+
+/// Per sampler (in order of first appearance), the KS test of its replicates'
+/// chi-square p-values. A sampler with any replicate without a chi-square is not tested.
+pub fn ks_rows(rows: &[ReplicateRow]) -> Vec<KsRow> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for r in rows {
+        if !names.contains(&r.sampler) {
+            names.push(r.sampler);
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let mine: Vec<&ReplicateRow> = rows.iter().filter(|r| r.sampler == name).collect();
+            let ps: Option<Vec<f64>> = mine.iter().map(|r| r.p_value).collect();
+            let ks = ps.as_deref().and_then(stats::ks_uniform);
+            let verdict = match ks {
+                None => "not tested: no chi-square (the rules cannot be enumerated, or cells expect fewer than 5 boards)".to_string(),
+                Some((_, p)) if p < KS_REJECT => "not uniform: the sampler is biased".to_string(),
+                Some((_, p)) if p < KS_DOUBT => "doubtful: weak evidence against uniform p-values".to_string(),
+                Some(_) => "uniform: no evidence of bias".to_string(),
+            };
+            KsRow {
+                sampler: name,
+                replicates: mine.len(),
+                ks,
+                verdict,
+            }
+        })
+        .collect()
 }

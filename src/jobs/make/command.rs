@@ -11,7 +11,7 @@ use super::*;
 /// ```text
 /// let cmd = StatsCommand::prepare(spec, seed, shard).map_err(Error::as_flag)?;
 /// let out = stats_out(&out, DEFAULT, shard)?;            // the CLI's default paths
-/// let files = StatsFiles { out, summary, report };
+/// let files = StatsFiles { out, summary, report, replicates: None };
 /// let table = cmd.run(&files, &env, |line| eprintln!("{line}"))?;
 /// print!("{table}");
 /// ```

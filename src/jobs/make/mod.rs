@@ -84,6 +84,9 @@ fn red_apart() -> String {
 fn reference_samples() -> u64 {
     2_000_000
 }
+fn one() -> u32 {
+    1
+}
 
 /// `kind = "catan-bias"`: the options of `catan bias`.
 /// The command line's flags are these fields (declared once, here).
@@ -113,6 +116,11 @@ pub struct BiasSpec {
     #[serde(default = "reference_samples")]
     #[arg(long, default_value_t = reference_samples())]
     pub reference_samples: u64,
+    /// Independent studies, each from its own seed (1 to 1000; replicate 1 is the
+    /// study of the CSVs), for a KS test of each sampler's chi-square p-values
+    #[serde(default = "one")]
+    #[arg(long, default_value_t = one())]
+    pub replicates: u32,
     /// In a job file, the summary CSV's file name (default: the output's name ending
     /// .summary.csv); the command line's `--summary` takes a path instead.
     #[serde(default)]

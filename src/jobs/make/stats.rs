@@ -14,6 +14,9 @@ pub struct StatsFiles {
     pub summary: Option<PathBuf>,
     /// Catan only: the PDF report (None: no report).
     pub report: Option<PathBuf>,
+    /// Catan with replicates only: the replicates CSV (filled in beside `out`,
+    /// ending `.replicates.csv`).
+    pub replicates: Option<PathBuf>,
 }
 
 impl StatsFiles {
@@ -23,6 +26,7 @@ impl StatsFiles {
             out,
             summary: None,
             report: None,
+            replicates: None,
         }
     }
 
@@ -40,6 +44,11 @@ impl StatsFiles {
         let mut v = vec![("--out", self.out.as_path())];
         v.extend(self.summary.as_deref().map(|p| ("--summary", p)));
         v.extend(self.report.as_deref().map(|p| ("--report", p)));
+        v.extend(
+            self.replicates
+                .as_deref()
+                .map(|p| ("the replicates CSV (beside --out)", p)),
+        );
         v
     }
 
@@ -48,6 +57,7 @@ impl StatsFiles {
         let mut v = vec![self.out.clone()];
         v.extend(self.summary.clone());
         v.extend(self.report.clone());
+        v.extend(self.replicates.clone());
         v
     }
 }
@@ -541,6 +551,21 @@ pub mod catan_bias {
             spec.reference_samples,
             "boards of the reference run",
         )?;
+        if spec.replicates == 0 || spec.replicates > bias::MAX_REPLICATES {
+            return Err(Error::param(
+                "replicates",
+                format!(
+                    "is {}: give 1 to {} replicates",
+                    spec.replicates,
+                    bias::MAX_REPLICATES
+                ),
+            ));
+        }
+        crate::limits::check_samples(
+            "samples",
+            spec.samples.saturating_mul(u64::from(spec.replicates)),
+            "boards per sampler over all replicates",
+        )?;
         let kind: BoardKind = spec.board.parse()?;
         let rules: Rules = spec.rules.parse()?;
         let explicit = spec.samplers.is_some();
@@ -683,6 +708,43 @@ pub mod catan_bias {
             study_config(&self.spec, self.samplers.clone(), self.seed, shard)
         }
 
+        /// Replicates 2 to R, each a complete study from its own seed (counted on the
+        /// current rayon pool) compared with the expectations of the main study, plus
+        /// replicate 1 (`study` itself): one row per replicate and sampler.
+        fn replicates(
+            &self,
+            cfg: &bias::StudyConfig,
+            study: &bias::Study,
+        ) -> Result<Vec<bias::ReplicateRow>> {
+            let cells = bias::cells(&self.ctx);
+            let reference_n = self
+                .ctx
+                .table
+                .is_none()
+                .then_some(self.spec.reference_samples);
+            let mut rows: Vec<bias::ReplicateRow> = study
+                .summaries
+                .iter()
+                .map(|s| bias::ReplicateRow::of(1, s))
+                .collect();
+            for r in 2..=self.spec.replicates {
+                let seed = bias::replicate_seed(self.seed, r);
+                let cfg_r = bias::StudyConfig {
+                    seed,
+                    ..cfg.clone()
+                };
+                let counts = count_samplers(&self.ctx, &cfg_r, false, |_, _, _| {})?;
+                let (_, summaries) = bias::compare_all(
+                    &self.ctx,
+                    seed,
+                    &counts,
+                    (&study.expectations, cells.as_ref(), reference_n),
+                );
+                rows.extend(summaries.iter().map(|s| bias::ReplicateRow::of(r, s)));
+            }
+            Ok(rows)
+        }
+
         /// Counts of no board, in this run's shape.
         fn empty(&self) -> bias::Counts {
             bias::Counts::new(
@@ -721,6 +783,7 @@ pub mod catan_bias {
                 reference_samples: cfg["reference_samples"]
                     .as_u64()
                     .ok_or_else(|| bad_config("reference_samples"))?,
+                replicates: 1,
                 summary: None,
                 report: None,
             };
@@ -742,9 +805,14 @@ pub mod catan_bias {
             self.spec.samples
         }
 
-        /// Without a summary path, the summary goes beside the per-hex CSV.
+        /// Without a summary path, the summary goes beside the per-hex CSV; with
+        /// replicates, their CSV too (ending `.replicates.csv`).
         fn files(&self, files: &StatsFiles) -> StatsFiles {
-            files.clone().with_default_summary()
+            let mut f = files.clone().with_default_summary();
+            if self.spec.replicates > 1 && f.replicates.is_none() {
+                f.replicates = Some(f.out.with_extension("replicates.csv"));
+            }
+            f
         }
 
         /// Each sampler in turn, with a line of its speed as it finishes.
@@ -755,6 +823,11 @@ pub mod catan_bias {
             note: &mut (dyn FnMut(&str) + Send),
         ) -> Result<Vec<Counted>> {
             let ctx = &self.ctx;
+            if self.spec.replicates > 1 && shard.count > 1 {
+                return Err(Error::invalid(
+                    "replicates (--replicates) cannot be combined with shards (--shard): each replicate is a complete study; run replicates whole, with more threads (-j) if need be",
+                ));
+            }
             if ctx.table.is_none() {
                 note(&format!(
                     "note: rules {} cannot be enumerated on the {} board; expectations come from a reference run of {} {} boards{}",
@@ -809,7 +882,12 @@ pub mod catan_bias {
                 .zip(counts)
                 .map(|(&s, c)| (s, c.counts))
                 .collect();
-            finish(&self.ctx, &self.config(Shard::default()), counts)
+            let cfg = self.config(Shard::default());
+            let mut study = finish(&self.ctx, &cfg, counts)?;
+            if self.spec.replicates > 1 {
+                study.replicates = self.replicates(&cfg, &study)?;
+            }
+            Ok(study)
         }
 
         /// The per-hex CSV, the summary CSV and the report, all together or none:
@@ -819,6 +897,9 @@ pub mod catan_bias {
             set.push(csv_file(&files.out, &study.rows)?);
             if let Some(summary) = &files.summary {
                 set.push(csv_file(summary, &study.summaries)?);
+            }
+            if let Some(path) = &files.replicates {
+                set.push(csv_file(path, &study.replicates)?);
             }
             if let Some(path) = &files.report {
                 let pages = crate::games::catan::report::pages(self.ctx.shape, study, self.seed);
@@ -834,19 +915,60 @@ pub mod catan_bias {
             set.commit()
         }
 
-        /// One line per sampler.
+        /// One line per sampler; with replicates, the KS test of each sampler's
+        /// chi-square p-values.
         fn table(&self, study: &bias::Study) -> String {
-            let mut t = String::from("sampler          samples     acceptance  chi-square (df)         p-value    max |z| (where)\n");
+            use crate::games::catan::report::{
+                acceptance_cell, attempts_per_board, p_cell, p_equals, thousands,
+            };
+            let exact = study.expectations.acceptance.map(|f| f.value());
+            let mut t = format!(
+                "{:<16} {:>13} {:>15} {:>10}  {:<26} {:<18} {:>15}  max |z| (where)\n",
+                "sampler",
+                "samples",
+                "attempts",
+                "att./board",
+                "acceptance",
+                "chi-square (df)",
+                "p-value"
+            );
             for s in &study.summaries {
                 let chi = match (s.chi_square, s.df) {
-                    (Some(c), Some(d)) => format!("{c:.1} ({d})"),
+                    (Some(c), Some(d)) => format!("{c:.1} ({})", thousands(d as u64)),
                     _ => "n/a".into(),
                 };
-                let p = s.p_value.map_or("n/a".into(), |p| format!("{p:.3e}"));
                 t += &format!(
-                    "{:<16} {:>10}  {:>10.5}  {:<22}  {:>9}  {:.2} ({})\n",
-                    s.sampler, s.samples, s.acceptance_rate, chi, p, s.max_abs_z, s.max_abs_z_at
+                    "{:<16} {:>13} {:>15} {:>10.2}  {:<26} {:<18} {:>15}  {:.2} ({})\n",
+                    s.sampler,
+                    thousands(s.samples),
+                    thousands(s.attempts),
+                    attempts_per_board(s),
+                    acceptance_cell(s, exact),
+                    chi,
+                    p_cell(s),
+                    s.max_abs_z,
+                    s.max_abs_z_at
                 );
+            }
+            if !study.replicates.is_empty() {
+                t += &format!(
+                    "\n{:<16} {:>10} {:>8}  {:<14}  verdict\n",
+                    "sampler", "replicates", "KS D", "KS p"
+                );
+                for k in bias::ks_rows(&study.replicates) {
+                    let (d, p) = match k.ks {
+                        Some((d, p)) => (format!("{d:.4}"), p_equals(p)),
+                        None => ("n/a".into(), "n/a".into()),
+                    };
+                    t += &format!(
+                        "{:<16} {:>10} {:>8}  {:<14}  {}\n",
+                        k.sampler,
+                        thousands(k.replicates as u64),
+                        d,
+                        p,
+                        k.verdict
+                    );
+                }
             }
             t
         }
