@@ -236,3 +236,32 @@ fn direct_under_fairness_rules_agrees_with_whole_board_rejection() {
     }
     assert!(summary(&s, "direct").acceptance_rate > summary(&s, "full-rejection").acceptance_rate);
 }
+
+/// The resources' pip totals have exact expectations (a resource's hexes take the
+/// tokens of a uniform subset of the land hexes): the exact samplers agree with them,
+/// and `best-of-10`, which places deserts and reds uniformly, shows its bias there.
+#[test]
+fn best_of_n_shows_its_bias_in_the_resources_pips() {
+    let s = run(
+        BoardKind::Base,
+        "red-apart",
+        &[Sampler::FullRejection, Sampler::Direct, Sampler::BestOf(10)],
+        100_000,
+        21,
+    );
+    let worst_resource = |name: &str| {
+        s.rows
+            .iter()
+            .filter(|r| r.sampler == name && r.place == "resource")
+            .map(|r| r.z.abs())
+            .fold(0.0, f64::max)
+    };
+    assert!(worst_resource("full-rejection") < 4.5);
+    assert!(worst_resource("direct") < 4.5);
+    assert!(worst_resource("best-of-10") > 20.0);
+    // Its placement is uniform: the chi-square over the cells does not see it.
+    assert!(summary(&s, "best-of-10").p_value.unwrap() > 1e-4);
+    assert!(summary(&s, "best-of-10")
+        .max_abs_z_at
+        .starts_with("resource"));
+}

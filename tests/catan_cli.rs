@@ -161,8 +161,9 @@ fn bias_writes_both_csvs_and_the_report() {
         lines.next().unwrap(),
         "seed,board,rules,sampler,samples,place,n,x,y,feature,observed,expected,z"
     );
-    // Seven samplers x (19 hexes x 17 features + 9 harbors x 6 kinds).
-    assert_eq!(lines.count(), 7 * (19 * 17 + 9 * 6));
+    // Seven samplers x (19 hexes x 17 features + 9 harbors x 6 kinds + the pip totals
+    // wheat, wood and sheep can have, 6 to 20, and clay and rock, 4 to 15).
+    assert_eq!(lines.count(), 7 * (19 * 17 + 9 * 6 + 3 * 15 + 2 * 12));
     let summary = std::fs::read_to_string(dir.path().join("bias.summary.csv")).unwrap();
     assert_eq!(summary.lines().count(), 8);
     assert!(summary.starts_with("seed,board,rules,sampler,samples,attempts,acceptance_rate,exact_acceptance,chi_square,df,p_value,max_abs_z"));

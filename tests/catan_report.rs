@@ -107,11 +107,14 @@ fn report_and_replicates_from_the_files() {
     let ks_at = table.lines().position(|l| l.contains("KS D")).unwrap();
     for name in ["full-rejection", "direct"] {
         let l = line(name, ks_at);
-        assert!(l.contains("uniform: no evidence of bias"), "{l}");
+        assert!(
+            l.contains("placement: no evidence of bias (the cells only; see max |z|)"),
+            "{l}"
+        );
         assert!(l.contains("12"), "{l}");
     }
     assert!(
-        line("sequential", ks_at).contains("not uniform: the sampler is biased"),
+        line("sequential", ks_at).contains("placement biased: the sampler is not uniform"),
         "{table}"
     );
 
@@ -176,7 +179,7 @@ fn report_and_replicates_from_the_files() {
     assert!(all.contains("The worst feature of each sampler"));
     assert!(all.contains("Distribution of z"));
     assert!(all.contains("Replicates: are the chi-square p-values uniform?"));
-    assert!(all.contains("not uniform: the sampler is biased"));
+    assert!(all.contains("placement biased: the sampler is not uniform"));
     // The legend's ticks.
     for tick in ["-3", "-2", "+2", "+3"] {
         assert!(pages[0].contains(&format!(" {tick} ")), "{tick}");

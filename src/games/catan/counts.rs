@@ -28,7 +28,17 @@ pub struct Counts {
     pub harbor: Vec<u64>,
     /// Boards per placement cell (see [`Cells`]).
     pub cells: Vec<u64>,
+    /// resource * [`PIP_BINS`] + its pip total (the pips of the numbers on its hexes).
+    pub resource: Vec<u64>,
 }
+
+/// Pip totals a resource's counter row holds: 0 to 31 (six hexes of 5 pips at most).
+pub const PIP_BINS: usize = 32;
+/// Land resources (every terrain but the desert).
+pub const RESOURCES: usize = DESERT as usize;
+
+/// Pips of a token value (0 for none), by value.
+const PIPS: [u8; 16] = [0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1, 0, 0, 0];
 
 impl Counts {
     /// Empty counts for a shape, with `cells` placement cells (0 when no chi-square is done).
@@ -39,6 +49,7 @@ impl Counts {
             joint: vec![0; shape.len() * JOINT],
             harbor: vec![0; shape.harbors.len() * 6],
             cells: vec![0; cells],
+            resource: vec![0; RESOURCES * PIP_BINS],
         }
     }
 
@@ -60,6 +71,14 @@ impl Counts {
         if let Some(c) = cell {
             self.cells[c] += 1;
         }
+        let mut pips = [0usize; 8];
+        for h in 0..hexes {
+            pips[b.terrain[h & 31] as usize & 7] +=
+                usize::from(PIPS[b.token[h & 31] as usize & 15]);
+        }
+        for (r, &p) in pips.iter().take(RESOURCES).enumerate() {
+            self.resource[r * PIP_BINS + p.min(PIP_BINS - 1)] += 1;
+        }
     }
 
     /// Whether these counts can be a run of `boards` boards counted like `empty`:
@@ -72,6 +91,8 @@ impl Counts {
             && self.joint.len() == empty.joint.len()
             && self.harbor.len() == empty.harbor.len()
             && self.cells.len() == empty.cells.len()
+            && self.resource.len() == empty.resource.len()
+            && per(&self.resource, PIP_BINS)
             && per(&self.joint, JOINT)
             && per(&self.harbor, 6)
             && (self.cells.is_empty() || self.cells.iter().sum::<u64>() == boards)
@@ -85,6 +106,7 @@ impl Counts {
             (&mut self.joint, &o.joint),
             (&mut self.harbor, &o.harbor),
             (&mut self.cells, &o.cells),
+            (&mut self.resource, &o.resource),
         ] {
             for (x, y) in a.iter_mut().zip(b) {
                 *x += y;

@@ -274,6 +274,9 @@ pub struct Expectations {
     pub terrain: Vec<[f64; 6]>,
     /// P(harbor position p has kind k), k in HARBOR_NAMES order.
     pub harbor: Vec<[f64; 6]>,
+    /// P(resource r's pips add up to k), r in TERRAIN_NAMES order (land only), k below
+    /// [`super::counts::PIP_BINS`].
+    pub resource: Vec<Vec<f64>>,
     /// Exact acceptance of whole-board rejection, when enumerated.
     pub acceptance: Option<Fraction>,
     /// Where the numbers come from.
@@ -342,10 +345,38 @@ impl Expectations {
             token,
             terrain,
             harbor: harbor_expectations(shape),
+            resource: resource_pips_expectations(shape),
             acceptance: Some(table.acceptance(shape)),
             source: format!("exact enumeration of {} valid placements", table.total),
         }
     }
+}
+
+/// The distribution of each resource's pip total when the terrain of the land hexes is
+/// shuffled independently of the tokens (so under the placement rules, which look at
+/// the tokens and the deserts only): a resource with k hexes gets the tokens of a
+/// uniformly random k of the land hexes, so its pips are the sum over a uniform
+/// k-subset of the tokens, counted here over every subset.
+pub fn resource_pips_expectations(shape: &Shape) -> Vec<Vec<f64>> {
+    use super::board::pips;
+    use super::counts::PIP_BINS;
+    let tokens: Vec<u32> = shape.tokens.iter().map(|&t| pips(t)).collect();
+    let all = ((1u64 << tokens.len()) - 1) as u32;
+    (0..DESERT)
+        .map(|t| {
+            let k = shape.terrain_count(t);
+            let mut ways = vec![0u64; PIP_BINS];
+            subsets(all, k, &mut |m| {
+                let sum: u32 = (0..tokens.len())
+                    .filter(|&i| m >> i & 1 == 1)
+                    .map(|i| tokens[i])
+                    .sum();
+                ways[(sum as usize).min(PIP_BINS - 1)] += 1;
+            });
+            let total: u64 = ways.iter().sum();
+            ways.iter().map(|&w| w as f64 / total as f64).collect()
+        })
+        .collect()
 }
 
 /// Harbor kinds are shuffled independently of everything else.
@@ -427,5 +458,25 @@ mod tests {
         .unwrap_err();
         assert!(matches!(e, NoTable::NotPlacement { .. }), "{e}");
         assert!(e.to_string().contains("cannot be enumerated"), "{e}");
+    }
+
+    #[test]
+    fn resource_pips_by_hand() {
+        use crate::games::catan::board::BoardKind;
+        let e = resource_pips_expectations(BoardKind::Base.shape());
+        // Wheat has 4 of the 18 land hexes: all four reds (20 pips) in 1 of C(18,4) =
+        // 3060 ways; 6 pips (the least) takes the 2, the 12 and two of the four 2-pip
+        // tokens (3, 3, 11, 11): C(4,2) = 6 ways.
+        assert!((e[0][20] - 1.0 / 3060.0).abs() < 1e-15);
+        assert!((e[0][6] - 6.0 / 3060.0).abs() < 1e-15);
+        assert_eq!(e[0][5], 0.0);
+        // Clay has 3: 15 pips needs three of the four reds, C(4,3) = 4 of C(18,3) = 816.
+        assert!((e[3][15] - 4.0 / 816.0).abs() < 1e-15);
+        // The mean is k times the mean pips of a token, 58/18.
+        for (r, k) in [(0, 4.0), (3, 3.0)] {
+            let mean: f64 = e[r].iter().enumerate().map(|(p, f)| p as f64 * f).sum();
+            assert!((mean - k * 58.0 / 18.0).abs() < 1e-12, "{mean}");
+            assert!((e[r].iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        }
     }
 }

@@ -362,6 +362,61 @@ pub fn chance_max(k: usize) -> (f64, f64) {
     )
 }
 
+/// One resource's pip totals: the observed share of boards as bars (coloured by z),
+/// the expected share as a black tick on each.
+fn resource_bars(c: &mut Canvas, area: Rect, rows: &[&FeatureRow], title: &str, sub: &str) {
+    let body = heading(c, area, title, sub).inset(1.0);
+    let plot = Rect::new(body.x + 4.0, body.y + 2.0, body.w - 8.0, body.h - 10.0);
+    let n = rows.first().map_or(1, |r| r.samples.max(1)) as f64;
+    let top = rows
+        .iter()
+        .map(|r| (r.observed as f64).max(r.expected) / n)
+        .fold(1e-9, f64::max)
+        * 1.1;
+    let w = plot.w / rows.len().max(1) as f32;
+    let sy = |f: f64| plot.bottom() - plot.h * (f / top) as f32;
+    for (i, r) in rows.iter().enumerate() {
+        let x = plot.x + w * i as f32;
+        let f = r.observed as f64 / n;
+        let fill = if r.z.is_finite() {
+            colour(r.z)
+        } else {
+            colour(Z_FULL)
+        };
+        c.rect(
+            Rect::new(x + w * 0.1, sy(f), w * 0.8, plot.bottom() - sy(f)),
+            Some(fill),
+            Some(Stroke::new(Color::grey(110), 0.15)),
+        );
+        let e = sy(r.expected / n);
+        c.line(pt(x, e), pt(x + w, e), Stroke::new(Color::grey(0), 0.5));
+        let k = r.feature.rsplit('=').next().unwrap_or("");
+        if rows.len() <= 20 || i % 2 == 0 {
+            c.text(
+                x + w / 2.0,
+                plot.bottom() + 3.5,
+                6.0,
+                Face::Regular,
+                Align::Center,
+                k,
+            );
+        }
+    }
+    c.line(
+        pt(plot.x, plot.bottom()),
+        pt(plot.right(), plot.bottom()),
+        Stroke::new(Color::grey(40), 0.3),
+    );
+    c.text(
+        plot.center().x,
+        plot.bottom() + 7.5,
+        6.0,
+        Face::Regular,
+        Align::Center,
+        "pips of the resource (bars: observed share of boards; black ticks: expected)",
+    );
+}
+
 fn histogram(c: &mut Canvas, area: Rect, sampler: &str, zs: &[f64], observed_max: f64) {
     let k = zs.len();
     let (m50, m95) = chance_max(k);
@@ -741,7 +796,7 @@ pub fn pages(shape: &Shape, study: &Study, seed: u64) -> Vec<Canvas> {
     panel_pages(
         &mut out,
         "The worst feature of each sampler",
-        "For each sampler, the map of the feature with the largest |z| anywhere (a harbor feature is drawn on the harbors, H1, H2, ...).",
+        "For each sampler, the map of the feature with the largest |z| anywhere (a harbor feature is drawn on the harbors, H1, H2, ...; a resource's pip total as that resource's whole distribution).",
         &samplers,
         |c, cell, s| {
             let worst = study
@@ -767,7 +822,22 @@ pub fn pages(shape: &Shape, study: &Study, seed: u64) -> Vec<Canvas> {
                         thousands(wr.observed),
                         wr.expected
                     );
-                    map(c, cell, shape, &rows, &title, &sub);
+                    if wr.place == "resource" {
+                        // Every pip total of that resource, not only the worst one.
+                        let name = wr.feature.split(' ').next().unwrap_or("");
+                        let all: Vec<&FeatureRow> = study
+                            .rows
+                            .iter()
+                            .filter(|r| {
+                                r.sampler == s.sampler
+                                    && r.place == "resource"
+                                    && r.feature.split(' ').next() == Some(name)
+                            })
+                            .collect();
+                        resource_bars(c, cell, &all, &title, &sub);
+                    } else {
+                        map(c, cell, shape, &rows, &title, &sub);
+                    }
                 }
                 None => {
                     heading(c, cell, s.sampler, "no feature with a finite z");

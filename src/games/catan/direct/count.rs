@@ -2,7 +2,7 @@
 //! time in the bytes of a 64-bit word, into the bias counters ([`Counts`]).
 
 use super::super::board::DESERT;
-use super::super::counts::{Cells, Counts, JOINT};
+use super::super::counts::{Cells, Counts, JOINT, PIP_BINS, RESOURCES};
 use super::super::rules::Setup;
 use super::deposit::{dispatch, Deposit, WithDeposit};
 use super::{Masks, Plan};
@@ -68,6 +68,20 @@ impl Plan {
         }
         if let Some(cells) = cells {
             counts.cells[cells.of_placement(m.red_set, m.terrain[DESERT as usize])] += 1;
+        }
+        // Each resource's pips: its hexes against the bit planes of the pips (1, 2, 4).
+        let k = &m.token;
+        let pip_planes = [
+            k[0] | k[2] | k[4] | k[5] | k[7] | k[9],
+            k[1] | k[2] | k[7] | k[8],
+            k[3] | k[4] | k[5] | k[6],
+        ];
+        for (r, row) in local.resource.iter_mut().enumerate() {
+            let t = m.terrain[r];
+            let p = (t & pip_planes[0]).count_ones()
+                + 2 * (t & pip_planes[1]).count_ones()
+                + 4 * (t & pip_planes[2]).count_ones();
+            row[p as usize % PIP_BINS] += 1;
         }
         local.boards += 1;
         local.attempts += m.attempts;
@@ -163,6 +177,7 @@ impl<I: Iterator<Item = u64>> WithDeposit for CountJob<'_, I> {
 struct Local {
     joint: Box<[[u32; 128]; 32]>,
     harbor: [[u32; 8]; 16],
+    resource: [[u32; PIP_BINS]; RESOURCES],
     boards: u32,
     attempts: u64,
 }
@@ -172,6 +187,7 @@ impl Local {
         Local {
             joint: Box::new([[0; 128]; 32]),
             harbor: [[0; 8]; 16],
+            resource: [[0; PIP_BINS]; RESOURCES],
             boards: 0,
             attempts: 0,
         }
@@ -187,6 +203,11 @@ impl Local {
         for (p, row) in self.harbor.iter_mut().take(plan.harbors).enumerate() {
             for (k, c) in row.iter_mut().take(6).enumerate() {
                 counts.harbor[p * 6 + k] += u64::from(std::mem::take(c));
+            }
+        }
+        for (r, row) in self.resource.iter_mut().enumerate() {
+            for (p, c) in row.iter_mut().enumerate() {
+                counts.resource[r * PIP_BINS + p] += u64::from(std::mem::take(c));
             }
         }
         counts.boards += u64::from(std::mem::take(&mut self.boards));
