@@ -231,7 +231,7 @@ fn catan_rules(c: &mut Criterion) {
             "",
             &[Sampler::FullRejection, Sampler::Direct],
         ),
-        ("red-apart", "10=desert", &[Sampler::FullRejection]),
+        ("red-apart", "19=desert", &[Sampler::FullRejection]),
     ] {
         let r: Rules = rules.parse().unwrap();
         let f: Fixes = fix.parse().unwrap();
