@@ -43,7 +43,8 @@ pub struct MergeArgs {
     /// For Catan bias parts: the summary CSV (default: beside --out, ending .summary.csv)
     #[arg(long)]
     summary: Option<PathBuf>,
-    /// For Catan bias parts: also draw the heat-map report (PDF)
+    /// For Catan bias parts: also draw the heat-map report (PDF); for Catan stats
+    /// parts, the histograms
     #[arg(long)]
     report: Option<PathBuf>,
     /// The part files, in any order

@@ -69,7 +69,8 @@ pub struct Output {
 
 impl Output {
     /// The files this output writes, relative to the output folder: its name, and for
-    /// a Catan bias run the summary CSV and the optional report.
+    /// a Catan bias run the summary CSV and the optional report (a Catan stats run:
+    /// the optional report).
     pub fn files(&self) -> Vec<String> {
         self.target(Path::new(""))
             .all()
@@ -87,6 +88,10 @@ impl Output {
                 ..files
             }
             .with_default_summary(),
+            Spec::CatanStats(c) => StatsFiles {
+                report: c.report.as_ref().map(|s| dir.join(s)),
+                ..files
+            },
             _ => files,
         }
     }
