@@ -639,14 +639,16 @@ mod tests {
         assert_eq!(score_bin_label(SCORE_BINS), ">=2.50");
     }
 
-    /// A histogram of 1, 2, 2, 3 (by hand: mean 2, population sd sqrt(1/2), median 2).
+    /// A histogram of 1, 2, 2, 3 (by hand: mean 2, population sd sqrt(1/2), median 2,
+    /// p95 3).
     #[test]
     fn summary_by_hand() {
         let s = summarise("x", &[0, 1, 2, 1], 4, 1.0);
         assert_eq!(s.mean, 2.0);
         assert!((s.sd - 0.5f64.sqrt()).abs() < 1e-12);
         assert_eq!((s.min, s.max), (1.0, 3.0));
-        assert_eq!(s.quantiles, [1.0, 1.0, 2.0, 3.0, 3.0]);
+        // p75: 3 of the 4 boards (75 %) are at or below 2.
+        assert_eq!(s.quantiles, [1.0, 1.0, 2.0, 2.0, 3.0]);
     }
 
     #[test]
