@@ -250,8 +250,11 @@ pub fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
     };
     let merged = make::merge(&args.parts, &files)?;
     print!("{}", merged.table);
-    if merged.kind != "catan-bias" && (args.summary.is_some() || args.report.is_some()) {
-        eprintln!("note: --summary and --report apply to Catan bias parts only");
+    if merged.kind == "catan-stats" && args.summary.is_some() {
+        eprintln!("note: --summary applies to Catan bias parts only");
+    } else if !merged.kind.starts_with("catan-") && (args.summary.is_some() || args.report.is_some())
+    {
+        eprintln!("note: --summary and --report apply to Catan bias and stats parts only");
     }
     eprintln!(
         "merged {} parts ({}, {} items) into {} in {:.2} s",

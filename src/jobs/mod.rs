@@ -9,7 +9,8 @@
 //!
 //! [[output]]
 //! name = "numbrix.jsonl"       # a file name inside out_dir
-//! kind = "items"               # items, book, catan-bias, carcassonne-stats, number-match-stats
+//! kind = "items"               # items, book, catan-bias, carcassonne-stats, number-match-stats,
+//!                               # catan-stats
 //! game = "numbrix"
 //! count = 200
 //! params = { size = "9", style = "free" }

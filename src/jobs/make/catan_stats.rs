@@ -577,6 +577,15 @@ impl Statistic for CatanStats {
         Ok(h)
     }
 
+    /// No summary CSV: the summary is the table (a `--summary` given to `merge` is
+    /// left out, with a note).
+    fn files(&self, files: &StatsFiles) -> StatsFiles {
+        StatsFiles {
+            summary: None,
+            ..files.clone()
+        }
+    }
+
     fn fits(&self, counts: &Hists, want: u64) -> bool {
         counts.fits(want)
     }
@@ -592,11 +601,6 @@ impl Statistic for CatanStats {
 
     /// The CSV and the report, both or neither.
     fn write(&self, t: &Totals, files: &StatsFiles) -> Result<()> {
-        if files.summary.is_some() {
-            return Err(Error::invalid(
-                "catan-stats has no summary CSV (its summary is the table on standard output): leave out --summary",
-            ));
-        }
         let mut set = crate::output::FileSet::new();
         set.push(csv_file(&files.out, &rows(&t.hists))?);
         if let Some(path) = &files.report {
