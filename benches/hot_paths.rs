@@ -226,8 +226,8 @@ fn catan_stats(c: &mut Criterion) {
         let study = BalanceStudy::new(&ctx, s, 1);
         g.bench_function(format!("count_200k_{}", s.name()), |b| {
             b.iter(|| {
-                let h = puzzlebook::batch::study(&study, 200_000, Shard::default(), false, "")
-                    .unwrap();
+                let h =
+                    puzzlebook::batch::study(&study, 200_000, Shard::default(), false, "").unwrap();
                 black_box(h.boards)
             })
         });

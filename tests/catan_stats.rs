@@ -77,7 +77,11 @@ fn shards_merge_into_the_whole_run_byte_for_byte() {
     let common = ["catan", "stats", "--samples", "30001", "--seed", "4"];
     let whole = run_in(
         d,
-        &[&common[..], &["--out", "whole.csv", "--report", "whole.pdf"]].concat(),
+        &[
+            &common[..],
+            &["--out", "whole.csv", "--report", "whole.pdf"],
+        ]
+        .concat(),
     );
     for k in 0..3 {
         let shard = format!("{k}/3");
@@ -91,11 +95,18 @@ fn shards_merge_into_the_whole_run_byte_for_byte() {
     let merged = run_in(
         d,
         &[
-            "merge", "--out", "merged.csv", "--report", "merged.pdf", "p2", "p0", "p1",
+            "merge",
+            "--out",
+            "merged.csv",
+            "--report",
+            "merged.pdf",
+            "p2",
+            "p0",
+            "p1",
         ],
     );
     assert_eq!(merged, whole, "the tables differ");
-    assert!(whole.contains("30001 boards, base board, rules red-apart, sampler direct, seed 4"));
+    assert!(whole.contains("30,001 boards, base board, rules red-apart, sampler direct, seed 4"));
     for (a, b) in [("whole.csv", "merged.csv"), ("whole.pdf", "merged.pdf")] {
         assert_eq!(
             std::fs::read(d.join(a)).unwrap(),
@@ -156,7 +167,14 @@ fn one_thread_or_two_give_the_same_bytes() {
 fn histograms_match_generated_boards_measured_one_by_one() {
     for (board, sampler, rules, count, seed, total) in [
         ("base", "direct", "red-apart", 400, 9, 58),
-        ("base", "full-rejection", "red-apart,2-12-apart", 300, 10, 58),
+        (
+            "base",
+            "full-rejection",
+            "red-apart,2-12-apart",
+            300,
+            10,
+            58,
+        ),
         ("extended", "direct", "red-apart", 200, 12, 88),
     ] {
         let dir = tempfile::tempdir().unwrap();
@@ -164,7 +182,14 @@ fn histograms_match_generated_boards_measured_one_by_one() {
         let n = count.to_string();
         let s = seed.to_string();
         let common = [
-            "--board", board, "--sampler", sampler, "--rules", rules, "--seed", &s,
+            "--board",
+            board,
+            "--sampler",
+            sampler,
+            "--rules",
+            rules,
+            "--seed",
+            &s,
         ];
         let records = run_in(
             d,
@@ -220,10 +245,17 @@ fn histograms_match_generated_boards_measured_one_by_one() {
             }
             // The score's exact text, parsed by the standard library; its 0.05 bin,
             // named by its lower edge in hundredths.
-            let text = line.split("\"score\":").nth(1).unwrap().trim_end_matches('}');
+            let text = line
+                .split("\"score\":")
+                .nth(1)
+                .unwrap()
+                .trim_end_matches('}');
             let score: f64 = text.parse().unwrap();
             let hundredths = (score * 20.0).floor() as u64 * 5;
-            add("score", format!("{}.{:02}", hundredths / 100, hundredths % 100));
+            add(
+                "score",
+                format!("{}.{:02}", hundredths / 100, hundredths % 100),
+            );
         }
         // The CSV lists every value between each measure's extremes, seen or not.
         let seen: BTreeMap<_, _> = got.into_iter().filter(|(_, c)| *c > 0).collect();
@@ -267,7 +299,10 @@ fn exact_samplers_give_the_expected_pips_and_agree() {
             let (mean, var) = moments(h, &format!("{r}_pips"));
             let expected = 58.0 * hexes / 18.0;
             let z = (mean - expected) / (var / n).sqrt();
-            assert!(z.abs() < 5.0, "{r}: mean {mean}, expected {expected}, z {z}");
+            assert!(
+                z.abs() < 5.0,
+                "{r}: mean {mean}, expected {expected}, z {z}"
+            );
         }
     }
     for m in [
@@ -304,7 +339,10 @@ fn full_rejection_is_used_where_direct_does_not_apply() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
-    assert!(err.contains("full-rejection (exact; direct does not apply"), "{err}");
+    assert!(
+        err.contains("full-rejection (exact; direct does not apply"),
+        "{err}"
+    );
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("sampler full-rejection"), "{table}");
 }
@@ -323,7 +361,10 @@ fn refusals_are_one_line_and_write_nothing() {
             vec!["--samples", "10", "--sampler", "swap"],
             "--sampler swap does not draw",
         ),
-        (vec!["--samples", "10", "--sampler", "best"], "unknown sampler"),
+        (
+            vec!["--samples", "10", "--sampler", "best"],
+            "unknown sampler",
+        ),
         (vec!["--samples", "0"], "--samples is 0"),
         (
             vec!["--samples", "1000000000000000000"],
@@ -353,8 +394,18 @@ fn job_files_make_the_same_files_whole_or_sharded() {
     run_in(
         d,
         &[
-            "catan", "stats", "--samples", "5000", "--seed", "3", "--rules", "none", "--out",
-            "cli.csv", "--report", "cli.pdf",
+            "catan",
+            "stats",
+            "--samples",
+            "5000",
+            "--seed",
+            "3",
+            "--rules",
+            "none",
+            "--out",
+            "cli.csv",
+            "--report",
+            "cli.pdf",
         ],
     );
     for (out_dir, shards) in [("whole", 0), ("sharded", 2)] {

@@ -252,7 +252,8 @@ pub fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
     print!("{}", merged.table);
     if merged.kind == "catan-stats" && args.summary.is_some() {
         eprintln!("note: --summary applies to Catan bias parts only");
-    } else if !merged.kind.starts_with("catan-") && (args.summary.is_some() || args.report.is_some())
+    } else if !merged.kind.starts_with("catan-")
+        && (args.summary.is_some() || args.report.is_some())
     {
         eprintln!("note: --summary and --report apply to Catan bias and stats parts only");
     }

@@ -195,7 +195,8 @@ impl Hists {
             && self.counts.len() == MEASURES.len()
             && self.counts.iter().enumerate().all(|(k, h)| {
                 let cap = if k == SCORE { SCORE_BINS } else { MAX_VALUE };
-                h.len() <= cap + 1 && h.iter().try_fold(0u64, |a, &c| a.checked_add(c)) == Some(want)
+                h.len() <= cap + 1
+                    && h.iter().try_fold(0u64, |a, &c| a.checked_add(c)) == Some(want)
             })
             && (want == 0 || self.score_min <= self.score_max)
     }
@@ -469,6 +470,19 @@ pub fn setup(spec: &CatanStatsSpec) -> Result<(Ctx, Sampler)> {
     }
 }
 
+/// `n` with its digits in groups of three: 1,000,000.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, ch) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 /// `catan-stats`: histograms of the balance measures of uniformly drawn boards.
 pub struct CatanStats {
     spec: CatanStatsSpec,
@@ -505,7 +519,8 @@ impl CatanStats {
     /// What was counted, in one line: boards, board, rules, sampler, seed.
     pub fn describe(&self, boards: u64) -> String {
         format!(
-            "{boards} boards, {} board, rules {}, sampler {}, seed {}",
+            "{} boards, {} board, rules {}, sampler {}, seed {}",
+            grouped(boards),
             self.ctx.shape.kind.name(),
             self.ctx.rules,
             self.sampler.name(),
@@ -629,6 +644,15 @@ impl Statistic for CatanStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grouped_digits() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(30001), "30,001");
+        assert_eq!(grouped(1_000_000), "1,000,000");
+    }
 
     #[test]
     fn score_bins_and_labels() {

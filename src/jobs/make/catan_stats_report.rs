@@ -120,11 +120,7 @@ fn histogram(c: &mut Canvas, area: Rect, k: usize, counts: &[u64], boards: u64, 
             (x0 - slot * 0.42, slot * 0.84)
         };
         let top = y_of(cnt as f64 / n * 100.0);
-        c.rect(
-            Rect::new(bx, top, bw, plot.bottom() - top),
-            Some(BAR),
-            None,
-        );
+        c.rect(Rect::new(bx, top, bw, plot.bottom() - top), Some(BAR), None);
     }
     // The axes.
     c.line(pt(plot.x, plot.y), pt(plot.x, plot.bottom()), axis);
@@ -146,7 +142,14 @@ fn histogram(c: &mut Canvas, area: Rect, k: usize, counts: &[u64], boards: u64, 
         };
         if x <= plot.right() + 0.01 {
             c.line(pt(x, plot.bottom()), pt(x, plot.bottom() + 1.2), axis);
-            c.text(x, plot.bottom() + 4.2, 7.0, Face::Regular, Align::Center, &label);
+            c.text(
+                x,
+                plot.bottom() + 4.2,
+                7.0,
+                Face::Regular,
+                Align::Center,
+                &label,
+            );
         }
         v += step;
     }

@@ -446,11 +446,9 @@ impl Spec {
             Spec::CatanBias(_)
             | Spec::CarcassonneStats(_)
             | Spec::NumberMatchStats(_)
-            | Spec::CatanStats(_) => {
-                Prepared::new(self, s)?
-                    .expect("a statistics kind")
-                    .visit(HeaderOf)?
-            }
+            | Spec::CatanStats(_) => Prepared::new(self, s)?
+                .expect("a statistics kind")
+                .visit(HeaderOf)?,
         })
     }
 
@@ -485,11 +483,9 @@ impl Spec {
             Spec::CatanBias(_)
             | Spec::CarcassonneStats(_)
             | Spec::NumberMatchStats(_)
-            | Spec::CatanStats(_) => {
-                Prepared::new(self, s)?
-                    .expect("a statistics kind")
-                    .visit(MakeStatistic { shard, target, env })
-            }
+            | Spec::CatanStats(_) => Prepared::new(self, s)?
+                .expect("a statistics kind")
+                .visit(MakeStatistic { shard, target, env }),
         }
     }
 }

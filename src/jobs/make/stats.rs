@@ -183,10 +183,10 @@ impl Prepared {
 
     /// The statistic of a part of kind `kind` (None: not a statistics kind).
     pub fn from_part(kind: &str, config: &Value) -> Result<Option<Prepared>> {
+        use super::catan_stats::CatanStats as S;
         use carcassonne_stats::CarcassonneStats as C;
         use catan_bias::CatanBias as B;
         use match_stats::MatchStats as M;
-        use super::catan_stats::CatanStats as S;
         Ok(Some(match kind {
             B::KIND => Prepared::CatanBias(Box::new(B::from_header(config)?)),
             C::KIND => Prepared::CarcassonneStats(C::from_header(config)?),
