@@ -5,7 +5,7 @@
 //! their measures go into exact histograms (integer counts), so shards add up to the
 //! whole run and a merge writes the same bytes. The CSV holds one row per measure and
 //! value, the table on standard output a summary of each measure, and the optional
-//! report (`catan_stats_report`) one small histogram per measure.
+//! report ([`report`]) one small histogram per measure.
 
 use super::*;
 use crate::games::catan::balance::{self, Balance};
@@ -14,6 +14,8 @@ use crate::games::catan::rules::Rules;
 use crate::games::catan::sampler::Ctx;
 use crate::games::catan::{context, Sampler};
 use crate::shard::ShardIndices;
+
+pub mod report;
 
 fn base() -> String {
     "base".into()
@@ -619,16 +621,13 @@ impl Statistic for CatanStats {
         let mut set = crate::output::FileSet::new();
         set.push(csv_file(&files.out, &rows(&t.hists))?);
         if let Some(path) = &files.report {
-            let info = super::catan_stats_report::Info {
+            let info = report::Info {
                 title: self.describe(t.hists.boards),
                 shape: self.ctx.shape,
             };
-            let pages = super::catan_stats_report::pages(&info, &t.hists, &t.summaries);
-            let pdf = crate::book::render_pages(
-                "Catan balance distributions",
-                super::catan_stats_report::PAGE,
-                &pages,
-            )?;
+            let pages = report::pages(&info, &t.hists, &t.summaries);
+            let pdf =
+                crate::book::render_pages("Catan balance distributions", report::PAGE, &pages)?;
             set.create(path)?
                 .write_all(&pdf)
                 .map_err(|e| Error::io("cannot write to", path, e))?;

@@ -14,7 +14,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub mod catan_stats;
-mod catan_stats_report;
 mod command;
 mod items;
 mod stats;

@@ -2,7 +2,7 @@
 //! boards at each value, the mean marked), then the summary table and what the
 //! measures are. Drawn on canvases; the book engine writes the PDF.
 
-use super::catan_stats::{score_bin_label, Hists, Summary, MEASURES, SCORE, SCORE_BINS_PER_UNIT};
+use super::{score_bin_label, Hists, Summary, MEASURES, SCORE, SCORE_BINS_PER_UNIT};
 use crate::canvas::{pt, wrap, Align, Canvas, Color, Face, Rect, Stroke};
 use crate::games::catan::board::Shape;
 
