@@ -254,6 +254,42 @@ fn catan_rules(c: &mut Criterion) {
                 })
             });
         }
+/// `catan stats`: one board drawn, measured and counted into the histograms (one
+/// core), and the whole counting loop of 200,000 boards on all cores, for each exact
+/// sampler.
+fn catan_stats(c: &mut Criterion) {
+    use puzzlebook::games::catan::board::BoardKind;
+    use puzzlebook::games::catan::{context, rules::Rules, Sampler};
+    use puzzlebook::jobs::make::catan_stats::{BalanceStudy, Hists};
+    use puzzlebook::shard::Shard;
+    use puzzlebook::stats::Study;
+    let rules: Rules = "red-apart".parse().unwrap();
+    let ctx = context(BoardKind::Base, &rules, Sampler::Direct).unwrap();
+    let mut g = c.benchmark_group("catan_stats");
+    g.throughput(Throughput::Elements(1));
+    for s in [Sampler::Direct, Sampler::FullRejection] {
+        let study = BalanceStudy::new(&ctx, s, 1);
+        let mut h = Hists::default();
+        let mut i = 0u64;
+        g.bench_function(format!("one_board_{}", s.name()), |b| {
+            b.iter(|| {
+                i += 1;
+                study.count(i, &mut h).unwrap();
+                black_box(h.boards)
+            })
+        });
+    }
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(200_000));
+    for s in [Sampler::Direct, Sampler::FullRejection] {
+        let study = BalanceStudy::new(&ctx, s, 1);
+        g.bench_function(format!("count_200k_{}", s.name()), |b| {
+            b.iter(|| {
+                let h =
+                    puzzlebook::batch::study(&study, 200_000, Shard::default(), false, "").unwrap();
+                black_box(h.boards)
+            })
+        });
     }
     g.finish();
 }
@@ -457,6 +493,7 @@ criterion_group!(
     pdf_writer,
     catan,
     catan_rules,
+    catan_stats,
     images
 );
 criterion_main!(benches);

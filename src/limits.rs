@@ -4,9 +4,9 @@
 //! `docs/limits.md` lists them for users; keep the two in step.
 
 /// Samples in one statistics run (`catan bias --samples`, `--reference-samples`,
-/// `carcassonne stats --samples`, `number-match stats --samples`): 10^15. Counts stay
-/// far inside a u64 and the expected counts in an f64 stay exact; memory does not
-/// depend on it (samples are drawn and counted in fixed-size chunks).
+/// `catan stats --samples`, `carcassonne stats --samples`, `number-match stats
+/// --samples`): 10^15. Counts stay far inside a u64 and the expected counts in an f64
+/// stay exact; memory does not depend on it (samples are drawn and counted in fixed-size chunks).
 pub const MAX_SAMPLES: u64 = 1_000_000_000_000_000;
 
 /// Check a sample count (`samples`, `reference_samples`): 1 to [`MAX_SAMPLES`];

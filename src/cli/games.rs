@@ -3,7 +3,7 @@
 
 use super::generate::generate;
 use super::solve::solve;
-use super::stats::{self, BiasArgs};
+use super::stats::{self, BiasArgs, CatanStatsArgs};
 use super::{Ctx, GenFormat, RunArgs, SolveFormat};
 use clap::{Subcommand, ValueEnum};
 use puzzlebook::games::carcassonne::{self, Carcassonne, CarcassonneParams};
@@ -136,7 +136,21 @@ pub enum CatanCommand {
         #[arg(default_value = "-")]
         file: String,
     },
+    /// The distribution of each balance measure over uniform boards (CSV, optional PDF report)
+    #[command(after_help = STATS_HELP)]
+    Stats(CatanStatsArgs),
 }
+
+const STATS_HELP: &str = "\
+Draws --samples boards with an exact sampler (direct where the rules allow it, else
+full-rejection; the sampler used is named on standard error and in the table) and counts
+each balance measure of `catan balance` exactly: one CSV row per measure and value
+(count, fraction, cumulative), the score in bins of 0.05. Prints a summary table (mean,
+sd, min, quantiles, max). With --shard K/N it writes a part file; `puzzlebook merge`
+adds the parts up into the same bytes as one whole run.
+
+Example:
+  puzzlebook catan stats --samples 100000 --out output/catan-stats.csv --report output/catan-stats.pdf";
 
 const BALANCE_HELP: &str = "\
 Prints one JSON line per board: index (its place in the input, from 0), resource_pips
@@ -153,7 +167,7 @@ every resource's hexes roll equally often on average.
 Example:
   puzzlebook catan generate --count 3 | puzzlebook catan balance";
 
-/// `puzzlebook catan ...`: run the chosen subcommand (generate, bias, balance).
+/// `puzzlebook catan ...`: run the chosen subcommand (generate, bias, balance, stats).
 pub fn catan(cmd: CatanCommand, ctx: Ctx) -> Result<ExitCode> {
     match cmd {
         CatanCommand::Generate {
@@ -180,6 +194,7 @@ pub fn catan(cmd: CatanCommand, ctx: Ctx) -> Result<ExitCode> {
             )
         }
         CatanCommand::Bias(args) => stats::catan_bias(args, ctx.jobs, ctx.progress),
+        CatanCommand::Stats(args) => stats::catan_stats(args, ctx.jobs, ctx.progress),
         CatanCommand::Balance { file } => {
             let reader = input::open(&file)?;
             let stdout = std::io::stdout();

@@ -43,7 +43,8 @@ pub struct MergeArgs {
     /// For Catan bias parts: the summary CSV (default: beside --out, ending .summary.csv)
     #[arg(long)]
     summary: Option<PathBuf>,
-    /// For Catan bias parts: also draw the heat-map report (PDF)
+    /// For Catan bias parts: also draw the heat-map report (PDF); for Catan stats
+    /// parts, the histograms
     #[arg(long)]
     report: Option<PathBuf>,
     /// The part files, in any order
@@ -250,8 +251,12 @@ pub fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
     };
     let merged = make::merge(&args.parts, &files)?;
     print!("{}", merged.table);
-    if merged.kind != "catan-bias" && (args.summary.is_some() || args.report.is_some()) {
-        eprintln!("note: --summary and --report apply to Catan bias parts only");
+    if merged.kind == "catan-stats" && args.summary.is_some() {
+        eprintln!("note: --summary applies to Catan bias parts only");
+    } else if !merged.kind.starts_with("catan-")
+        && (args.summary.is_some() || args.report.is_some())
+    {
+        eprintln!("note: --summary and --report apply to Catan bias and stats parts only");
     }
     eprintln!(
         "merged {} parts ({}, {} items) into {} in {:.2} s",

@@ -1,9 +1,10 @@
-//! The statistics commands (`catan bias`, `carcassonne stats`, `number-match stats`):
+//! The statistics commands (`catan bias`, `catan stats`, `carcassonne stats`,
+//! `number-match stats`):
 //! flags into a spec, then the one library path for whole runs and shards alike.
 
 use clap::Args;
 use puzzlebook::batch::Env;
-use puzzlebook::jobs::make::{BiasSpec, Spec, StatsCommand, StatsFiles};
+use puzzlebook::jobs::make::{BiasSpec, CatanStatsSpec, Spec, StatsCommand, StatsFiles};
 use puzzlebook::shard::Shard;
 use puzzlebook::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -86,6 +87,41 @@ pub fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<Ex
         summary: args.summary,
         report: args.report,
         replicates: None,
+    };
+    let env = Env {
+        jobs,
+        progress: show_progress,
+    };
+    run_stats(spec, args.seed, args.shard, files, env)
+}
+
+/// `catan stats`: the distributions' parameters, and where its files go.
+#[derive(Args)]
+pub struct CatanStatsArgs {
+    #[command(flatten)]
+    spec: CatanStatsSpec,
+    #[arg(long, default_value_t = puzzlebook::seed::DEFAULT_SEED)]
+    seed: u64,
+    /// The histograms' CSV
+    #[arg(long, default_value = "output/catan-stats.csv")]
+    out: PathBuf,
+    /// Draw the histograms as a PDF report
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// Count only the boards with index mod N == K, into a part file for `merge`
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+}
+
+/// `catan stats`: histograms of the balance measures of uniform boards, whole or one
+/// shard.
+pub fn catan_stats(args: CatanStatsArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
+    let spec = Spec::CatanStats(args.spec);
+    let out = stats_out(&args.out, "output/catan-stats.csv", args.shard)?;
+    let files = StatsFiles {
+        out,
+        summary: None,
+        report: args.report,
     };
     let env = Env {
         jobs,

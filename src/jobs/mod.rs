@@ -9,7 +9,8 @@
 //!
 //! [[output]]
 //! name = "numbrix.jsonl"       # a file name inside out_dir
-//! kind = "items"               # items, book, catan-bias, carcassonne-stats, number-match-stats
+//! kind = "items"               # items, book, catan-bias, carcassonne-stats, number-match-stats,
+//!                               # catan-stats
 //! game = "numbrix"
 //! count = 200
 //! params = { size = "9", style = "free" }
@@ -69,7 +70,8 @@ pub struct Output {
 
 impl Output {
     /// The files this output writes, relative to the output folder: its name, and for
-    /// a Catan bias run the summary CSV and the optional report.
+    /// a Catan bias run the summary CSV and the optional report (a Catan stats run:
+    /// the optional report).
     pub fn files(&self) -> Vec<String> {
         self.target(Path::new(""))
             .all()
@@ -87,6 +89,10 @@ impl Output {
                 ..files
             }
             .with_default_summary(),
+            Spec::CatanStats(c) => StatsFiles {
+                report: c.report.as_ref().map(|s| dir.join(s)),
+                ..files
+            },
             _ => files,
         }
     }

@@ -123,16 +123,18 @@ pub fn largest_cluster(shape: &Shape, layout: &Setup) -> usize {
 }
 
 /// How many 2:1 harbors have a hex of their own resource among the land hexes at
-/// their piers ([`Shape::harbor_hexes`]).
+/// their piers ([`Shape::harbor_hexes`], kept as masks in [`Shape::harbor_reach`]).
 pub fn harbor_own_resource(shape: &Shape, layout: &Setup) -> usize {
     (0..shape.harbors.len())
         .filter(|&p| {
             let kind = layout.harbor[p];
-            kind != GENERIC
-                && shape
-                    .harbor_hexes(p)
-                    .iter()
-                    .any(|&i| layout.terrain[usize::from(i)] == kind - 1)
+            let mut reach = shape.harbor_reach[p];
+            let mut own = false;
+            while reach != 0 && kind != GENERIC {
+                own |= layout.terrain[reach.trailing_zeros() as usize] == kind - 1;
+                reach &= reach - 1;
+            }
+            own
         })
         .count()
 }

@@ -13,9 +13,11 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+pub mod catan_stats;
 mod command;
 mod items;
 mod stats;
+pub use catan_stats::CatanStatsSpec;
 pub use command::*;
 pub use items::*;
 pub use stats::*;
@@ -35,6 +37,8 @@ pub enum Spec {
     CarcassonneStats(CarcassonneStatsSpec),
     /// `number-match stats`: clearable boards and search effort per add limit.
     NumberMatchStats(MatchStatsSpec),
+    /// `catan stats`: histograms of the balance measures of uniform boards.
+    CatanStats(CatanStatsSpec),
 }
 
 /// How generated items are written.
@@ -401,6 +405,7 @@ impl Spec {
             Spec::CatanBias(_) => "catan-bias",
             Spec::CarcassonneStats(_) => "carcassonne-stats",
             Spec::NumberMatchStats(_) => "number-match-stats",
+            Spec::CatanStats(_) => "catan-stats",
         }
     }
 
@@ -418,6 +423,7 @@ impl Spec {
                 Some(shard.len(0, c.samples).saturating_mul(c.tiles.len() as u64))
             }
             Spec::NumberMatchStats(m) => Some(shard.len(0, m.samples)),
+            Spec::CatanStats(c) => Some(shard.len(0, c.samples)),
         }
     }
 
@@ -444,11 +450,12 @@ impl Spec {
                 config.into_inner()
             }
             Spec::Book(b) => book_config(b, seed)?.0,
-            Spec::CatanBias(_) | Spec::CarcassonneStats(_) | Spec::NumberMatchStats(_) => {
-                Prepared::new(self, s)?
-                    .expect("a statistics kind")
-                    .visit(HeaderOf)?
-            }
+            Spec::CatanBias(_)
+            | Spec::CarcassonneStats(_)
+            | Spec::NumberMatchStats(_)
+            | Spec::CatanStats(_) => Prepared::new(self, s)?
+                .expect("a statistics kind")
+                .visit(HeaderOf)?,
         })
     }
 
@@ -480,11 +487,12 @@ impl Spec {
                 },
             ),
             Spec::Book(b) => book(b, seed, part, &dest, env),
-            Spec::CatanBias(_) | Spec::CarcassonneStats(_) | Spec::NumberMatchStats(_) => {
-                Prepared::new(self, s)?
-                    .expect("a statistics kind")
-                    .visit(MakeStatistic { shard, target, env })
-            }
+            Spec::CatanBias(_)
+            | Spec::CarcassonneStats(_)
+            | Spec::NumberMatchStats(_)
+            | Spec::CatanStats(_) => Prepared::new(self, s)?
+                .expect("a statistics kind")
+                .visit(MakeStatistic { shard, target, env }),
         }
     }
 }

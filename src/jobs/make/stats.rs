@@ -67,7 +67,7 @@ pub(super) fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
 }
 
 /// A CSV written to its temporary file, not yet in place.
-fn csv_file<T: Serialize>(path: &Path, rows: &[T]) -> Result<AtomicFile> {
+pub(super) fn csv_file<T: Serialize>(path: &Path, rows: &[T]) -> Result<AtomicFile> {
     let file = AtomicFile::create(path)?;
     let mut w = csv::Writer::from_writer(file);
     for r in rows {
@@ -158,6 +158,8 @@ pub enum Prepared {
     CarcassonneStats(carcassonne_stats::CarcassonneStats),
     /// `number-match-stats`.
     NumberMatchStats(match_stats::MatchStats),
+    /// `catan-stats` (boxed: its sampling context is large).
+    CatanStats(Box<super::catan_stats::CatanStats>),
 }
 
 /// Something to do with a statistic of any kind (see [`Prepared::visit`]).
@@ -182,12 +184,16 @@ impl Prepared {
             Spec::NumberMatchStats(m) => {
                 Prepared::NumberMatchStats(match_stats::MatchStats::new(m, seed)?)
             }
+            Spec::CatanStats(c) => {
+                Prepared::CatanStats(Box::new(super::catan_stats::CatanStats::new(c, seed)?))
+            }
             Spec::Items(_) | Spec::Book(_) => return Ok(None),
         }))
     }
 
     /// The statistic of a part of kind `kind` (None: not a statistics kind).
     pub fn from_part(kind: &str, config: &Value) -> Result<Option<Prepared>> {
+        use super::catan_stats::CatanStats as S;
         use carcassonne_stats::CarcassonneStats as C;
         use catan_bias::CatanBias as B;
         use match_stats::MatchStats as M;
@@ -195,6 +201,7 @@ impl Prepared {
             B::KIND => Prepared::CatanBias(Box::new(B::from_header(config)?)),
             C::KIND => Prepared::CarcassonneStats(C::from_header(config)?),
             M::KIND => Prepared::NumberMatchStats(M::from_header(config)?),
+            S::KIND => Prepared::CatanStats(Box::new(S::from_header(config)?)),
             _ => return Ok(None),
         }))
     }
@@ -205,6 +212,7 @@ impl Prepared {
             Prepared::CatanBias(s) => v.visit(s.as_ref()),
             Prepared::CarcassonneStats(s) => v.visit(s),
             Prepared::NumberMatchStats(s) => v.visit(s),
+            Prepared::CatanStats(s) => v.visit(s.as_ref()),
         }
     }
 }
