@@ -122,6 +122,7 @@ pub fn catan_stats(args: CatanStatsArgs, jobs: usize, show_progress: bool) -> Re
         out,
         summary: None,
         report: args.report,
+        replicates: None,
     };
     let env = Env {
         jobs,
