@@ -254,6 +254,10 @@ fn catan_rules(c: &mut Criterion) {
                 })
             });
         }
+    }
+    g.finish();
+}
+
 /// `catan stats`: one board drawn, measured and counted into the histograms (one
 /// core), and the whole counting loop of 200,000 boards on all cores, for each exact
 /// sampler.
