@@ -330,8 +330,10 @@ fn full_rejection_is_used_where_direct_does_not_apply() {
             "stats",
             "--samples",
             "200",
+            "--board",
+            "extended",
             "--rules",
-            "red-apart,same-terrain-apart",
+            "red-apart,2-12-apart",
             "--out",
             "s.csv",
         ])

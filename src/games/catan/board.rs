@@ -31,6 +31,10 @@ pub const TERRAIN_NAMES: [&str; 6] = ["wheat", "wood", "sheep", "clay", "rock", 
 pub const GENERIC: u8 = 0;
 /// Harbor names, indexed by harbor kind.
 pub const HARBOR_NAMES: [&str; 6] = ["3:1", "wheat", "wood", "sheep", "clay", "rock"];
+/// Pip totals a resource's counters hold: 0 to 31 (six hexes of 5 pips at most).
+pub const PIP_BINS: usize = 32;
+/// Land resources (every terrain but the desert).
+pub const RESOURCES: usize = DESERT as usize;
 /// Token values in the order used by counters and CSVs.
 pub const TOKEN_VALUES: [u8; 10] = [2, 3, 4, 5, 6, 8, 9, 10, 11, 12];
 

@@ -32,10 +32,7 @@ pub struct Counts {
     pub resource: Vec<u64>,
 }
 
-/// Pip totals a resource's counter row holds: 0 to 31 (six hexes of 5 pips at most).
-pub const PIP_BINS: usize = 32;
-/// Land resources (every terrain but the desert).
-pub const RESOURCES: usize = DESERT as usize;
+pub use super::board::{PIP_BINS, RESOURCES};
 
 /// Pips of a token value (0 for none), by value.
 const PIPS: [u8; 16] = [0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1, 0, 0, 0];

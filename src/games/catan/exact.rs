@@ -275,7 +275,7 @@ pub struct Expectations {
     /// P(harbor position p has kind k), k in HARBOR_NAMES order.
     pub harbor: Vec<[f64; 6]>,
     /// P(resource r's pips add up to k), r in TERRAIN_NAMES order (land only), k below
-    /// [`super::counts::PIP_BINS`].
+    /// [`super::board::PIP_BINS`].
     pub resource: Vec<Vec<f64>>,
     /// Exact acceptance of whole-board rejection, when enumerated.
     pub acceptance: Option<Fraction>,
@@ -359,7 +359,7 @@ impl Expectations {
 /// k-subset of the tokens, counted here over every subset.
 pub fn resource_pips_expectations(shape: &Shape) -> Vec<Vec<f64>> {
     use super::board::pips;
-    use super::counts::PIP_BINS;
+    use super::board::PIP_BINS;
     let tokens: Vec<u32> = shape.tokens.iter().map(|&t| pips(t)).collect();
     let all = ((1u64 << tokens.len()) - 1) as u32;
     (0..DESERT)
