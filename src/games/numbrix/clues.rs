@@ -16,7 +16,9 @@
 //!
 //! With a grade cap (`easy` or `medium`, see [`super::grade`]), a removal must also keep
 //! the puzzle solvable by that grade's techniques; the result is then minimal for its
-//! grade: no clue can go without losing uniqueness or needing harder techniques.
+//! grade: no clue can go without losing uniqueness or needing harder techniques. It is
+//! called minimal only when, tried again without the cap, no clue can go at all (most
+//! easy puzzles keep clues the grade needs and uniqueness does not).
 //! (Plain minimal 9x9 puzzles have 7 to 13 clues and are nearly all `hard`, so a
 //! filter alone would almost never find an easy one.) Whatever the grader solves is
 //! unique, since its deductions are all forced; the solver proves it again anyway.
@@ -256,9 +258,25 @@ pub fn select(
             }
         }
     }
+    // With a grade cap a clue may have stayed because the grade needed it: minimal
+    // means needed for uniqueness, so every given is tried again without the cap.
+    let capped = cap.is_some_and(|c| c < Grade::Hard);
+    let minimal_for_grade = capped.then_some(!r.undecided);
+    let mut minimal = !r.undecided;
+    if capped && minimal {
+        r.cap = None;
+        for c in 0..n {
+            if r.givens[c] != 0 && r.removable(c)? {
+                minimal = false;
+                break;
+            }
+        }
+        minimal &= !r.undecided;
+    }
     Ok(Selected {
         givens: r.givens,
-        minimal: !r.undecided,
+        minimal,
+        minimal_for_grade,
     })
 }
 
@@ -266,10 +284,15 @@ pub fn select(
 pub struct Selected {
     /// The givens in reading order, 0 for a blank.
     pub givens: Vec<u16>,
-    /// Every clue was proved necessary (for the style's rule and grade cap). False only
-    /// when some removal check ran out of its node budget and its clue was kept (seen on
-    /// large sparse grids, never on 9x9 in our runs).
+    /// Every clue was proved necessary for uniqueness: without any one of them the
+    /// puzzle has more than one solution. False when some removal check ran out of its
+    /// node budget and its clue was kept (seen on large sparse grids, never on 9x9 in
+    /// our runs), and when a grade cap kept a clue that uniqueness alone does not need.
     pub minimal: bool,
+    /// With a grade cap (`easy`, `medium`): every clue was proved necessary for
+    /// uniqueness or for the grade (without it the puzzle has more solutions or needs
+    /// harder techniques). None without a cap.
+    pub minimal_for_grade: Option<bool>,
 }
 
 /// Add clues from `solution` in random order until `target` cells are given (a unique

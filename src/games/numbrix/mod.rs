@@ -79,8 +79,12 @@ pub struct NumbrixPuzzle {
     pub clues: usize,
     /// The grade the human-style solver gives the puzzle.
     pub difficulty: Grade,
-    /// Whether every clue is proven necessary (see [`clues::Selected`]).
+    /// Whether every clue is proven necessary for uniqueness (see [`clues::Selected`]).
     pub minimal: bool,
+    /// With `--difficulty easy|medium`: whether every clue is proven necessary for
+    /// uniqueness or for that grade; left out without a difficulty cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minimal_for_grade: Option<bool>,
 }
 
 impl NumbrixPuzzle {
@@ -183,6 +187,7 @@ impl Numbrix {
             style: self.params.style,
             clues: g.givens(),
             minimal: selected.minimal,
+            minimal_for_grade: selected.minimal_for_grade,
             givens: g.to_rows(),
             solution: solution.chunks(cols).map(|r| r.to_vec()).collect(),
             difficulty,
