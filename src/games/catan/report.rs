@@ -752,7 +752,9 @@ pub fn pages(shape: &Shape, study: &Study, seed: u64) -> Vec<Canvas> {
         gets the feature, with the relative difference below it. An unbiased sampler shows pale hexes with |z| mostly \
         under 3; deep red or blue marks a hex the sampler favours or avoids. The chi-square compares how often each \
         valid (red set, desert) placement occurs with its exact probability; p-value 0 (broke rules) means some boards \
-        fell outside every valid placement. Each sampler's worst feature (largest |z|) has its own map, and the \
+        fell outside every valid placement, and it judges only where the deserts and reds go: each resource's pip \
+        total is a feature too (exact under the placement rules), where a sampler that picks balanced boards \
+        (best-of-N) shows its bias. Each sampler's worst feature (largest |z|) has its own map, and the \
         histograms set the z values against the largest |z| chance alone would give. Board i of every sampler starts \
         from the same random stream, so samplers that place the desert the same way show identical desert maps.";
     for line in wrap(explain, 8.0, Face::Regular, w) {
