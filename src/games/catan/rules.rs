@@ -156,7 +156,7 @@ fn bad(msg: String) -> crate::Error {
 fn number(p: &str, name: &str, what: &str) -> crate::Result<u32> {
     p[name.len() + 1..].parse().map_err(|_| {
         bad(format!(
-            "has rule '{p}', whose {what} must be a whole number"
+            "has rule '{p}', whose {what} must be a whole number from 0 to 4294967295"
         ))
     })
 }

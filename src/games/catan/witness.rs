@@ -110,9 +110,52 @@ pub fn impossible(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Option<String>
     fixed_clash(shape, rules, fixes)
 }
 
-/// Two fixed hexes that touch and already break a rule between them.
+/// Fixed hexes that already break a rule between them: two that touch under an apart
+/// rule, two of one resource under `number-resource-apart`, or a resource whose fixed
+/// numbers alone carry more pips than `resource-pips` allows.
 fn fixed_clash(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Option<String> {
     let f = fixes.list();
+    for rule in rules.list() {
+        match *rule {
+            Rule::NumberResourceApart => {
+                for (i, a) in f.iter().enumerate() {
+                    for c in &f[i + 1..] {
+                        let (Some(x), Some(y)) = (a.token, c.token) else {
+                            continue;
+                        };
+                        if a.terrain == c.terrain
+                            && (x == y || (matches!(x, 6 | 8) && matches!(y, 6 | 8)))
+                        {
+                            return Some(format!(
+                                "the fixed hexes {} and {} are both {} with {x} and {y}, which {} forbids",
+                                a.hex + 1,
+                                c.hex + 1,
+                                TERRAIN_NAMES[usize::from(a.terrain)],
+                                rule.name()
+                            ));
+                        }
+                    }
+                }
+            }
+            Rule::ResourcePips(_, hi) => {
+                for t in 0..DESERT {
+                    let fixed: u32 = f
+                        .iter()
+                        .filter(|x| x.terrain == t)
+                        .map(|x| pips(x.token.unwrap_or(0)))
+                        .sum();
+                    if fixed > hi {
+                        return Some(format!(
+                            "the fixed {} hexes already carry {fixed} pips, more than {} allows",
+                            TERRAIN_NAMES[usize::from(t)],
+                            rule.name()
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
     for (i, a) in f.iter().enumerate() {
         for c in &f[i + 1..] {
             if shape.neighbours[usize::from(a.hex)] >> c.hex & 1 == 0 {
@@ -340,6 +383,12 @@ mod tests {
         let f: Fixes = "1=wood:6,2=clay:8".parse().unwrap();
         let e = impossible(base, &rules("red-apart"), &f).unwrap();
         assert!(e.contains("fixed hexes 1 and 2"), "{e}");
+        let f: Fixes = "1=clay:6,5=clay:8".parse().unwrap();
+        let e = impossible(base, &rules("number-resource-apart"), &f).unwrap();
+        assert!(e.contains("both clay with 6 and 8"), "{e}");
+        let f: Fixes = "1=rock:6,5=rock:8,9=rock:5".parse().unwrap();
+        let e = impossible(base, &rules("resource-pips=4-12"), &f).unwrap();
+        assert!(e.contains("fixed rock hexes already carry 14 pips"), "{e}");
     }
 
     #[test]
