@@ -179,7 +179,12 @@ pub fn acf(x: &[f64], max_lag: usize) -> Vec<f64> {
             if c0 == 0.0 {
                 return if k == 0 { 1.0 } else { 0.0 };
             }
-            d[..n - k].iter().zip(&d[k..]).map(|(a, b)| a * b).sum::<f64>() / c0
+            d[..n - k]
+                .iter()
+                .zip(&d[k..])
+                .map(|(a, b)| a * b)
+                .sum::<f64>()
+                / c0
         })
         .collect()
 }
@@ -234,7 +239,7 @@ pub struct Summary {
     pub window: usize,
     /// The estimate's standard error (Madras-Sokal: `tau sqrt(2 (2W + 1) / n)`).
     pub tau_se: f64,
-    /// The batch-means estimate of tau in samples (50 batches).
+    /// The batch-means estimate of tau in samples (200 batches).
     pub tau_batch: f64,
     /// The effective sample size, samples / tau.
     pub ess: f64,
@@ -259,7 +264,7 @@ pub fn summarize(name: &'static str, x: &[f64], rho: &[f64], c: f64) -> Summary 
         tau,
         window,
         tau_se: t * (2.0 * (2.0 * window as f64 + 1.0) / n).sqrt(),
-        tau_batch: batch_means_tau(x, 50),
+        tau_batch: batch_means_tau(x, 200),
         ess: n / t,
         mean_se: (var * t / n).sqrt(),
     }
