@@ -21,7 +21,8 @@ fn stats_by_directions(rows: usize, cols: usize, path: &[u16]) -> [f64; STATS] {
     let horizontal = dir.iter().filter(|d| d.abs() == 1).count();
     let (r0, c0) = (path[0] as usize / cols, path[0] as usize % cols);
     let (r1, c1) = (path[n - 1] as usize / cols, path[n - 1] as usize % cols);
-    let on_border = |r: usize, c: usize| (r % (rows - 1) == 0 || c % (cols - 1) == 0) as usize;
+    let on_border =
+        |r: usize, c: usize| (r.is_multiple_of(rows - 1) || c.is_multiple_of(cols - 1)) as usize;
     let mut pos = 0;
     for (i, &c) in path.iter().enumerate() {
         if c as usize == (rows / 2) * cols + cols / 2 {

@@ -148,7 +148,9 @@ pub fn long_run(
 ) -> Vec<Vec<f64>> {
     let mut chain = Chain::new(rows, cols, item_rng(seed, "numbrix-mixing-long", 0));
     chain.run(burn_in);
-    let mut series = vec![Vec::with_capacity(samples); STATS];
+    let mut series: Vec<Vec<f64>> = (0..STATS)
+        .map(|_| Vec::with_capacity(samples.min(1 << 24)))
+        .collect();
     for _ in 0..samples {
         chain.run(thin);
         for (s, v) in series.iter_mut().zip(chain.stats()) {
