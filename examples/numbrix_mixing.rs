@@ -69,6 +69,19 @@ fn main() {
     let samples = num(1, 400_000, 10_000_000) as usize;
     let chains = num(2, 2_000, 1_000_000);
     let out = PathBuf::from(args.get(3).map(String::as_str).unwrap_or("."));
+    if !out.is_dir() {
+        fail(&format!("{} is not a directory", out.display()));
+    }
+    let acf_path = out.join(format!("mixing-{rows}x{cols}-acf.csv"));
+    let start_path = out.join(format!("mixing-{rows}x{cols}-burnin.csv"));
+    for p in [&acf_path, &start_path] {
+        if p.exists() && !force {
+            fail(&format!(
+                "{} exists (pass --force to overwrite)",
+                p.display()
+            ));
+        }
+    }
     let thin = n as u64;
     let default = default_steps(n);
 
@@ -127,11 +140,6 @@ fn main() {
         start_csv += &format!(",{:.6},{:.6}", s.mean, s.mean_se);
     }
     start_csv += "\n";
-    if !out.is_dir() {
-        fail(&format!("{} is not a directory", out.display()));
-    }
-    let acf_path = out.join(format!("mixing-{rows}x{cols}-acf.csv"));
-    let start_path = out.join(format!("mixing-{rows}x{cols}-burnin.csv"));
     write_new(&acf_path, force, &acf_csv);
     write_new(&start_path, force, &start_csv);
 

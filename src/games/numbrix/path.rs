@@ -105,6 +105,7 @@ impl PathSampler {
     /// `mv & 3` the direction (left, right, up, down). A move off the grid or onto the
     /// end's own path neighbour leaves the path as it is. [`PathSampler::sample`] makes
     /// its moves with this; the mixing diagnostics (`mixing`) run it for long chains.
+    #[inline]
     pub fn backbite(&self, path: &mut [u16], at: &mut [u16], mv: u8) {
         let n = path.len();
         let dir = (mv & 3) as usize;
