@@ -11,6 +11,7 @@ pub mod clues;
 mod draw;
 pub mod grade;
 pub mod grid;
+pub mod mixing;
 pub mod path;
 pub mod solve;
 

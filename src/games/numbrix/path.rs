@@ -40,7 +40,7 @@ impl PathSampler {
     }
 
     /// A sampler for `rows` x `cols` making `steps` backbite moves per path.
-    pub(crate) fn with_steps(rows: usize, cols: usize, steps: u64) -> Self {
+    pub fn with_steps(rows: usize, cols: usize, steps: u64) -> Self {
         let at = |r: isize, c: isize| {
             if r < 0 || c < 0 || r >= rows as isize || c >= cols as isize {
                 OFF
@@ -89,44 +89,55 @@ impl PathSampler {
                 bits = rng.next_u64();
                 left = 21;
             }
-            let mv = (bits & 7) as usize;
+            let mv = (bits & 7) as u8;
             bits >>= 3;
             left -= 1;
-            let dir = mv & 3;
-            if mv < 4 {
-                // Front end path[0].
-                let w = self.nbr[path[0] as usize][dir];
-                if w == OFF {
-                    continue;
-                }
-                let i = at[w as usize] as usize;
-                if i == 1 {
-                    continue;
-                }
-                path[..i].reverse();
-                for (k, &c) in path[..i].iter().enumerate() {
-                    at[c as usize] = k as u16;
-                }
-            } else {
-                // Back end path[n - 1].
-                let w = self.nbr[path[n - 1] as usize][dir];
-                if w == OFF {
-                    continue;
-                }
-                let j = at[w as usize] as usize;
-                if j == n - 2 {
-                    continue;
-                }
-                path[j + 1..].reverse();
-                for (k, &c) in path[j + 1..].iter().enumerate() {
-                    at[c as usize] = (j + 1 + k) as u16;
-                }
-            }
+            self.backbite(&mut path, &mut at, mv);
         }
         if rng.next_u64() & 1 == 1 {
             path.reverse();
         }
         path
+    }
+
+    /// One backbite move on `path` (cells in path order) with `at` its inverse (cell ->
+    /// position): `mv` in 0..8, 0-3 the front end `path[0]`, 4-7 the back end, and
+    /// `mv & 3` the direction (left, right, up, down). A move off the grid or onto the
+    /// end's own path neighbour leaves the path as it is. [`PathSampler::sample`] makes
+    /// its moves with this; the mixing diagnostics (`mixing`) run it for long chains.
+    #[inline]
+    pub fn backbite(&self, path: &mut [u16], at: &mut [u16], mv: u8) {
+        let n = path.len();
+        let dir = (mv & 3) as usize;
+        if mv < 4 {
+            // Front end path[0].
+            let w = self.nbr[path[0] as usize][dir];
+            if w == OFF {
+                return;
+            }
+            let i = at[w as usize] as usize;
+            if i == 1 {
+                return;
+            }
+            path[..i].reverse();
+            for (k, &c) in path[..i].iter().enumerate() {
+                at[c as usize] = k as u16;
+            }
+        } else {
+            // Back end path[n - 1].
+            let w = self.nbr[path[n - 1] as usize][dir];
+            if w == OFF {
+                return;
+            }
+            let j = at[w as usize] as usize;
+            if j == n - 2 {
+                return;
+            }
+            path[j + 1..].reverse();
+            for (k, &c) in path[j + 1..].iter().enumerate() {
+                at[c as usize] = (j + 1 + k) as u16;
+            }
+        }
     }
 
     /// A random solved grid: cell -> number 1..=N.
