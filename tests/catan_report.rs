@@ -4,48 +4,13 @@
 //! statistic computed here, independently, from that CSV).
 
 mod common;
-use common::{bin, fails_with, to_unicode};
-use lopdf::{Document, Object};
+use common::{bin, fails_with};
+use lopdf::Document;
 use std::path::Path;
 
-/// Each page's text, decoded through the fonts' /ToUnicode maps; one space after each
-/// text-showing operator.
+/// Each page's text, decoded through the fonts' /ToUnicode maps.
 fn page_texts(pdf: &Path) -> Vec<String> {
-    use std::collections::HashMap;
-    let doc = Document::load(pdf).unwrap();
-    let mut texts = Vec::new();
-    for (_, page_id) in doc.get_pages() {
-        let fonts = doc.get_page_fonts(page_id).unwrap();
-        let maps: HashMap<Vec<u8>, HashMap<u16, char>> = fonts
-            .iter()
-            .map(|(name, font)| (name.clone(), to_unicode(&doc, font)))
-            .collect();
-        let mut text = String::new();
-        let mut current: Vec<u8> = Vec::new();
-        for op in doc.get_and_decode_page_content(page_id).unwrap().operations {
-            match op.operator.as_str() {
-                "Tf" => current = op.operands[0].as_name().unwrap().to_vec(),
-                "Tj" | "TJ" => {
-                    let items = match &op.operands[0] {
-                        Object::Array(a) => a.clone(),
-                        o => vec![o.clone()],
-                    };
-                    for item in items {
-                        if let Object::String(bytes, _) = item {
-                            for pair in bytes.chunks(2) {
-                                let gid = u16::from_be_bytes([pair[0], pair[1]]);
-                                text.push(*maps[&current].get(&gid).unwrap_or(&'?'));
-                            }
-                        }
-                    }
-                    text.push(' ');
-                }
-                _ => {}
-            }
-        }
-        texts.push(text);
-    }
-    texts
+    common::page_texts(&Document::load(pdf).unwrap())
 }
 
 /// Run `catan bias` into `dir` with `extra` flags; stdout.

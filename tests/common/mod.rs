@@ -119,3 +119,43 @@ pub fn to_unicode(
     }
     map
 }
+
+/// Decode the text of every page through each font's /ToUnicode CMap (a small
+/// decoder of our own, independent of the writer).
+pub fn page_texts(doc: &lopdf::Document) -> Vec<String> {
+    use std::collections::HashMap;
+    let mut texts = Vec::new();
+    for (_, page_id) in doc.get_pages() {
+        let fonts = doc.get_page_fonts(page_id).unwrap();
+        let mut maps: HashMap<Vec<u8>, HashMap<u16, char>> = HashMap::new();
+        for (name, font) in &fonts {
+            maps.insert(name.clone(), to_unicode(doc, font));
+        }
+        let content = doc.get_and_decode_page_content(page_id).unwrap();
+        let mut text = String::new();
+        let mut current: Vec<u8> = Vec::new();
+        for op in content.operations {
+            match op.operator.as_str() {
+                "Tf" => current = op.operands[0].as_name().unwrap().to_vec(),
+                "Tj" | "TJ" => {
+                    let items = match &op.operands[0] {
+                        lopdf::Object::Array(a) => a.clone(),
+                        o => vec![o.clone()],
+                    };
+                    for item in items {
+                        if let lopdf::Object::String(bytes, _) = item {
+                            for pair in bytes.chunks(2) {
+                                let gid = u16::from_be_bytes([pair[0], pair[1]]);
+                                text.push(*maps[&current].get(&gid).unwrap_or(&'?'));
+                            }
+                        }
+                    }
+                    text.push(' ');
+                }
+                _ => {}
+            }
+        }
+        texts.push(text);
+    }
+    texts
+}

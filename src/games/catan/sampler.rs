@@ -986,49 +986,41 @@ impl Ctx {
             for slot in &mut pool[m..m + self.shape.deserts] {
                 *slot = DESERT;
             }
-            let mut left = n;
             let mut placed = 0u32;
-            for h in 0..n {
-                let mut fits = false;
-                for _ in 0..RETRIES {
-                    let k = draws.below(left as u32) as usize;
-                    if self.terrain_fits(&b, placed, h, pool[k]) {
-                        b.terrain[h] = pool[k];
-                        pool.swap(k, left - 1);
-                        left -= 1;
-                        fits = true;
-                        break;
-                    }
+            let terrain_placed = retry_each(draws, &mut pool, n, 0..n, |h, t| {
+                let fits = self.terrain_fits(&b, placed, h, t);
+                if fits {
+                    b.terrain[h] = t;
+                    placed |= 1 << h;
                 }
-                if !fits {
-                    continue 'board;
-                }
-                placed |= 1 << h;
+                fits
+            });
+            if !terrain_placed {
+                continue 'board;
             }
             self.put_harbors(draws, &mut b);
             let m = self.shape.tokens.len();
             pool[..m].copy_from_slice(&self.shape.tokens);
-            let mut left = m;
+            let land = (0..n)
+                .filter(|&h| b.terrain[h] != DESERT)
+                .fold(0u32, |a, h| a | 1 << h);
             let mut placed = 0u32;
-            for h in 0..n {
-                if b.terrain[h] == DESERT {
-                    continue;
-                }
-                let mut fits = false;
-                for _ in 0..RETRIES {
-                    let k = draws.below(left as u32) as usize;
-                    if self.token_fits(&b, placed, h, pool[k]) {
-                        b.token[h] = pool[k];
-                        pool.swap(k, left - 1);
-                        left -= 1;
-                        fits = true;
-                        break;
+            let tokens_placed = retry_each(
+                draws,
+                &mut pool,
+                m,
+                (0..n).filter(|&h| land >> h & 1 == 1),
+                |h, v| {
+                    let fits = self.token_fits(&b, placed, h, v);
+                    if fits {
+                        b.token[h] = v;
+                        placed |= 1 << h;
                     }
-                }
-                if !fits {
-                    continue 'board;
-                }
-                placed |= 1 << h;
+                    fits
+                },
+            );
+            if !tokens_placed {
+                continue 'board;
             }
             if self.rules.check(self.shape, &b) {
                 return Ok(Drawn::new(b, attempt));
@@ -1048,7 +1040,6 @@ impl Ctx {
     /// Whether token `v` on hex `h` keeps the apart rules with the tokens `placed`.
     fn token_fits(&self, b: &Setup, placed: u32, h: usize, v: u8) -> bool {
         let near = self.shape.neighbours[h] & placed;
-        let mut j_near = (0..self.n()).filter(|&j| near >> j & 1 == 1);
         let clash =
             |f: &dyn Fn(u8) -> bool| (0..self.n()).any(|j| near >> j & 1 == 1 && f(b.token[j]));
         if self.rules.red_apart() && is_red(v) && clash(&is_red) {
@@ -1058,7 +1049,7 @@ impl Ctx {
         if self.rules.two_twelve_apart() && extreme(v) && clash(&extreme) {
             return false;
         }
-        if self.rules.has(Rule::SameNumberApart) && j_near.any(|j| b.token[j] == v) {
+        if self.rules.has(Rule::SameNumberApart) && clash(&|x| x == v) {
             return false;
         }
         if self.rules.has(Rule::NumberResourceApart) {
@@ -1099,6 +1090,33 @@ impl Ctx {
     fn drawn(plan: &Plan, m: Masks) -> Drawn {
         Drawn::new(plan.layout(&m), m.attempts)
     }
+}
+
+/// For each hex of `hexes` in turn, up to [`RETRIES`] random picks from the
+/// `left` pieces at the front of `pool`, until `try_put` takes one (it is then moved
+/// out of the pool); false as soon as a hex takes none.
+fn retry_each(
+    draws: &mut Draws,
+    pool: &mut [u8; 32],
+    mut left: usize,
+    hexes: impl Iterator<Item = usize>,
+    mut try_put: impl FnMut(usize, u8) -> bool,
+) -> bool {
+    for h in hexes {
+        let taken = (0..RETRIES).any(|_| {
+            let k = draws.below(left as u32) as usize;
+            let put = try_put(h, pool[k]);
+            if put {
+                pool.swap(k, left - 1);
+                left -= 1;
+            }
+            put
+        });
+        if !taken {
+            return false;
+        }
+    }
+    true
 }
 
 #[cfg(test)]
