@@ -733,7 +733,13 @@ impl Ctx {
                 &mut b.terrain,
             );
             self.put_harbors(draws, &mut b);
-            if self.rules.check(self.shape, &b) {
+            let rest_ok = self
+                .rules
+                .list()
+                .iter()
+                .filter(|r| !r.tokens_only())
+                .all(|&r| holds(self.shape, &b, r));
+            if rest_ok {
                 return Ok(Drawn::new(b, attempt));
             }
         }
