@@ -128,7 +128,7 @@ fn long_searches_stop_within_milliseconds_of_a_stop_request() {
     assert!(nodes > 1_000_000);
     eprintln!("before the stop: number match, 1,000,000 nodes undecided in {before:?}");
     let t = Instant::now();
-    let v = numbrix::solve::solve_grid(&hard_grid(), 200_000).unwrap();
+    let v = numbrix::solve::solve_grid(&hard_grid(), numbrix::Moves::Orthogonal, 200_000).unwrap();
     assert_eq!(v.count, numbrix::Count::Unknown);
     eprintln!(
         "before the stop: numbrix, 200,000 nodes undecided in {:?}",
@@ -163,7 +163,12 @@ fn long_searches_stop_within_milliseconds_of_a_stop_request() {
         (
             "running: numbrix solver",
             Box::new(|| {
-                let v = numbrix::solve::solve_grid(&hard_grid(), 1_000_000_000).unwrap();
+                let v = numbrix::solve::solve_grid(
+                    &hard_grid(),
+                    numbrix::Moves::Orthogonal,
+                    1_000_000_000,
+                )
+                .unwrap();
                 v.count == numbrix::Count::Unknown
             }),
         ),
@@ -240,7 +245,12 @@ fn long_searches_stop_within_milliseconds_of_a_stop_request() {
         (
             "after: numbrix solver",
             Box::new(|| {
-                let v = numbrix::solve::solve_grid(&hard_grid(), 1_000_000_000).unwrap();
+                let v = numbrix::solve::solve_grid(
+                    &hard_grid(),
+                    numbrix::Moves::Orthogonal,
+                    1_000_000_000,
+                )
+                .unwrap();
                 v.count == numbrix::Count::Unknown && v.nodes < 1_000_000
             }),
         ),
@@ -255,8 +265,7 @@ fn long_searches_stop_within_milliseconds_of_a_stop_request() {
                     clues::Style::Free,
                     None,
                     &mut solver,
-                    22,
-                    22,
+                    &numbrix::Board::rect(22, 22),
                     &solution,
                     &mut rng,
                     u64::MAX,

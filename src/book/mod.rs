@@ -176,7 +176,7 @@ impl<G: Game> SectionItems for Generated<G> {
         self.game.label()
     }
     fn title(&self) -> &'static str {
-        G::TITLE
+        self.game.title()
     }
     fn index(&self, i: usize) -> u64 {
         self.items[i].index

@@ -69,6 +69,11 @@ pub trait Game: Sized + Sync + Send + 'static {
     /// them: the PDF writer turns every colour into its grey, and a game whose colours
     /// only help (never carry meaning alone) needs nothing more.
     fn for_greyscale(_params: &mut Self::Params) {}
+    /// The name printed in books for this configuration (Numbrix with king moves is
+    /// "Hidato"); [`Game::TITLE`] unless a game says otherwise.
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
     /// What one item is called in a book ("Puzzle", "Board").
     fn label(&self) -> &'static str {
         "Puzzle"

@@ -285,7 +285,10 @@ mod tests {
 
     #[test]
     fn options_are_checked_before_reading() {
-        let options = numbrix::answer::SolveOptions { max_nodes: 0 };
+        let options = numbrix::answer::SolveOptions {
+            max_nodes: 0,
+            moves: numbrix::Moves::Orthogonal,
+        };
         let (_, _, report) = run_on::<numbrix::Numbrix>(&options, "", false);
         assert_eq!(
             report.unwrap_err().as_flag().to_string(),
@@ -295,7 +298,10 @@ mod tests {
 
     #[test]
     fn comment_blocks_are_skipped_and_several_items_are_numbered() {
-        let options = numbrix::answer::SolveOptions { max_nodes: 1000 };
+        let options = numbrix::answer::SolveOptions {
+            max_nodes: 1000,
+            moves: numbrix::Moves::Orthogonal,
+        };
         let grids = "# a comment\n\n1 . .\n. . .\n. . 9\n\n1 2\n4 3\n";
         let (out, _, report) = run_on::<numbrix::Numbrix>(&options, grids, false);
         assert!(out.starts_with("grid 1: "), "{out}");

@@ -12,6 +12,10 @@ pub struct SolveOptions {
     /// reported as unknown, exit 1, never as unique)
     #[arg(long, default_value_t = 100_000_000)]
     pub max_nodes: u64,
+    /// orthogonal (Numbrix) or king (Hidato: consecutive numbers may also touch
+    /// diagonally)
+    #[arg(long, default_value = "orthogonal")]
+    pub moves: super::shape::Moves,
 }
 
 impl Solve for Numbrix {
@@ -49,7 +53,7 @@ impl Solve for Numbrix {
         let Some(g) = grids.first() else {
             return Ok(Answer::Skip);
         };
-        let v = super::solve::solve_grid(g, options.max_nodes)?;
+        let v = super::solve::solve_grid(g, options.moves, options.max_nodes)?;
         // A search cut short by a stop is a stop, not an "unknown" answer.
         crate::interrupt::check()?;
         let rows = |cells: &[u16]| Grid {

@@ -226,44 +226,73 @@ impl<const W: usize> Not for Bits<W> {
     }
 }
 
-/// Masks of one R x C grid.
+/// Masks of one board: an R x C grid's open cells under a move set (see
+/// [`super::grid::Board`]). Distances, balls and ellipses are in moves between open
+/// cells; on a full rectangle with orthogonal moves (the plain case) they come from the
+/// coordinates (Manhattan), otherwise from a breadth-first search over the open cells.
 #[derive(Clone, Debug)]
 pub struct Geometry<const W: usize> {
     /// Rows of the grid.
     pub rows: usize,
     /// Columns of the grid.
     pub cols: usize,
-    /// Cells of the grid (rows * cols).
+    /// Cells of the grid (rows * cols), open or blocked.
     pub cells: usize,
-    /// Every cell of the grid.
+    /// Open cells: the largest number of a solution.
+    pub count: usize,
+    /// Every open cell.
     pub all: Bits<W>,
+    /// King moves: diagonal cells touch too (no colour parity).
+    king: bool,
+    /// A full rectangle with orthogonal moves: distances by formula.
+    plain: bool,
     /// Cells not in the first column / not in the last column.
     not_first_col: Bits<W>,
     not_last_col: Bits<W>,
-    /// Cells whose row + column is even.
+    /// Open cells whose row + column is even.
     pub even: Bits<W>,
-    /// The orthogonal neighbours of each cell.
+    /// The open neighbours of each cell under the board's moves.
     pub nbr: Vec<Bits<W>>,
     /// The 8 cells around each cell, clockwise from north (u16::MAX off the grid).
     ring: Vec<[u16; 8]>,
     /// Cells in rows 0..=r, and in columns 0..=c.
     rows_upto: Vec<Bits<W>>,
     cols_upto: Vec<Bits<W>>,
-    /// `ball[c * stride + d]`: cells within Manhattan distance d of c (d < stride).
+    /// `ball[c * stride + d]`: cells within distance d of c (d < stride).
     ball: Vec<Bits<W>>,
     stride: usize,
+    /// Distances between open cells, `a * cells + b` (empty in the plain case);
+    /// `u16::MAX` when `b` cannot be reached from `a`.
+    dist: Vec<u16>,
 }
 
+/// The distance reported between cells that cannot reach each other.
+pub const FAR: usize = usize::MAX / 4;
+
 impl<const W: usize> Geometry<W> {
-    /// The masks of a `rows` x `cols` grid; panics if it has more than `Bits::CAP` cells.
+    /// The masks of a full `rows` x `cols` grid with orthogonal moves; panics if it has
+    /// more than `Bits::CAP` cells.
     pub fn new(rows: usize, cols: usize) -> Self {
+        Self::for_board(&super::grid::Board::rect(rows, cols))
+    }
+
+    /// The masks of a board; panics if its grid has more than `Bits::CAP` cells.
+    pub fn for_board(board: &super::grid::Board) -> Self {
+        let (rows, cols) = (board.rows(), board.cols());
         let cells = rows * cols;
         assert!(cells <= Bits::<W>::CAP, "grid too large for {W} words");
+        let mut all = Bits::empty();
+        for c in (0..cells).filter(|&c| board.is_open(c)) {
+            all.set(c);
+        }
         let mut g = Geometry {
             rows,
             cols,
             cells,
-            all: Bits::first(cells),
+            count: board.count(),
+            all,
+            king: board.moves == super::shape::Moves::King,
+            plain: board.is_plain(),
             not_first_col: Bits::empty(),
             not_last_col: Bits::empty(),
             even: Bits::empty(),
@@ -273,6 +302,7 @@ impl<const W: usize> Geometry<W> {
             cols_upto: Vec::new(),
             ball: Vec::new(),
             stride: rows + cols - 1,
+            dist: Vec::new(),
         };
         for c in 0..cells {
             let (r, col) = (c / cols, c % cols);
@@ -282,13 +312,13 @@ impl<const W: usize> Geometry<W> {
             if col + 1 < cols {
                 g.not_last_col.set(c);
             }
-            if (r + col) % 2 == 0 {
+            if (r + col) % 2 == 0 && all.get(c) {
                 g.even.set(c);
             }
         }
         for c in 0..cells {
-            g.nbr
-                .push(g.dilate(Bits::single(c)).and_not(Bits::single(c)));
+            let around = g.dilate(Bits::single(c)).and_not(Bits::single(c)) & all;
+            g.nbr.push(if all.get(c) { around } else { Bits::empty() });
         }
         for c in 0..cells {
             let (r, col) = ((c / cols) as isize, (c % cols) as isize);
@@ -323,11 +353,16 @@ impl<const W: usize> Geometry<W> {
                 b
             })
             .collect();
+        if !g.plain {
+            g.dist = g.bfs_distances();
+            let far = g.dist.iter().filter(|&&d| d != u16::MAX).max();
+            g.stride = far.map_or(1, |&d| d as usize + 1);
+        }
         g.ball = vec![Bits::empty(); cells * g.stride];
-        for c in 0..cells {
-            for e in 0..cells {
+        for c in (0..cells).filter(|&c| all.get(c)) {
+            for e in (0..cells).filter(|&e| all.get(e)) {
                 let d = g.dist(c, e);
-                for dd in d..g.stride {
+                for dd in d.min(g.stride)..g.stride {
                     g.ball[c * g.stride + dd].set(e);
                 }
             }
@@ -335,15 +370,59 @@ impl<const W: usize> Geometry<W> {
         g
     }
 
-    /// Manhattan distance between cells `a` and `b`.
-    #[inline]
-    pub fn dist(&self, a: usize, b: usize) -> usize {
-        let (ra, ca) = (a / self.cols, a % self.cols);
-        let (rb, cb) = (b / self.cols, b % self.cols);
-        ra.abs_diff(rb) + ca.abs_diff(cb)
+    /// Moves between every pair of open cells, by breadth-first search.
+    fn bfs_distances(&self) -> Vec<u16> {
+        let n = self.cells;
+        let mut dist = vec![u16::MAX; n * n];
+        let mut queue = Vec::with_capacity(n);
+        for a in (0..n).filter(|&a| self.all.get(a)) {
+            let row = &mut dist[a * n..(a + 1) * n];
+            row[a] = 0;
+            queue.clear();
+            queue.push(a);
+            let mut head = 0;
+            while head < queue.len() {
+                let x = queue[head];
+                head += 1;
+                for y in self.nbr[x].iter() {
+                    if row[y] == u16::MAX {
+                        row[y] = row[x] + 1;
+                        queue.push(y);
+                    }
+                }
+            }
+        }
+        dist
     }
 
-    /// Cells within distance `d` of `c` (all cells when `d` is large).
+    /// Whether diagonal cells touch (king moves).
+    pub fn king(&self) -> bool {
+        self.king
+    }
+
+    /// The fewest moves from open cell `a` to open cell `b` over open cells (Manhattan
+    /// distance on a plain board); [`FAR`] when there is no way.
+    #[inline]
+    pub fn dist(&self, a: usize, b: usize) -> usize {
+        if self.plain {
+            let (ra, ca) = (a / self.cols, a % self.cols);
+            let (rb, cb) = (b / self.cols, b % self.cols);
+            ra.abs_diff(rb) + ca.abs_diff(cb)
+        } else {
+            self.table_dist(a, b)
+        }
+    }
+
+    /// [`Geometry::dist`] off the plain board, from the table.
+    #[inline(never)]
+    fn table_dist(&self, a: usize, b: usize) -> usize {
+        match self.dist[a * self.cells + b] {
+            u16::MAX => FAR,
+            d => d as usize,
+        }
+    }
+
+    /// Open cells within distance `d` of `c` (all open cells when `d` is large).
     #[inline]
     pub fn ball(&self, c: usize, d: usize) -> Bits<W> {
         if d >= self.stride {
@@ -353,14 +432,19 @@ impl<const W: usize> Geometry<W> {
         }
     }
 
-    /// Cells `x` with `dist(a, x) + dist(x, b) <= len`: the Manhattan "ellipse" of a and
-    /// b. Inside the bounding box of a and b the sum is `dist(a, b)`; every step outside
-    /// the box adds 2, so the ellipse is the box grown by `(len - dist(a, b)) / 2`.
+    /// Cells `x` with `dist(a, x) + dist(x, b) <= len`: the "ellipse" of a and b. On a
+    /// plain board, inside the bounding box of a and b the sum is `dist(a, b)`; every
+    /// step outside the box adds 2, so the ellipse is the box grown by
+    /// `(len - dist(a, b)) / 2`. Otherwise it is the union over k of the balls of radius
+    /// k around a and `len - k` around b.
     #[inline]
     pub fn ellipse(&self, a: usize, b: usize, len: usize) -> Bits<W> {
         let d = self.dist(a, b);
         if len < d {
             return Bits::empty();
+        }
+        if !self.plain {
+            return self.ellipse_by_balls(a, b, len);
         }
         let slack = (len - d) / 2;
         let (ra, ca, rb, cb) = (a / self.cols, a % self.cols, b / self.cols, b % self.cols);
@@ -373,6 +457,20 @@ impl<const W: usize> Geometry<W> {
             if r0 < dr && r1 + dr >= self.rows - 1 {
                 break; // all rows already: wider rows add nothing
             }
+        }
+        out
+    }
+
+    /// [`Geometry::ellipse`] off the plain board: a union of ball intersections.
+    #[inline(never)]
+    fn ellipse_by_balls(&self, a: usize, b: usize, len: usize) -> Bits<W> {
+        let top = self.stride - 1;
+        if len >= 2 * top {
+            return self.all;
+        }
+        let mut out = Bits::empty();
+        for k in len.saturating_sub(top)..=len.min(top) {
+            out |= self.ball(a, k) & self.ball(b, len - k);
         }
         out
     }
@@ -397,9 +495,14 @@ impl<const W: usize> Geometry<W> {
         }
     }
 
-    /// Cells of the colour a cell must have to be `k` steps away from `c`.
+    /// Open cells of the colour a cell must have to be `k` steps away from `c`: with
+    /// orthogonal moves every step changes the chessboard colour; with king moves there
+    /// is no such rule (every open cell).
     #[inline]
     pub fn colour_at(&self, c: usize, k: usize) -> Bits<W> {
+        if self.king {
+            return self.all;
+        }
         let c_even = self.even.get(c);
         if c_even == k.is_multiple_of(2) {
             self.even
@@ -419,25 +522,64 @@ impl<const W: usize> Geometry<W> {
         ]
     }
 
-    /// `s` and every cell next to it.
+    /// The four diagonal copies of `s` (cells with an up-left, up-right, down-right,
+    /// down-left neighbour in `s`).
+    #[inline(always)]
+    pub fn diagonal_shifts(&self, s: Bits<W>) -> [Bits<W>; 4] {
+        let c = self.cols;
+        [
+            s.shift_up(c + 1) & self.not_first_col & self.all,
+            s.shift_up(c - 1) & self.not_last_col & self.all,
+            s.shift_down(c + 1) & self.not_last_col,
+            s.shift_down(c - 1) & self.not_first_col,
+        ]
+    }
+
+    /// `s` and every cell next to it (diagonally too with king moves).
     #[inline(always)]
     pub fn dilate(&self, s: Bits<W>) -> Bits<W> {
-        let [a, b, c, d] = self.shifts(s);
-        s | a | b | c | d
+        s | self.one_neighbour(s)
     }
 
     /// Cells with at least two neighbours in `s`.
     #[inline(always)]
     pub fn two_neighbours(&self, s: Bits<W>) -> Bits<W> {
+        if self.king {
+            return self.two_neighbours_king(s);
+        }
         let [a, b, c, d] = self.shifts(s);
         ((a | b) & (c | d)) | (a & b) | (c & d)
+    }
+
+    #[inline(never)]
+    fn two_neighbours_king(&self, s: Bits<W>) -> Bits<W> {
+        let [a, b, c, d] = self.shifts(s);
+        let [e, f, g, h] = self.diagonal_shifts(s);
+        let (orth, diag) = (a | b | c | d, e | f | g | h);
+        ((a | b) & (c | d))
+            | (a & b)
+            | (c & d)
+            | ((e | f) & (g | h))
+            | (e & f)
+            | (g & h)
+            | (orth & diag)
     }
 
     /// Cells with at least one neighbour in `s`.
     #[inline(always)]
     pub fn one_neighbour(&self, s: Bits<W>) -> Bits<W> {
+        if self.king {
+            return self.one_neighbour_king(s);
+        }
         let [a, b, c, d] = self.shifts(s);
         a | b | c | d
+    }
+
+    #[inline(never)]
+    fn one_neighbour_king(&self, s: Bits<W>) -> Bits<W> {
+        let [a, b, c, d] = self.shifts(s);
+        let [e, f, g, h] = self.diagonal_shifts(s);
+        a | b | c | d | e | f | g | h
     }
 
     /// Whether taking cell `c` out of the set `s` may split the part of `s` around it:
@@ -451,7 +593,11 @@ impl<const W: usize> Geometry<W> {
                 mask |= 1 << i;
             }
         }
-        SPLITS[mask]
+        if self.king {
+            KING_SPLITS[mask]
+        } else {
+            SPLITS[mask]
+        }
     }
 
     /// The connected part of `within` that contains `seed`.
@@ -499,6 +645,53 @@ const SPLITS: [bool; 256] = {
             i += 1;
         }
         t[m] = runs > 1;
+        m += 1;
+    }
+    t
+};
+
+/// The same for king moves: all eight cells around a cell are its neighbours, and two
+/// of them touch when they are next to each other around the ring, or when both are
+/// orthogonal positions two apart (north and east touch diagonally; north-east and
+/// south-east do not). True when the cells in the pattern fall into more than one group
+/// under that touching.
+const KING_SPLITS: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut m = 0;
+    while m < 256 {
+        // Label groups by repeated spreading from the lowest unlabelled cell.
+        let mut seen = 0usize;
+        let mut groups = 0;
+        let mut i = 0;
+        while i < 8 {
+            if (m >> i) & 1 == 1 && (seen >> i) & 1 == 0 {
+                groups += 1;
+                let mut group = 1usize << i;
+                loop {
+                    let mut grown = group;
+                    let mut j = 0;
+                    while j < 8 {
+                        if (group >> j) & 1 == 1 {
+                            grown |= 1 << ((j + 1) % 8);
+                            grown |= 1 << ((j + 7) % 8);
+                            if j % 2 == 0 {
+                                grown |= 1 << ((j + 2) % 8);
+                                grown |= 1 << ((j + 6) % 8);
+                            }
+                        }
+                        j += 1;
+                    }
+                    grown &= m;
+                    if grown == group {
+                        break;
+                    }
+                    group = grown;
+                }
+                seen |= group;
+            }
+            i += 1;
+        }
+        t[m] = groups > 1;
         m += 1;
     }
     t

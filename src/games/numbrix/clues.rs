@@ -8,9 +8,10 @@
 //!   grid alone). A pair may be needed while one of its cells is not; such puzzles
 //!   are rejected (a new path is drawn), so every printed symmetric puzzle is minimal
 //!   clue by clue as well as pair by pair.
-//! - `border`: givens only on the outer ring. If the whole ring does not pin the path
-//!   down, the path is rejected and a new one drawn; otherwise the ring is thinned like
-//!   `free`.
+//! - `border`: givens only on the outer ring (on a shaped grid, the open cells that
+//!   touch a blocked cell or the grid's edge, see [`Board::on_border`]). If the whole
+//!   ring does not pin the path down, the path is rejected and a new one drawn;
+//!   otherwise the ring is thinned like `free`.
 //!
 //! 1 and N are clues like any other: kept or removed by the same rule.
 //!
@@ -24,6 +25,7 @@
 //! unique, since its deductions are all forced; the solver proves it again anyway.
 
 use super::grade::Grade;
+use super::grid::{Board, BLOCKED};
 use super::solve::{AnySolver, Count};
 use rand::seq::SliceRandom;
 use rand::RngCore;
@@ -191,20 +193,20 @@ impl Remover<'_> {
     }
 }
 
-/// Choose givens for `solution` (cell -> number) in the given style, harder than
-/// `cap` never (see the module notes).
-#[allow(clippy::too_many_arguments)]
+/// Choose givens for `solution` (cell -> number, [`BLOCKED`] on the board's blocked
+/// cells) in the given style, harder than `cap` never (see the module notes). `solver`
+/// must be the board's.
 pub fn select(
     style: Style,
     cap: Option<Grade>,
     solver: &mut AnySolver,
-    rows: usize,
-    cols: usize,
+    board: &Board,
     solution: &[u16],
     rng: &mut impl RngCore,
     budget: u64,
 ) -> Result<Selected, Failure> {
-    let n = rows * cols;
+    let n = board.cells();
+    let open = |c: usize| board.is_open(c);
     let mut r = Remover {
         solver,
         solution,
@@ -215,43 +217,43 @@ pub fn select(
     };
     match style {
         Style::Free => {
-            let mut order: Vec<usize> = (0..n).collect();
+            let mut order: Vec<usize> = (0..n).filter(|&c| open(c)).collect();
             order.shuffle(rng);
             for c in order {
                 r.try_remove(&[c])?;
             }
         }
         Style::Symmetric => {
-            let mut order: Vec<usize> = (0..n).filter(|&c| c <= n - 1 - c).collect();
+            // A cell whose twin is blocked goes alone.
+            let mut order: Vec<usize> = (0..n)
+                .filter(|&c| open(c) && (c <= n - 1 - c || !open(n - 1 - c)))
+                .collect();
             order.shuffle(rng);
             for c in order {
                 let twin = n - 1 - c;
-                if twin == c {
+                if twin == c || !open(twin) {
                     r.try_remove(&[c])?;
                 } else {
                     r.try_remove(&[c, twin])?;
                 }
             }
             for c in 0..n {
-                if r.givens[c] != 0 && r.removable(c)? {
+                if is_given(r.givens[c]) && r.removable(c)? {
                     return Err(Failure::NotMinimal);
                 }
             }
         }
         Style::Border => {
-            let ring = |c: usize| {
-                let (row, col) = (c / cols, c % cols);
-                row == 0 || col == 0 || row + 1 == rows || col + 1 == cols
-            };
+            let ring = |c: usize| board.on_border(c);
             for c in 0..n {
-                if !ring(c) {
+                if open(c) && !ring(c) {
                     r.givens[c] = 0;
                 }
             }
             if !r.unique()? || !r.within_cap() {
                 return Err(Failure::BorderNotUnique);
             }
-            let mut order: Vec<usize> = (0..n).filter(|&c| ring(c)).collect();
+            let mut order: Vec<usize> = (0..n).filter(|&c| open(c) && ring(c)).collect();
             order.shuffle(rng);
             for c in order {
                 r.try_remove(&[c])?;
@@ -266,7 +268,7 @@ pub fn select(
     if capped && minimal {
         r.cap = None;
         for c in 0..n {
-            if r.givens[c] != 0 && r.removable(c)? {
+            if is_given(r.givens[c]) && r.removable(c)? {
                 minimal = false;
                 break;
             }
@@ -278,6 +280,11 @@ pub fn select(
         minimal,
         minimal_for_grade,
     })
+}
+
+/// Whether a cell's value is a clue (not blank, not blocked).
+fn is_given(v: u16) -> bool {
+    v != 0 && v != BLOCKED
 }
 
 /// Chosen givens (proved to have one solution).
@@ -301,7 +308,7 @@ pub struct Selected {
 pub fn add_clues(givens: &mut [u16], solution: &[u16], target: usize, rng: &mut impl RngCore) {
     let mut blanks: Vec<usize> = (0..givens.len()).filter(|&c| givens[c] == 0).collect();
     blanks.shuffle(rng);
-    let have = givens.len() - blanks.len();
+    let have = givens.iter().filter(|&&v| is_given(v)).count();
     for &c in blanks.iter().take(target.saturating_sub(have)) {
         givens[c] = solution[c];
     }

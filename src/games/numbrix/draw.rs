@@ -7,11 +7,16 @@
 use crate::canvas::{cap_height, fit_size, pt, wrap, Align, Canvas, Color, Face, Rect, Stroke};
 use crate::canvas::{MIN_LINE_MM, MIN_TEXT_PT, MM_PER_PT};
 
+use super::grid::BLOCKED;
+
 const GRID: Color = Color::grey(140);
 const PATH: Color = Color::rgb(190, 215, 240);
 const FILLED: Color = Color::rgb(40, 80, 150);
 /// The shade of the givens' squares in the answer and of new numbers in the example.
 const SHADE: Color = Color::grey(215);
+/// The fill of a blocked cell: solid, dark enough to read as "not a square" in
+/// greyscale, light enough that the grid lines around it stay visible.
+const BLOCK: Color = Color::grey(70);
 /// The widest outer border, in mm (kept inside the area).
 const BORDER_MAX: f32 = 0.9;
 
@@ -19,6 +24,8 @@ const BORDER_MAX: f32 = 0.9;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cell {
     Empty,
+    /// A blocked cell: solid, no number.
+    Blocked,
     /// A printed clue: bold.
     Given(u16),
     /// A number written in: regular.
@@ -57,9 +64,27 @@ fn lines(canvas: &mut Canvas, s: f32, x0: f32, y0: f32, rows: usize, cols: usize
     );
 }
 
-/// The size of every number on a grid of cell size `s`, fitted to the widest number.
-fn number_size(s: f32, rows: usize, cols: usize) -> f32 {
-    let widest = (rows * cols).to_string();
+/// Fill the blocked cells (those `blocked` says) solid.
+fn blocks(
+    canvas: &mut Canvas,
+    s: f32,
+    x0: f32,
+    y0: f32,
+    cols: usize,
+    blocked: impl Iterator<Item = bool>,
+) {
+    for (c, b) in blocked.enumerate() {
+        if b {
+            let r = Rect::new(x0 + (c % cols) as f32 * s, y0 + (c / cols) as f32 * s, s, s);
+            canvas.rect(r, Some(BLOCK), None);
+        }
+    }
+}
+
+/// The size of every number on a grid of cell size `s` whose largest number is `n`,
+/// fitted to the widest number.
+fn number_size(s: f32, n: usize) -> f32 {
+    let widest = n.to_string();
     fit_size(&widest, Face::Bold, s * 0.78, s * 0.62, 28.0)
 }
 
@@ -78,11 +103,22 @@ pub fn grid(
             y0 + (c / cols) as f32 * s + s / 2.0,
         )
     };
+    let n = givens.iter().filter(|&&v| v != BLOCKED).count();
+    blocks(
+        canvas,
+        s,
+        x0,
+        y0,
+        cols,
+        givens.iter().map(|&v| v == BLOCKED),
+    );
 
     if let Some(sol) = solution {
-        let mut order = vec![0usize; sol.len()];
+        let mut order = vec![0usize; n];
         for (c, &v) in sol.iter().enumerate() {
-            order[v as usize - 1] = c;
+            if v != BLOCKED {
+                order[v as usize - 1] = c;
+            }
         }
         canvas.polyline(
             order.iter().map(|&c| centre(c)).collect(),
@@ -91,10 +127,13 @@ pub fn grid(
     }
     lines(canvas, s, x0, y0, rows, cols);
 
-    let size = number_size(s, rows, cols);
+    let size = number_size(s, n);
     for c in 0..rows * cols {
         let p = centre(c);
         let y = p.y + cap_height(size) / 2.0;
+        if givens[c] == BLOCKED {
+            continue;
+        }
         if givens[c] != 0 {
             canvas.text(
                 p.x,
@@ -128,11 +167,20 @@ pub fn cells(canvas: &mut Canvas, area: Rect, rows: usize, cols: usize, cells: &
             canvas.rect(r, Some(SHADE), None);
         }
     }
+    blocks(
+        canvas,
+        s,
+        x0,
+        y0,
+        cols,
+        cells.iter().map(|c| *c == Cell::Blocked),
+    );
     lines(canvas, s, x0, y0, rows, cols);
-    let size = number_size(s, rows, cols);
+    let n = cells.iter().filter(|c| **c != Cell::Blocked).count();
+    let size = number_size(s, n);
     for (c, cell) in cells.iter().enumerate() {
         let (v, face) = match *cell {
-            Cell::Empty => continue,
+            Cell::Empty | Cell::Blocked => continue,
             Cell::Given(v) | Cell::Shaded(v, true) => (v, Face::Bold),
             Cell::Filled(v) | Cell::Shaded(v, false) => (v, Face::Regular),
         };

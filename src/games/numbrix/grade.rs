@@ -2,8 +2,8 @@
 //!
 //! A human-style solver keeps, for every missing number k, the cells where k can still
 //! go: empty cells within reach of the nearest placed numbers below and above k
-//! (Manhattan distance at most the difference, with the right parity; next to k-1 or
-//! k+1 when those are placed). It then applies, until nothing changes:
+//! (distance in moves at most the difference, with the right parity for orthogonal
+//! moves; next to k-1 or k+1 when those are placed). It then applies, until nothing changes:
 //! - easy techniques: a number with one possible cell; a cell with one possible number;
 //! - the medium technique, route tracing: for a gap of up to [`ROUTE_MAX`] missing
 //!   numbers, list every route through empty cells from one end to the other (at most
@@ -81,7 +81,7 @@ struct Human<'a, const W: usize> {
 
 impl<'a, const W: usize> Human<'a, W> {
     fn new(g: &'a Geometry<W>, givens: &[u16]) -> Self {
-        let n = g.cells;
+        let n = g.count;
         let mut h = Human {
             g,
             n,
@@ -91,7 +91,9 @@ impl<'a, const W: usize> Human<'a, W> {
             allowed: vec![g.all; n + 2],
         };
         for (c, &v) in givens.iter().enumerate() {
-            if v == 0 {
+            if !g.all.get(c) {
+                h.val[c] = super::grid::BLOCKED;
+            } else if v == 0 {
                 h.empty.set(c);
             } else {
                 h.pos[v as usize] = Some(c);

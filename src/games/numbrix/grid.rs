@@ -1,8 +1,103 @@
-//! A Numbrix grid: R x C cells, each 0 (blank) or a number 1..=R*C, row-major.
+//! A Numbrix grid: R x C cells, each 0 (blank), a number 1..=N or [`BLOCKED`], row-major,
+//! where N is the number of cells that are not blocked.
 //! The text format (`numbrix solve` input): one grid row per line, cells separated by
-//! spaces, a number or `.` for a blank; grids separated by blank lines.
+//! spaces, a number, `.` for a blank or `X` for a blocked cell; grids separated by blank
+//! lines. And the board a grid is played on: its open cells and its moves ([`Board`]).
 
+use super::shape::{Mask, Moves};
 use crate::{Error, Result};
+
+/// A blocked cell (no number goes there) in a grid's cells; `-1` in records, `X` in text.
+pub const BLOCKED: u16 = u16::MAX;
+
+/// Where numbers go and how consecutive numbers touch: the open cells of an R x C grid
+/// and the move set (orthogonal for Numbrix, king moves for Hidato).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// The open and blocked cells (and the grid's size).
+    pub mask: Mask,
+    /// How consecutive numbers may touch.
+    pub moves: Moves,
+}
+
+impl Board {
+    /// A full R x C rectangle with orthogonal moves (classic Numbrix).
+    pub fn rect(rows: usize, cols: usize) -> Board {
+        Board {
+            mask: Mask::full(rows, cols),
+            moves: Moves::Orthogonal,
+        }
+    }
+
+    /// Rows of the grid.
+    pub fn rows(&self) -> usize {
+        self.mask.rows
+    }
+
+    /// Columns of the grid.
+    pub fn cols(&self) -> usize {
+        self.mask.cols
+    }
+
+    /// Cells of the grid, open or blocked.
+    pub fn cells(&self) -> usize {
+        self.mask.rows * self.mask.cols
+    }
+
+    /// Whether cell `c` is open.
+    pub fn is_open(&self, c: usize) -> bool {
+        self.mask.open[c]
+    }
+
+    /// The number of open cells: the largest number of a solution.
+    pub fn count(&self) -> usize {
+        self.mask.open_count()
+    }
+
+    /// True for a full rectangle with orthogonal moves (the fast classic case).
+    pub fn is_plain(&self) -> bool {
+        self.moves == Moves::Orthogonal && self.mask.is_full()
+    }
+
+    /// Whether cells `a` and `b` touch under the board's moves (from coordinates).
+    pub fn touch(&self, a: usize, b: usize) -> bool {
+        let cols = self.cols();
+        let (dr, dc) = ((a / cols).abs_diff(b / cols), (a % cols).abs_diff(b % cols));
+        match self.moves {
+            Moves::Orthogonal => dr + dc == 1,
+            Moves::King => dr.max(dc) == 1,
+        }
+    }
+
+    /// Whether open cell `c` is on the board's border: one of the eight cells around it
+    /// is off the grid or blocked (on a full rectangle, the outer ring).
+    pub fn on_border(&self, c: usize) -> bool {
+        let (rows, cols) = (self.rows() as isize, self.cols() as isize);
+        let (r, col) = ((c / self.cols()) as isize, (c % self.cols()) as isize);
+        (-1..=1).any(|dr| {
+            (-1..=1).any(|dc| {
+                let (rr, cc) = (r + dr, col + dc);
+                rr < 0
+                    || cc < 0
+                    || rr >= rows
+                    || cc >= cols
+                    || !self.mask.open[(rr * cols + cc) as usize]
+            })
+        })
+    }
+
+    /// The board a grid is played on: its blocked cells and `moves`.
+    pub fn of_grid(grid: &Grid, moves: Moves) -> Board {
+        Board {
+            mask: Mask {
+                rows: grid.rows,
+                cols: grid.cols,
+                open: grid.cells.iter().map(|&v| v != BLOCKED).collect(),
+            },
+            moves,
+        }
+    }
+}
 
 /// Grids larger than this are refused (the solver's widest bit set holds 512 cells).
 pub const MAX_CELLS: usize = 512;
@@ -38,9 +133,17 @@ impl Grid {
         self.cells.is_empty()
     }
 
-    /// Number of non-blank cells.
+    /// Number of given numbers (cells neither blank nor blocked).
     pub fn givens(&self) -> usize {
-        self.cells.iter().filter(|&&v| v != 0).count()
+        self.cells
+            .iter()
+            .filter(|&&v| v != 0 && v != BLOCKED)
+            .count()
+    }
+
+    /// Number of cells that are not blocked: the largest number.
+    pub fn open(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != BLOCKED).count()
     }
 
     /// Check the size and the numbers (range, repeats). Messages name the cell.
@@ -54,17 +157,28 @@ impl Grid {
                 self.cols
             )));
         }
-        let n = self.cells.len();
+        let n = self.open();
+        if n < 2 {
+            return Err(Error::invalid(format!(
+                "the grid has {n} open cell{}: a path needs at least 2",
+                if n == 1 { "" } else { "s" }
+            )));
+        }
+        let blocked = self.cells.len() - n;
         let mut seen = vec![usize::MAX; n + 1];
         for (i, &v) in self.cells.iter().enumerate() {
             let (r, c) = (i / self.cols + 1, i % self.cols + 1);
-            if v == 0 {
+            if v == 0 || v == BLOCKED {
                 continue;
             }
             if v as usize > n {
+                let holds = if blocked == 0 {
+                    format!("a {}x{} grid holds 1 to {n}", self.rows, self.cols)
+                } else {
+                    format!("{n} open cells hold 1 to {n}")
+                };
                 return Err(Error::invalid(format!(
-                    "row {r}, column {c}: {v} is out of range (a {}x{} grid holds 1 to {n})",
-                    self.rows, self.cols
+                    "row {r}, column {c}: {v} is out of range ({holds})"
                 )));
             }
             let prev = seen[v as usize];
@@ -80,7 +194,7 @@ impl Grid {
         Ok(())
     }
 
-    /// The grid as rows of numbers (0 = blank), as in the JSON records.
+    /// The grid as rows of numbers (0 = blank, [`BLOCKED`] blocked).
     pub fn to_rows(&self) -> Vec<Vec<u16>> {
         self.cells.chunks(self.cols).map(|r| r.to_vec()).collect()
     }
@@ -104,9 +218,9 @@ impl Grid {
         Ok(g)
     }
 
-    /// Text rows, numbers right-aligned, `.` for blanks.
+    /// Text rows, numbers right-aligned, `.` for blanks, `X` for blocked cells.
     pub fn render(&self) -> String {
-        let width = self.len().to_string().len();
+        let width = self.open().to_string().len();
         let mut s = String::new();
         for row in self.cells.chunks(self.cols) {
             let cells: Vec<String> = row
@@ -114,6 +228,8 @@ impl Grid {
                 .map(|&v| {
                     if v == 0 {
                         format!("{:>width$}", ".")
+                    } else if v == BLOCKED {
+                        format!("{:>width$}", "X")
                     } else {
                         format!("{v:>width$}")
                     }
@@ -177,9 +293,10 @@ pub fn parse_grids(text: &str) -> Result<Vec<Grid>> {
         for tok in line.split_whitespace() {
             let v = match tok {
                 "." | "_" | "-" => 0,
-                _ => tok.parse::<u16>().map_err(|_| {
+                "X" | "-1" => BLOCKED,
+                _ => tok.parse::<u16>().ok().filter(|&v| v != BLOCKED).ok_or_else(|| {
                     Error::invalid(format!(
-                        "line {}: '{}' is not a number or '.' (cells are numbers or . for a blank, separated by spaces)",
+                        "line {}: '{}' is not a number, '.' or 'X' (cells are numbers, . for a blank or X for a blocked cell, separated by spaces)",
                         i + 1,
                         crate::input::excerpt(tok)
                     ))

@@ -13,11 +13,13 @@ pub mod grade;
 pub mod grid;
 pub mod mixing;
 pub mod path;
+pub mod shape;
 pub mod solve;
 
 pub use clues::Style;
 pub use grade::Grade;
-pub use grid::Grid;
+pub use grid::{Board, Grid, BLOCKED};
+pub use shape::{Mask, Moves};
 pub use solve::{AnySolver, Count, Verdict};
 
 use crate::canvas::{Canvas, Rect};
@@ -50,6 +52,29 @@ pub struct NumbrixParams {
     /// puzzle stays unique, and its record says "minimal": false)
     #[arg(long, default_value_t = NumbrixParams::default().max_nodes)]
     pub max_nodes: u64,
+    /// orthogonal (Numbrix) or king (Hidato: consecutive numbers may also touch
+    /// diagonally)
+    #[arg(long, default_value = "orthogonal")]
+    #[serde(skip_serializing_if = "is_orthogonal")]
+    pub moves: Moves,
+    /// A built-in shape at --size (blocked cells drawn solid): see `numbrix shapes`
+    #[arg(long, conflicts_with = "mask")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape: Option<String>,
+    /// A mask file: one text row per grid row, '#' blocked and '.' open; the grid
+    /// takes the mask's size (in templates and job files: a list of row strings)
+    #[arg(long, value_name = "FILE", value_parser = mask_file)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mask: Option<Mask>,
+}
+
+fn is_orthogonal(m: &Moves) -> bool {
+    *m == Moves::Orthogonal
+}
+
+/// `--mask FILE`: the file's mask.
+fn mask_file(path: &str) -> Result<Mask> {
+    Mask::from_file(std::path::Path::new(path))
 }
 
 impl Default for NumbrixParams {
@@ -59,8 +84,76 @@ impl Default for NumbrixParams {
             style: Style::Free,
             difficulty: None,
             max_nodes: DEFAULT_MAX_NODES,
+            moves: Moves::Orthogonal,
+            shape: None,
+            mask: None,
         }
     }
+}
+
+impl NumbrixParams {
+    /// The board these parameters describe: the shape or mask (the mask sets the size;
+    /// a `size` other than the default that disagrees with it is an error) and the
+    /// moves. Refused, with the reason, when an argument straight from the open cells
+    /// shows that no path can cover them (see [`Mask::no_path_reason`]).
+    pub fn board(&self) -> Result<Board> {
+        let Size { rows, cols } = self.size;
+        let mask = match (&self.shape, &self.mask) {
+            (Some(_), Some(_)) => {
+                return Err(Error::param("shape", "and mask are both given: choose one"))
+            }
+            (Some(name), None) => {
+                grid::check_size(rows, cols)?;
+                Mask::named(name, rows, cols)?
+            }
+            (None, Some(m)) => {
+                let default = NumbrixParams::default().size;
+                if self.size != default && (m.rows, m.cols) != (rows, cols) {
+                    return Err(Error::param(
+                        "size",
+                        format!(
+                            "is {rows}x{cols} but the mask is {}x{}: leave the size out (a mask sets it) or make them agree",
+                            m.rows, m.cols
+                        ),
+                    ));
+                }
+                m.clone()
+            }
+            (None, None) => Mask::full(rows, cols),
+        };
+        grid::check_size(mask.rows, mask.cols)?;
+        if let Some(why) = mask.no_path_reason(self.moves) {
+            let what = match &self.shape {
+                Some(name) => format!("the shape '{name}' at {}x{}", mask.rows, mask.cols),
+                None => "the mask".to_string(),
+            };
+            return Err(Error::invalid(format!(
+                "{what} has no path through all its open cells with {} moves: {why}",
+                self.moves
+            )));
+        }
+        Ok(Board {
+            mask,
+            moves: self.moves,
+        })
+    }
+}
+
+/// Rows of a grid as they appear in records: numbers, 0 for a blank, -1 for a blocked
+/// cell.
+fn signed_rows<S: serde::Serializer>(
+    rows: &[Vec<u16>],
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    let signed: Vec<Vec<i32>> = rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|&v| if v == BLOCKED { -1 } else { i32::from(v) })
+                .collect()
+        })
+        .collect();
+    signed.serialize(s)
 }
 
 /// A puzzle with its (proved unique) solution.
@@ -72,9 +165,19 @@ pub struct NumbrixPuzzle {
     pub cols: usize,
     /// How the givens were chosen.
     pub style: Style,
-    /// The puzzle, row by row: the given numbers, 0 for a blank.
+    /// With king moves (Hidato), "king"; left out for orthogonal moves.
+    #[serde(skip_serializing_if = "is_orthogonal")]
+    pub moves: Moves,
+    /// The built-in shape's name, when the grid has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape: Option<String>,
+    /// The puzzle, row by row: the given numbers, 0 for a blank, [`BLOCKED`] (-1 in
+    /// records) for a blocked cell.
+    #[serde(serialize_with = "signed_rows")]
     pub givens: Vec<Vec<u16>>,
-    /// The only solution, row by row: every number 1..=rows*cols.
+    /// The only solution, row by row: every number 1..=N on the N open cells,
+    /// [`BLOCKED`] (-1 in records) on blocked ones.
+    #[serde(serialize_with = "signed_rows")]
     pub solution: Vec<Vec<u16>>,
     /// How many cells are given.
     pub clues: usize,
@@ -110,7 +213,8 @@ pub fn work_share(solver: &AnySolver, givens: &[u16], grade: Grade) -> f64 {
         Grade::Medium => solver.human_fill(givens, Grade::Easy),
         Grade::Hard => solver.human_fill(givens, Grade::Medium),
     };
-    left.iter().filter(|&&v| v == 0).count() as f64 / givens.len().max(1) as f64
+    let open = givens.iter().filter(|&&v| v != grid::BLOCKED).count();
+    left.iter().filter(|&&v| v == 0).count() as f64 / open.max(1) as f64
 }
 
 /// Star thresholds of [`rating`] on the work share: an easy puzzle with a share of at
@@ -139,9 +243,10 @@ pub fn rating(grade: Grade, share: f64) -> Rating {
     }
 }
 
-/// A configured Numbrix game: its parameters, path sampler and solver.
+/// A configured Numbrix game: its parameters, board, path sampler and solver.
 pub struct Numbrix {
     params: NumbrixParams,
+    board: Board,
     paths: path::PathSampler,
     /// Cloned per item: the clones share the grid's masks.
     solver: AnySolver,
@@ -153,6 +258,11 @@ impl Numbrix {
         &self.params
     }
 
+    /// The board puzzles are made on.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
     /// A puzzle for one solution, or why not.
     pub fn puzzle_for(
         &self,
@@ -160,13 +270,12 @@ impl Numbrix {
         solution: &[u16],
         rng: &mut Rng,
     ) -> std::result::Result<NumbrixPuzzle, &'static str> {
-        let Size { rows, cols } = self.params.size;
+        let (rows, cols) = (self.board.rows(), self.board.cols());
         let selected = clues::select(
             self.params.style,
             self.params.difficulty,
             solver,
-            rows,
-            cols,
+            &self.board,
             solution,
             rng,
             self.params.max_nodes,
@@ -185,6 +294,8 @@ impl Numbrix {
         Ok(NumbrixPuzzle {
             rows,
             cols,
+            moves: self.board.moves,
+            shape: self.params.shape.clone(),
             style: self.params.style,
             clues: g.givens(),
             minimal: selected.minimal,
@@ -194,6 +305,43 @@ impl Numbrix {
             difficulty,
         })
     }
+}
+
+/// A first path over a shaped board's open cells, for the chains to start from: the
+/// exact solver's first solution of the empty grid (deterministic). Refused when the
+/// solver proves there is none, or cannot find one within `budget` nodes.
+fn start_path(board: &Board, solver: &mut AnySolver, budget: u64) -> Result<Vec<u16>> {
+    let empty: Vec<u16> = (0..board.cells())
+        .map(|c| if board.is_open(c) { 0 } else { BLOCKED })
+        .collect();
+    let v = solver.solve(&empty, budget);
+    let solution = match (v.count, v.solution) {
+        (Count::One | Count::Many, Some(s)) => s,
+        (Count::Zero, _) => {
+            return Err(Error::invalid(format!(
+                "the shape has no path through all its {} open cells with {} moves (the exact solver tried every way)",
+                board.count(),
+                board.moves
+            )))
+        }
+        _ => {
+            crate::interrupt::check()?;
+            return Err(Error::param(
+                "max_nodes",
+                format!(
+                    "ran out ({budget} nodes) before a first path through the shape's {} open cells was found; raise it",
+                    board.count()
+                ),
+            ));
+        }
+    };
+    let mut path = vec![0u16; board.count()];
+    for (c, &v) in solution.iter().enumerate() {
+        if v != BLOCKED {
+            path[v as usize - 1] = c as u16;
+        }
+    }
+    Ok(path)
 }
 
 impl Game for Numbrix {
@@ -207,17 +355,27 @@ impl Game for Numbrix {
     type Puzzle = NumbrixPuzzle;
 
     fn new(params: NumbrixParams) -> Result<Self> {
-        let Size { rows, cols } = params.size;
-        grid::check_size(rows, cols)?;
         if params.max_nodes == 0 {
             return Err(Error::param(
                 "max_nodes",
                 "is 0: the solver needs a budget of at least 1 node",
             ));
         }
+        let board = params.board()?;
+        let solver = AnySolver::for_board(&board);
+        let (rows, cols) = (board.rows(), board.cols());
+        let paths = if board.mask.is_full() {
+            // The serpentine is a path with either move set.
+            let serpentine = path::PathSampler::new(rows, cols).serpentine();
+            path::PathSampler::for_board(&board, serpentine, path::default_steps(rows * cols))
+        } else {
+            let start = start_path(&board, &mut solver.clone(), params.max_nodes)?;
+            path::PathSampler::for_board(&board, start, path::default_steps(board.count()))
+        };
         Ok(Numbrix {
-            paths: path::PathSampler::new(rows, cols),
-            solver: AnySolver::new(rows, cols),
+            paths,
+            solver,
+            board,
             params,
         })
     }
@@ -236,8 +394,26 @@ impl Game for Numbrix {
         if p.givens.len() != p.rows || p.givens.iter().any(|r| r.len() != p.cols) {
             return Err(Error::check("givens are not a rows x cols grid"));
         }
-        solve::check_solution(p.rows, p.cols, &givens, &solution)?;
-        let clues = givens.iter().filter(|&&v| v != 0).count();
+        if (p.rows, p.cols) != (self.board.rows(), self.board.cols()) {
+            return Err(Error::check("the puzzle's size is not the game's"));
+        }
+        if p.moves != self.board.moves {
+            return Err(Error::check(format!(
+                "the puzzle says {} moves, the game {}",
+                p.moves, self.board.moves
+            )));
+        }
+        if givens
+            .iter()
+            .enumerate()
+            .any(|(c, &v)| (v == BLOCKED) != !self.board.is_open(c))
+        {
+            return Err(Error::check(
+                "the puzzle's blocked cells are not the game's shape",
+            ));
+        }
+        solve::check_board_solution(&self.board, &givens, &solution)?;
+        let clues = givens.iter().filter(|&&v| v != 0 && v != BLOCKED).count();
         if clues != p.clues {
             return Err(Error::check(format!(
                 "clues says {} but {clues} are given",
@@ -245,15 +421,12 @@ impl Game for Numbrix {
             )));
         }
         if p.style == Style::Border
-            && givens.iter().enumerate().any(|(c, &v)| {
-                let (r, col) = (c / p.cols, c % p.cols);
-                v != 0 && r > 0 && col > 0 && r + 1 < p.rows && col + 1 < p.cols
-            })
+            && givens
+                .iter()
+                .enumerate()
+                .any(|(c, &v)| v != 0 && v != BLOCKED && !self.board.on_border(c))
         {
             return Err(Error::check("a border puzzle has a given inside the ring"));
-        }
-        if (p.rows, p.cols) != (self.params.size.rows, self.params.size.cols) {
-            return Err(Error::check("the puzzle's size is not the game's"));
         }
         let v = self.solver.clone().solve(&givens, u64::MAX);
         if v.count != Count::One || v.solution.as_deref() != Some(&solution[..]) {
@@ -278,7 +451,14 @@ impl Game for Numbrix {
     }
 
     fn aspect(&self) -> f32 {
-        self.params.size.cols as f32 / self.params.size.rows as f32
+        self.board.cols() as f32 / self.board.rows() as f32
+    }
+
+    fn title(&self) -> &'static str {
+        match self.board.moves {
+            Moves::Orthogonal => Self::TITLE,
+            Moves::King => "Hidato",
+        }
     }
 
     fn text(&self, p: &NumbrixPuzzle) -> String {
@@ -300,7 +480,8 @@ impl Game for Numbrix {
     fn caption(&self, p: &NumbrixPuzzle) -> String {
         let mut g = p.difficulty.name().to_string();
         g[..1].make_ascii_uppercase();
-        format!("{g}, fill in 1–{}", p.rows * p.cols)
+        let n = p.givens.iter().flatten().filter(|&&v| v != BLOCKED).count();
+        format!("{g}, fill in 1–{n}")
     }
 
     fn answer(&self, _p: &NumbrixPuzzle) -> String {
@@ -317,7 +498,9 @@ impl Game for Numbrix {
             .iter()
             .zip(p.solution_flat())
             .map(|(&g, v)| {
-                if g != 0 {
+                if g == BLOCKED {
+                    draw::Cell::Blocked
+                } else if g != 0 {
                     draw::Cell::Shaded(g, true)
                 } else {
                     draw::Cell::Filled(v)

@@ -24,7 +24,7 @@
 //! stop request (Ctrl-C, see [`crate::interrupt`]), looked for every 1,024 nodes.
 
 use super::bits::{Bits, Geometry};
-use super::grid::Grid;
+use super::grid::{Board, Grid, BLOCKED};
 use crate::{Error, Result};
 
 /// What the solver proved.
@@ -101,14 +101,21 @@ pub struct Solver<const W: usize> {
 }
 
 impl<const W: usize> Solver<W> {
-    /// A solver for a `rows` x `cols` grid; panics if it has more than `Bits::<W>::CAP` cells.
+    /// A solver for a full `rows` x `cols` grid with orthogonal moves; panics if it has
+    /// more than `Bits::<W>::CAP` cells.
     pub fn new(rows: usize, cols: usize) -> Self {
-        let g = std::sync::Arc::new(Geometry::new(rows, cols));
-        let n = g.cells;
+        Self::for_board(&Board::rect(rows, cols))
+    }
+
+    /// A solver for a board (open cells and moves); panics if its grid has more than
+    /// `Bits::<W>::CAP` cells.
+    pub fn for_board(board: &Board) -> Self {
+        let g = std::sync::Arc::new(Geometry::for_board(board));
+        let n = g.count;
         Solver {
+            val: vec![0; g.cells],
             g,
             n,
-            val: vec![0; n],
             pos: vec![NONE; n + 2],
             empty: Bits::empty(),
             gaps: Vec::new(),
@@ -150,7 +157,9 @@ impl<const W: usize> Solver<W> {
         if let Some(h) = hint {
             self.hint.resize(self.n + 2, NONE);
             for (c, &v) in h.iter().enumerate() {
-                self.hint[v as usize] = c as u16;
+                if v != BLOCKED && (v as usize) <= self.n {
+                    self.hint[v as usize] = c as u16;
+                }
             }
         }
         let mut v = self.solve_inner(cells, budget, 1);
@@ -163,13 +172,14 @@ impl<const W: usize> Solver<W> {
     }
 
     /// Count the solutions of `cells` (0 = blank) up to two. `cells` must be a valid grid
-    /// of this solver's size (see [`Grid::validate`]).
+    /// of this solver's size (see [`Grid::validate`]); its blocked cells are the board's
+    /// (what `cells` holds there is not read; solutions hold [`BLOCKED`] there).
     pub fn solve(&mut self, cells: &[u16], budget: u64) -> Verdict {
         self.solve_inner(cells, budget, 2)
     }
 
     fn solve_inner(&mut self, cells: &[u16], budget: u64, stop_at: u32) -> Verdict {
-        assert_eq!(cells.len(), self.n);
+        assert_eq!(cells.len(), self.g.cells);
         self.stop_at = stop_at;
         if let Some((cell, value)) = self.forbid {
             if cells[cell] == value {
@@ -185,11 +195,12 @@ impl<const W: usize> Solver<W> {
         self.found = 0;
         self.aborted = false;
         self.first = None;
-        if cells.iter().all(|&v| v == 0) {
+        let open = self.g.all;
+        if open.iter().all(|c| cells[c] == 0) {
             // No givens: try every cell for 1 (the search needs one known end).
-            let mut with_one = vec![0u16; self.n];
+            let mut with_one = cells.to_vec();
             let mut total = 0u32;
-            for c in 0..self.n {
+            for c in open.iter() {
                 if self.forbid == Some((c, 1)) {
                     continue;
                 }
@@ -228,19 +239,24 @@ impl<const W: usize> Solver<W> {
     }
 
     /// Set up the state from the givens; false if two givens can never be joined
-    /// (distance or parity).
+    /// (distance, or with orthogonal moves parity), or a number is out of range.
     fn load(&mut self, cells: &[u16]) -> bool {
         let n = self.n;
         self.val.copy_from_slice(cells);
         self.pos.fill(NONE);
         self.empty = Bits::empty();
         for (c, &v) in cells.iter().enumerate() {
-            if v == 0 {
+            if !self.g.all.get(c) {
+                self.val[c] = BLOCKED;
+            } else if v == 0 {
                 self.empty.set(c);
+            } else if v as usize > n {
+                return false;
             } else {
                 self.pos[v as usize] = c as u16;
             }
         }
+        let parity = !self.g.king();
         self.gaps.clear();
         let mut prev = 0u16;
         for v in 1..=n as u16 {
@@ -251,7 +267,7 @@ impl<const W: usize> Solver<W> {
             if prev != 0 {
                 let d = self.g.dist(self.pos[prev as usize] as usize, p as usize);
                 let steps = (v - prev) as usize;
-                if d > steps || (steps - d) % 2 == 1 {
+                if d > steps || (parity && (steps - d) % 2 == 1) {
                     return false;
                 }
             }
@@ -352,7 +368,7 @@ impl<const W: usize> Solver<W> {
         let gap = self.gaps[gi];
         let v = if from_lo { gap.lo + 1 } else { gap.hi - 1 };
         // The hinted cell first, if it is a candidate.
-        let mut order = [usize::MAX; 5];
+        let mut order = [usize::MAX; 9];
         let mut k = 0;
         if let Some(&h) = self.hint.get(v as usize) {
             if h != NONE && cand.get(h as usize) {
@@ -534,15 +550,21 @@ pub enum AnySolver {
 }
 
 impl AnySolver {
-    /// Rows and columns must pass [`super::grid::check_size`].
+    /// A solver for a full grid with orthogonal moves. Rows and columns must pass
+    /// [`super::grid::check_size`].
     pub fn new(rows: usize, cols: usize) -> Self {
-        let n = rows * cols;
+        Self::for_board(&Board::rect(rows, cols))
+    }
+
+    /// A solver for a board; its grid must pass [`super::grid::check_size`].
+    pub fn for_board(board: &Board) -> Self {
+        let n = board.cells();
         if n <= 128 {
-            AnySolver::W2(Box::new(Solver::new(rows, cols)))
+            AnySolver::W2(Box::new(Solver::for_board(board)))
         } else if n <= 256 {
-            AnySolver::W4(Box::new(Solver::new(rows, cols)))
+            AnySolver::W4(Box::new(Solver::for_board(board)))
         } else {
-            AnySolver::W8(Box::new(Solver::new(rows, cols)))
+            AnySolver::W8(Box::new(Solver::for_board(board)))
         }
     }
 
@@ -590,21 +612,38 @@ impl AnySolver {
     }
 }
 
-/// Validate a grid and count its solutions (up to two) with an optional node budget.
-pub fn solve_grid(grid: &Grid, budget: u64) -> Result<Verdict> {
+/// Validate a grid and count its solutions (up to two) with an optional node budget; the
+/// grid's blocked cells (`X`) are the board's, and `moves` says how numbers touch.
+pub fn solve_grid(grid: &Grid, moves: super::shape::Moves, budget: u64) -> Result<Verdict> {
     grid.validate()?;
-    Ok(AnySolver::new(grid.rows, grid.cols).solve(&grid.cells, budget))
+    Ok(AnySolver::for_board(&Board::of_grid(grid, moves)).solve(&grid.cells, budget))
 }
 
-/// Check that `solution` is a Hamiltonian path numbered 1..=N that agrees with
-/// `givens`, straight from the coordinates (used by verify and the tests).
+/// Check that `solution` is a Hamiltonian path of a full grid with orthogonal moves,
+/// numbered 1..=N, that agrees with `givens` (see [`check_board_solution`]).
 pub fn check_solution(rows: usize, cols: usize, givens: &[u16], solution: &[u16]) -> Result<()> {
-    let n = rows * cols;
-    if givens.len() != n || solution.len() != n {
-        return Err(Error::check(format!("expected {n} cells")));
+    check_board_solution(&Board::rect(rows, cols), givens, solution)
+}
+
+/// Check that `solution` is a Hamiltonian path over the board's open cells numbered
+/// 1..=N (N open cells) that agrees with `givens`, with [`BLOCKED`] on exactly the
+/// blocked cells of both, straight from the coordinates (used by verify and the tests).
+pub fn check_board_solution(board: &Board, givens: &[u16], solution: &[u16]) -> Result<()> {
+    let cells = board.cells();
+    let n = board.count();
+    if givens.len() != cells || solution.len() != cells {
+        return Err(Error::check(format!("expected {cells} cells")));
     }
     let mut at = vec![usize::MAX; n + 1];
     for (i, &v) in solution.iter().enumerate() {
+        if !board.is_open(i) {
+            if v != BLOCKED || givens[i] != BLOCKED {
+                return Err(Error::check(format!(
+                    "cell {i} is blocked but holds a number"
+                )));
+            }
+            continue;
+        }
         if v == 0 || v as usize > n {
             return Err(Error::check(format!("cell {i} holds {v}, outside 1..={n}")));
         }
@@ -620,9 +659,7 @@ pub fn check_solution(rows: usize, cols: usize, givens: &[u16], solution: &[u16]
         }
     }
     for v in 1..n {
-        let (a, b) = (at[v], at[v + 1]);
-        let (ra, ca, rb, cb) = (a / cols, a % cols, b / cols, b % cols);
-        if ra.abs_diff(rb) + ca.abs_diff(cb) != 1 {
+        if !board.touch(at[v], at[v + 1]) {
             return Err(Error::check(format!(
                 "{v} and {} are not neighbours",
                 v + 1

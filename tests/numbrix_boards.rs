@@ -1,0 +1,447 @@
+//! Numbrix on other boards: king moves (Hidato) and shaped grids (blocked cells).
+//! The exact solver, the backbite sampler and generation are checked against a plain
+//! brute force written here from the coordinates (not from the library's masks).
+
+use puzzlebook::games::numbrix::{
+    self, path::PathSampler, solve, AnySolver, Board, Count, Mask, Moves, Numbrix, NumbrixParams,
+    BLOCKED,
+};
+use puzzlebook::games::Game;
+use puzzlebook::seed::item_rng;
+use puzzlebook::stats::{chi2_sf, pearson};
+use rand::Rng as _;
+use std::collections::HashMap;
+
+/// A board from text rows: '.' open, '#' blocked.
+fn board(rows: &[&str], moves: Moves) -> Board {
+    Board {
+        mask: Mask {
+            rows: rows.len(),
+            cols: rows[0].len(),
+            open: rows
+                .iter()
+                .flat_map(|r| r.chars().map(|c| c == '.'))
+                .collect(),
+        },
+        moves,
+    }
+}
+
+/// The open cells next to `c`, from coordinates.
+fn neighbours(b: &Board, c: usize) -> Vec<usize> {
+    let (rows, cols) = (b.mask.rows as isize, b.mask.cols as isize);
+    let (r, col) = ((c as isize) / cols, (c as isize) % cols);
+    let mut out = Vec::new();
+    for dr in -1..=1isize {
+        for dc in -1..=1isize {
+            let diagonal = dr != 0 && dc != 0;
+            if (dr == 0 && dc == 0) || (diagonal && b.moves == Moves::Orthogonal) {
+                continue;
+            }
+            let (rr, cc) = (r + dr, col + dc);
+            if rr >= 0 && cc >= 0 && rr < rows && cc < cols {
+                let d = (rr * cols + cc) as usize;
+                if b.mask.open[d] {
+                    out.push(d);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every directed Hamiltonian path over the open cells (cells in path order).
+fn all_paths(b: &Board) -> Vec<Vec<u16>> {
+    let open: Vec<usize> = (0..b.mask.open.len()).filter(|&c| b.mask.open[c]).collect();
+    let mut out = Vec::new();
+    fn go(b: &Board, n: usize, path: &mut Vec<u16>, used: &mut [bool], out: &mut Vec<Vec<u16>>) {
+        if path.len() == n {
+            out.push(path.clone());
+            return;
+        }
+        for d in neighbours(b, *path.last().unwrap() as usize) {
+            if !used[d] {
+                used[d] = true;
+                path.push(d as u16);
+                go(b, n, path, used, out);
+                path.pop();
+                used[d] = false;
+            }
+        }
+    }
+    let mut used = vec![false; b.mask.open.len()];
+    for &s in &open {
+        used[s] = true;
+        go(b, open.len(), &mut vec![s as u16], &mut used, &mut out);
+        used[s] = false;
+    }
+    out
+}
+
+/// Solutions of `givens` (0 blank) on board `b` by brute force: how many (up to `cap`).
+fn brute_count(b: &Board, givens: &[u16], cap: usize) -> usize {
+    let n = b.mask.open.iter().filter(|&&o| o).count();
+    let mut at = vec![usize::MAX; n + 1];
+    for (c, &v) in givens.iter().enumerate() {
+        if v != 0 && v != BLOCKED {
+            at[v as usize] = c;
+        }
+    }
+    fn step(
+        b: &Board,
+        c: usize,
+        k: usize,
+        n: usize,
+        givens: &[u16],
+        at: &[usize],
+        grid: &mut [u16],
+        found: &mut usize,
+        cap: usize,
+    ) {
+        let clash = grid[c] != 0 || (givens[c] != 0 && givens[c] as usize != k);
+        if clash || (at[k] != usize::MAX && at[k] != c) {
+            return;
+        }
+        grid[c] = k as u16;
+        if k == n {
+            *found += 1;
+        } else {
+            for d in neighbours(b, c) {
+                if *found >= cap {
+                    break;
+                }
+                step(b, d, k + 1, n, givens, at, grid, found, cap);
+            }
+        }
+        grid[c] = 0;
+    }
+    let mut grid: Vec<u16> = b
+        .mask
+        .open
+        .iter()
+        .map(|&o| if o { 0 } else { BLOCKED })
+        .collect();
+    let mut found = 0;
+    for c in (0..grid.len()).filter(|&c| b.mask.open[c]) {
+        if found >= cap {
+            break;
+        }
+        step(b, c, 1, n, givens, &at, &mut grid, &mut found, cap);
+    }
+    found
+}
+
+fn cells_of(path: &[u16], b: &Board) -> Vec<u16> {
+    let mut cells: Vec<u16> = b
+        .mask
+        .open
+        .iter()
+        .map(|&o| if o { 0 } else { BLOCKED })
+        .collect();
+    for (k, &c) in path.iter().enumerate() {
+        cells[c as usize] = k as u16 + 1;
+    }
+    cells
+}
+
+fn small_boards() -> Vec<(&'static str, Board)> {
+    vec![
+        ("king 3x3", board(&["...", "...", "..."], Moves::King)),
+        ("king 2x4", board(&["....", "...."], Moves::King)),
+        (
+            "king 3x4 shaped",
+            board(&["#...", "....", "...#"], Moves::King),
+        ),
+        (
+            "orthogonal 4x4 shaped",
+            board(&["....", ".#..", "....", "..#."], Moves::Orthogonal),
+        ),
+        (
+            "orthogonal 3x5 ring",
+            board(&[".....", ".#.#.", "....."], Moves::Orthogonal),
+        ),
+        (
+            "king 4x4 shaped",
+            board(&["#..#", "....", "....", "#..#"], Moves::King),
+        ),
+    ]
+}
+
+#[test]
+fn enumeration_counts_match_known_values() {
+    // Facts a reader can check by hand: a 2x2 king board is a complete graph on 4
+    // cells (4! = 24 directed paths); an orthogonal 2x3 has 8 undirected (16 directed)
+    // paths.
+    assert_eq!(all_paths(&board(&["..", ".."], Moves::King)).len(), 24);
+    assert_eq!(
+        all_paths(&board(&["...", "..."], Moves::Orthogonal)).len(),
+        16
+    );
+    // With the top middle blocked, one way round (two directions).
+    assert_eq!(
+        all_paths(&board(&[".#.", "..."], Moves::Orthogonal)).len(),
+        2
+    );
+}
+
+#[test]
+fn the_solver_agrees_with_brute_force_on_small_boards() {
+    let mut rng = item_rng(5, "numbrix-boards", 0);
+    let mut seen = [0usize; 3];
+    for (name, b) in small_boards() {
+        let paths = all_paths(&b);
+        assert!(!paths.is_empty(), "{name}");
+        let mut solver = AnySolver::for_board(&b);
+        for t in 0..120 {
+            let path = &paths[rng.random_range(0..paths.len())];
+            let solution = cells_of(path, &b);
+            let keep = 2 + t % 5;
+            let mut givens: Vec<u16> = solution
+                .iter()
+                .map(|&v| {
+                    if v == BLOCKED || rng.random_range(0..keep) == 0 {
+                        v
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            if t % 3 == 0 {
+                // Some with no solution: swap two open cells' contents.
+                let open: Vec<usize> = (0..givens.len()).filter(|&c| b.mask.open[c]).collect();
+                let (x, y) = (
+                    open[rng.random_range(0..open.len())],
+                    open[rng.random_range(0..open.len())],
+                );
+                givens.swap(x, y);
+            }
+            let count = brute_count(&b, &givens, 2);
+            let v = solver.solve(&givens, u64::MAX);
+            assert_eq!(v.count.number(), Some(count as u8), "{name}: {givens:?}");
+            seen[count] += 1;
+            if let Some(s) = &v.solution {
+                solve::check_board_solution(&b, &givens, s).unwrap();
+            }
+        }
+    }
+    assert!(
+        seen.iter().all(|&k| k > 40),
+        "each answer is exercised: {seen:?}"
+    );
+}
+
+#[test]
+fn king_solutions_use_diagonals_and_orthogonal_ones_do_not() {
+    // 1 and 2 touch only diagonally: a king board allows it, an orthogonal one cannot.
+    let g = [1, 0, 0, 2];
+    let king = board(&["..", ".."], Moves::King);
+    let orth = board(&["..", ".."], Moves::Orthogonal);
+    assert_ne!(
+        AnySolver::for_board(&king).solve(&g, u64::MAX).count,
+        Count::Zero
+    );
+    assert_eq!(
+        AnySolver::for_board(&orth).solve(&g, u64::MAX).count,
+        Count::Zero
+    );
+    // The independent check agrees.
+    let diagonal_step = [1, 3, 4, 2];
+    assert!(solve::check_board_solution(&king, &[0; 4], &diagonal_step).is_ok());
+    assert!(solve::check_board_solution(&orth, &[0; 4], &diagonal_step).is_err());
+}
+
+/// The paths one backbite move (or a reversal) leads to from `p`, from coordinates:
+/// an end jumps to a neighbour that is not its path neighbour, and the stretch between
+/// is reversed.
+fn moves_from(b: &Board, p: &[u16]) -> Vec<Vec<u16>> {
+    let mut out = vec![p.iter().rev().copied().collect::<Vec<u16>>()];
+    for front in [true, false] {
+        let q: Vec<u16> = if front {
+            p.to_vec()
+        } else {
+            p.iter().rev().copied().collect()
+        };
+        for w in neighbours(b, q[0] as usize) {
+            let i = q.iter().position(|&c| c as usize == w).unwrap();
+            if i == 1 {
+                continue;
+            }
+            let mut r: Vec<u16> = q[..i].iter().rev().copied().collect();
+            r.extend_from_slice(&q[i..]);
+            if !front {
+                r.reverse();
+            }
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// The paths the chain can reach from `start`: a search over backbite moves.
+fn class_of(b: &Board, start: &[u16]) -> Vec<Vec<u16>> {
+    let mut seen = std::collections::HashSet::from([start.to_vec()]);
+    let mut todo = vec![start.to_vec()];
+    while let Some(p) = todo.pop() {
+        for q in moves_from(b, &p) {
+            if seen.insert(q.clone()) {
+                todo.push(q);
+            }
+        }
+    }
+    let mut class: Vec<Vec<u16>> = seen.into_iter().collect();
+    class.sort();
+    class
+}
+
+/// Draw `per_path` times as many paths as the start's class has from the sampler, and
+/// return the chi-square p-value against uniform over the class, with the counts.
+fn draws(b: &Board, start: &[u16], per_path: usize, steps: u64) -> (f64, Vec<u64>) {
+    let class = class_of(b, start);
+    let index: HashMap<Vec<u16>, usize> = class
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, p)| (p, i))
+        .collect();
+    let sampler = PathSampler::for_board(b, start.to_vec(), steps);
+    let mut rng = item_rng(9, "numbrix-board-paths", class.len() as u64);
+    let mut counts = vec![0u64; class.len()];
+    for _ in 0..class.len() * per_path {
+        let p = sampler.sample(&mut rng);
+        counts[*index.get(&p).expect("a path of the start's class")] += 1;
+    }
+    let expect = vec![per_path as f64; class.len()];
+    let (chi, cells) = pearson(&counts, &expect);
+    (chi2_sf(chi, (cells - 1) as f64), counts)
+}
+
+#[test]
+fn backbite_is_uniform_over_what_it_reaches_and_reaches_every_king_path() {
+    // (The king 4x4 board has 36,592 paths: too many to draw each 20 times here.)
+    for (name, b) in small_boards().into_iter().take(5) {
+        let paths = all_paths(&b);
+        // Start from a path that is not the first listed: any valid path works.
+        let start = &paths[paths.len() / 2];
+        let class = class_of(&b, start).len();
+        if b.moves == Moves::King {
+            // King moves: one class, so the chain is uniform over every path.
+            assert_eq!(class, paths.len(), "{name}");
+        }
+        let per_path = (40_000 / class).clamp(20, 400);
+        let (p, counts) = draws(&b, start, per_path, numbrix::path::default_steps(b.count()));
+        assert!(p > 1e-4, "{name}: {class} paths, p = {p:.2e}");
+        assert!(counts.iter().all(|&c| c > 0), "{name}: a path never drawn");
+    }
+    // Holes can split the paths into classes the chain cannot cross: on this board the
+    // 14 paths fall into two classes (8 and 6, reversals included).
+    let (_, b) = &small_boards()[3];
+    let paths = all_paths(b);
+    let mut sizes: Vec<usize> = Vec::new();
+    let mut left: std::collections::HashSet<Vec<u16>> = paths.into_iter().collect();
+    while let Some(p) = left.iter().next().cloned() {
+        let class = class_of(b, &p);
+        sizes.push(class.len());
+        for q in class {
+            left.remove(&q);
+        }
+    }
+    sizes.sort();
+    assert_eq!(sizes, [6, 8]);
+}
+
+#[test]
+fn a_chain_that_is_too_short_is_caught() {
+    // The same test has power: 3 moves from one start is far from uniform.
+    let (_, b) = &small_boards()[0];
+    let start = all_paths(b)[0].clone();
+    let (p, _) = draws(b, &start, 30, 3);
+    assert!(p < 1e-10, "p = {p:.2e}");
+}
+
+fn params(moves: Moves, mask: Option<&[&str]>) -> NumbrixParams {
+    NumbrixParams {
+        moves,
+        mask: mask.map(|rows| board(rows, moves).mask),
+        ..NumbrixParams::default()
+    }
+}
+
+#[test]
+fn generated_puzzles_on_small_boards_are_unique_and_minimal_by_brute_force() {
+    let shapes: [(Moves, &[&str]); 3] = [
+        (Moves::King, &["....", "....", "...."]),
+        (Moves::King, &["#...", "....", "...#"]),
+        (Moves::Orthogonal, &["....", ".#..", "....", "....", ".#.."]),
+    ];
+    for (moves, rows) in shapes {
+        let game = Numbrix::new(params(moves, Some(rows))).unwrap();
+        let b = game.board().clone();
+        let mut made = 0;
+        for i in 0..40 {
+            let mut rng = item_rng(3, "numbrix-small-boards", i);
+            let puzzlebook::games::Outcome::Accepted(p) = game.generate(&mut rng) else {
+                continue;
+            };
+            made += 1;
+            game.verify(&p).unwrap();
+            let givens = p.givens_flat();
+            assert_eq!(brute_count(&b, &givens, 2), 1, "{rows:?}: unique");
+            assert!(p.minimal);
+            for c in (0..givens.len()).filter(|&c| givens[c] != 0 && givens[c] != BLOCKED) {
+                let mut fewer = givens.clone();
+                fewer[c] = 0;
+                assert_eq!(
+                    brute_count(&b, &fewer, 2),
+                    2,
+                    "{rows:?}: clue {c} is needed"
+                );
+            }
+        }
+        assert!(made >= 30, "{rows:?}: {made} of 40");
+    }
+}
+
+#[test]
+fn king_and_shaped_9x9_puzzles_verify_and_keep_their_blocks() {
+    let cross: Vec<String> = (0..9)
+        .map(|r| {
+            (0..9)
+                .map(|c| {
+                    if (r < 2 || r > 6) && (c < 2 || c > 6) {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let cross: Vec<&str> = cross.iter().map(|s| s.as_str()).collect();
+    for (moves, mask) in [
+        (Moves::King, None),
+        (Moves::Orthogonal, Some(&cross[..])),
+        (Moves::King, Some(&cross[..])),
+    ] {
+        let game = Numbrix::new(params(moves, mask)).unwrap();
+        for i in 0..6 {
+            let mut rng = item_rng(8, "numbrix-9x9-boards", i);
+            let puzzlebook::games::Outcome::Accepted(p) = game.generate(&mut rng) else {
+                continue;
+            };
+            game.verify(&p).unwrap();
+            let g = p.givens_flat();
+            for (c, &v) in g.iter().enumerate() {
+                assert_eq!(v == BLOCKED, !game.board().is_open(c));
+            }
+            let json = serde_json::to_string(&p).unwrap();
+            assert_eq!(
+                json.contains("-1"),
+                mask.is_some(),
+                "blocked cells are -1 in records"
+            );
+            assert_eq!(json.contains(r#""moves":"king""#), moves == Moves::King);
+            let mut solver = AnySolver::for_board(game.board());
+            assert_eq!(solver.solve(&g, u64::MAX).count, Count::One);
+        }
+    }
+}
