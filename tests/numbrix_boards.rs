@@ -445,3 +445,41 @@ fn king_and_shaped_9x9_puzzles_verify_and_keep_their_blocks() {
         }
     }
 }
+
+#[test]
+fn the_hidato_worked_example_is_unique_and_each_step_is_forced() {
+    let ex = numbrix::hidato_example();
+    let b = board(&["....", "....", "....", "...."], Moves::King);
+    assert_eq!(brute_count(&b, ex.givens, 2), 1);
+    let v = AnySolver::for_board(&b).solve(ex.givens, u64::MAX);
+    assert_eq!(v.solution.as_deref(), Some(&ex.solution[..]));
+    solve::check_board_solution(&b, ex.givens, ex.solution).unwrap();
+    // The path really uses diagonals (else it would be a Numbrix example).
+    let orth = board(&["....", "....", "....", "...."], Moves::Orthogonal);
+    assert!(solve::check_board_solution(&orth, ex.givens, ex.solution).is_err());
+    // "x goes between a and b" and "x must touch a and b": with what is known before
+    // the step, exactly one free square touches both, and it is x's.
+    let between = |known: &[u16], lo: u16, hi: u16| -> Vec<usize> {
+        let at = |v: u16| known.iter().position(|&x| x == v).unwrap();
+        let (a, c) = (neighbours(&b, at(lo)), neighbours(&b, at(hi)));
+        a.into_iter()
+            .filter(|x| known[*x] == 0 && c.contains(x))
+            .collect()
+    };
+    let mut known = ex.givens.to_vec();
+    let claims: [&[(u16, u16, u16)]; 4] =
+        [&[(1, 3, 2)], &[(11, 13, 12)], &[(7, 9, 8)], &[(5, 7, 6)]];
+    for ((numbers, text), claim) in ex.steps.iter().zip(claims) {
+        for &(lo, hi, mid) in claim {
+            let common = between(&known, lo, hi);
+            assert_eq!(common.len(), 1, "{text}");
+            assert_eq!(ex.solution[common[0]], mid, "{text}");
+        }
+        for &n in *numbers {
+            assert!(text.contains(&n.to_string()), "{text} should name {n}");
+            let c = ex.solution.iter().position(|&v| v == n).unwrap();
+            known[c] = n;
+        }
+    }
+    assert_eq!(known, ex.solution.to_vec());
+}

@@ -515,7 +515,10 @@ impl Game for Numbrix {
     }
 
     fn draw_example(&self, canvas: &mut Canvas, area: Rect) -> bool {
-        let ex = example();
+        let ex = match self.board.moves {
+            Moves::Orthogonal => example(),
+            Moves::King => hidato_example(),
+        };
         let mut panels = vec![(
             ex.givens.iter().map(|&v| given_cell(v)).collect(),
             ex.start.to_string(),
@@ -555,14 +558,30 @@ impl Game for Numbrix {
     }
 
     fn how_to_play(&self) -> String {
-        let Size { rows, cols } = self.params.size;
+        let n = self.board.count();
+        let touch = match self.board.moves {
+            Moves::Orthogonal => "up, down, left or right, never diagonally",
+            Moves::King => {
+                "up, down, left, right or diagonally (on any of the eight squares around it)"
+            }
+        };
+        let blocked = if self.board.mask.is_full() {
+            ""
+        } else {
+            " The dark squares are not part of the grid: no number goes there and the path goes around them."
+        };
+        let gap = match self.board.moves {
+            Moves::Orthogonal => {
+                "if 5 and 7 are printed with one square between them, 6 goes there"
+            }
+            Moves::King => "if 5 and 7 share just one free neighbouring square, 6 goes there",
+        };
         format!(
             "Write a number in every empty square so that the numbers 1 to {n} make one path: \
-             each number sits next to the one before it, up, down, left or right, never diagonally. \
+             each number sits next to the one before it, {touch}.{blocked} \
              The printed numbers are clues, already in their places, and each puzzle has exactly one solution. \
-             Start where a gap is short: if 5 and 7 are printed with one square between them, 6 goes there. \
-             A number squeezed between clues, or a square that only one number can reach, is the next to write.",
-            n = rows * cols
+             Start where a gap is short: {gap}. \
+             A number squeezed between clues, or a square that only one number can reach, is the next to write."
         )
     }
 }
@@ -589,6 +608,46 @@ pub struct Example {
     pub start: &'static str,
     /// Each step: the numbers it writes and its line of text.
     pub steps: [(&'static [u16], &'static str); 4],
+}
+
+/// The worked example of the "How to play" page for king moves (Hidato): a 4 × 4
+/// puzzle whose path steps diagonally twice (4 to 5 and 10 to 11).
+pub fn hidato_example() -> Example {
+    Example {
+        #[rustfmt::skip]
+        givens: &[
+            1, 0, 0, 7,
+            16, 3, 5, 0,
+            0, 0, 10, 0,
+            0, 13, 0, 0,
+        ],
+        #[rustfmt::skip]
+        solution: &[
+            1, 2, 6, 7,
+            16, 3, 5, 8,
+            15, 4, 10, 9,
+            14, 13, 12, 11,
+        ],
+        start: "Fill in 1–16; numbers may touch diagonally. The bold numbers are the clues.",
+        steps: [
+            (
+                &[2, 11],
+                "2 must touch 1 and 3: one free square does. The bottom-right corner can only hold 11 (9 is too far from 7, 12 from 13).",
+            ),
+            (
+                &[9, 12, 14],
+                "12 goes between 11 and 13. 9 must be two moves from 7: only the square right of 10 is. The bottom-left corner is too far from 16 for 15: it takes 14.",
+            ),
+            (
+                &[8, 15],
+                "8 goes between 7 and 9. The left square between 14 and 16 is too far from 5 for 4: it holds 15.",
+            ),
+            (
+                &[4, 6],
+                "6 must touch 5 and 7: the last top square. 4 takes the last one, between 3 and 5. Solved!",
+            ),
+        ],
+    }
 }
 
 /// The worked example of the "How to play" page.
