@@ -13,6 +13,7 @@ pub mod grade;
 pub mod grid;
 pub mod mixing;
 pub mod path;
+pub mod shape;
 pub mod solve;
 
 pub use clues::Style;
