@@ -61,7 +61,9 @@ impl std::str::FromStr for Moves {
         Moves::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| Error::invalid(format!("unknown moves '{s}': choose orthogonal or king")))
+            .ok_or_else(|| {
+                Error::invalid(format!("unknown moves '{s}': choose orthogonal or king"))
+            })
     }
 }
 
@@ -195,7 +197,10 @@ impl Mask {
         if n < 2 {
             return Err(Error::param(
                 "mask",
-                format!("has {n} open cell{}: a puzzle needs at least 2 (. marks an open cell)", if n == 1 { "" } else { "s" }),
+                format!(
+                    "has {n} open cell{}: a puzzle needs at least 2 (. marks an open cell)",
+                    if n == 1 { "" } else { "s" }
+                ),
             ));
         }
         Ok(mask)
@@ -248,7 +253,10 @@ impl Mask {
         if rows * cols > MAX_CELLS {
             return Err(Error::param(
                 "shape",
-                format!("{name} at {rows}x{cols} has {} cells; a grid may have at most {MAX_CELLS}", rows * cols),
+                format!(
+                    "{name} at {rows}x{cols} has {} cells; a grid may have at most {MAX_CELLS}",
+                    rows * cols
+                ),
             ));
         }
         let (r, c) = (rows as i64, cols as i64);
@@ -371,7 +379,7 @@ impl Mask {
         }
 
         // 2. Colours (orthogonal moves always change the chessboard colour).
-        let dark = |i: usize| (i / self.cols + i % self.cols) % 2 == 0;
+        let dark = |i: usize| (i / self.cols + i % self.cols).is_multiple_of(2);
         if moves == Moves::Orthogonal {
             let d = cells.iter().filter(|&&i| dark(i)).count();
             let l = cells.len() - d;
@@ -383,7 +391,11 @@ impl Mask {
         }
 
         // 3. Dead ends: a cell with one open neighbour must be an end of the path.
-        let dead: Vec<usize> = cells.iter().copied().filter(|&i| adj[i].len() == 1).collect();
+        let dead: Vec<usize> = cells
+            .iter()
+            .copied()
+            .filter(|&i| adj[i].len() == 1)
+            .collect();
         if dead.len() > 2 {
             let shown: Vec<String> = dead.iter().take(3).map(|&i| name(i)).collect();
             let more = if dead.len() > 3 { ", ..." } else { "" };
