@@ -272,22 +272,14 @@ impl Mask {
                 })
             }
             // A plus sign: about a third of each side cut at the corners. When both sides
-            // are odd the cuts are made even (a cell larger, or smaller if an arm would get
-            // thinner than 3), so the cut has as many dark as light cells: a path with
-            // orthogonal moves needs the colours balanced.
+            // and both cuts are odd, the cut across is made a cell wider (or narrower if the
+            // upright arm would get thinner than 3), so each cut has as many dark as light
+            // cells: a path with orthogonal moves needs the colours balanced.
             "cross" => {
-                let odd = r % 2 == 1 && c % 2 == 1;
-                let even_cut = |side: i64| {
-                    let a = side / 3;
-                    if !odd || a % 2 == 0 {
-                        a
-                    } else if side - 2 * (a + 1) >= 3 {
-                        a + 1
-                    } else {
-                        a - 1
-                    }
-                };
-                let (a, b) = (even_cut(r), even_cut(c));
+                let (a, mut b) = (r / 3, c / 3);
+                if r % 2 == 1 && c % 2 == 1 && a % 2 == 1 && b % 2 == 1 {
+                    b = if c - 2 * (b + 1) >= 3 { b + 1 } else { b - 1 };
+                }
                 Box::new(move |i, j| {
                     let cut_row = i < a || i >= r - a;
                     let cut_col = j < b || j >= c - b;
