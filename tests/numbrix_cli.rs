@@ -261,3 +261,226 @@ fn help_shows_examples() {
         assert!(stdout_of(&args).contains("Example:"));
     }
 }
+
+/// A solved grid on a board with blocked cells (-1) and `king` moves or not, checked
+/// from the numbers alone. Returns how many steps are diagonal.
+fn check_board_path(givens: &[Vec<i64>], solution: &[Vec<i64>], king: bool) -> usize {
+    let cells: Vec<(usize, usize, i64, i64)> = solution
+        .iter()
+        .enumerate()
+        .flat_map(|(r, row)| {
+            row.iter()
+                .enumerate()
+                .map(move |(c, &v)| (r, c, v, givens[r][c]))
+        })
+        .collect();
+    let n = cells.iter().filter(|x| x.2 != -1).count();
+    let mut at = vec![None; n + 1];
+    for &(r, c, v, g) in &cells {
+        if v == -1 {
+            assert_eq!(
+                g, -1,
+                "row {r}, column {c}: blocked in the solution, not in the givens"
+            );
+            continue;
+        }
+        assert!(g == 0 || g == v);
+        assert!((1..=n as i64).contains(&v));
+        assert!(at[v as usize].replace((r, c)).is_none(), "{v} twice");
+    }
+    let mut diagonal = 0;
+    for v in 1..n {
+        let ((r1, c1), (r2, c2)) = (at[v].unwrap(), at[v + 1].unwrap());
+        let (dr, dc) = (r1.abs_diff(r2), c1.abs_diff(c2));
+        if king {
+            assert_eq!(dr.max(dc), 1, "{v} and {} apart", v + 1);
+        } else {
+            assert_eq!(dr + dc, 1, "{v} and {} apart", v + 1);
+        }
+        diagonal += usize::from(dr == 1 && dc == 1);
+    }
+    diagonal
+}
+
+fn rows_of(v: &Value) -> Vec<Vec<i64>> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_i64().unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn king_moves_make_hidato_puzzles_that_solve_back() {
+    let args = [
+        "numbrix", "generate", "--moves", "king", "--size", "7", "--count", "6", "--seed", "4",
+    ];
+    let out = stdout_of(&args);
+    let mut diagonal = 0;
+    for line in out.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["moves"], "king");
+        assert_eq!(v["minimal"], true);
+        diagonal += check_board_path(&rows_of(&v["givens"]), &rows_of(&v["solution"]), true);
+    }
+    assert!(
+        diagonal > 6,
+        "king paths step diagonally ({diagonal} diagonal steps)"
+    );
+    // Orthogonal records keep their old form (no "moves" field).
+    assert!(!stdout_of(&["numbrix", "generate", "--count", "1"]).contains("moves"));
+    // -j1 and -j2 agree.
+    let mut j1 = args.to_vec();
+    j1.extend(["-j", "1"]);
+    assert_eq!(stdout_of(&j1), out);
+    // The text form solves back, uniquely, with king moves; without them it does not.
+    let puzzle = stdout_of(&[
+        "numbrix", "generate", "--moves", "king", "--size", "7", "--seed", "4", "--format", "text",
+    ]);
+    let givens: String = puzzle
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let solved = common::bin()
+        .args(["numbrix", "solve", "--moves", "king"])
+        .write_stdin(givens.clone())
+        .output()
+        .unwrap();
+    let solved = String::from_utf8(solved.stdout).unwrap();
+    assert!(solved.starts_with("1 solution (unique)"), "{solved}");
+    assert!(puzzle.contains(solved.lines().nth(1).unwrap()));
+    let plain = stdout_of_input(&["numbrix", "solve"], &givens);
+    assert!(
+        !plain.starts_with("1 solution (unique)\n") || plain != solved,
+        "{plain}"
+    );
+}
+
+fn stdout_of_input(args: &[&str], input: &str) -> String {
+    let out = common::bin()
+        .args(args)
+        .write_stdin(input.to_string())
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn masks_and_shapes_block_cells_in_records_and_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let mask = dir.path().join("l.txt");
+    // An L with a notch: 7 x 6, the top-right 3 x 3 blocked and one inside cell.
+    std::fs::write(
+        &mask,
+        "...###\n...###\n...###\n......\n..#...\n......\n......\n",
+    )
+    .unwrap();
+    let m = mask.to_str().unwrap();
+    let out = stdout_of(&[
+        "numbrix", "generate", "--mask", m, "--count", "4", "--seed", "2",
+    ]);
+    for line in out.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!((v["rows"].as_u64(), v["cols"].as_u64()), (Some(7), Some(6)));
+        let (g, s) = (rows_of(&v["givens"]), rows_of(&v["solution"]));
+        for (r, c) in [(0, 3), (0, 5), (2, 4), (4, 2)] {
+            assert_eq!((g[r][c], s[r][c]), (-1, -1), "row {r}, column {c}");
+        }
+        assert_eq!(s.iter().flatten().filter(|&&x| x == -1).count(), 10);
+        check_board_path(&g, &s, false);
+        assert_eq!(v["minimal"], true);
+    }
+    // The text form marks blocked cells X and solves back.
+    let text = stdout_of(&[
+        "numbrix", "generate", "--mask", m, "--seed", "2", "--format", "text",
+    ]);
+    let givens: String = text
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(givens.contains('X'));
+    let solved = stdout_of_input(&["numbrix", "solve"], &givens);
+    assert!(solved.starts_with("1 solution (unique)"), "{solved}");
+    // A named shape, with king moves, says its name.
+    let out = stdout_of(&[
+        "numbrix", "generate", "--shape", "heart", "--moves", "king", "--seed", "3",
+    ]);
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (v["shape"].as_str(), v["moves"].as_str()),
+        (Some("heart"), Some("king"))
+    );
+    check_board_path(&rows_of(&v["givens"]), &rows_of(&v["solution"]), true);
+}
+
+#[test]
+fn boards_without_a_path_and_bad_masks_are_one_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let gen = |extra: &[&str], needle: &str| {
+        let mut args = vec!["numbrix", "generate"];
+        args.extend_from_slice(extra);
+        fails_with(&args, None, needle);
+    };
+    // A mask file is read while the command line is parsed: its errors come in the
+    // command line's form (the first line says it all, exit status 2).
+    let bad_value = |extra: &[&str], needle: &str| {
+        let mut args = vec!["numbrix", "generate"];
+        args.extend_from_slice(extra);
+        let out = common::bin().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.lines().next().unwrap().contains(needle), "{err}");
+        assert!(out.stdout.is_empty());
+    };
+    gen(&["--shape", "diamond"], "25 dark and 16 light");
+    gen(
+        &["--shape", "blob"],
+        "corners, cross, frame, diamond or heart",
+    );
+    let out = common::bin()
+        .args(["numbrix", "generate", "--moves", "rook"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.lines()
+            .next()
+            .unwrap()
+            .contains("choose orthogonal or king"),
+        "{err}"
+    );
+    let bad = write("bad.txt", "..#\n.x.\n");
+    bad_value(&["--mask", &bad], "line 2, column 2");
+    let split = write("split.txt", "..#..\n..#..\n");
+    gen(&["--mask", &split], "separate");
+    let missing = dir.path().join("none.txt");
+    bad_value(&["--mask", missing.to_str().unwrap()], "none.txt");
+    let ok = write("ok.txt", "....\n.#..\n....\n..#.\n");
+    gen(&["--mask", &ok, "--size", "12"], "the mask is 4x4");
+    // Colour counts balance but the exact search finds no path: the solver says so.
+    let stuck = write("stuck.txt", "#.#\n...\n#.#\n");
+    let out = common::bin()
+        .args(["numbrix", "generate", "--mask", &stuck])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("path"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -57,7 +57,8 @@ pub struct NumbrixParams {
     #[arg(long, default_value = "orthogonal")]
     #[serde(skip_serializing_if = "is_orthogonal")]
     pub moves: Moves,
-    /// A built-in shape at --size (blocked cells drawn solid): see `numbrix shapes`
+    /// A built-in shape at --size: corners, cross, frame, diamond or heart (its
+    /// blocked cells are -1 in records and drawn solid)
     #[arg(long, conflicts_with = "mask")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shape: Option<String>,
@@ -92,6 +93,17 @@ impl Default for NumbrixParams {
 }
 
 impl NumbrixParams {
+    /// The board's description in messages: "the shape 'heart' at 9x9", "the mask" or
+    /// "the 9x9 grid".
+    pub fn board_name(&self) -> String {
+        let Size { rows, cols } = self.size;
+        match (&self.shape, &self.mask) {
+            (Some(name), _) => format!("the shape '{name}' at {rows}x{cols}"),
+            (None, Some(m)) => format!("the {}x{} mask", m.rows, m.cols),
+            (None, None) => format!("the {rows}x{cols} grid"),
+        }
+    }
+
     /// The board these parameters describe: the shape or mask (the mask sets the size;
     /// a `size` other than the default that disagrees with it is an error) and the
     /// moves. Refused, with the reason, when an argument straight from the open cells
@@ -123,12 +135,9 @@ impl NumbrixParams {
         };
         grid::check_size(mask.rows, mask.cols)?;
         if let Some(why) = mask.no_path_reason(self.moves) {
-            let what = match &self.shape {
-                Some(name) => format!("the shape '{name}' at {}x{}", mask.rows, mask.cols),
-                None => "the mask".to_string(),
-            };
             return Err(Error::invalid(format!(
-                "{what} has no path through all its open cells with {} moves: {why}",
+                "{} has no path through all its open cells with {} moves: {why}",
+                self.board_name(),
                 self.moves
             )));
         }
@@ -310,7 +319,7 @@ impl Numbrix {
 /// A first path over a shaped board's open cells, for the chains to start from: the
 /// exact solver's first solution of the empty grid (deterministic). Refused when the
 /// solver proves there is none, or cannot find one within `budget` nodes.
-fn start_path(board: &Board, solver: &mut AnySolver, budget: u64) -> Result<Vec<u16>> {
+fn start_path(what: &str, board: &Board, solver: &mut AnySolver, budget: u64) -> Result<Vec<u16>> {
     let empty: Vec<u16> = (0..board.cells())
         .map(|c| if board.is_open(c) { 0 } else { BLOCKED })
         .collect();
@@ -319,7 +328,7 @@ fn start_path(board: &Board, solver: &mut AnySolver, budget: u64) -> Result<Vec<
         (Count::One | Count::Many, Some(s)) => s,
         (Count::Zero, _) => {
             return Err(Error::invalid(format!(
-                "the shape has no path through all its {} open cells with {} moves (the exact solver tried every way)",
+                "{what} has no path through all its {} open cells with {} moves (the exact solver tried every way)",
                 board.count(),
                 board.moves
             )))
@@ -329,7 +338,7 @@ fn start_path(board: &Board, solver: &mut AnySolver, budget: u64) -> Result<Vec<
             return Err(Error::param(
                 "max_nodes",
                 format!(
-                    "ran out ({budget} nodes) before a first path through the shape's {} open cells was found; raise it",
+                    "ran out ({budget} nodes) before a first path through the {} open cells of {what} was found; raise it",
                     board.count()
                 ),
             ));
@@ -369,7 +378,8 @@ impl Game for Numbrix {
             let serpentine = path::PathSampler::new(rows, cols).serpentine();
             path::PathSampler::for_board(&board, serpentine, path::default_steps(rows * cols))
         } else {
-            let start = start_path(&board, &mut solver.clone(), params.max_nodes)?;
+            let what = params.board_name();
+            let start = start_path(&what, &board, &mut solver.clone(), params.max_nodes)?;
             path::PathSampler::for_board(&board, start, path::default_steps(board.count()))
         };
         Ok(Numbrix {
