@@ -87,6 +87,7 @@ fn brute_count(b: &Board, givens: &[u16], cap: usize) -> usize {
             at[v as usize] = c;
         }
     }
+    #[allow(clippy::too_many_arguments)]
     fn step(
         b: &Board,
         c: usize,
@@ -407,7 +408,7 @@ fn king_and_shaped_9x9_puzzles_verify_and_keep_their_blocks() {
         .map(|r| {
             (0..9)
                 .map(|c| {
-                    if (r < 2 || r > 6) && (c < 2 || c > 6) {
+                    if !(2..=6).contains(&r) && !(2..=6).contains(&c) {
                         '#'
                     } else {
                         '.'

@@ -416,7 +416,7 @@ impl Game for Numbrix {
         if givens
             .iter()
             .enumerate()
-            .any(|(c, &v)| (v == BLOCKED) != !self.board.is_open(c))
+            .any(|(c, &v)| (v == BLOCKED) == self.board.is_open(c))
         {
             return Err(Error::check(
                 "the puzzle's blocked cells are not the game's shape",
