@@ -99,8 +99,7 @@ impl Board {
     }
 }
 
-/// Grids larger than this are refused (the solver's widest bit set holds 512 cells).
-pub const MAX_CELLS: usize = 512;
+pub use super::shape::MAX_CELLS;
 
 /// A grid of numbers, row-major: 0 is a blank.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,10 +6,12 @@
 //! whitespace around a row and blank lines are ignored, and a line starting with `;` is a
 //! comment (`#` cannot start a comment: it is a blocked cell).
 
-use super::grid::MAX_CELLS;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+
+/// Grids larger than this are refused (the solver's widest bit set holds 512 cells).
+pub const MAX_CELLS: usize = 512;
 
 /// The largest mask file read: a 512-cell mask with generous comments fits many times.
 pub const MAX_MASK_BYTES: u64 = 64 * 1024;
