@@ -347,6 +347,25 @@ fn numbrix(c: &mut Criterion) {
             ))
         })
     });
+    // One minimal 12x12 puzzle (about 0.4 s on one core: ten flat samples). 16x16 is
+    // left out: it takes tens of seconds a puzzle (see docs/performance.md); time it
+    // with `cargo run --release --example numbrix_sizes`.
+    g.sample_size(10);
+    g.sampling_mode(criterion::SamplingMode::Flat);
+    let mut params = NumbrixParams::default();
+    params.size.rows = 12;
+    params.size.cols = 12;
+    let game12 = Numbrix::new(params).unwrap();
+    let mut i = 0u64;
+    g.bench_function("generate_minimal_12x12", |b| {
+        b.iter(|| {
+            i += 1;
+            black_box(matches!(
+                game12.generate(&mut item_rng(1, "numbrix", i)),
+                Outcome::Accepted(_)
+            ))
+        })
+    });
     g.finish();
 }
 

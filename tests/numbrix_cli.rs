@@ -472,3 +472,63 @@ fn boards_without_a_path_and_bad_masks_are_one_clear_error() {
     assert!(err.contains("path"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// Large grids: a 12x12 puzzle that says `"minimal": true` are minimal, checked clue by
+/// clue from outside: with any one clue blanked, `numbrix solve` (a plain count to
+/// two, no hint) finds two or more solutions, and the one it prints is a path through
+/// the remaining givens, while the puzzle itself has exactly one. (One puzzle: counting
+/// to two on a sparse 12x12 grid can take millions of nodes.)
+#[test]
+fn minimal_12x12_puzzles_lose_uniqueness_without_any_clue() {
+    let out = stdout_of(&[
+        "numbrix", "generate", "--size", "12", "--count", "1", "--seed", "1",
+    ]);
+    // Each grid, and whether it is a whole puzzle (else one clue is blanked).
+    let mut grids = Vec::new();
+    let mut whole = Vec::new();
+    for line in out.lines() {
+        let r: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(
+            r["minimal"], true,
+            "seed 1 gives proven-minimal 12x12 puzzles"
+        );
+        let givens = grid(&r["givens"]);
+        grids.push(givens.clone());
+        whole.push(true);
+        for (ri, row) in givens.iter().enumerate() {
+            for (ci, &v) in row.iter().enumerate() {
+                if v != 0 {
+                    let mut without = givens.clone();
+                    without[ri][ci] = 0;
+                    grids.push(without);
+                    whole.push(false);
+                }
+            }
+        }
+    }
+    assert_eq!(out.lines().count(), 1);
+    let input: Vec<String> = grids.iter().map(|g| as_text(g)).collect();
+    let solved = bin()
+        .args(["numbrix", "solve", "--format", "json"])
+        .write_stdin(input.join("\n\n") + "\n")
+        .output()
+        .unwrap();
+    assert!(solved.status.success());
+    let answers: Vec<Value> = String::from_utf8(solved.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), grids.len());
+    let mut blanked = 0;
+    for ((a, g), &whole) in answers.iter().zip(&grids).zip(&whole) {
+        check_path(12, 12, g, &grid(&a["solution"]));
+        if whole {
+            assert_eq!(a["solutions"], 1, "the puzzle is unique");
+        } else {
+            assert_eq!(a["solutions"], 2, "a clue could go");
+            blanked += 1;
+        }
+    }
+    assert!(blanked >= 10, "at least ten clues were checked");
+}

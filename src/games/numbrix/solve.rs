@@ -5,10 +5,14 @@
 //! above the largest (open gaps, one end known). The search extends gaps one number at
 //! a time from either end. At every node it picks the gap end with the fewest candidate
 //! cells (ties: the gap with fewer missing numbers), so forced moves go first and
-//! short gaps before long ones. A candidate for the number after `a` (towards `b`) is an
-//! empty neighbour of `a`'s cell within Manhattan distance `b - a - 1` of `b`'s cell;
-//! parity needs no test per move, since it is checked once for the givens and every
-//! step alternates colours.
+//! short gaps before long ones; when the empty cells have fallen apart into several
+//! regions, branching choices in the smallest region go first. A candidate for the
+//! number after `a` (towards `b`) is an empty neighbour of `a`'s cell within distance
+//! `b - a - 1` of `b`'s cell (Manhattan on a full grid with orthogonal moves, moves over
+//! the open cells otherwise, see [`Geometry`]). With orthogonal moves parity needs no
+//! test per move, since it is checked once for the givens and every step alternates
+//! colours; with king moves there is no parity, and the distance and region tests
+//! below carry the pruning.
 //!
 //! After each placement, three checks prune, all on bit sets:
 //! - coverage: every empty cell lies in the "ellipse" of some gap (distance to the gap's
@@ -98,6 +102,9 @@ pub struct Solver<const W: usize> {
     hint: Vec<u16>,
     /// A (cell, number) pair no solution may use (see [`Solver::other_than`]).
     forbid: Option<(usize, u16)>,
+    /// When the empty cells of the position `feasible` last passed fall apart into
+    /// several regions: the smallest one, where the search branches first.
+    focus: Option<Bits<W>>,
 }
 
 impl<const W: usize> Solver<W> {
@@ -127,6 +134,7 @@ impl<const W: usize> Solver<W> {
             stop_at: 2,
             hint: Vec::new(),
             forbid: None,
+            focus: None,
         }
     }
 
@@ -327,8 +335,12 @@ impl<const W: usize> Solver<W> {
             self.aborted = true;
             return true;
         }
-        // The gap end with the fewest candidates.
-        let mut best: Option<(u32, u16, usize, bool, Bits<W>)> = None;
+        // A forced move (one candidate) if there is one; else, when the empty cells
+        // have fallen apart, a gap end reaching into the smallest region (a region that
+        // cannot be filled is then found out before choices elsewhere multiply the
+        // work); then the gap end with the fewest candidates, then the shorter gap.
+        let focus = self.focus;
+        let mut best: Option<(bool, bool, u32, u16, usize, bool, Bits<W>)> = None;
         'pick: for gi in 0..self.gaps.len() {
             let gap = self.gaps[gi];
             let m = gap.hi - gap.lo - 1;
@@ -349,15 +361,17 @@ impl<const W: usize> Solver<W> {
                 if k == 0 {
                     return false;
                 }
-                if best.is_none_or(|(bk, bm, ..)| k < bk || (k == bk && m < bm)) {
-                    best = Some((k, m, gi, from_lo, cand));
+                let away = focus.is_some_and(|f| !cand.intersects(&f));
+                let key = (k > 1, away, k, m);
+                if best.is_none_or(|(b0, b1, b2, b3, ..)| key < (b0, b1, b2, b3)) {
+                    best = Some((k > 1, away, k, m, gi, from_lo, cand));
                     if k == 1 {
                         break 'pick;
                     }
                 }
             }
         }
-        let Some((_, _, gi, from_lo, cand)) = best else {
+        let Some((_, _, _, _, gi, from_lo, cand)) = best else {
             // Every gap is closed: a solution.
             self.found += 1;
             if self.first.is_none() {
@@ -411,9 +425,10 @@ impl<const W: usize> Solver<W> {
     /// The pruning checks (all necessary conditions for a completion). `None` when the
     /// position is dead; otherwise whether the empty cells form one region. `one_region`
     /// is Some(true) when that is already known (then no flood fill is needed).
-    fn feasible(&self, one_region: Option<bool>) -> Option<bool> {
+    fn feasible(&mut self, one_region: Option<bool>) -> Option<bool> {
         let g = &self.g;
         let n = self.n;
+        self.focus = None;
         if self.empty.is_empty() {
             return Some(true);
         }
@@ -478,7 +493,7 @@ impl<const W: usize> Solver<W> {
     /// When the empty cells form several regions: every gap fits in a region touching
     /// both its ends, and every region can be filled by the gaps that reach it.
     /// None if that fails; otherwise whether there is just one region.
-    fn regions(&self) -> Option<bool> {
+    fn regions(&mut self) -> Option<bool> {
         const MAX_REGIONS: usize = 16;
         let g = &self.g;
         let seed = Bits::single(self.empty.lowest().expect("not empty"));
@@ -532,9 +547,12 @@ impl<const W: usize> Solver<W> {
                 _ => {}
             }
         }
-        (0..k)
-            .all(|i| capacity[i] >= sizes[i] && forced[i] <= sizes[i])
-            .then_some(false)
+        let ok = (0..k).all(|i| capacity[i] >= sizes[i] && forced[i] <= sizes[i]);
+        if ok {
+            let small = (0..k).min_by_key(|&i| sizes[i]).expect("two regions");
+            self.focus = Some(regions[small]);
+        }
+        ok.then_some(false)
     }
 }
 
