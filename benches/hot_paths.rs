@@ -337,16 +337,38 @@ fn numbrix(c: &mut Criterion) {
         });
     }
     g.sample_size(20);
-    let mut i = 0u64;
-    g.bench_function("generate_minimal_9x9", |b| {
-        b.iter(|| {
-            i += 1;
-            black_box(matches!(
-                game.generate(&mut item_rng(1, "numbrix", i)),
-                Outcome::Accepted(_)
-            ))
-        })
-    });
+    // One minimal puzzle end to end, items 1, 2, 3, ... of seed 1.
+    let generate = |g: &mut criterion::BenchmarkGroup<_>, name: &str, game: &Numbrix| {
+        let mut i = 0u64;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                i += 1;
+                black_box(matches!(
+                    game.generate(&mut item_rng(1, "numbrix", i)),
+                    Outcome::Accepted(_)
+                ))
+            })
+        });
+    };
+    generate(&mut g, "generate_minimal_9x9", &game);
+    // Hidato (king moves) and a shaped grid, 9x9.
+    let other = |moves: &str, shape: Option<&str>| {
+        let mut params = NumbrixParams::default();
+        params.moves = moves.parse().unwrap();
+        params.shape = shape.map(str::to_string);
+        Numbrix::new(params).unwrap()
+    };
+    generate(&mut g, "generate_minimal_king_9x9", &other("king", None));
+    generate(
+        &mut g,
+        "generate_minimal_frame_9x9",
+        &other("orthogonal", Some("frame")),
+    );
+    generate(
+        &mut g,
+        "generate_minimal_king_heart_9x9",
+        &other("king", Some("heart")),
+    );
     // One minimal 12x12 puzzle (about 0.4 s on one core: ten flat samples). 16x16 is
     // left out: it takes tens of seconds a puzzle (see docs/performance.md); time it
     // with `cargo run --release --example numbrix_sizes`.
@@ -355,17 +377,11 @@ fn numbrix(c: &mut Criterion) {
     let mut params = NumbrixParams::default();
     params.size.rows = 12;
     params.size.cols = 12;
-    let game12 = Numbrix::new(params).unwrap();
-    let mut i = 0u64;
-    g.bench_function("generate_minimal_12x12", |b| {
-        b.iter(|| {
-            i += 1;
-            black_box(matches!(
-                game12.generate(&mut item_rng(1, "numbrix", i)),
-                Outcome::Accepted(_)
-            ))
-        })
-    });
+    generate(
+        &mut g,
+        "generate_minimal_12x12",
+        &Numbrix::new(params).unwrap(),
+    );
     g.finish();
 }
 
