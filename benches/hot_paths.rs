@@ -353,10 +353,12 @@ fn numbrix(c: &mut Criterion) {
     generate(&mut g, "generate_minimal_9x9", &game);
     // Hidato (king moves) and a shaped grid, 9x9.
     let other = |moves: &str, shape: Option<&str>| {
-        let mut params = NumbrixParams::default();
-        params.moves = moves.parse().unwrap();
-        params.shape = shape.map(str::to_string);
-        Numbrix::new(params).unwrap()
+        Numbrix::new(NumbrixParams {
+            moves: moves.parse().unwrap(),
+            shape: shape.map(str::to_string),
+            ..NumbrixParams::default()
+        })
+        .unwrap()
     };
     generate(&mut g, "generate_minimal_king_9x9", &other("king", None));
     generate(
