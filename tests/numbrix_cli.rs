@@ -82,17 +82,7 @@ fn generate_records_follow_the_spec_and_solve_back() {
             solutions.push(r["solution"].clone());
         }
         // The solver, from the text format, finds the same single solution.
-        let solved = bin()
-            .args(["numbrix", "solve", "--format", "json"])
-            .write_stdin(inputs.join("\n\n") + "\n")
-            .output()
-            .unwrap();
-        assert!(solved.status.success());
-        let answers: Vec<Value> = String::from_utf8(solved.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let answers = solve_json(&inputs);
         assert_eq!(answers.len(), 12);
         for (a, s) in answers.iter().zip(&solutions) {
             assert_eq!(a["solutions"], 1);
@@ -331,18 +321,8 @@ fn king_moves_make_hidato_puzzles_that_solve_back() {
     let puzzle = stdout_of(&[
         "numbrix", "generate", "--moves", "king", "--size", "7", "--seed", "4", "--format", "text",
     ]);
-    let givens: String = puzzle
-        .lines()
-        .skip(1)
-        .take_while(|l| !l.is_empty())
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let solved = common::bin()
-        .args(["numbrix", "solve", "--moves", "king"])
-        .write_stdin(givens.clone())
-        .output()
-        .unwrap();
-    let solved = String::from_utf8(solved.stdout).unwrap();
+    let givens = givens_of(&puzzle);
+    let solved = stdout_of_input(&["numbrix", "solve", "--moves", "king"], &givens);
     assert!(solved.starts_with("1 solution (unique)"), "{solved}");
     assert!(puzzle.contains(solved.lines().nth(1).unwrap()));
     let plain = stdout_of_input(&["numbrix", "solve"], &givens);
@@ -350,6 +330,30 @@ fn king_moves_make_hidato_puzzles_that_solve_back() {
         !plain.starts_with("1 solution (unique)\n") || plain != solved,
         "{plain}"
     );
+}
+
+/// The givens of the first puzzle of `generate --format text` output, as solve input.
+fn givens_of(text: &str) -> String {
+    text.lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// `numbrix solve --format json` on grids in the text format: one answer each.
+fn solve_json(grids: &[String]) -> Vec<Value> {
+    let out = bin()
+        .args(["numbrix", "solve", "--format", "json"])
+        .write_stdin(grids.join("\n\n") + "\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 fn stdout_of_input(args: &[&str], input: &str) -> String {
@@ -390,12 +394,7 @@ fn masks_and_shapes_block_cells_in_records_and_text() {
     let text = stdout_of(&[
         "numbrix", "generate", "--mask", m, "--seed", "2", "--format", "text",
     ]);
-    let givens: String = text
-        .lines()
-        .skip(1)
-        .take_while(|l| !l.is_empty())
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let givens = givens_of(&text);
     assert!(givens.contains('X'));
     let solved = stdout_of_input(&["numbrix", "solve"], &givens);
     assert!(solved.starts_with("1 solution (unique)"), "{solved}");
@@ -508,17 +507,7 @@ fn minimal_12x12_puzzles_lose_uniqueness_without_any_clue() {
     }
     assert_eq!(out.lines().count(), 1);
     let input: Vec<String> = grids.iter().map(|g| as_text(g)).collect();
-    let solved = bin()
-        .args(["numbrix", "solve", "--format", "json"])
-        .write_stdin(input.join("\n\n") + "\n")
-        .output()
-        .unwrap();
-    assert!(solved.status.success());
-    let answers: Vec<Value> = String::from_utf8(solved.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let answers = solve_json(&input);
     assert_eq!(answers.len(), grids.len());
     let mut blanked = 0;
     for ((a, g), &whole) in answers.iter().zip(&grids).zip(&whole) {

@@ -375,8 +375,8 @@ impl Game for Numbrix {
         let (rows, cols) = (board.rows(), board.cols());
         let paths = if board.mask.is_full() {
             // The serpentine is a path with either move set.
-            let serpentine = path::PathSampler::new(rows, cols).serpentine();
-            path::PathSampler::for_board(&board, serpentine, path::default_steps(rows * cols))
+            let start = path::serpentine(rows, cols);
+            path::PathSampler::for_board(&board, start, path::default_steps(rows * cols))
         } else {
             let what = params.board_name();
             let start = start_path(&what, &board, &mut solver.clone(), params.max_nodes)?;

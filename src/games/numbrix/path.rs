@@ -35,6 +35,19 @@ pub struct PathSampler {
     steps: u64,
 }
 
+/// The serpentine path of a full `rows` x `cols` grid: row 0 left to right, row 1 right
+/// to left, ... (a path with orthogonal and with king moves).
+pub fn serpentine(rows: usize, cols: usize) -> Vec<u16> {
+    let mut p = Vec::with_capacity(rows * cols);
+    for r in 0..rows {
+        for k in 0..cols {
+            let c = if r % 2 == 0 { k } else { cols - 1 - k };
+            p.push((r * cols + c) as u16);
+        }
+    }
+    p
+}
+
 /// The number of backbite moves for `n` cells.
 pub fn default_steps(n: usize) -> u64 {
     let ln = (n.max(2) as f64).ln();
@@ -51,10 +64,7 @@ impl PathSampler {
     /// A sampler for a full `rows` x `cols` grid with orthogonal moves, making `steps`
     /// backbite moves per path.
     pub fn with_steps(rows: usize, cols: usize, steps: u64) -> Self {
-        let board = Board::rect(rows, cols);
-        let mut s = Self::for_board(&board, Vec::new(), steps);
-        s.start = s.serpentine();
-        s
+        Self::for_board(&Board::rect(rows, cols), serpentine(rows, cols), steps)
     }
 
     /// A sampler for a board, starting every chain from `start` (a Hamiltonian path of
@@ -100,16 +110,9 @@ impl PathSampler {
         }
     }
 
-    /// The serpentine path: row 0 left to right, row 1 right to left, ...
+    /// The serpentine path of this sampler's grid (see [`serpentine`]).
     pub fn serpentine(&self) -> Vec<u16> {
-        let mut p = Vec::with_capacity(self.rows * self.cols);
-        for r in 0..self.rows {
-            for k in 0..self.cols {
-                let c = if r % 2 == 0 { k } else { self.cols - 1 - k };
-                p.push((r * self.cols + c) as u16);
-            }
-        }
-        p
+        serpentine(self.rows, self.cols)
     }
 
     /// A random directed path: the cells in path order.
