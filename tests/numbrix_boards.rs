@@ -4,7 +4,7 @@
 
 use puzzlebook::games::numbrix::{
     self, path::PathSampler, solve, AnySolver, Board, Count, Mask, Moves, Numbrix, NumbrixParams,
-    BLOCKED,
+    Prover, BLOCKED,
 };
 use puzzlebook::games::Game;
 use puzzlebook::seed::item_rng;
@@ -187,12 +187,20 @@ fn enumeration_counts_match_known_values() {
 
 #[test]
 fn the_solver_agrees_with_brute_force_on_small_boards() {
+    for prover in [Prover::Both, Prover::Search, Prover::Clauses] {
+        agrees_with_brute_force(prover);
+    }
+}
+
+/// One prover's counts against brute force on random givens of every small board.
+fn agrees_with_brute_force(prover: Prover) {
     let mut rng = item_rng(5, "numbrix-boards", 0);
     let mut seen = [0usize; 3];
     for (name, b) in small_boards() {
         let paths = all_paths(&b);
         assert!(!paths.is_empty(), "{name}");
         let mut solver = AnySolver::for_board(&b);
+        solver.set_prover(prover);
         for t in 0..120 {
             let path = &paths[rng.random_range(0..paths.len())];
             let solution = cells_of(path, &b);
@@ -218,7 +226,11 @@ fn the_solver_agrees_with_brute_force_on_small_boards() {
             }
             let count = brute_count(&b, &givens, 2);
             let v = solver.solve(&givens, u64::MAX);
-            assert_eq!(v.count.number(), Some(count as u8), "{name}: {givens:?}");
+            assert_eq!(
+                v.count.number(),
+                Some(count as u8),
+                "{prover:?} {name}: {givens:?}"
+            );
             seen[count] += 1;
             if let Some(s) = &v.solution {
                 solve::check_board_solution(&b, &givens, s).unwrap();

@@ -13,6 +13,7 @@ pub mod grade;
 pub mod grid;
 pub mod mixing;
 pub mod path;
+mod sat;
 pub mod shape;
 pub mod solve;
 
@@ -20,7 +21,7 @@ pub use clues::Style;
 pub use grade::Grade;
 pub use grid::{Board, Grid, BLOCKED};
 pub use shape::{Mask, Moves};
-pub use solve::{AnySolver, Count, Verdict};
+pub use solve::{AnySolver, Count, Prover, Verdict};
 
 use crate::canvas::{Canvas, Rect};
 use crate::games::size::Size;

@@ -63,11 +63,30 @@ pub struct Verdict {
     pub count: Count,
     /// The first solution found (all cells filled), when there is one.
     pub solution: Option<Vec<u16>>,
-    /// Search nodes visited.
+    /// Work done: depth-first search nodes visited, plus the SAT prover's decisions
+    /// when it took over.
     pub nodes: u64,
 }
 
 const NONE: u16 = u16::MAX;
+
+/// Which prover answers a count (all give the same answers; they differ in speed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prover {
+    /// The depth-first search first; the SAT prover when the search runs long (the
+    /// default).
+    Both,
+    /// The depth-first search alone.
+    Search,
+    /// The SAT prover alone (after the givens' quick distance checks).
+    Clauses,
+}
+
+/// Nodes the depth-first search may take before the SAT prover takes over: most
+/// searches end well within it (every 9x9 uniqueness proof we have measured does);
+/// the long ones, on large sparse grids, are where clause learning wins by orders of
+/// magnitude (see [`super::sat`]).
+const DFS_FIRST: u64 = 8_192;
 
 /// Nodes between looks at the stop flag (a node is well under a microsecond on 9x9 and
 /// a few on the largest grids, so a stop is seen within about a millisecond).
@@ -102,6 +121,7 @@ pub struct Solver<const W: usize> {
     hint: Vec<u16>,
     /// A (cell, number) pair no solution may use (see [`Solver::other_than`]).
     forbid: Option<(usize, u16)>,
+    prover: Prover,
     /// When the empty cells of the position `feasible` last passed fall apart into
     /// several regions: the smallest one, where the search branches first.
     focus: Option<Bits<W>>,
@@ -134,6 +154,7 @@ impl<const W: usize> Solver<W> {
             stop_at: 2,
             hint: Vec::new(),
             forbid: None,
+            prover: Prover::Both,
             focus: None,
         }
     }
@@ -141,6 +162,11 @@ impl<const W: usize> Solver<W> {
     /// The grid's masks.
     pub fn geometry(&self) -> &Geometry<W> {
         &self.g
+    }
+
+    /// Choose the prover (tests compare them; the default is [`Prover::Both`]).
+    pub fn set_prover(&mut self, prover: Prover) {
+        self.prover = prover;
     }
 
     /// Whether `cells` has a solution that does NOT put `value` in `cell`: Zero, One
@@ -186,7 +212,35 @@ impl<const W: usize> Solver<W> {
         self.solve_inner(cells, budget, 2)
     }
 
+    /// The depth-first search first, with at most [`DFS_FIRST`] nodes (by default); if
+    /// that does not settle it, the SAT prover with the rest of the budget.
     fn solve_inner(&mut self, cells: &[u16], budget: u64, stop_at: u32) -> Verdict {
+        let first = match self.prover {
+            Prover::Both => budget.min(DFS_FIRST),
+            Prover::Search => budget,
+            Prover::Clauses => 0,
+        };
+        let v = self.dfs(cells, first, stop_at);
+        if v.count != Count::Unknown || budget <= first || crate::interrupt::requested() {
+            return v;
+        }
+        let s = super::sat::count(
+            &self.g,
+            cells,
+            self.forbid,
+            stop_at,
+            budget - v.nodes,
+            &self.hint,
+        );
+        Verdict {
+            count: s.count,
+            solution: s.solution,
+            nodes: v.nodes + s.decisions,
+        }
+    }
+
+    /// The depth-first search alone, within `budget` nodes.
+    fn dfs(&mut self, cells: &[u16], budget: u64, stop_at: u32) -> Verdict {
         assert_eq!(cells.len(), self.g.cells);
         self.stop_at = stop_at;
         if let Some((cell, value)) = self.forbid {
@@ -592,6 +646,15 @@ impl AnySolver {
             AnySolver::W2(s) => s.solve(cells, budget),
             AnySolver::W4(s) => s.solve(cells, budget),
             AnySolver::W8(s) => s.solve(cells, budget),
+        }
+    }
+
+    /// See [`Solver::set_prover`].
+    pub fn set_prover(&mut self, prover: Prover) {
+        match self {
+            AnySolver::W2(s) => s.set_prover(prover),
+            AnySolver::W4(s) => s.set_prover(prover),
+            AnySolver::W8(s) => s.set_prover(prover),
         }
     }
 

@@ -1,0 +1,295 @@
+//! The second prover: a position as a satisfiability problem, for the searches the
+//! depth-first solver ([`super::solve`]) cannot finish quickly.
+//!
+//! The depth-first search forgets why a branch died, so on large sparse grids it meets
+//! the same local dead end again under every combination of choices elsewhere (a proof
+//! on a 16x16 grid with 25 clues takes it millions of nodes). A conflict-driven clause
+//! learning solver (batsat, a Rust descendant of MiniSat) writes down every dead end it
+//! meets as a new clause and never explores it again; on those positions it needs a
+//! few hundred conflicts, milliseconds.
+//!
+//! The encoding: one variable per (number, cell) pair that the givens allow, the
+//! number's "domain": a missing number k between givens a and b may only sit at an
+//! empty open cell within distance k - a of a's cell and b - k of b's (with orthogonal
+//! moves, of the right chessboard colour too). Clauses say each missing number takes
+//! exactly one cell, each empty cell takes exactly one number, and a number's cell
+//! touches the cells of the numbers before and after it. Every solution of the clauses
+//! is a numbering of the open cells 1..=N in which consecutive numbers touch, that is a
+//! solution of the puzzle, and every solution of the puzzle satisfies the clauses (the
+//! domains only drop cells no solution can use). A forbidden (cell, number) pair drops
+//! that variable; counting to two adds a clause that rules out the first solution.
+//!
+//! Every solution found is checked cell by cell before it is reported (a failed check
+//! reports "unknown", never a count), and the tests compare both provers with brute
+//! force on small boards.
+
+use super::bits::Geometry;
+use super::grid::BLOCKED;
+use super::solve::Count;
+use batsat::{lbool, Callbacks, Lit, SolverInterface, SolverOpts};
+use std::cell::Cell;
+
+/// The solver's callbacks: a decision budget and the stop request (Ctrl-C).
+struct Limits {
+    decisions: Cell<u64>,
+    budget: u64,
+    stopped: Cell<bool>,
+}
+
+impl Callbacks for Limits {
+    fn stop(&self) -> bool {
+        // Called once per decision (and once per restart).
+        let d = self.decisions.get() + 1;
+        self.decisions.set(d);
+        if d > self.budget || (d.is_multiple_of(1024) && crate::interrupt::requested()) {
+            self.stopped.set(true);
+        }
+        self.stopped.get()
+    }
+}
+
+/// What the SAT prover found: as [`super::solve::Verdict`], with decisions as the work.
+pub(crate) struct SatVerdict {
+    pub count: Count,
+    pub solution: Option<Vec<u16>>,
+    pub decisions: u64,
+}
+
+/// At most one of `xs`: pairwise for a few literals, else a sequential counter (one
+/// auxiliary variable per literal, 3 clauses each).
+fn at_most_one(s: &mut batsat::Solver<Limits>, xs: &[Lit], buf: &mut Vec<Lit>) {
+    if xs.len() <= 5 {
+        for (i, &a) in xs.iter().enumerate() {
+            for &b in &xs[i + 1..] {
+                buf.clear();
+                buf.extend([!a, !b]);
+                s.add_clause_reuse(buf);
+            }
+        }
+        return;
+    }
+    // aux[i]: one of xs[0..=i] is true.
+    let mut prev: Option<Lit> = None;
+    for (i, &x) in xs.iter().enumerate() {
+        let last = i + 1 == xs.len();
+        if let Some(p) = prev {
+            buf.clear();
+            buf.extend([!x, !p]);
+            s.add_clause_reuse(buf);
+        }
+        if !last {
+            let aux = Lit::new(s.new_var(lbool::FALSE, true), true);
+            buf.clear();
+            buf.extend([!x, aux]);
+            s.add_clause_reuse(buf);
+            if let Some(p) = prev {
+                buf.clear();
+                buf.extend([!p, aux]);
+                s.add_clause_reuse(buf);
+            }
+            prev = Some(aux);
+        }
+    }
+}
+
+/// Count the solutions of `cells` (0 = blank, [`BLOCKED`] or anything on blocked
+/// cells; the givens already passed the depth-first solver's checks) up to `stop_at`
+/// (1 or 2), never putting `forbid`'s number in its cell, within `budget` decisions.
+/// `hint` (number -> cell, or empty) is a known solution the search tries first.
+pub(crate) fn count<const W: usize>(
+    g: &Geometry<W>,
+    cells: &[u16],
+    forbid: Option<(usize, u16)>,
+    stop_at: u32,
+    budget: u64,
+    hint: &[u16],
+) -> SatVerdict {
+    let n = g.count;
+    let unknown = |decisions| SatVerdict {
+        count: Count::Unknown,
+        solution: None,
+        decisions,
+    };
+    let zero = SatVerdict {
+        count: Count::Zero,
+        solution: None,
+        decisions: 0,
+    };
+    // Where each given number sits (u16::MAX: missing).
+    let mut at = vec![u16::MAX; n + 2];
+    let mut empty = g.all;
+    for c in g.all.iter() {
+        let v = cells[c];
+        if v != 0 && v != BLOCKED && (v as usize) <= n {
+            at[v as usize] = c as u16;
+            empty.clear(c);
+        }
+    }
+    let given = |k: usize| at[k] != u16::MAX;
+    let mut s = batsat::Solver::new(
+        SolverOpts::default(),
+        Limits {
+            decisions: Cell::new(0),
+            budget,
+            stopped: Cell::new(false),
+        },
+    );
+    // The domain variables of each missing number, as (cell, literal), in number order.
+    let mut start = vec![0usize; n + 2];
+    let mut vars: Vec<(u16, Lit)> = Vec::new();
+    let mut per_cell: Vec<Vec<Lit>> = vec![Vec::new(); g.cells];
+    let mut below = 0usize; // the largest given number so far (0: none)
+    let mut next = vec![0usize; n + 2]; // the smallest given number above k (n + 1: none)
+    let mut above = n + 1;
+    for k in (1..=n).rev() {
+        next[k] = above;
+        if given(k) {
+            above = k;
+        }
+    }
+    for k in 1..=n {
+        start[k] = vars.len();
+        if given(k) {
+            below = k;
+            continue;
+        }
+        let mut dom = empty;
+        if below != 0 {
+            let a = at[below] as usize;
+            dom &= g.ball(a, k - below) & g.colour_at(a, k - below);
+        }
+        let b = next[k];
+        if b <= n {
+            let p = at[b] as usize;
+            dom &= g.ball(p, b - k) & g.colour_at(p, b - k);
+        }
+        if let Some((c, v)) = forbid {
+            if v as usize == k {
+                dom.clear(c);
+            }
+        }
+        if dom.is_empty() {
+            return zero;
+        }
+        let preferred = hint.get(k).copied();
+        for q in dom.iter() {
+            let phase = if preferred == Some(q as u16) {
+                lbool::TRUE
+            } else {
+                lbool::FALSE
+            };
+            let x = Lit::new(s.new_var(phase, true), true);
+            vars.push((q as u16, x));
+            per_cell[q].push(x);
+        }
+    }
+    start[n + 1] = vars.len();
+    let dom = |k: usize| &vars[start[k]..start[k + 1]];
+    let mut buf = Vec::new();
+    let mut lits = Vec::new();
+    // Literal of number k at each cell, for the number being linked to.
+    let mut lit_at: Vec<Option<Lit>> = vec![None; g.cells];
+    for k in 1..=n {
+        if given(k) {
+            continue;
+        }
+        lits.clear();
+        lits.extend(dom(k).iter().map(|&(_, x)| x));
+        buf.clone_from(&lits);
+        if !s.add_clause_reuse(&mut buf) {
+            return zero;
+        }
+        at_most_one(&mut s, &lits, &mut buf);
+        // k's cell touches k - 1's and k + 1's (a given neighbour is in the domain).
+        for k2 in [k - 1, k + 1] {
+            if k2 == 0 || k2 > n || given(k2) {
+                continue;
+            }
+            for &(q, y) in dom(k2) {
+                lit_at[q as usize] = Some(y);
+            }
+            for &(q, x) in dom(k) {
+                buf.clear();
+                buf.push(!x);
+                buf.extend(g.nbr[q as usize].iter().filter_map(|c| lit_at[c]));
+                if !s.add_clause_reuse(&mut buf) {
+                    return zero;
+                }
+            }
+            for &(q, _) in dom(k2) {
+                lit_at[q as usize] = None;
+            }
+        }
+    }
+    for c in empty.iter() {
+        let xs = std::mem::take(&mut per_cell[c]);
+        buf.clone_from(&xs);
+        if !s.add_clause_reuse(&mut buf) {
+            return zero;
+        }
+        at_most_one(&mut s, &xs, &mut buf);
+    }
+    let mut found = 0u32;
+    let mut first = None;
+    loop {
+        match s.solve_limited(&[]) {
+            r if r == lbool::TRUE => {}
+            r if r == lbool::FALSE => break,
+            _ => return unknown(s.cb().decisions.get()),
+        }
+        let mut grid: Vec<u16> = (0..g.cells)
+            .map(|c| if g.all.get(c) { cells[c] } else { BLOCKED })
+            .collect();
+        buf.clear();
+        for &(_, x) in &vars {
+            if s.value_lit(x) == lbool::TRUE {
+                buf.push(!x);
+            }
+        }
+        for k in 1..=n {
+            if given(k) {
+                continue;
+            }
+            let taken = dom(k).iter().find(|&&(_, x)| s.value_lit(x) == lbool::TRUE);
+            match taken {
+                Some(&(q, _)) => grid[q as usize] = k as u16,
+                None => return unknown(s.cb().decisions.get()),
+            }
+        }
+        if !is_path(g, &grid, cells) {
+            return unknown(s.cb().decisions.get());
+        }
+        found += 1;
+        first.get_or_insert(grid);
+        if found >= stop_at || !s.add_clause_reuse(&mut buf) {
+            break;
+        }
+    }
+    SatVerdict {
+        count: match found {
+            0 => Count::Zero,
+            1 => Count::One,
+            _ => Count::Many,
+        },
+        solution: first,
+        decisions: s.cb().decisions.get(),
+    }
+}
+
+/// Whether `grid` numbers every open cell 1..=N once, keeps the givens of `cells`, and
+/// puts consecutive numbers on touching cells.
+fn is_path<const W: usize>(g: &Geometry<W>, grid: &[u16], cells: &[u16]) -> bool {
+    let n = g.count;
+    let mut at = vec![usize::MAX; n + 1];
+    for c in g.all.iter() {
+        let v = grid[c] as usize;
+        if v == 0 || v > n || at[v] != usize::MAX {
+            return false;
+        }
+        if cells[c] != 0 && cells[c] != BLOCKED && cells[c] as usize != v {
+            return false;
+        }
+        at[v] = c;
+    }
+    (1..n).all(|v| g.nbr[at[v]].get(at[v + 1]))
+}
