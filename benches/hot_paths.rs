@@ -371,19 +371,21 @@ fn numbrix(c: &mut Criterion) {
         "generate_minimal_king_heart_9x9",
         &other("king", Some("heart")),
     );
-    // One minimal 12x12 puzzle (about 0.4 s on one core: ten flat samples). 16x16 is
-    // left out: it takes tens of seconds a puzzle (see docs/performance.md); time it
-    // with `cargo run --release --example numbrix_sizes`.
+    // One minimal 12x12 and one 16x16 puzzle (about 0.2 s and 1 s on one core: ten
+    // flat samples each; `cargo run --release --example numbrix_sizes` times the
+    // three sizes side by side).
     g.sample_size(10);
     g.sampling_mode(criterion::SamplingMode::Flat);
-    let mut params = NumbrixParams::default();
-    params.size.rows = 12;
-    params.size.cols = 12;
-    generate(
-        &mut g,
-        "generate_minimal_12x12",
-        &Numbrix::new(params).unwrap(),
-    );
+    for size in [12, 16] {
+        let mut params = NumbrixParams::default();
+        params.size.rows = size;
+        params.size.cols = size;
+        generate(
+            &mut g,
+            &format!("generate_minimal_{size}x{size}"),
+            &Numbrix::new(params).unwrap(),
+        );
+    }
     g.finish();
 }
 

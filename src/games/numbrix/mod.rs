@@ -48,9 +48,10 @@ pub struct NumbrixParams {
     /// Keep only easy, medium or hard puzzles
     #[arg(long)]
     pub difficulty: Option<Grade>,
-    /// Node budget of each solver call: a first uniqueness check that runs out
-    /// rejects the attempt; a clue-removal check that runs out keeps its clue (the
-    /// puzzle stays unique, and its record says "minimal": false)
+    /// Node budget of each solver call (search nodes, plus the SAT prover's
+    /// decisions): a first uniqueness check that runs out rejects the attempt; a
+    /// clue-removal check that runs out keeps its clue (the puzzle stays unique, and
+    /// its record says "minimal": false)
     #[arg(long, default_value_t = NumbrixParams::default().max_nodes)]
     pub max_nodes: u64,
     /// orthogonal (Numbrix) or king (Hidato: consecutive numbers may also touch

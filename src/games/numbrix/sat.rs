@@ -25,7 +25,6 @@
 
 use super::bits::Geometry;
 use super::grid::BLOCKED;
-use super::solve::Count;
 use batsat::{lbool, Callbacks, Lit, SolverInterface, SolverOpts};
 use std::cell::Cell;
 
@@ -48,9 +47,10 @@ impl Callbacks for Limits {
     }
 }
 
-/// What the SAT prover found: as [`super::solve::Verdict`], with decisions as the work.
+/// What the SAT prover found: solutions up to the number asked for (None: the budget
+/// ran out or a stop came first, nothing proved), the first of them, and the work.
 pub(crate) struct SatVerdict {
-    pub count: Count,
+    pub found: Option<u32>,
     pub solution: Option<Vec<u16>>,
     pub decisions: u64,
 }
@@ -106,12 +106,12 @@ pub(crate) fn count<const W: usize>(
 ) -> SatVerdict {
     let n = g.count;
     let unknown = |decisions| SatVerdict {
-        count: Count::Unknown,
+        found: None,
         solution: None,
         decisions,
     };
     let zero = SatVerdict {
-        count: Count::Zero,
+        found: Some(0),
         solution: None,
         decisions: 0,
     };
@@ -266,11 +266,7 @@ pub(crate) fn count<const W: usize>(
         }
     }
     SatVerdict {
-        count: match found {
-            0 => Count::Zero,
-            1 => Count::One,
-            _ => Count::Many,
-        },
+        found: Some(found),
         solution: first,
         decisions: s.cb().decisions.get(),
     }

@@ -26,6 +26,13 @@
 //! Every check is a necessary condition, so no solution is ever pruned. A node budget,
 //! if given, ends the search with [`Count::Unknown`], never with "unique"; so does a
 //! stop request (Ctrl-C, see [`crate::interrupt`]), looked for every 1,024 nodes.
+//!
+//! The search forgets why a branch died, so on large sparse grids it meets the same
+//! local dead end again under every combination of choices elsewhere. A search that
+//! runs past [`dfs_first`] nodes is handed to the SAT prover ([`super::sat`]), which
+//! learns a clause from every dead end; if that runs past [`SAT_MOST`] decisions, the
+//! search takes it back with what is left of the budget. All three give the same
+//! answers ([`Prover`] picks one for the tests that compare them).
 
 use super::bits::{Bits, Geometry};
 use super::grid::{Board, Grid, BLOCKED};
@@ -82,11 +89,24 @@ pub enum Prover {
     Clauses,
 }
 
-/// Nodes the depth-first search may take before the SAT prover takes over: most
-/// searches end well within it (every 9x9 uniqueness proof we have measured does);
-/// the long ones, on large sparse grids, are where clause learning wins by orders of
-/// magnitude (see [`super::sat`]).
-const DFS_FIRST: u64 = 8_192;
+/// Nodes the depth-first search may take before the SAT prover takes over, by the
+/// grid's cells. Most searches end well within it; the long ones, on large sparse
+/// grids, are where clause learning wins by orders of magnitude (see [`super::sat`]).
+/// The SAT prover's set-up costs more than a short search, and less as grids grow, so
+/// the hand-over comes earlier on larger grids (measured on minimal puzzles, one core:
+/// 9x9 fastest at 32,768, 12x12 at 4,096, 16x16 at 2,048 of the powers of two tried).
+fn dfs_first(cells: usize) -> u64 {
+    match cells {
+        0..=100 => 32_768,
+        101..=200 => 4_096,
+        _ => 2_048,
+    }
+}
+
+/// Decisions the SAT prover may take: its learnt clauses grow with them (on the
+/// largest board, 512 cells with one given, the clauses take about 90 MB and reach
+/// 120 MB at this many); the hard proofs on 16x16 grids take a few thousand.
+const SAT_MOST: u64 = 250_000;
 
 /// Nodes between looks at the stop flag (a node is well under a microsecond on 9x9 and
 /// a few on the largest grids, so a stop is seen within about a millisecond).
@@ -187,15 +207,7 @@ impl<const W: usize> Solver<W> {
         hint: Option<&[u16]>,
     ) -> Verdict {
         self.forbid = Some((cell, value));
-        self.hint.clear();
-        if let Some(h) = hint {
-            self.hint.resize(self.n + 2, NONE);
-            for (c, &v) in h.iter().enumerate() {
-                if v != BLOCKED && (v as usize) <= self.n {
-                    self.hint[v as usize] = c as u16;
-                }
-            }
-        }
+        self.set_hint(hint);
         let mut v = self.solve_inner(cells, budget, 1);
         self.forbid = None;
         self.hint.clear();
@@ -205,6 +217,19 @@ impl<const W: usize> Solver<W> {
         v
     }
 
+    /// Where a known solution (cell -> number) puts each number, for the search order.
+    fn set_hint(&mut self, hint: Option<&[u16]>) {
+        self.hint.clear();
+        if let Some(h) = hint {
+            self.hint.resize(self.n + 2, NONE);
+            for (c, &v) in h.iter().enumerate() {
+                if v != BLOCKED && (v as usize) <= self.n {
+                    self.hint[v as usize] = c as u16;
+                }
+            }
+        }
+    }
+
     /// Count the solutions of `cells` (0 = blank) up to two. `cells` must be a valid grid
     /// of this solver's size (see [`Grid::validate`]); its blocked cells are the board's
     /// (what `cells` holds there is not read; solutions hold [`BLOCKED`] there).
@@ -212,31 +237,50 @@ impl<const W: usize> Solver<W> {
         self.solve_inner(cells, budget, 2)
     }
 
-    /// The depth-first search first, with at most [`DFS_FIRST`] nodes (by default); if
-    /// that does not settle it, the SAT prover with the rest of the budget.
+    /// By default: the depth-first search with at most [`dfs_first`] nodes; if that
+    /// does not settle it, the SAT prover with at most [`SAT_MOST`] decisions; if that
+    /// does not either, the search again with what is left of the budget (it needs no
+    /// memory beyond its state, where the SAT prover's learnt clauses grow).
     fn solve_inner(&mut self, cells: &[u16], budget: u64, stop_at: u32) -> Verdict {
         let first = match self.prover {
-            Prover::Both => budget.min(DFS_FIRST),
+            Prover::Both => budget.min(dfs_first(self.g.cells)),
             Prover::Search => budget,
             Prover::Clauses => 0,
         };
         let v = self.dfs(cells, first, stop_at);
-        if v.count != Count::Unknown || budget <= first || crate::interrupt::requested() {
+        if v.count != Count::Unknown || budget <= v.nodes || crate::interrupt::requested() {
             return v;
         }
+        let mut spent = v.nodes;
         let s = super::sat::count(
             &self.g,
             cells,
             self.forbid,
             stop_at,
-            budget - v.nodes,
+            (budget - spent).min(SAT_MOST),
             &self.hint,
         );
-        Verdict {
-            count: s.count,
-            solution: s.solution,
-            nodes: v.nodes + s.decisions,
+        spent += s.decisions;
+        let count = match s.found {
+            None => Count::Unknown,
+            Some(0) => Count::Zero,
+            Some(1) => Count::One,
+            Some(_) => Count::Many,
+        };
+        if count != Count::Unknown
+            || self.prover == Prover::Clauses
+            || budget <= spent
+            || crate::interrupt::requested()
+        {
+            return Verdict {
+                count,
+                solution: s.solution,
+                nodes: spent,
+            };
         }
+        let mut v = self.dfs(cells, budget - spent, stop_at);
+        v.nodes += spent;
+        v
     }
 
     /// The depth-first search alone, within `budget` nodes.
