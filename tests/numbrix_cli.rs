@@ -17,17 +17,11 @@ fn check_path(rows: usize, cols: usize, givens: &[Vec<u64>], solution: &[Vec<u64
     check_board_path(&signed(givens), &signed(solution), false);
 }
 
+/// A record's rows of numbers (no blocked cells: every entry is 0 or more).
 fn grid(v: &Value) -> Vec<Vec<u64>> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            r.as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_u64().unwrap())
-                .collect()
-        })
+    rows_of(v)
+        .into_iter()
+        .map(|r| r.into_iter().map(|x| u64::try_from(x).unwrap()).collect())
         .collect()
 }
 

@@ -240,20 +240,15 @@ pub(crate) fn count<const W: usize>(
         let mut grid: Vec<u16> = (0..g.cells)
             .map(|c| if g.all.get(c) { cells[c] } else { BLOCKED })
             .collect();
+        // The model's numbers, and the clause that rules it out next time. A number
+        // left without a cell leaves a 0, which the path check refuses.
         buf.clear();
-        for &(_, x) in &vars {
-            if s.value_lit(x) == lbool::TRUE {
-                buf.push(!x);
-            }
-        }
         for k in 1..=n {
-            if given(k) {
-                continue;
-            }
-            let taken = dom(k).iter().find(|&&(_, x)| s.value_lit(x) == lbool::TRUE);
-            match taken {
-                Some(&(q, _)) => grid[q as usize] = k as u16,
-                None => return unknown(s.cb().decisions.get()),
+            for &(q, x) in dom(k) {
+                if s.value_lit(x) == lbool::TRUE {
+                    grid[q as usize] = k as u16;
+                    buf.push(!x);
+                }
             }
         }
         if !is_path(g, &grid, cells) {
