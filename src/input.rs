@@ -6,7 +6,26 @@
 
 use crate::{Error, Result};
 use std::io::{BufRead, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Every file this process has read as an input (what it was, its path): no output
+/// may be one of them ([`crate::output`] checks each output against this list).
+static READ: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
+
+/// Remember that `path` is read as `what` ("the mask file", "the template"), so that
+/// no output of this process may replace it.
+pub fn note_read(what: &str, path: &Path) {
+    let mut v = READ.lock().unwrap_or_else(|p| p.into_inner());
+    if !v.iter().any(|(_, p)| p == path) {
+        v.push((what.to_string(), path.to_path_buf()));
+    }
+}
+
+/// The files this process has read as inputs, with what each was.
+pub fn files_read() -> Vec<(String, PathBuf)> {
+    READ.lock().unwrap_or_else(|p| p.into_inner()).clone()
+}
 
 /// Where an input comes from, for messages ("standard input", "board.txt").
 pub fn name_of(file: &str) -> &str {
@@ -22,6 +41,7 @@ pub fn open(file: &str) -> Result<Box<dyn BufRead>> {
     if file == "-" {
         return Ok(Box::new(std::io::BufReader::new(std::io::stdin())));
     }
+    note_read("an input file", Path::new(file));
     let f = std::fs::File::open(file).map_err(|e| Error::io("cannot read", file, e))?;
     if f.metadata().is_ok_and(|m| m.is_dir()) {
         return Err(Error::invalid(format!(
@@ -33,6 +53,7 @@ pub fn open(file: &str) -> Result<Box<dyn BufRead>> {
 
 /// Read a whole file of at most `max` bytes (a longer one is an error naming the cap).
 pub fn read_capped(path: &Path, max: u64, what: &str) -> Result<Vec<u8>> {
+    note_read(&format!("the {what}"), path);
     let f = std::fs::File::open(path).map_err(|e| Error::io("cannot read", path, e))?;
     if f.metadata().is_ok_and(|m| m.is_dir()) {
         return Err(Error::invalid(format!(

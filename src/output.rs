@@ -26,6 +26,86 @@ use std::sync::Mutex;
 /// Temporary files this process is writing (removed on a forced exit).
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// Folders this process owns the names in (a job's output folder and its `parts`),
+/// resolved: no link there is followed and only regular files are written.
+static OWNED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn owned() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    OWNED.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// While held, `dir` is a folder whose names this process owns: a symbolic link, a
+/// FIFO, a device or a folder at a name written there is refused, never followed or
+/// written into (so nothing outside the folder is ever written through it). Dropped,
+/// the folder is an ordinary one again.
+pub struct OwnedFolder {
+    dir: PathBuf,
+}
+
+impl Drop for OwnedFolder {
+    fn drop(&mut self) {
+        let mut v = owned();
+        if let Some(i) = v.iter().position(|d| *d == self.dir) {
+            v.remove(i);
+        }
+    }
+}
+
+/// Own the names in the existing folder `dir` (see [`OwnedFolder`]).
+pub fn own_folder(dir: &Path) -> Result<OwnedFolder> {
+    let dir = fs::canonicalize(dir).map_err(|e| Error::io("cannot open the folder", dir, e))?;
+    owned().push(dir.clone());
+    Ok(OwnedFolder { dir })
+}
+
+/// Whether `path` is a name inside an owned folder.
+fn in_owned_folder(path: &Path) -> bool {
+    let parent = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let v = owned();
+    !v.is_empty() && fs::canonicalize(parent).is_ok_and(|d| v.contains(&d))
+}
+
+/// Refuse anything but a regular file (or nothing) at `path`, without following a
+/// link there: for the names of a folder puzzlebook owns.
+pub fn check_own_name(path: &Path) -> Result<()> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io("cannot write to", path, e)),
+    };
+    let t = meta.file_type();
+    if t.is_file() {
+        return Ok(());
+    }
+    let what = if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file (a FIFO, socket or device)"
+    };
+    Err(Error::invalid(format!(
+        "{} is {what}, in an output folder whose names puzzlebook owns: it follows no link and writes only regular files there; remove it and run again",
+        path.display()
+    )))
+}
+
+/// Refuse an output that is a file this process has read as an input.
+fn check_not_input(path: &Path) -> Result<()> {
+    for (what, input) in crate::input::files_read() {
+        if same_file(path, &input) {
+            return Err(Error::invalid(format!(
+                "{} is {what}, read by this command: choose another output file",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     LIVE.lock().unwrap_or_else(|p| p.into_inner())
 }
@@ -75,6 +155,14 @@ fn follow_links(path: &Path) -> Result<PathBuf> {
 fn classify(user: &Path) -> Result<Target> {
     if user.as_os_str().is_empty() {
         return Err(Error::invalid("an output path is empty: name a file"));
+    }
+    check_not_input(user)?;
+    if in_owned_folder(user) {
+        check_own_name(user)?;
+        return Ok(Target::File {
+            path: user.to_path_buf(),
+            permissions: fs::symlink_metadata(user).ok().map(|m| m.permissions()),
+        });
     }
     let path = follow_links(user)?;
     let meta = match fs::symlink_metadata(&path) {
@@ -149,7 +237,7 @@ fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
 
 /// Remove temporary files of `name` in `dir` that no running writer holds (left by a
 /// writer that was killed). Only regular files are touched; links are left alone.
-fn remove_stale(dir: &Path, name: &str) {
+pub fn remove_stale(dir: &Path, name: &str) {
     let Ok(rd) = fs::read_dir(dir) else {
         return;
     };
@@ -449,6 +537,14 @@ pub fn check_distinct(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> Re
             if same_file(path, ipath) {
                 return Err(Error::invalid(format!(
                     "{name} {} is {input}: choose another output file",
+                    path.display()
+                )));
+            }
+        }
+        for (input, ipath) in crate::input::files_read() {
+            if same_file(path, &ipath) {
+                return Err(Error::invalid(format!(
+                    "{name} {} is {input}, read by this command: choose another output file",
                     path.display()
                 )));
             }

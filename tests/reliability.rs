@@ -742,3 +742,246 @@ fn sample_counts_past_the_bound_are_refused_for_every_statistic() {
         );
     }
 }
+
+// ------------------------------------------------------------ round 3: inputs and owned names
+
+/// A job file in `dir` writing into `dir` itself, with the given `[[output]]` tables.
+fn job_in(dir: &Path, outputs: &str) -> PathBuf {
+    let job = dir.join("j.toml");
+    std::fs::write(&job, format!("out_dir = \"{}\"\n{outputs}", dir.display())).unwrap();
+    job
+}
+
+const FLIP_ITEMS: &str = "kind = \"items\"\ngame = \"flip\"\ncount = 1\nparams = { size = 3 }\n";
+
+/// A small book template in `dir`, its text returned.
+fn small_template(path: &Path, extra: &str) -> String {
+    let text = format!("title = \"T\"\n{extra}[[section]]\ngame = \"flip\"\ncount = 2\n");
+    std::fs::write(path, &text).unwrap();
+    text
+}
+
+#[test]
+fn a_job_output_may_not_be_another_outputs_template_in_either_order() {
+    for book_first in [false, true] {
+        let d = tempfile::tempdir().unwrap();
+        let t = d.path().join("t.toml");
+        let text = small_template(&t, "");
+        let items = format!("[[output]]\nname = \"t.toml\"\n{FLIP_ITEMS}");
+        let book = format!(
+            "[[output]]\nname = \"b.pdf\"\nkind = \"book\"\ntemplate = \"{}\"\n",
+            t.display()
+        );
+        let outputs = if book_first {
+            format!("{book}{items}")
+        } else {
+            format!("{items}{book}")
+        };
+        let job = job_in(d.path(), &outputs);
+        let (code, _, err) = run_limited(&["run", p(&job)], None, Duration::from_secs(30));
+        assert_eq!(code, 1, "book first {book_first}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("t.toml") && err.contains("the template of 'b.pdf'"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&t).unwrap(), text);
+        assert!(!d.path().join("b.pdf").exists());
+    }
+}
+
+#[test]
+fn a_job_output_may_not_be_a_templates_font() {
+    let d = tempfile::tempdir().unwrap();
+    let t = d.path().join("t.toml");
+    small_template(&t, "font = \"f.ttf\"\nbold_font = \"g.ttf\"\n");
+    for font in ["f.ttf", "g.ttf"] {
+        std::fs::write(d.path().join(font), "not really a font").unwrap();
+        let job = job_in(
+            d.path(),
+            &format!(
+                "[[output]]\nname = \"b.pdf\"\nkind = \"book\"\ntemplate = \"{}\"\n[[output]]\nname = \"{font}\"\n{FLIP_ITEMS}",
+                t.display()
+            ),
+        );
+        let (code, _, err) = run_limited(&["run", p(&job)], None, Duration::from_secs(30));
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains(font) && err.contains("font"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(d.path().join(font)).unwrap(),
+            "not really a font"
+        );
+    }
+}
+
+#[test]
+fn a_mask_or_a_font_read_by_a_command_is_never_its_output() {
+    let d = tempfile::tempdir().unwrap();
+    let mask = d.path().join("m.txt");
+    std::fs::write(&mask, ".....\n.....\n.....\n.....\n.....\n").unwrap();
+    let (code, _, err) = run_limited(
+        &["numbrix", "generate", "--mask", p(&mask), "--out", p(&mask)],
+        None,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("mask file"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&mask).unwrap(),
+        ".....\n.....\n.....\n.....\n.....\n"
+    );
+    // A link to the mask is the mask.
+    let link = d.path().join("link.jsonl");
+    std::os::unix::fs::symlink(&mask, &link).unwrap();
+    let (code, _, err) = run_limited(
+        &["numbrix", "generate", "--mask", p(&mask), "--out", p(&link)],
+        None,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("mask file"), "{err}");
+    // `book --out` may not be the template's font (nor its bold face).
+    let t = d.path().join("t.toml");
+    small_template(&t, "font = \"f.ttf\"\n");
+    std::fs::write(d.path().join("f.ttf"), "font bytes").unwrap();
+    let (code, _, err) = run_limited(
+        &[
+            "book",
+            "--template",
+            p(&t),
+            "--out",
+            p(&d.path().join("f.ttf")),
+        ],
+        None,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("font"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("f.ttf")).unwrap(),
+        "font bytes"
+    );
+}
+
+/// What a link planted in a job's output folder points to: a file outside that must
+/// not change.
+fn plant_link(dir: &Path, name: &str, outside: &Path) {
+    std::fs::write(outside, "precious").unwrap();
+    std::os::unix::fs::symlink(outside, dir.join(name)).unwrap();
+}
+
+#[test]
+fn run_never_writes_through_a_link_in_its_output_folder() {
+    for name in ["manifest.json", "a.jsonl", ".puzzlebook.lock", "parts"] {
+        for shard in [false, true] {
+            let d = tempfile::tempdir().unwrap();
+            let elsewhere = tempfile::tempdir().unwrap();
+            let outside = elsewhere.path().join("victim");
+            let out = d.path().join("out");
+            std::fs::create_dir(&out).unwrap();
+            if name == "parts" {
+                std::os::unix::fs::symlink(elsewhere.path(), out.join("parts")).unwrap();
+                std::fs::write(&outside, "precious").unwrap();
+            } else {
+                plant_link(&out, name, &outside);
+            }
+            let job = d.path().join("j.toml");
+            std::fs::write(
+                &job,
+                format!(
+                    "out_dir = \"{}\"\n[[output]]\nname = \"a.jsonl\"\n{FLIP_ITEMS}",
+                    out.display()
+                ),
+            )
+            .unwrap();
+            let mut args = vec!["run", p(&job)];
+            if shard {
+                args.extend(["--shard", "0/2"]);
+            }
+            let (code, _, err) = run_limited(&args, None, Duration::from_secs(30));
+            if name == "manifest.json" && shard {
+                // A shard run does not write the manifest: it may succeed, but
+                // nothing outside changes either way.
+                assert!(code == 0 || code == 1, "{err}");
+            } else {
+                assert_eq!(code, 1, "{name} shard {shard}: {err}");
+                assert_eq!(err.lines().count(), 1, "{err}");
+                assert!(err.contains(name), "{err}");
+            }
+            assert_eq!(
+                std::fs::read_to_string(&outside).unwrap(),
+                "precious",
+                "{name}"
+            );
+            let names = files_in(elsewhere.path());
+            assert_eq!(
+                names,
+                ["victim"],
+                "{name} shard {shard}: wrote {names:?} outside"
+            );
+            assert!(std::fs::symlink_metadata(out.join(name))
+                .unwrap()
+                .file_type()
+                .is_symlink());
+        }
+    }
+}
+
+#[test]
+fn run_refuses_a_fifo_at_its_manifest_at_once() {
+    let d = tempfile::tempdir().unwrap();
+    mkfifo(&d.path().join("manifest.json"));
+    let job = job_in(
+        d.path(),
+        &format!("[[output]]\nname = \"a.jsonl\"\n{FLIP_ITEMS}"),
+    );
+    let (code, _, err) = run_limited(&["run", p(&job)], None, Duration::from_secs(20));
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("manifest.json") && err.contains("not a regular file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_same_shard_run_twice_at_once_is_refused_naming_the_holder() {
+    let d = tempfile::tempdir().unwrap();
+    let job = job_in(
+        d.path(),
+        "[[output]]\nname = \"n.jsonl\"\nkind = \"items\"\ngame = \"numbrix\"\ncount = 30\nparams = { size = \"12\" }\n",
+    );
+    let first = spawn(&["-j", "1", "run", p(&job), "--shard", "0/2"]);
+    // Wait until the first run holds its shard's lock.
+    let lock = d.path().join(".puzzlebook.shard-0-of-2.lock");
+    let t = Instant::now();
+    while !std::fs::read_to_string(&lock).is_ok_and(|s| s.starts_with("process ")) {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "the first run never locked"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (code, _, err) = run_limited(
+        &["run", p(&job), "--shard", "0/2"],
+        None,
+        Duration::from_secs(20),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("shard 0/2") && err.contains(&format!("process {}", first.id())),
+        "{err}"
+    );
+    // The other shard is not held up, and the first run is unharmed by the refusal.
+    let (code, _, err) = run_limited(
+        &["-j", "1", "run", p(&job), "--shard", "1/2"],
+        None,
+        Duration::from_secs(120),
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = wait_limited(first, Duration::from_secs(120));
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = run_limited(&["run", p(&job), "--merge"], None, Duration::from_secs(60));
+    assert_eq!(code, 0, "{err}");
+}

@@ -458,6 +458,19 @@ impl Template {
         Ok(t)
     }
 
+    /// The files the template names (its fonts), as read from its own folder, each
+    /// with what it is: inputs no output may replace.
+    pub fn input_files(&self) -> Vec<(&'static str, PathBuf)> {
+        let mut v = Vec::new();
+        if let Some(f) = &self.font {
+            v.push(("the template's font", self.resolve(f)));
+        }
+        if let Some(f) = &self.bold_font {
+            v.push(("the template's bold_font", self.resolve(f)));
+        }
+        v
+    }
+
     /// A path the template names, as read from its own folder.
     pub fn resolve(&self, p: &Path) -> PathBuf {
         match &self.base_dir {

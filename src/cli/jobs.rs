@@ -77,7 +77,10 @@ fn book_inputs(
 ) -> Result<(book::Template, BookOptions)> {
     let loaded = book::load_template(template)?;
     let template_path = template.unwrap_or(Path::new("templates/default.toml"));
-    output::check_distinct(&[("--out", out)], &[("the template", template_path)])?;
+    let fonts = loaded.input_files();
+    let mut inputs: Vec<(&str, &Path)> = vec![("the template", template_path)];
+    inputs.extend(fonts.iter().map(|(what, p)| (*what, p.as_path())));
+    output::check_distinct(&[("--out", out)], &inputs)?;
     if out == Path::new(default_out) && !Path::new("output").exists() {
         std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
     }

@@ -118,6 +118,22 @@ fn file_name_ok(name: &str) -> bool {
 }
 
 impl Job {
+    /// Every file the job reads, with what it is: the job file, each book's template
+    /// and the fonts the template names.
+    pub fn input_files(&self) -> Result<Vec<(String, PathBuf)>> {
+        let mut v = vec![("the job file".to_string(), self.path.clone())];
+        for o in &self.outputs {
+            if let Spec::Book(b) = &o.spec {
+                v.push((format!("the template of '{}'", o.name), b.template.clone()));
+                let t = crate::book::Template::load(&b.template)?;
+                for (what, p) in t.input_files() {
+                    v.push((format!("{what} (output '{}')", o.name), p));
+                }
+            }
+        }
+        Ok(v)
+    }
+
     /// Read and check a job file: unknown keys, bad names, conflicting outputs, missing
     /// templates, unknown games and bad parameters are errors before anything runs.
     pub fn load(path: &Path) -> Result<Job> {
@@ -313,43 +329,105 @@ pub struct RunReport {
     pub out_dir: PathBuf,
 }
 
-/// Keep two runs from writing one folder at once: a whole run or a merge holds an
-/// exclusive lock on `DIR/.puzzlebook.lock`, shard runs (which write only their own
-/// parts) a shared one. The operating system drops the lock when the process ends,
-/// however it ends.
-fn lock(dir: &Path, shared: bool) -> Result<std::fs::File> {
-    let path = dir.join(".puzzlebook.lock");
-    let f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| Error::io("cannot create", &path, e))?;
-    let got = if shared {
-        f.try_lock_shared()
-    } else {
-        f.try_lock()
-    };
-    match got {
-        Ok(()) => Ok(f),
-        Err(std::fs::TryLockError::WouldBlock) => Err(Error::invalid(format!(
-            "another puzzlebook run is using {}: wait for it to finish",
-            dir.display()
-        ))),
-        Err(std::fs::TryLockError::Error(e)) => Err(Error::io("cannot lock", &path, e)),
+/// Open (creating it) a lock file inside the job's folder: never through a link,
+/// never blocking on a FIFO, and only a regular file.
+fn open_lock_file(path: &Path) -> Result<std::fs::File> {
+    crate::output::check_own_name(path)?;
+    let mut o = std::fs::OpenOptions::new();
+    o.create(true).truncate(false).read(true).write(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
     }
+    let f = o
+        .open(path)
+        .map_err(|e| Error::io("cannot create", path, e))?;
+    if !f.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(crate::output::check_own_name(path)
+            .err()
+            .unwrap_or_else(|| {
+                Error::invalid(format!("{} is not a regular file", path.display()))
+            }));
+    }
+    Ok(f)
 }
 
-/// Remove temporary files an earlier, killed run may have left for these files.
-fn clean_stale(dir: &Path, files: &[String]) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
+/// Write this process's id into a lock file it holds exclusively, so that a run
+/// refused by the lock can name who holds it (best effort).
+fn record_holder(f: &std::fs::File, what: &str) {
+    use std::io::{Seek, Write};
+    let mut f = f;
+    let _ = f.set_len(0);
+    let _ = f.seek(std::io::SeekFrom::Start(0));
+    let _ = writeln!(f, "process {} ({what})", std::process::id());
+}
+
+/// Who holds a lock, as its holder wrote it ("process 123 (shard 0/2)"), if known.
+fn holder(path: &Path) -> Option<String> {
+    let f = crate::jobs::manifest::open_regular(path).ok()?;
+    let mut s = String::new();
+    std::io::Read::read_to_string(&mut std::io::Read::take(f, 200), &mut s).ok()?;
+    let s = s.trim();
+    (!s.is_empty() && s.starts_with("process ")).then(|| s.to_string())
+}
+
+/// Keep two runs from writing one folder at once: a whole run or a merge holds an
+/// exclusive lock on `DIR/.puzzlebook.lock`, shard runs (which write only their own
+/// parts) a shared one, and each shard run also an exclusive lock on
+/// `DIR/.puzzlebook.shard-K-of-N.lock`, so the same shard is never made twice at once
+/// (a retried array task). The operating system drops a lock when the process ends,
+/// however it ends.
+fn lock(dir: &Path, shard: Option<Shard>) -> Result<Vec<std::fs::File>> {
+    let path = dir.join(".puzzlebook.lock");
+    let f = open_lock_file(&path)?;
+    let got = match shard {
+        Some(_) => f.try_lock_shared(),
+        None => f.try_lock(),
     };
-    for e in rd.flatten() {
-        let n = e.file_name().to_string_lossy().into_owned();
-        if files.iter().any(|f| n.starts_with(&format!(".{f}.tmp-"))) {
-            let _ = std::fs::remove_file(e.path());
+    match got {
+        Ok(()) => {
+            if shard.is_none() {
+                record_holder(&f, "a whole run or a merge");
+            } else {
+                // Shards share this lock: it names no single holder.
+                let _ = f.set_len(0);
+            }
         }
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let who = holder(&path).unwrap_or_else(|| "shard runs".into());
+            return Err(Error::invalid(format!(
+                "another puzzlebook run is using {} ({who}): wait for it to finish",
+                dir.display()
+            )));
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(Error::io("cannot lock", &path, e)),
+    }
+    let mut held = vec![f];
+    if let Some(s) = shard {
+        let path = dir.join(format!(".puzzlebook.shard-{}-of-{}.lock", s.index, s.count));
+        let g = open_lock_file(&path)?;
+        match g.try_lock() {
+            Ok(()) => record_holder(&g, &format!("shard {s}")),
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let who = holder(&path).unwrap_or_else(|| "another run".into());
+                return Err(Error::invalid(format!(
+                    "shard {s} of this job is already being made in {} by {who}: wait for it to finish",
+                    dir.display()
+                )));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io("cannot lock", &path, e)),
+        }
+        held.push(g);
+    }
+    Ok(held)
+}
+
+/// Remove temporary files an earlier, killed run may have left for these files (a
+/// temporary file a live writer holds is left alone).
+fn clean_stale(dir: &Path, files: &[String]) {
+    for f in files {
+        crate::output::remove_stale(dir, f);
     }
 }
 
@@ -377,17 +455,52 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
         )));
     }
     std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
-    // No output may be the job file or a book's template.
-    for o in &job.outputs {
-        let mut inputs: Vec<(&str, &Path)> = vec![("the job file", job.path.as_path())];
-        if let Spec::Book(b) = &o.spec {
-            inputs.push(("the template", b.template.as_path()));
+    // Inside the output folder puzzlebook owns the names: a link, FIFO or device at
+    // any name it writes is refused before any work, and never followed later.
+    let parts_dir = dir.join("parts");
+    match std::fs::symlink_metadata(&parts_dir) {
+        Ok(m) if !m.is_dir() => {
+            return Err(Error::invalid(format!(
+                "{} is not a folder (a link or a file), in an output folder whose names puzzlebook owns: remove it and run again",
+                parts_dir.display()
+            )))
         }
+        _ => {}
+    }
+    let _owned = crate::output::own_folder(&dir)?;
+    if opts.shard.is_some() {
+        std::fs::create_dir_all(&parts_dir)
+            .map_err(|e| Error::io("cannot create", &parts_dir, e))?;
+    }
+    let _owned_parts = if parts_dir.is_dir() {
+        Some(crate::output::own_folder(&parts_dir)?)
+    } else {
+        None
+    };
+    let mut own: Vec<PathBuf> = ["manifest.json", ".puzzlebook.lock"]
+        .iter()
+        .map(|n| dir.join(n))
+        .collect();
+    for o in &job.outputs {
+        own.extend(o.files().iter().map(|f| dir.join(f)));
+    }
+    for p in &own {
+        crate::output::check_own_name(p)?;
+    }
+    // No output may be an input of the whole job: the job file, any book's template
+    // or the fonts it names.
+    let inputs = job.input_files()?;
+    let inputs: Vec<(&str, &Path)> = inputs
+        .iter()
+        .map(|(w, p)| (w.as_str(), p.as_path()))
+        .collect();
+    for o in &job.outputs {
         for f in o.files() {
             crate::output::check_distinct(&[(&o.name, &dir.join(&f))], &inputs)?;
         }
     }
-    let _lock = lock(&dir, opts.shard.is_some())?;
+    crate::output::check_distinct(&[("manifest.json", &dir.join("manifest.json"))], &inputs)?;
+    let _lock = lock(&dir, opts.shard)?;
     let log = Log { style: opts.log };
     let what = match (opts.shard, opts.merge) {
         (Some(s), _) => format!("shard {s}"),
@@ -591,7 +704,6 @@ fn run_shard(
     log: &Log,
 ) -> Result<RunReport> {
     let parts_dir = dir.join("parts");
-    std::fs::create_dir_all(&parts_dir).map_err(|e| Error::io("cannot create", &parts_dir, e))?;
     let mut report = RunReport {
         out_dir: dir.to_path_buf(),
         ..RunReport::default()
@@ -611,6 +723,7 @@ fn run_shard(
             shard
         };
         let path = part::part_name(&parts_dir, &o.name, my_shard);
+        crate::output::check_own_name(&path)?;
         // Made only if the whole part is there and unchanged (its end line matches).
         let done = part::PartFile::open(&path).is_ok_and(|mut p| {
             p.header.job_output.as_deref() == Some(&o.config_sha256)

@@ -314,6 +314,10 @@ pub fn open_all(paths: &[PathBuf]) -> Result<Vec<PartFile>> {
     if paths.is_empty() {
         return Err(Error::invalid("no part files given to merge"));
     }
+    // The parts being merged are inputs: no output of this process may replace one.
+    for p in paths {
+        crate::input::note_read("one of the parts", p);
+    }
     let mut parts = paths
         .iter()
         .map(|p| PartFile::open(p))
