@@ -24,6 +24,7 @@ fn install_stop_handler() {
         for sig in signals.forever() {
             if puzzlebook::interrupt::requested() {
                 puzzlebook::output::remove_unfinished();
+                puzzlebook::output::remove_created_folders();
                 std::process::exit(128 + sig);
             }
             let name = match sig {
@@ -43,16 +44,43 @@ fn install_stop_handler() {
             std::thread::spawn(move || {
                 std::thread::sleep(std::time::Duration::from_secs(STOP_GRACE_SECONDS));
                 puzzlebook::output::remove_unfinished();
+                puzzlebook::output::remove_created_folders();
                 std::process::exit(128 + sig);
             });
         }
     });
 }
 
+/// A write to a closed pipe (`puzzlebook ... | head -1`) ends the process quietly
+/// wherever it happens: commands report it as an error `main` takes for success, and
+/// this hook catches any write that would panic instead (its temporary files removed).
+fn quiet_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let msg = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.contains("Broken pipe") {
+            puzzlebook::output::remove_unfinished();
+            std::process::exit(0);
+        }
+        default(info)
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = cli::parse();
     install_stop_handler();
-    match cli::run(cli) {
+    let result = cli::run(cli);
+    if !matches!(result, Ok(ExitCode::SUCCESS)) {
+        // A refused or failed command leaves no folder it made and left empty.
+        puzzlebook::output::remove_created_folders();
+    }
+    match result {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(Error::Interrupted) => {

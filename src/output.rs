@@ -26,6 +26,59 @@ use std::sync::Mutex;
 /// Temporary files this process is writing (removed on a forced exit).
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// Folders this process created (outermost first), removed again if still empty when
+/// the command fails: a refused command leaves no empty folder behind.
+static CREATED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Create the folder `dir` and any missing folders above it, remembering each one
+/// made so that [`remove_created_folders`] can take it back. What the user named as
+/// a folder must be one: `/dev/null` or a file is refused with that said.
+pub fn create_folder(dir: &Path, what: &str) -> Result<()> {
+    let mut missing = Vec::new();
+    let mut p = dir;
+    loop {
+        match fs::metadata(p) {
+            Ok(m) if m.is_dir() => break,
+            Ok(_) => {
+                return Err(Error::invalid(format!(
+                    "{what} {} is not a folder{}: name a folder",
+                    dir.display(),
+                    if p == dir {
+                        String::new()
+                    } else {
+                        format!(" ({} is a file)", p.display())
+                    }
+                )))
+            }
+            Err(_) => missing.push(p.to_path_buf()),
+        }
+        match p.parent() {
+            Some(q) if !q.as_os_str().is_empty() => p = q,
+            _ => break,
+        }
+    }
+    for m in missing.into_iter().rev() {
+        match fs::create_dir(&m) {
+            Ok(()) => created().push(m),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && m.is_dir() => {}
+            Err(e) => return Err(Error::io("cannot create the folder", &m, e)),
+        }
+    }
+    Ok(())
+}
+
+fn created() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    CREATED.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Remove the folders this process created that are still empty, innermost first
+/// (for a command that failed or was stopped). A folder with anything in it stays.
+pub fn remove_created_folders() {
+    for d in created().drain(..).rev() {
+        let _ = fs::remove_dir(d);
+    }
+}
+
 /// Folders this process owns the names in (a job's output folder and its `parts`),
 /// resolved: no link there is followed and only regular files are written.
 static OWNED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());

@@ -985,3 +985,170 @@ fn the_same_shard_run_twice_at_once_is_refused_naming_the_holder() {
     let (code, _, err) = run_limited(&["run", p(&job), "--merge"], None, Duration::from_secs(60));
     assert_eq!(code, 0, "{err}");
 }
+
+/// Run with standard output a pipe whose reading end is already closed: every write
+/// fails as it would under `| head -1` once head has gone.
+fn run_into_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let child = Command::new(exe())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn every_command_ends_quietly_on_a_closed_pipe() {
+    let d = tempfile::tempdir().unwrap();
+    let board = d.path().join("b.txt");
+    std::fs::write(&board, "1 . 3\n. . .\n9 . .\n").unwrap();
+    let catan = d.path().join("c.jsonl");
+    std::fs::write(&catan, stdout_of(&["catan", "generate", "--count", "3"])).unwrap();
+    let job = job_in(
+        d.path(),
+        &format!("[[output]]\nname = \"a.jsonl\"\n{FLIP_ITEMS}"),
+    );
+    let (code, _, err) = run_limited(&["run", p(&job)], None, Duration::from_secs(30));
+    assert_eq!(code, 0, "{err}");
+    let manifest = d.path().join("manifest.json");
+    let csv = d.path().join("s.csv");
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["flip", "generate", "--size", "3", "--count", "2000"],
+        vec![
+            "flip", "generate", "--size", "3", "--count", "20", "--format", "text",
+        ],
+        vec!["flip", "analyze", "--size", "3"],
+        vec!["numbrix", "solve", p(&board)],
+        vec!["catan", "balance", p(&catan)],
+        vec!["carcassonne", "stats", "--samples", "20", "--out", p(&csv)],
+        vec!["verify", p(&manifest)],
+        vec!["--help"],
+        vec!["--version"],
+    ];
+    for args in &runs {
+        let (code, err) = run_into_closed_pipe(args);
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn refused_commands_leave_no_empty_folder_behind() {
+    let d = tempfile::tempdir().unwrap();
+    let in_dir = |args: &[&str]| -> (i32, String) {
+        let out = Command::new(exe())
+            .args(args)
+            .current_dir(d.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let refused: Vec<Vec<&str>> = vec![
+        vec!["catan", "bias", "--samples", "0"],
+        vec!["carcassonne", "stats", "--samples", "0"],
+        vec!["book", "--template", "missing.toml"],
+        vec![
+            "flip",
+            "generate",
+            "--size",
+            "3",
+            "--count",
+            "2",
+            "--format",
+            "png",
+            "--dpi",
+            "9999",
+            "--out-dir",
+            "new/deeper",
+        ],
+        vec![
+            "numbrix",
+            "generate",
+            "--size",
+            "99",
+            "--count",
+            "1",
+            "--format",
+            "svg",
+            "--out-dir",
+            "new/deeper",
+        ],
+    ];
+    for args in &refused {
+        let (code, err) = in_dir(args);
+        assert_ne!(code, 0, "{args:?}: {err}");
+        assert!(
+            files_in(d.path()).is_empty(),
+            "{args:?} left {:?}",
+            files_in(d.path())
+        );
+    }
+    // A folder that was there before is kept, empty or not.
+    std::fs::create_dir(d.path().join("output")).unwrap();
+    let (code, _) = in_dir(&["catan", "bias", "--samples", "0"]);
+    assert_ne!(code, 0);
+    assert_eq!(files_in(d.path()), ["output"]);
+    // A job refused after its folder was made takes the folder back: here its items
+    // output would be the font its book's template names.
+    small_template(&d.path().join("t.toml"), "font = \"made/here/f.ttf\"\n");
+    std::fs::write(
+        d.path().join("j.toml"),
+        format!(
+            "out_dir = \"made/here\"\n[[output]]\nname = \"b.pdf\"\nkind = \"book\"\ntemplate = \"t.toml\"\n[[output]]\nname = \"f.ttf\"\n{FLIP_ITEMS}"
+        ),
+    )
+    .unwrap();
+    let (code, err) = in_dir(&["run", "j.toml"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("font"), "{err}");
+    assert_eq!(files_in(d.path()), ["j.toml", "output", "t.toml"]);
+}
+
+#[test]
+fn an_out_dir_that_is_not_a_folder_says_so() {
+    let d = tempfile::tempdir().unwrap();
+    let file = d.path().join("f");
+    std::fs::write(&file, "x").unwrap();
+    for dir in [
+        "/dev/null".to_string(),
+        p(&file).to_string(),
+        format!("{}/below", p(&file)),
+    ] {
+        let (code, _, err) = run_limited(
+            &[
+                "flip",
+                "generate",
+                "--size",
+                "3",
+                "--count",
+                "1",
+                "--format",
+                "svg",
+                "--out-dir",
+                &dir,
+            ],
+            None,
+            Duration::from_secs(20),
+        );
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains("is not a folder") && !err.contains("File exists"),
+            "{err}"
+        );
+    }
+}

@@ -85,9 +85,9 @@ pub fn flip(cmd: FlipCommand, ctx: Ctx) -> Result<ExitCode> {
             let a = flip::analyze(layout);
             match format {
                 SolveFormat::Json => {
-                    println!("{}", serde_json::to_string(&a).expect("serialisable"))
+                    super::say(&(serde_json::to_string(&a).expect("serialisable") + "\n"))?
                 }
-                SolveFormat::Text => print!("{}", flip::answer::analysis_text(&a)),
+                SolveFormat::Text => super::say(&flip::answer::analysis_text(&a))?,
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -61,10 +61,10 @@ pub fn generate<G: Game>(game: &G, run: &RunArgs, ctx: Ctx, format: GenFormat) -
     };
     if ctx.progress || run.out.is_some() {
         eprintln!(
-            "{} items in {:.2} s ({:.0}/s), {} attempts{}",
+            "{} items in {:.2} s ({}), {} attempts{}",
             summary.items,
             summary.elapsed.as_secs_f64(),
-            summary.per_second(),
+            puzzlebook::progress::rate(summary.items, summary.elapsed.as_secs_f64()),
             summary.attempts,
             if summary.rejections.is_empty() {
                 String::new()
@@ -127,7 +127,7 @@ fn images<G: Game>(game: &G, run: &RunArgs, ctx: Ctx, format: GenFormat) -> Resu
         }
         v
     };
-    fs::create_dir_all(dir).map_err(|e| Error::io("cannot create the folder", dir, e))?;
+    puzzlebook::output::create_folder(dir, "--out-dir")?;
     if !run.force {
         for i in shard.indices(run.first, run.count) {
             for name in names_of(i) {

@@ -81,8 +81,8 @@ fn book_inputs(
     let mut inputs: Vec<(&str, &Path)> = vec![("the template", template_path)];
     inputs.extend(fonts.iter().map(|(what, p)| (*what, p.as_path())));
     output::check_distinct(&[("--out", out)], &inputs)?;
-    if out == Path::new(default_out) && !Path::new("output").exists() {
-        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
+    if out == Path::new(default_out) {
+        output::create_folder(Path::new("output"), "the default output folder")?;
     }
     // Fail on an unwritable path before making anything.
     output::check_writable(out)?;
@@ -253,7 +253,7 @@ pub fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
         replicates: None,
     };
     let merged = make::merge(&args.parts, &files)?;
-    print!("{}", merged.table);
+    super::say(&merged.table)?;
     if merged.kind == "catan-stats" && args.summary.is_some() {
         eprintln!("note: --summary applies to Catan bias parts only");
     } else if !merged.kind.starts_with("catan-")
@@ -278,8 +278,8 @@ pub fn verify_cmd(manifest: &Path) -> Result<ExitCode> {
     let bad: Vec<_> = checks.iter().filter(|c| c.problem.is_some()).collect();
     for c in &checks {
         match &c.problem {
-            None => println!("ok       {}", c.file.display()),
-            Some(p) => println!("MISMATCH {}: {p}", c.file.display()),
+            None => super::say(&format!("ok       {}\n", c.file.display()))?,
+            Some(p) => super::say(&format!("MISMATCH {}: {p}\n", c.file.display()))?,
         }
     }
     if !bad.is_empty() {

@@ -203,6 +203,16 @@ fn shorten_echoes(text: &str) -> String {
     out
 }
 
+/// Write `text` to standard output. A closed pipe (`... | head -1`) is an error the
+/// process ends on quietly (see `main`), never a panic.
+pub fn say(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| puzzlebook::Error::io("cannot write to", "standard output", e))
+}
+
 /// Run the parsed command.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     let progress = !cli.quiet && std::io::stderr().is_terminal();

@@ -41,7 +41,7 @@ fn run_stats(
     env: Env,
 ) -> Result<ExitCode> {
     let cmd = StatsCommand::prepare(spec, seed, shard).map_err(Error::as_flag)?;
-    print!("{}", cmd.run(&files, &env, |l| eprintln!("{l}"))?);
+    super::say(&cmd.run(&files, &env, |l| eprintln!("{l}"))?)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -67,8 +67,8 @@ pub fn single_csv(
 /// part file beside it (`...csv.part-K-of-N`). The default output folder is created.
 fn stats_out(out: &Path, default: &str, shard: Option<Shard>) -> Result<PathBuf> {
     let is_default = out == Path::new(default);
-    if is_default && !Path::new("output").exists() {
-        std::fs::create_dir_all("output").map_err(|e| Error::io("cannot create", "output", e))?;
+    if is_default {
+        puzzlebook::output::create_folder(Path::new("output"), "the default output folder")?;
     }
     Ok(match shard {
         Some(s) if is_default => {

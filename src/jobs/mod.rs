@@ -454,7 +454,7 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
             dir.display()
         )));
     }
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
+    crate::output::create_folder(&dir, "the output folder")?;
     // Inside the output folder puzzlebook owns the names: a link, FIFO or device at
     // any name it writes is refused before any work, and never followed later.
     let parts_dir = dir.join("parts");
@@ -469,8 +469,7 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
     }
     let _owned = crate::output::own_folder(&dir)?;
     if opts.shard.is_some() {
-        std::fs::create_dir_all(&parts_dir)
-            .map_err(|e| Error::io("cannot create", &parts_dir, e))?;
+        crate::output::create_folder(&parts_dir, "the parts folder")?;
     }
     let _owned_parts = if parts_dir.is_dir() {
         Some(crate::output::own_folder(&parts_dir)?)
@@ -544,8 +543,9 @@ fn log_made(log: &Log, name: &str, kind: &str, made: &Made, secs: f64, bytes: u6
     };
     log.event(
         format!(
-            "made {name}: {} items in {secs:.2} s ({rate:.0}/s), {} KB{note}",
+            "made {name}: {} items in {secs:.2} s ({}), {} KB{note}",
             made.items,
+            crate::progress::rate(made.items, secs),
             bytes.div_ceil(1024)
         ),
         json!({"event": "made", "output": name, "kind": kind, "items": made.items,

@@ -587,9 +587,9 @@ impl Statistic for CatanStats {
         let h = crate::batch::study(&study, self.spec.samples, shard, progress, "boards")?;
         let secs = started.elapsed().as_secs_f64();
         note(&format!(
-            "{} boards measured in {secs:.2} s ({:.0} boards/s)",
+            "{} boards measured in {secs:.2} s ({})",
             h.boards,
-            h.boards as f64 / secs.max(1e-9)
+            crate::progress::rate(h.boards, secs)
         ));
         Ok(h)
     }
