@@ -77,9 +77,18 @@ pub fn read_capped(path: &Path, max: u64, what: &str) -> Result<Vec<u8>> {
 
 /// A TOML error as one line: "line L: message" (the key is in toml's message).
 pub fn toml_error(e: &toml::de::Error, text: &str) -> String {
-    let msg = e.message().trim().replace('\n', " ");
+    let mut msg = e.message().trim().replace('\n', " ");
     match e.span() {
         Some(span) => {
+            // toml says "duplicate key" without the key: its span is the key.
+            if msg == "duplicate key" {
+                if let Some(key) = text.get(span.clone()) {
+                    let key = key.trim().trim_matches(['"', '\'']);
+                    if !key.is_empty() {
+                        msg = format!("duplicate key `{}`", excerpt(key));
+                    }
+                }
+            }
             let before = &text.as_bytes()[..span.start.min(text.len())];
             let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
             format!("line {line}: {msg}")
@@ -143,15 +152,28 @@ pub fn shown(s: &str) -> String {
     }
 }
 
-/// A user's text cut for a message: at most 40 characters, with the length when cut.
+/// A user's text cut for a message: at most 40 characters, with the length when cut,
+/// and control characters (a NUL, an escape, a new line) written as escapes, never
+/// sent raw to the terminal.
 pub fn excerpt(s: &str) -> String {
     let n = s.chars().count();
-    if n <= 40 {
-        s.to_string()
+    let (head, cut) = if n <= 40 {
+        (s.to_string(), false)
     } else {
-        let head: String = s.chars().take(32).collect();
-        format!("{head}... ({n} characters)")
+        (s.chars().take(32).collect::<String>(), true)
+    };
+    let mut out = String::with_capacity(head.len());
+    for c in head.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    if cut {
+        out.push_str(&format!("... ({n} characters)"));
+    }
+    out
 }
 
 /// Records of a text input, one at a time: blocks of lines separated by blank lines

@@ -1152,3 +1152,79 @@ fn an_out_dir_that_is_not_a_folder_says_so() {
         );
     }
 }
+
+#[test]
+fn errors_name_the_line_and_key_and_never_echo_raw_or_huge_text() {
+    let d = tempfile::tempdir().unwrap();
+    // An error inside the second [[output]] table names the line the table starts on.
+    let job = d.path().join("j.toml");
+    std::fs::write(
+        &job,
+        "seed = 1\n\n[[output]]\nname = \"a.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 1\nparams = { size = 3 }\n\n[[output]]\nname = \"b.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 0\nparams = { size = 3 }\n",
+    )
+    .unwrap();
+    fails_with(
+        &["run", p(&job)],
+        None,
+        "line 10: output 'b.jsonl': count is 0",
+    );
+    // "duplicate key" says which key, in a job file and in a template.
+    std::fs::write(
+        &job,
+        "[[output]]\nname = \"a.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 1\ncount = 2\n",
+    )
+    .unwrap();
+    fails_with(&["run", p(&job)], None, "line 6: duplicate key `count`");
+    let t = d.path().join("t.toml");
+    std::fs::write(
+        &t,
+        "title = \"A\"\ntitle = \"B\"\n[[section]]\ngame = \"flip\"\ncount = 2\n",
+    )
+    .unwrap();
+    fails_with(
+        &[
+            "book",
+            "--template",
+            p(&t),
+            "--out",
+            p(&d.path().join("b.pdf")),
+        ],
+        None,
+        "duplicate key `title`",
+    );
+    // A NUL in a title is written as an escape, never sent raw.
+    std::fs::write(
+        &t,
+        "title = \"A\\u0000B\"\n[[section]]\ngame = \"flip\"\ncount = 2\n",
+    )
+    .unwrap();
+    let out = bin()
+        .args([
+            "book",
+            "--template",
+            p(&t),
+            "--out",
+            p(&d.path().join("b.pdf")),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!out.stderr.contains(&0u8), "{:?}", out.stderr);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\\0"));
+    // verify cuts a manifest's huge file name.
+    let long = "x".repeat(5040);
+    let manifest = serde_json::json!({"tool": "puzzlebook", "version": "0", "job": "j",
+        "job_sha256": "0", "seed": null,
+        "outputs": [{"output": "o", "kind": "items", "file": long, "sha256": "0", "bytes": 1,
+                     "items": 1, "seconds": 0.0, "config_sha256": "0", "seed": 1}]});
+    let mpath = d.path().join("manifest.json");
+    std::fs::write(&mpath, manifest.to_string()).unwrap();
+    let (code, out, err) = run_limited(&["verify", p(&mpath)], None, Duration::from_secs(10));
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.len() < 300 && out.contains("(5040 characters)"),
+        "{} bytes: {}",
+        out.len(),
+        &out[..200.min(out.len())]
+    );
+}

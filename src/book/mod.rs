@@ -511,7 +511,7 @@ fn check_glyphs(ty: &pages::Type, pages: &[Canvas]) -> Result<()> {
                     missing
                         .iter()
                         .take(12)
-                        .map(|c| format!("“{c}” (U+{:04X})", *c as u32))
+                        .map(|c| format!("“{}” (U+{:04X})", c.escape_debug(), *c as u32))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),

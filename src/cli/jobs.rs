@@ -279,7 +279,17 @@ pub fn verify_cmd(manifest: &Path) -> Result<ExitCode> {
     for c in &checks {
         match &c.problem {
             None => super::say(&format!("ok       {}\n", c.file.display()))?,
-            Some(p) => super::say(&format!("MISMATCH {}: {p}\n", c.file.display()))?,
+            Some(p) => {
+                // A manifest's names are untrusted: cut, control characters escaped.
+                let cut = |s: &std::ffi::OsStr| puzzlebook::input::excerpt(&s.to_string_lossy());
+                let name = match (c.file.parent(), c.file.file_name()) {
+                    (Some(dir), Some(f)) if !dir.as_os_str().is_empty() => {
+                        format!("{}/{}", dir.display(), cut(f))
+                    }
+                    _ => cut(c.file.as_os_str()),
+                };
+                super::say(&format!("MISMATCH {name}: {p}\n"))?
+            }
         }
     }
     if !bad.is_empty() {

@@ -168,7 +168,9 @@ pub fn verify(path: &Path) -> Result<Vec<Check>> {
             continue;
         }
         let problem = match file_sha256(&file) {
-            Err(Error::Invalid(m)) => Some(m),
+            Err(Error::Invalid(_)) => Some(
+                "not a regular file (a link, a FIFO or a device): refused, not read".to_string(),
+            ),
             Err(_) => Some("missing or unreadable".to_string()),
             Ok((_, n)) if n != e.bytes => Some(format!("{n} bytes, the manifest says {}", e.bytes)),
             Ok((h, _)) if h != e.sha256 => {

@@ -37,7 +37,7 @@ struct JobFile {
     seed: Option<u64>,
     out_dir: Option<PathBuf>,
     #[serde(default)]
-    output: Vec<toml::Table>,
+    output: Vec<toml::Spanned<toml::Table>>,
 }
 
 /// A loaded, checked job.
@@ -161,12 +161,26 @@ impl Job {
         }
         let mut outputs: Vec<Output> = Vec::new();
         let mut written: Vec<(String, String)> = Vec::new();
-        for (i, mut t) in file.output.into_iter().enumerate() {
+        for (i, spanned) in file.output.into_iter().enumerate() {
+            // Errors inside an [[output]] table name the line the table starts on.
+            let start = spanned.span().start.min(text.len());
+            let line = text.as_bytes()[..start]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1;
+            let mut t = spanned.into_inner();
             let name = match t.remove("name") {
                 Some(toml::Value::String(s)) => s,
-                _ => return Err(bad(format!("output {} has no name = \"FILE\"", i + 1))),
+                _ => {
+                    return Err(bad(format!(
+                        "line {line}: output {} has no name = \"FILE\"",
+                        i + 1
+                    )))
+                }
             };
-            let at = |m: String| bad(format!("output '{name}': {m}"));
+            let shown = crate::input::excerpt(&name);
+            let at = |m: String| bad(format!("line {line}: output '{shown}': {m}"));
             if !file_name_ok(&name) {
                 return Err(at(
                     "the name is a file name inside out_dir (no folders, not hidden, not manifest.json)".into(),
