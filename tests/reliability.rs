@@ -1228,3 +1228,71 @@ fn errors_name_the_line_and_key_and_never_echo_raw_or_huge_text() {
         &out[..200.min(out.len())]
     );
 }
+
+#[test]
+fn titles_and_headings_of_any_length_are_refused_with_the_size_that_fits_or_printed() {
+    let d = tempfile::tempdir().unwrap();
+    let t = d.path().join("t.toml");
+    let out = d.path().join("b.pdf");
+    let mut refused = 0;
+    for words in [1, 4, 12, 40, 500] {
+        let w = vec!["Word"; words].join(" ");
+        for size in ["5x8", "6x9", "8.5x11"] {
+            for (field, line) in [
+                ("title", format!("title = \"{w}\"\n")),
+                (
+                    "subtitle",
+                    format!("title = \"T\"\nsubtitle = \"{w}\"\nauthor = \"A B\"\n"),
+                ),
+                (
+                    "author",
+                    format!("title = \"T\"\nauthor = \"{w}\"\npublisher = \"P\"\n"),
+                ),
+                ("publisher", format!("title = \"T\"\npublisher = \"{w}\"\n")),
+                ("heading", format!("title = \"T\"\n")),
+            ] {
+                let heading = if field == "heading" {
+                    format!("heading = \"{w}\"\n")
+                } else {
+                    String::new()
+                };
+                std::fs::write(
+                    &t,
+                    format!("{line}page_size = \"{size}\"\n[[section]]\ngame = \"flip\"\ncount = 2\n{heading}"),
+                )
+                .unwrap();
+                let _ = std::fs::remove_file(&out);
+                let (code, _, err) = run_limited(
+                    &["-q", "book", "--template", p(&t), "--out", p(&out)],
+                    None,
+                    Duration::from_secs(30),
+                );
+                let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
+                assert!(
+                    !err.contains("a bug"),
+                    "{field} of {words} words at {size}: {err}"
+                );
+                if code == 0 {
+                    assert!(out.exists());
+                } else {
+                    refused += 1;
+                    assert_eq!(code, 1, "{err}");
+                    assert_eq!(errors.len(), 1, "{err}");
+                    assert!(!out.exists());
+                    assert!(
+                        errors[0].contains(if field == "heading" { "heading" } else { field })
+                            || errors[0].contains("title"),
+                        "{field}: {err}"
+                    );
+                }
+                if words == 1 {
+                    assert_eq!(code, 0, "{field} at {size}: {err}");
+                }
+                if words == 500 {
+                    assert_eq!(code, 1, "{field} at {size}: {err}");
+                }
+            }
+        }
+    }
+    assert!(refused > 10, "{refused}");
+}

@@ -299,6 +299,18 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
     // An intro must leave room for its section's puzzles: checked before any puzzle
     // is made.
     let probe = Geometry::new(template.page_size, template.bleed, &template.margins, 0);
+    // So must the titles and headings, measured on the narrowest page a book of any
+    // length gets (the gutter grows with the page count).
+    let narrowest = Geometry::new(
+        template.page_size,
+        template.bleed,
+        &template.margins,
+        crate::preflight::Service::Kdp
+            .page_range(None)
+            .1
+            .unwrap_or(828),
+    );
+    pages::check_titles(&ty, template, narrowest.live(1))?;
     for (i, s) in template.sections.iter().enumerate() {
         if let Some(intro) = &s.intro {
             pages::check_intro(&ty, i + 1, &typeset(intro), probe.live(1))?;

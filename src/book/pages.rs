@@ -285,6 +285,99 @@ pub(super) fn check_intro(ty: &Type, section: usize, intro: &str, live: Rect) ->
     Ok(())
 }
 
+/// Lines the title page keeps for what the book holds ("40 puzzles in 2 sections,
+/// with answers"), checked before the puzzles exist.
+const INSIDE_LINES: usize = 2;
+
+/// The most characters a title and subtitle may have together: KDP's limit for a
+/// book's title, and far more than a title page shows well.
+pub const MAX_TITLE_CHARS: usize = 200;
+
+/// Refuse a title, subtitle, author or publisher the title page cannot hold, and a
+/// section heading wider than its one line: before any puzzle is made, with the
+/// size that fits.
+pub(super) fn check_titles(ty: &Type, t: &Template, area: Rect) -> Result<()> {
+    let chars = t.title.chars().count() + t.subtitle.chars().count();
+    if chars > MAX_TITLE_CHARS {
+        return Err(Error::invalid(format!(
+            "the title and subtitle have {chars} characters together; a book's title holds at most {MAX_TITLE_CHARS} (KDP's limit): shorten them"
+        )));
+    }
+    let title = typeset(&t.title);
+    let size = fit_size(&title, ty.bold, area.w, 30.0, ty.title).max(MIN_TEXT_PT);
+    let title_h = text_block_h(wrap(&title, size, ty.bold, area.w).len(), size);
+    let sub_w = area.w * 0.85;
+    let sub_h = text_block_h(
+        wrap(&typeset(&t.subtitle), 14.0, ty.regular, sub_w).len(),
+        14.0,
+    );
+    let top = area.y + area.h * 0.28 + title_h + 11.0 + sub_h + 6.0;
+    let bottom = top + text_block_h(INSIDE_LINES, ty.body);
+    let publisher_top = area.bottom() - line_h(11.0);
+    let publisher_lines = wrap(&typeset(&t.publisher), 11.0, ty.regular, area.w).len();
+    if publisher_lines > 1 {
+        return Err(Error::invalid(format!(
+            "the publisher takes {publisher_lines} lines at 11 pt; the title page has one line for it: shorten it to about {} characters",
+            chars_that_fit(&t.publisher, 11.0, ty.regular, area.w)
+        )));
+    }
+    let floor = if t.publisher.is_empty() {
+        area.bottom()
+    } else {
+        publisher_top - 2.0
+    };
+    let author_top = area.y + area.h * 0.72;
+    if !t.author.is_empty() {
+        let author_h = text_block_h(
+            wrap(&typeset(&t.author), 13.0, ty.regular, area.w).len(),
+            13.0,
+        );
+        if author_top + author_h > floor {
+            return Err(Error::invalid(format!(
+                "the author takes {:.0} mm at 13 pt, more than the {:.0} mm the title page has for it: shorten it",
+                author_h,
+                (floor - author_top).max(0.0)
+            )));
+        }
+    }
+    let limit = if t.author.is_empty() {
+        floor
+    } else {
+        author_top - 2.0
+    };
+    if bottom > limit {
+        return Err(Error::invalid(format!(
+            "the title ({size:.0} pt) and subtitle (14 pt) take {:.0} mm of the title page, which has {:.0} mm for them above the {}: shorten them",
+            title_h + sub_h,
+            (title_h + sub_h - (bottom - limit)).max(0.0),
+            if t.author.is_empty() { "foot of the page" } else { "author" }
+        )));
+    }
+    for (i, s) in t.sections.iter().enumerate() {
+        if let Some(h) = &s.heading {
+            let heading = typeset(h);
+            let w = text_width(&heading, ty.heading, ty.bold);
+            if w > area.w {
+                return Err(Error::invalid(format!(
+                    "section {}: the heading is {w:.0} mm wide at {:.0} pt, but a page's text is {:.0} mm wide: shorten it to about {} characters",
+                    i + 1,
+                    ty.heading,
+                    area.w,
+                    chars_that_fit(&heading, ty.heading, ty.bold, area.w)
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// About how many characters of `text` fit `width` at `size`.
+fn chars_that_fit(text: &str, size: f32, face: Face, width: f32) -> usize {
+    let n = text.chars().count().max(1);
+    let w = text_width(text, size, face).max(1e-6);
+    ((n as f32) * width / w).floor() as usize
+}
+
 /// The answer text under an answer, as it will be drawn.
 fn answer_lines(ty: &Type, chapter: &Chapter, item: usize, w: f32) -> Vec<String> {
     let text = typeset(&chapter.items.answer(item));
