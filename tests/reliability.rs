@@ -1249,7 +1249,7 @@ fn titles_and_headings_of_any_length_are_refused_with_the_size_that_fits_or_prin
                     format!("title = \"T\"\nauthor = \"{w}\"\npublisher = \"P\"\n"),
                 ),
                 ("publisher", format!("title = \"T\"\npublisher = \"{w}\"\n")),
-                ("heading", format!("title = \"T\"\n")),
+                ("heading", "title = \"T\"\n".to_string()),
             ] {
                 let heading = if field == "heading" {
                     format!("heading = \"{w}\"\n")
