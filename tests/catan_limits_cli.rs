@@ -254,3 +254,26 @@ fn bias_memory_does_not_grow_with_the_sample_count() {
         }
     );
 }
+
+#[test]
+fn fixed_hexes_that_alone_break_a_rule_are_named_not_searched_for() {
+    // Hexes 1, 2 and 3 are the top row: three rock side by side.
+    refused_within(
+        10,
+        &[
+            "catan",
+            "generate",
+            "--count",
+            "1",
+            "--fix",
+            "1=rock:2,2=rock:12,3=rock:3",
+            "--rules",
+            "max-cluster=2",
+        ],
+        &[
+            "the fixed hexes 1, 2 and 3",
+            "rock side by side",
+            "max-cluster=2",
+        ],
+    );
+}

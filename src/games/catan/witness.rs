@@ -153,6 +153,44 @@ fn fixed_clash(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Option<String> {
                     }
                 }
             }
+            Rule::MaxCluster(n) => {
+                // Fixed hexes of one terrain side by side already form a group.
+                for t in 0..DESERT {
+                    let mask = f
+                        .iter()
+                        .filter(|x| x.terrain == t)
+                        .fold(0u32, |m, x| m | 1 << x.hex);
+                    if let Some(g) =
+                        crate::games::catan::rules::groups(shape, mask).find(|g| g.count_ones() > n)
+                    {
+                        return Some(format!(
+                            "the fixed hexes {} are {} side by side, a group of {}, larger than {} allows",
+                            hex_list(g),
+                            TERRAIN_NAMES[usize::from(t)],
+                            g.count_ones(),
+                            rule.name()
+                        ));
+                    }
+                }
+            }
+            Rule::MaxPipsPerCorner(n) => {
+                // Fixed numbers meeting at one corner already carry too many pips.
+                for c in &shape.corners {
+                    let on: Vec<_> = f
+                        .iter()
+                        .filter(|x| c.contains(&x.hex) && x.token.is_some())
+                        .collect();
+                    let sum: u32 = on.iter().map(|x| pips(x.token.unwrap_or(0))).sum();
+                    if sum > n {
+                        let mask = on.iter().fold(0u32, |m, x| m | 1 << x.hex);
+                        return Some(format!(
+                            "the fixed hexes {} meet at a corner whose numbers carry {sum} pips, more than {} allows",
+                            hex_list(mask),
+                            rule.name()
+                        ));
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -184,6 +222,18 @@ fn fixed_clash(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Option<String> {
         }
     }
     None
+}
+
+/// Hexes of a mask as the user numbers them: "1, 2 and 3".
+fn hex_list(mask: u32) -> String {
+    let v: Vec<String> = (0..32)
+        .filter(|h| mask >> h & 1 == 1)
+        .map(|h| (h + 1).to_string())
+        .collect();
+    match v.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => v.join(""),
+    }
 }
 
 /// How far a board is from meeting the rules: offending pieces summed over the rules.
@@ -355,6 +405,27 @@ mod tests {
 
     fn rules(s: &str) -> Rules {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn fixed_hexes_that_alone_break_a_cluster_or_corner_rule_are_named() {
+        let base = BoardKind::Base.shape();
+        // A corner of three land hexes, its hexes numbered as users number them.
+        let c = base.corners.iter().find(|c| c.len() == 3).unwrap();
+        let (a, b, d) = (c[0] + 1, c[1] + 1, c[2] + 1);
+        let fixes: Fixes = format!("{a}=wood:6,{b}=rock:5,{d}=clay:9").parse().unwrap();
+        // 5 + 4 + 4 = 13 pips at the corner.
+        let e = impossible(base, &rules("max-pips-per-corner=12"), &fixes).unwrap();
+        assert!(
+            e.contains("13 pips") && e.contains(&format!("{a}, {b} and {d}")),
+            "{e}"
+        );
+        assert!(impossible(base, &rules("max-pips-per-corner=13"), &fixes).is_none());
+        // The same three hexes all rock: a group of 3 (they touch pairwise).
+        let fixes: Fixes = format!("{a}=rock:6,{b}=rock:5,{d}=rock:9").parse().unwrap();
+        let e = impossible(base, &rules("max-cluster=2"), &fixes).unwrap();
+        assert!(e.contains("a group of 3") && e.contains("rock"), "{e}");
+        assert!(impossible(base, &rules("max-cluster=3"), &fixes).is_none());
     }
 
     #[test]
