@@ -50,12 +50,34 @@ pub const MAX_BOOK_PART_BYTES: u64 = 1 << 30;
 /// adds memory and start-up time, never speed, since every item is CPU work.
 pub const MAX_THREADS_PER_CORE: usize = 8;
 
+/// Address space the process needs before its worker threads: the program, the main
+/// thread and its memory arena (measured: a one-thread 16x16 Numbrix run needs about
+/// 200 MB of address space, each further thread about 50 to 64 MB).
+pub const BASE_ADDRESS_SPACE: u64 = 160 << 20;
+
+/// Address space each worker thread is given: the C library reserves 64 MB of it
+/// for the thread's memory arena, in which the thread's work lives.
+pub const THREAD_ADDRESS_SPACE: u64 = 64 << 20;
+
+/// The process's address-space limit (`ulimit -v`, RLIMIT_AS), if it has one.
+pub fn address_space_limit() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = text.lines().find(|l| l.starts_with("Max address space"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// How many worker threads fit an address-space limit of `limit` bytes (at least 1).
+pub fn threads_that_fit(limit: u64) -> usize {
+    (limit.saturating_sub(BASE_ADDRESS_SPACE) / THREAD_ADDRESS_SPACE).max(1) as usize
+}
+
 /// The number of worker threads `-j N` asks for (0: one per core), with a note when
-/// the request was lowered to [`MAX_THREADS_PER_CORE`] per core.
+/// the request was lowered to [`MAX_THREADS_PER_CORE`] per core, or to what an
+/// address-space limit (`ulimit -v`) leaves room for.
 pub fn threads(requested: usize) -> (usize, Option<String>) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let cap = cores.saturating_mul(MAX_THREADS_PER_CORE);
-    if requested > cap {
+    let (mut n, mut note) = if requested > cap {
         let note = format!(
             "-j {requested} is more than {MAX_THREADS_PER_CORE} threads per core on this machine's {cores} core{}: using {cap}",
             if cores == 1 { "" } else { "s" }
@@ -63,5 +85,31 @@ pub fn threads(requested: usize) -> (usize, Option<String>) {
         (cap, Some(note))
     } else {
         (requested, None)
+    };
+    if let Some(limit) = address_space_limit() {
+        let fit = threads_that_fit(limit);
+        let asked = if n == 0 { cores } else { n };
+        if asked > fit {
+            note = Some(format!(
+                "the address-space limit (ulimit -v) of {} MB leaves room for {fit} worker thread{} ({} MB each after {} MB for the program): using {fit}",
+                limit >> 20,
+                if fit == 1 { "" } else { "s" },
+                THREAD_ADDRESS_SPACE >> 20,
+                BASE_ADDRESS_SPACE >> 20
+            ));
+            n = fit;
+        }
+    }
+    (n, note)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn threads_fit_the_address_space_left_after_the_program() {
+        // 400,000 KiB (ulimit -v 400000): 390 MB, 160 for the program, 64 a thread.
+        assert_eq!(super::threads_that_fit(400_000 * 1024), 3);
+        assert_eq!(super::threads_that_fit(100 << 20), 1);
+        assert_eq!(super::threads_that_fit(1 << 40), 16381);
     }
 }

@@ -409,21 +409,59 @@ impl ttf_parser::OutlineBuilder for PathData {
     }
 }
 
-/// Rasterise an SVG document to a `w` x `h` PNG on white.
+/// Pixel buffers larger than this are rasterised one at a time in the whole process
+/// (smaller ones in parallel): however many threads draw, at most one large image is
+/// in memory at once.
+pub const LARGE_IMAGE_BYTES: u64 = 16 << 20;
+
+/// Held while a large image is rasterised and encoded.
+static LARGE_IMAGE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Rasterise an SVG document to a `w` x `h` PNG on white. The pixel buffer is
+/// reserved first, so a machine or a limit (`ulimit -v`) without room for it is an
+/// error naming the image's size, not an abort; the PNG is encoded straight from the
+/// pixels (opaque, so no copy is needed to undo premultiplied alpha).
 fn svg_to_png(svg: &str, w: u32, h: u32) -> Result<Vec<u8>> {
     use resvg::{tiny_skia, usvg};
     let tree = usvg::Tree::from_str(svg, &usvg::Options::default())
         .map_err(|e| Error::invalid(format!("cannot read the drawing as SVG: {e}")))?;
-    let mut pixmap = tiny_skia::Pixmap::new(w, h)
+    let bytes = u64::from(w) * u64::from(h) * 4;
+    let _one_at_a_time =
+        (bytes > LARGE_IMAGE_BYTES).then(|| LARGE_IMAGE.lock().unwrap_or_else(|p| p.into_inner()));
+    let no_room = || {
+        Error::invalid(format!(
+            "not enough memory for a {w} × {h} pixel image ({} MB): ask for a lower --dpi",
+            bytes.div_ceil(1 << 20)
+        ))
+    };
+    let mut data: Vec<u8> = Vec::new();
+    data.try_reserve_exact(bytes as usize)
+        .map_err(|_| no_room())?;
+    data.resize(bytes as usize, 0);
+    let size = tiny_skia::IntSize::from_wh(w, h)
+        .ok_or_else(|| Error::invalid(format!("cannot make a {w} × {h} pixel image")))?;
+    let mut pixmap = tiny_skia::Pixmap::from_vec(data, size)
         .ok_or_else(|| Error::invalid(format!("cannot make a {w} × {h} pixel image")))?;
     pixmap.fill(tiny_skia::Color::WHITE);
-    let size = tree.size();
-    let transform =
-        tiny_skia::Transform::from_scale(w as f32 / size.width(), h as f32 / size.height());
+    let tree_size = tree.size();
+    let transform = tiny_skia::Transform::from_scale(
+        w as f32 / tree_size.width(),
+        h as f32 / tree_size.height(),
+    );
     resvg::render(&tree, transform, &mut pixmap.as_mut());
-    pixmap
-        .encode_png()
-        .map_err(|e| Error::invalid(format!("cannot encode the PNG: {e}")))
+    let encode = || -> std::result::Result<Vec<u8>, png::EncodingError> {
+        let mut out = Vec::new();
+        let mut encoder = png::Encoder::new(&mut out, w, h);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header()?;
+        // Every pixel is opaque (the page is filled white first), so premultiplied
+        // and straight alpha are the same bytes.
+        writer.write_image_data(pixmap.data())?;
+        writer.finish()?;
+        Ok(out)
+    };
+    encode().map_err(|e| Error::invalid(format!("cannot encode the PNG: {e}")))
 }
 
 #[cfg(test)]

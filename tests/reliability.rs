@@ -1296,3 +1296,129 @@ fn titles_and_headings_of_any_length_are_refused_with_the_size_that_fits_or_prin
     }
     assert!(refused > 10, "{refused}");
 }
+
+/// Run `args` under an address-space limit of `kib` KiB (`ulimit -v`).
+fn under_ulimit(kib: u64, args: &[&str], dir: &Path) -> (Option<i32>, String) {
+    let line = format!(
+        "ulimit -v {kib} && exec {} {}",
+        p(&exe()),
+        args.iter()
+            .map(|a| format!("'{a}'"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let child = Command::new("sh")
+        .args(["-c", &line])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (code, _, err) = wait_limited(child, Duration::from_secs(300));
+    (code, err)
+}
+
+#[test]
+fn large_pngs_and_many_threads_fit_a_400_mb_address_space() {
+    let d = tempfile::tempdir().unwrap();
+    // 1200 dpi: about 96 MB of pixels an image; one large image at a time.
+    let (code, err) = under_ulimit(
+        400_000,
+        &[
+            "-q",
+            "flip",
+            "generate",
+            "--size",
+            "6",
+            "--count",
+            "3",
+            "--format",
+            "png",
+            "--dpi",
+            "1200",
+            "--out-dir",
+            "png",
+        ],
+        d.path(),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(files_in(&d.path().join("png")).len(), 6);
+    // -j 16 is lowered to the threads the limit leaves room for, with a note.
+    let (code, err) = under_ulimit(
+        400_000,
+        &[
+            "-q", "-j", "16", "numbrix", "generate", "--size", "16", "--count", "3", "--out",
+            "n.jsonl",
+        ],
+        d.path(),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("address-space limit") && err.contains("using 3"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("n.jsonl"))
+            .unwrap()
+            .lines()
+            .count(),
+        3
+    );
+    // Too little room for even one image: an error naming the size, no leftovers.
+    let (code, err) = under_ulimit(
+        230_000,
+        &[
+            "-q",
+            "flip",
+            "generate",
+            "--size",
+            "6",
+            "--count",
+            "1",
+            "--format",
+            "png",
+            "--dpi",
+            "1200",
+            "--out-dir",
+            "small",
+        ],
+        d.path(),
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("not enough memory") && err.contains("lower --dpi"),
+        "{err}"
+    );
+    assert!(!d.path().join("small").exists(), "{:?}", files_in(d.path()));
+}
+
+#[test]
+fn a_dead_image_runs_temporary_folder_is_removed_by_the_next_run() {
+    let d = tempfile::tempdir().unwrap();
+    let dead = d
+        .path()
+        .join(".puzzlebook-images.tmp-999999-0123456789abcdef");
+    std::fs::create_dir(&dead).unwrap();
+    std::fs::write(dead.join(".lock"), "").unwrap();
+    std::fs::write(dead.join("flip-0.png"), "half").unwrap();
+    let (code, _, err) = run_limited(
+        &[
+            "-q",
+            "flip",
+            "generate",
+            "--size",
+            "3",
+            "--count",
+            "1",
+            "--format",
+            "svg",
+            "--out-dir",
+            p(d.path()),
+        ],
+        None,
+        Duration::from_secs(20),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(files_in(d.path()), ["flip-0-solution.svg", "flip-0.svg"]);
+}

@@ -200,26 +200,66 @@ fn images<G: Game>(game: &G, run: &RunArgs, ctx: Ctx, format: GenFormat) -> Resu
 }
 
 /// A hidden folder inside the output folder where a run's files are written before
-/// they are moved into place; removed, with whatever is left in it, when dropped.
+/// they are moved into place; removed, with whatever is left in it, when dropped. Its
+/// writer holds a lock on a file inside it, so a folder left by a writer that died
+/// (killed, out of memory) holds no lock and the next image run in the same output
+/// folder removes it.
 struct TempDir {
     dir: PathBuf,
     path: PathBuf,
+    _lock: fs::File,
+}
+
+/// The start of an image run's temporary folder's name.
+const IMAGES_TMP: &str = ".puzzlebook-images.tmp-";
+
+/// Remove the temporary folders of image runs in `dir` whose writers are gone.
+fn remove_dead_temp_dirs(dir: &Path) {
+    let Ok(rd) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        if !e.file_name().to_string_lossy().starts_with(IMAGES_TMP) {
+            continue;
+        }
+        // Only real folders (never a link planted under such a name).
+        if !e.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let lock = e.path().join(".lock");
+        let held = puzzlebook::jobs::manifest::open_regular(&lock)
+            .map(|f| f.try_lock().is_err())
+            // No lock file yet: a writer that is just starting (left alone).
+            .unwrap_or(true);
+        if !held {
+            let _ = fs::remove_dir_all(e.path());
+        }
+    }
 }
 
 impl TempDir {
     fn create(dir: &Path) -> Result<TempDir> {
+        remove_dead_temp_dirs(dir);
         for _ in 0..16 {
             let path = dir.join(format!(
-                ".puzzlebook-images.tmp-{}-{:016x}",
+                "{IMAGES_TMP}{}-{:016x}",
                 std::process::id(),
                 rand::random::<u64>()
             ));
             match fs::create_dir(&path) {
                 Ok(()) => {
+                    let lock_path = path.join(".lock");
+                    let lock = fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .open(&lock_path)
+                        .map_err(|e| Error::io("cannot write to", dir, e))?;
+                    let _ = lock.try_lock();
                     return Ok(TempDir {
                         dir: dir.to_path_buf(),
                         path,
-                    })
+                        _lock: lock,
+                    });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(Error::io("cannot write to", dir, e)),
