@@ -1422,3 +1422,81 @@ fn a_dead_image_runs_temporary_folder_is_removed_by_the_next_run() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(files_in(d.path()), ["flip-0-solution.svg", "flip-0.svg"]);
 }
+
+/// A part with line `k` (1 = the first record) passed through `edit` and its end line
+/// sealed again, as someone who knows the format would forge it.
+fn forge_part(part: &Path, k: usize, edit: impl Fn(&mut serde_json::Value)) {
+    use sha2::{Digest, Sha256};
+    let text = std::fs::read_to_string(part).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    lines.pop(); // the end line
+    let mut v: serde_json::Value = serde_json::from_str(&lines[k]).unwrap();
+    edit(&mut v);
+    lines[k] = v.to_string();
+    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let sha: String = Sha256::digest(body.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let end = serde_json::json!({"puzzlebook_part_end": {"lines": lines.len(), "sha256": sha}});
+    std::fs::write(part, format!("{body}{end}\n")).unwrap();
+}
+
+#[test]
+fn merge_rechecks_every_record_even_in_a_resealed_part() {
+    let d = tempfile::tempdir().unwrap();
+    for (game, args, edit) in [
+        (
+            "flip",
+            vec!["--size", "4"],
+            Box::new(|v: &mut serde_json::Value| v["min_moves"] = 110.into())
+                as Box<dyn Fn(&mut serde_json::Value)>,
+        ),
+        (
+            "numbrix",
+            vec!["--size", "5"],
+            // One solution number swapped with its neighbour's: no longer a path.
+            Box::new(|v: &mut serde_json::Value| {
+                let a = v["solution"][0][0].clone();
+                v["solution"][0][0] = v["solution"][4][4].clone();
+                v["solution"][4][4] = a;
+            }),
+        ),
+    ] {
+        let parts: Vec<PathBuf> = (0..2)
+            .map(|k| {
+                let part = d.path().join(format!("{game}.part{k}"));
+                let mut a = vec![game, "generate", "--count", "4", "--shard"];
+                let shard = format!("{k}/2");
+                a.push(&shard);
+                a.extend(&args);
+                a.extend(["--out", p(&part)]);
+                let (code, _, err) = run_limited(&a, None, Duration::from_secs(60));
+                assert_eq!(code, 0, "{err}");
+                part
+            })
+            .collect();
+        let merged = d.path().join(format!("{game}.jsonl"));
+        // Untouched parts merge.
+        let (code, _, err) = run_limited(
+            &["merge", "--out", p(&merged), p(&parts[0]), p(&parts[1])],
+            None,
+            Duration::from_secs(60),
+        );
+        assert_eq!(code, 0, "{err}");
+        std::fs::remove_file(&merged).unwrap();
+        forge_part(&parts[1], 2, edit);
+        let (code, _, err) = run_limited(
+            &["merge", "--out", p(&merged), p(&parts[0]), p(&parts[1])],
+            None,
+            Duration::from_secs(60),
+        );
+        assert_eq!(code, 1, "{game}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("item 3 fails the game's check"),
+            "{game}: {err}"
+        );
+        assert!(!merged.exists());
+    }
+}

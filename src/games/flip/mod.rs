@@ -262,6 +262,51 @@ impl Game for Flip {
         Ok(())
     }
 
+    fn from_record(&self, record: &serde_json::Value) -> Option<Result<FlipPuzzle>> {
+        #[derive(Deserialize)]
+        struct Fields {
+            start: Vec<String>,
+            min_moves: usize,
+            solution: Vec<String>,
+        }
+        let read = || -> Result<FlipPuzzle> {
+            let f = Fields::deserialize(record)
+                .map_err(|e| Error::check(format!("not a Flip record: {e}")))?;
+            let l = self.layout();
+            if f.start.len() != l.board_rows()
+                || f.start.iter().any(|row| row.len() != l.board_cols())
+            {
+                return Err(Error::check("start board has the wrong size"));
+            }
+            let mut board = Bits::zeros(l.cells());
+            for (r, row) in f.start.iter().enumerate() {
+                for (c, ch) in row.bytes().enumerate() {
+                    board.set(l.cell(r, c), ch == b'o');
+                }
+            }
+            // Unknown names are kept for verify to refuse; their indices are not needed.
+            let moves = f
+                .solution
+                .iter()
+                .filter_map(|n| l.parse_move(n).ok())
+                .collect();
+            let square = l.rows == l.cols;
+            Ok(FlipPuzzle {
+                size: square.then_some(l.rows),
+                rows: (!square).then_some(l.rows),
+                cols: (!square).then_some(l.cols),
+                shape: l.shape,
+                compat: self.params.compat,
+                start: f.start,
+                min_moves: f.min_moves,
+                solution: f.solution,
+                board,
+                moves,
+            })
+        };
+        Some(read())
+    }
+
     fn draw(&self, p: &FlipPuzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
         draw::board(
             canvas,

@@ -401,6 +401,58 @@ impl Game for Numbrix {
         }
     }
 
+    fn from_record(&self, record: &serde_json::Value) -> Option<Result<NumbrixPuzzle>> {
+        #[derive(Deserialize)]
+        struct Fields {
+            rows: usize,
+            cols: usize,
+            style: Style,
+            #[serde(default)]
+            moves: Moves,
+            #[serde(default)]
+            shape: Option<String>,
+            givens: Vec<Vec<i64>>,
+            solution: Vec<Vec<i64>>,
+            clues: usize,
+            difficulty: Grade,
+            minimal: bool,
+            #[serde(default)]
+            minimal_for_grade: Option<bool>,
+        }
+        // -1 is a blocked cell; anything else must be a number the grid can hold.
+        let cells = |rows: Vec<Vec<i64>>| -> Result<Vec<Vec<u16>>> {
+            rows.into_iter()
+                .map(|row| {
+                    row.into_iter()
+                        .map(|v| match v {
+                            -1 => Ok(BLOCKED),
+                            v if (0..i64::from(BLOCKED)).contains(&v) => Ok(v as u16),
+                            v => Err(Error::check(format!("{v} is not a cell's number"))),
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let read = || -> Result<NumbrixPuzzle> {
+            let f = Fields::deserialize(record)
+                .map_err(|e| Error::check(format!("not a Numbrix record: {e}")))?;
+            Ok(NumbrixPuzzle {
+                rows: f.rows,
+                cols: f.cols,
+                style: f.style,
+                moves: f.moves,
+                shape: f.shape,
+                givens: cells(f.givens)?,
+                solution: cells(f.solution)?,
+                clues: f.clues,
+                difficulty: f.difficulty,
+                minimal: f.minimal,
+                minimal_for_grade: f.minimal_for_grade,
+            })
+        };
+        Some(read())
+    }
+
     fn verify(&self, p: &NumbrixPuzzle) -> Result<()> {
         let (givens, solution) = (p.givens_flat(), p.solution_flat());
         if p.givens.len() != p.rows || p.givens.iter().any(|r| r.len() != p.cols) {

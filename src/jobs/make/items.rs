@@ -127,64 +127,105 @@ pub(super) fn file_of(dest: &Dest) -> Vec<PathBuf> {
 
 /// Merge items parts: records in index order, exactly as one run writes them.
 pub(super) fn merge_items(parts: &mut [PartFile], dest: &Dest) -> Result<Made> {
-    let cfg = &parts[0].header.config;
-    let field = |k: &str| cfg[k].as_u64().ok_or_else(|| bad_config(k));
-    let (first, count) = (field("first")?, field("count")?);
-    crate::shard::check_range(first, count)?;
-    let text = cfg["format"] == "text";
-    let n = parts.len() as u64;
-    let mut sink = Sink::open(dest)?;
-    #[derive(Deserialize)]
-    struct Index {
-        index: u64,
-        #[serde(default)]
-        text: String,
+    let cfg = parts[0].header.config.clone();
+    let name = cfg["game"]
+        .as_str()
+        .ok_or_else(|| bad_config("game"))?
+        .to_string();
+    games::visit(
+        &name,
+        MergeItems {
+            parts,
+            dest,
+            cfg: &cfg,
+        },
+    )?
+}
+
+/// Merge items parts of one game: every JSON record is read back and re-checked with
+/// the game's independent check before anything is written (a part whose checksum
+/// was recomputed after an edit still cannot slip a wrong record through).
+struct MergeItems<'a> {
+    parts: &'a mut [PartFile],
+    dest: &'a Dest,
+    cfg: &'a Value,
+}
+
+impl GameVisitor for MergeItems<'_> {
+    type Output = Result<Made>;
+    fn visit<G: Game>(self) -> Result<Made> {
+        let (parts, dest, cfg) = (self.parts, self.dest, self.cfg);
+        let params = G::Params::deserialize(&cfg["params"])
+            .map_err(|e| Error::invalid(format!("the part header's params: {e}")))?;
+        let game = G::new(params)?;
+        let field = |k: &str| cfg[k].as_u64().ok_or_else(|| bad_config(k));
+        let (first, count) = (field("first")?, field("count")?);
+        crate::shard::check_range(first, count)?;
+        let text = cfg["format"] == "text";
+        let n = parts.len() as u64;
+        let mut sink = Sink::open(dest)?;
+        #[derive(Deserialize)]
+        struct Index {
+            index: u64,
+            #[serde(default)]
+            text: String,
+        }
+        for i in (0..count).map(|k| first + k) {
+            if i % 4096 == 0 {
+                crate::interrupt::check()?;
+            }
+            let p = &mut parts[(i % n) as usize];
+            let line = p.next_line()?.ok_or_else(|| {
+                Error::invalid(format!(
+                    "{} ends before item {i}: an incomplete part",
+                    p.path.display()
+                ))
+            })?;
+            let rec: Index = serde_json::from_str(&line).map_err(|e| {
+                Error::invalid(format!(
+                    "{}: item {i} is not a record: {e}",
+                    p.path.display()
+                ))
+            })?;
+            if rec.index != i {
+                return Err(Error::invalid(format!(
+                    "{}: expected item {i}, found item {}",
+                    p.path.display(),
+                    rec.index
+                )));
+            }
+            if text {
+                sink.write(rec.text.as_bytes())?;
+            } else {
+                let value: Value = serde_json::from_str(&line)
+                    .map_err(|e| Error::invalid(format!("{}: item {i}: {e}", p.path.display())))?;
+                if let Some(puzzle) = game.from_record(&value) {
+                    puzzle.and_then(|q| game.verify(&q)).map_err(|e| {
+                        Error::invalid(format!(
+                            "{}: item {i} fails the game's check ({e}): a changed part; make it again",
+                            p.path.display()
+                        ))
+                    })?;
+                }
+                sink.write(line.as_bytes())?;
+                sink.write(b"\n")?;
+            }
+        }
+        for p in parts.iter_mut() {
+            if p.next_line()?.is_some() {
+                return Err(Error::invalid(format!(
+                    "{} holds more items than its run asked for",
+                    p.path.display()
+                )));
+            }
+        }
+        sink.finish()?;
+        Ok(Made {
+            items: count,
+            files: file_of(dest),
+            note: String::new(),
+        })
     }
-    for i in (0..count).map(|k| first + k) {
-        if i % 65536 == 0 {
-            crate::interrupt::check()?;
-        }
-        let p = &mut parts[(i % n) as usize];
-        let line = p.next_line()?.ok_or_else(|| {
-            Error::invalid(format!(
-                "{} ends before item {i}: an incomplete part",
-                p.path.display()
-            ))
-        })?;
-        let rec: Index = serde_json::from_str(&line).map_err(|e| {
-            Error::invalid(format!(
-                "{}: item {i} is not a record: {e}",
-                p.path.display()
-            ))
-        })?;
-        if rec.index != i {
-            return Err(Error::invalid(format!(
-                "{}: expected item {i}, found item {}",
-                p.path.display(),
-                rec.index
-            )));
-        }
-        if text {
-            sink.write(rec.text.as_bytes())?;
-        } else {
-            sink.write(line.as_bytes())?;
-            sink.write(b"\n")?;
-        }
-    }
-    for p in parts.iter_mut() {
-        if p.next_line()?.is_some() {
-            return Err(Error::invalid(format!(
-                "{} holds more items than its run asked for",
-                p.path.display()
-            )));
-        }
-    }
-    sink.finish()?;
-    Ok(Made {
-        items: count,
-        files: file_of(dest),
-        note: String::new(),
-    })
 }
 
 pub(super) fn bad_config(k: &str) -> Error {
