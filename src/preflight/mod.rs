@@ -8,6 +8,7 @@
 //! nesting are bounded, and a PDF that cannot be read is one error, never a panic.
 
 pub mod content;
+pub mod image;
 pub mod scan;
 
 use crate::{Error, Result};
@@ -803,6 +804,7 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
     let mut min_line: Option<f64> = None;
     let mut rgb_pages = BTreeSet::new();
     let ink_tol = INK_TOL_IN * PT;
+    let mut images = image::Cache::default();
     for (i, &id) in page_ids.iter().enumerate() {
         let p = (i + 1) as u32;
         let page = doc
@@ -810,7 +812,10 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
             .map_err(|_| Error::invalid(format!("page {p} is not a dictionary")))?;
         let resources = inherited(&doc, page, b"Resources").and_then(|o| o.as_dict().ok());
         let mut interp = Interp::new(&doc, IDENTITY);
-        if let Err(e) = interp.run_page(id, resources) {
+        interp.images = std::mem::take(&mut images);
+        let run = interp.run_page(id, resources);
+        images = std::mem::take(&mut interp.images);
+        if let Err(e) = run {
             found.note(
                 Fail,
                 "content",
@@ -901,9 +906,11 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
             {
                 continue; // bleed art: it runs off the trim into the bleed
             }
-            let what = match m.kind {
-                MarkKind::Text => "text",
-                _ => "ink",
+            let (sev, what) = match m.kind {
+                MarkKind::Text => (Fail, "text".to_string()),
+                // Ink preflight could not see is worth a look, never a failure.
+                MarkKind::Unseen(why) => (Warn, format!("unseen:{why}")),
+                _ => (Fail, "ink".to_string()),
             };
             for (side, d, need) in [
                 ("inside (gutter)", inside, inside_m),
@@ -912,13 +919,7 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
                 ("bottom", bottom, outer_m),
             ] {
                 if d < need * PT - ink_tol {
-                    found.note(
-                        Fail,
-                        "safe-area",
-                        format!("{what}|{side}|{need}"),
-                        p,
-                        d / PT,
-                    );
+                    found.note(sev, "safe-area", format!("{what}|{side}|{need}"), p, d / PT);
                 }
             }
         }
@@ -1041,10 +1042,16 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
                 } else {
                     ""
                 };
-                format!(
-                    "{what} outside the safe area on the {side} edge{bleed_note}: {found}, needs at least {}",
-                    inch(need)
-                )
+                match what.strip_prefix("unseen:") {
+                    Some(why) => format!(
+                        "an image whose pixels preflight cannot see ({why}) covers the safe area on the {side} edge: its box is {found}, needs at least {}; check by eye that it is white there",
+                        inch(need)
+                    ),
+                    None => format!(
+                        "{what} outside the safe area on the {side} edge{bleed_note}: {found}, needs at least {}",
+                        inch(need)
+                    ),
+                }
             }
             "text-size" => format!(
                 "{key}: smallest {}, needs at least {}",
