@@ -483,6 +483,14 @@ fn thin_lines_fail_and_hairlines_too() {
         "{out}"
     );
     assert!(out.contains("thinnest 0.6 pt"), "{out}");
+    // Each message is worded for the service checked: no "KDP's figure" for IngramSpark.
+    let (code, out) = preflight(&b.pdf(), &["--service", "ingram"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("WARN page 12: lines thinner than 0.75 pt (IngramSpark states no figure; thinner lines may print faintly): thinnest 0.6 pt"),
+        "{out}"
+    );
+    assert!(!out.contains("KDP"), "{out}");
 }
 
 #[test]
@@ -494,6 +502,8 @@ fn rgb_warns_for_kdp_and_fails_for_ingram() {
     fails_one(&b, &["--service", "ingram"], "FAIL page 4: ", "RGB colour");
     let mut b = Book::new(24);
     b.rgb_image = Some(6);
+    let (_, out) = preflight(&b.pdf(), &[]);
+    assert!(!out.contains("IngramSpark"), "{out}");
     fails_one(
         &b,
         &["--service", "ingram"],
@@ -538,6 +548,25 @@ fn a_false_pdfx_claim_fails() {
         out.contains("FAIL page 5: claims PDF/X-1a:2001 but uses RGB"),
         "{out}"
     );
+    // An empty GTS_PDFXVersion is a malformed claim, said so (not "claims  but").
+    let mut b = Book::new(24);
+    b.pdfx = Some(("", true));
+    fails_one(
+        &b,
+        &[],
+        "FAIL: ",
+        "GTS_PDFXVersion is empty: a malformed PDF/X claim",
+    );
+    b.pdfx = Some(("", false));
+    let (code, out) = preflight(&b.pdf(), &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(
+            "FAIL: claims PDF/X (with an empty version) but has no GTS_PDFX output intent"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("claims  but"), "{out}");
 }
 
 #[test]
