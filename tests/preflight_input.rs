@@ -367,16 +367,24 @@ fn a_closed_pipe_ends_the_report_quietly() {
     assert_eq!(out.stdout, b"{");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.is_empty(), "{err}");
-    // The reader gone before anything is written: no panic, no error line, a quiet
-    // exit (status 0, as every command has on a closed pipe).
-    let mut child = std::process::Command::new(&exe)
+    // The reader gone before anything is written (a pipe whose read end is closed
+    // before the process starts): no panic, no error line, a quiet exit (status 0, as
+    // every command has on a closed pipe).
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut fds = [0; 2];
+    // SAFETY: pipe fills two new descriptors; the read end is closed at once and the
+    // write end is owned by `w` from here on.
+    let w = unsafe {
+        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+        libc::close(fds[0]);
+        OwnedFd::from_raw_fd(fds[1])
+    };
+    let out = std::process::Command::new(&exe)
         .args(["preflight", "--json", &f])
-        .stdout(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::from(w))
         .stderr(std::process::Stdio::piped())
-        .spawn()
+        .output()
         .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "{err}");
     assert!(err.is_empty(), "{err}");

@@ -39,12 +39,25 @@ pub struct Cache {
     pub decoded: u64,
 }
 
+/// `o` with references followed (Null when one leads nowhere).
+fn deref<'a>(doc: &'a Document, o: &'a Object) -> &'a Object {
+    static NULL: Object = Object::Null;
+    doc.dereference(o).map(|(_, o)| o).unwrap_or(&NULL)
+}
+
+/// `d[key]` with references followed.
+fn get<'a>(doc: &'a Document, d: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
+    d.get(key)
+        .ok()
+        .map(|o| deref(doc, o))
+        .filter(|o| !matches!(o, Object::Null))
+}
+
 fn int(doc: &Document, d: &Dictionary, keys: &[&[u8]]) -> Option<i64> {
-    keys.iter()
-        .find_map(|k| match super::content::get(doc, d, k) {
-            Some(Object::Integer(i)) => Some(*i),
-            _ => None,
-        })
+    keys.iter().find_map(|k| match get(doc, d, k) {
+        Some(Object::Integer(i)) => Some(*i),
+        _ => None,
+    })
 }
 
 /// Components and whether a sample set is white, for an image colour space.
@@ -54,12 +67,7 @@ fn components(doc: &Document, cs: Option<&Object>) -> Result<(usize, bool), &'st
     };
     let name_of = |o: &Object| o.as_name().ok().map(<[u8]>::to_vec);
     let (head, arr) = match cs {
-        Object::Array(a) => (
-            a.first()
-                .map(|h| super::content::deref(doc, h))
-                .and_then(name_of),
-            Some(a),
-        ),
+        Object::Array(a) => (a.first().map(|h| deref(doc, h)).and_then(name_of), Some(a)),
         o => (name_of(o), None),
     };
     match head.as_deref() {
@@ -69,7 +77,7 @@ fn components(doc: &Document, cs: Option<&Object>) -> Result<(usize, bool), &'st
         Some(b"ICCBased") => {
             let n = arr
                 .and_then(|a| a.get(1))
-                .map(|s| super::content::deref(doc, s))
+                .map(|s| deref(doc, s))
                 .and_then(|s| s.as_stream().ok())
                 .and_then(|s| int(doc, &s.dict, &[b"N"]));
             match n {
@@ -88,7 +96,7 @@ fn components(doc: &Document, cs: Option<&Object>) -> Result<(usize, bool), &'st
 
 /// Why lopdf cannot decode these filters, or None when it can.
 fn filter_problem(doc: &Document, d: &Dictionary) -> Option<&'static str> {
-    let f = super::content::get(doc, d, b"Filter");
+    let f = get(doc, d, b"Filter");
     let names: Vec<&[u8]> = match f {
         None => vec![],
         Some(Object::Name(n)) => vec![n],
@@ -166,11 +174,8 @@ fn decode(doc: &Document, s: &Stream, cache: &mut Cache) -> Result<Ink, &'static
     if (w as u64) * (h as u64) > (MAX_IMAGE_BYTES as u64) * 8 {
         return Err("too many pixels to decode, past preflight's bound");
     }
-    let mask = matches!(
-        super::content::get(doc, d, b"ImageMask"),
-        Some(Object::Boolean(true))
-    );
-    let decode_arr: Vec<f64> = match super::content::get(doc, d, b"Decode") {
+    let mask = matches!(get(doc, d, b"ImageMask"), Some(Object::Boolean(true)));
+    let decode_arr: Vec<f64> = match get(doc, d, b"Decode") {
         Some(Object::Array(a)) => a
             .iter()
             .map(|o| match o {
@@ -185,7 +190,7 @@ fn decode(doc: &Document, s: &Stream, cache: &mut Cache) -> Result<Ink, &'static
     let (comps, cmyk, bits) = if mask {
         (1, false, 1)
     } else {
-        let (c, k) = components(doc, super::content::get(doc, d, b"ColorSpace"))?;
+        let (c, k) = components(doc, get(doc, d, b"ColorSpace"))?;
         let bits = int(doc, d, &[b"BitsPerComponent"]).unwrap_or(0);
         match (bits, c) {
             (8, _) | (1, 1) => {}
@@ -202,7 +207,7 @@ fn decode(doc: &Document, s: &Stream, cache: &mut Cache) -> Result<Ink, &'static
     };
     let (data, row) = samples(doc, s, w, h, comps, bits, cache)?;
     // Alpha: a soft mask (its own size, scaled over the image), or a colour key.
-    let smask = super::content::get(doc, d, b"SMask").and_then(|o| o.as_stream().ok());
+    let smask = get(doc, d, b"SMask").and_then(|o| o.as_stream().ok());
     let alpha = match smask {
         Some(m) => {
             let mw = int(doc, &m.dict, &[b"Width"]).and_then(|v| usize::try_from(v).ok());
@@ -220,7 +225,7 @@ fn decode(doc: &Document, s: &Stream, cache: &mut Cache) -> Result<Ink, &'static
         }
         None => None,
     };
-    let key: Option<Vec<i64>> = match super::content::get(doc, d, b"Mask") {
+    let key: Option<Vec<i64>> = match get(doc, d, b"Mask") {
         Some(Object::Array(a)) => Some(
             a.iter()
                 .map(|o| match o {
