@@ -243,11 +243,62 @@ fn a_clean_book_passes_both_services() {
     assert!(out.contains("bleed 0.125 in"), "{out}");
 }
 
+/// Exit 0 and exactly one problem line, a WARN that starts with `start` and contains `has`.
+fn warns_one(book: &Book, args: &[&str], start: &str, has: &str) -> String {
+    let (code, out) = preflight(&book.pdf(), args);
+    let lines = problems(&out);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(lines.len(), 1, "one problem expected:\n{out}");
+    assert!(lines[0].starts_with(start), "{out}");
+    assert!(lines[0].contains(has), "{out}");
+    out
+}
+
 #[test]
-fn missing_trim_boxes_name_their_pages() {
+fn without_a_trim_box_the_media_box_is_the_trim_with_a_warning() {
+    // What word processors and cairo write: no TrimBox. The MediaBox is the trim.
     let mut b = Book::new(24);
     b.no_trim = vec![3, 4, 5, 9];
-    fails_one(&b, &[], "FAIL pages 3-5, 9: ", "no TrimBox");
+    warns_one(
+        &b,
+        &[],
+        "WARN pages 3-5, 9: ",
+        "no TrimBox: the MediaBox, 6 x 9 in, is taken as the trim",
+    );
+    // Text 10 pt from the edge of such a page is still outside the safe area.
+    let b = b.with(4, "BT /F1 10 Tf 72 630 Td (Top) Tj ET");
+    let (code, out) = preflight(&b.pdf(), &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("FAIL page 4: text outside the safe area on the top edge"),
+        "{out}"
+    );
+    // 6.125 x 9.25 in is 6 x 9 with bleed on the outside, top and bottom: read so, and
+    // the background running into the bleed is bleed art, not a safe-area failure.
+    let mut b = Book::new(24).with(3, "0.2 g -9 -9 200 100 re f");
+    b.bleed = 9.0;
+    b.no_trim = (1..=24).collect();
+    let out = warns_one(
+        &b,
+        &[],
+        "WARN pages 1-24: ",
+        "no TrimBox: the MediaBox, 6.125 x 9.25 in, is read as a 6 x 9 in trim with 0.125 in bleed",
+    );
+    assert!(out.contains("trim 6 x 9 in, bleed 0.125 in"), "{out}");
+    // A MediaBox of no listed size plus bleed is taken as it is: 6.3 x 9.25 in is a
+    // custom trim (a second warning), never a bleed read into it.
+    let mut b = Book::new(24);
+    b.trim = (6.3 * IN, 9.25 * IN);
+    b.no_trim = (1..=24).collect();
+    let (code, out) = preflight(&b.pdf(), &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(
+            "WARN pages 1-24: no TrimBox: the MediaBox, 6.3 x 9.25 in, is taken as the trim"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("trim 6.3 x 9.25 in is a custom size"), "{out}");
 }
 
 #[test]
@@ -432,6 +483,14 @@ fn thin_lines_fail_and_hairlines_too() {
         "{out}"
     );
     assert!(out.contains("thinnest 0.6 pt"), "{out}");
+    // Each message is worded for the service checked: no "KDP's figure" for IngramSpark.
+    let (code, out) = preflight(&b.pdf(), &["--service", "ingram"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("WARN page 12: lines thinner than 0.75 pt (IngramSpark states no figure; thinner lines may print faintly): thinnest 0.6 pt"),
+        "{out}"
+    );
+    assert!(!out.contains("KDP"), "{out}");
 }
 
 #[test]
@@ -443,6 +502,8 @@ fn rgb_warns_for_kdp_and_fails_for_ingram() {
     fails_one(&b, &["--service", "ingram"], "FAIL page 4: ", "RGB colour");
     let mut b = Book::new(24);
     b.rgb_image = Some(6);
+    let (_, out) = preflight(&b.pdf(), &[]);
+    assert!(!out.contains("IngramSpark"), "{out}");
     fails_one(
         &b,
         &["--service", "ingram"],
@@ -487,6 +548,25 @@ fn a_false_pdfx_claim_fails() {
         out.contains("FAIL page 5: claims PDF/X-1a:2001 but uses RGB"),
         "{out}"
     );
+    // An empty GTS_PDFXVersion is a malformed claim, said so (not "claims  but").
+    let mut b = Book::new(24);
+    b.pdfx = Some(("", true));
+    fails_one(
+        &b,
+        &[],
+        "FAIL: ",
+        "GTS_PDFXVersion is empty: a malformed PDF/X claim",
+    );
+    b.pdfx = Some(("", false));
+    let (code, out) = preflight(&b.pdf(), &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(
+            "FAIL: claims PDF/X (with an empty version) but has no GTS_PDFX output intent"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("claims  but"), "{out}");
 }
 
 #[test]

@@ -8,6 +8,7 @@
 //! operations per page, form nesting and graphics-state nesting. Operators with
 //! operands of the wrong kind are skipped, as viewers do.
 
+use super::image::{self, Ink};
 use lopdf::content::{Content, Operation};
 use lopdf::{Dictionary, Document, Object, ObjectId};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -131,8 +132,10 @@ pub enum MarkKind {
     Text,
     /// A filled or stroked path in a colour that is not white.
     Path,
-    /// An image or an image mask.
+    /// An image or an image mask: the box of its inked pixels.
     Image,
+    /// An image whose pixels could not be looked at (why): its whole box.
+    Unseen(&'static str),
 }
 
 /// One thing on the page and its box.
@@ -489,6 +492,8 @@ pub struct Interp<'a> {
     fonts: HashMap<ObjectId, std::rc::Rc<Font>>,
     /// What the page puts on paper.
     pub page: Page,
+    /// Images decoded so far (pass it from page to page to decode each image once).
+    pub images: image::Cache,
 }
 
 impl<'a> Interp<'a> {
@@ -518,6 +523,7 @@ impl<'a> Interp<'a> {
             ops: 0,
             fonts: HashMap::new(),
             page: Page::default(),
+            images: image::Cache::default(),
         }
     }
 
@@ -825,15 +831,15 @@ impl<'a> Interp<'a> {
         self.tm = self.tlm;
     }
 
-    /// An image (or inline image) with its dictionary: the unit square under the CTM.
-    fn image(&mut self, dict: &Dictionary, resources: Option<&'a Dictionary>) {
-        let r = Rect {
-            x0: 0.0,
-            y0: 0.0,
-            x1: 1.0,
-            y1: 1.0,
-        }
-        .transform(&self.gs.ctm);
+    /// An image (or inline image) with its dictionary and its ink in the unit square,
+    /// which the CTM takes onto the page.
+    fn image(&mut self, dict: &Dictionary, resources: Option<&'a Dictionary>, ink: Ink) {
+        let unit = |x0, y0, x1, y1| Rect { x0, y0, x1, y1 }.transform(&self.gs.ctm);
+        let (kind, r) = match ink {
+            Ink::Blank => (None, unit(0.0, 0.0, 1.0, 1.0)),
+            Ink::Box(x0, y0, x1, y1) => (Some(MarkKind::Image), unit(x0, y0, x1, y1)),
+            Ink::Unseen(why) => (Some(MarkKind::Unseen(why)), unit(0.0, 0.0, 1.0, 1.0)),
+        };
         let mask = get(self.doc, dict, b"ImageMask")
             .or_else(|| get(self.doc, dict, b"IM"))
             .and_then(|o| o.as_bool().ok())
@@ -870,7 +876,22 @@ impl<'a> Interp<'a> {
             };
             self.page.spaces.insert(label);
         }
-        self.page.add(MarkKind::Image, r);
+        if let Some(kind) = kind {
+            self.page.add(kind, r);
+        }
+    }
+
+    /// The ink of an image XObject, decoded once per object.
+    fn xobject_ink(&mut self, obj: &Object, stream: &lopdf::Stream) -> Ink {
+        let id = obj.as_reference().ok();
+        if let Some(i) = id.and_then(|id| self.images.done.get(&id)) {
+            return *i;
+        }
+        let ink = image::ink(self.doc, stream, &mut self.images);
+        if let Some(id) = id {
+            self.images.done.insert(id, ink);
+        }
+        ink
     }
 
     fn xobject(
@@ -887,7 +908,10 @@ impl<'a> Interp<'a> {
         };
         let subtype = get(self.doc, &stream.dict, b"Subtype").and_then(|o| o.as_name().ok());
         match subtype {
-            Some(b"Image") => self.image(&stream.dict, resources),
+            Some(b"Image") => {
+                let ink = self.xobject_ink(obj, stream);
+                self.image(&stream.dict, resources, ink)
+            }
             Some(b"Form") => {
                 if depth + 1 > MAX_FORM_DEPTH {
                     return Err(Unreadable(format!(
@@ -1090,10 +1114,18 @@ impl<'a> Interp<'a> {
                 }
             }
             "BI" => match o.first() {
-                Some(Object::Stream(s)) => self.image(&s.dict, resources),
+                Some(Object::Stream(s)) => {
+                    let full = lopdf::Stream::new(image::expand_inline(&s.dict), s.content.clone());
+                    let ink = image::ink(self.doc, &full, &mut self.images);
+                    self.image(&s.dict, resources, ink)
+                }
                 // lopdf skips an inline image it cannot parse (an abbreviated colour
                 // space such as /G, a filter): it is still there, under the CTM.
-                _ => self.image(&Dictionary::new(), resources),
+                _ => self.image(
+                    &Dictionary::new(),
+                    resources,
+                    Ink::Unseen("an inline image lopdf cannot parse"),
+                ),
             },
             "g" => self.set_device(false, Family::Gray, "DeviceGray", o, 1),
             "G" => self.set_device(true, Family::Gray, "DeviceGray", o, 1),

@@ -8,12 +8,14 @@
 //! nesting are bounded, and a PDF that cannot be read is one error, never a panic.
 
 pub mod content;
+pub mod image;
+pub mod scan;
 
 use crate::{Error, Result};
 use content::{Interp, MarkKind, Rect, IDENTITY};
 use lopdf::{Dictionary, Document, Object};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt;
 
 /// The largest file preflight reads.
@@ -265,6 +267,14 @@ impl Report {
             })
             .unwrap_or_else(|| "no trim size".into());
         let verdict = if fails > 0 { "FAILS" } else { "passes" };
+        if self.pages == 0 {
+            return format!(
+                "{} preflight {verdict}: {}, {} (its pages could not be read)",
+                self.service.name(),
+                plural(fails, "failure"),
+                plural(warns, "warning"),
+            );
+        }
         format!(
             "{} preflight {verdict}: {}, {} ({}, {trim}, bleed {}; {}, {}; colour: {})",
             self.service.name(),
@@ -357,6 +367,165 @@ fn within(inner: &Rect, outer: &Rect, tol: f64) -> bool {
         && inner.y1 <= outer.y1 + tol
 }
 
+/// The trim of a page without a TrimBox, read from its CropBox or MediaBox (`name`):
+/// the box itself, or, when it is a listed trim size plus 0.125 in on the outside
+/// edge and 0.25 in of height, that trim with bleed on the outside, top and bottom
+/// (page `p` odd is a right-hand page, bleeding on the right). With the warning.
+fn trim_from(page: &Rect, name: &str, p: u32) -> (Rect, String) {
+    let (w, h) = ((page.x1 - page.x0) / PT, (page.y1 - page.y0) / PT);
+    let size = |w: f64, h: f64| format!("{} x {}", inch(w).trim_end_matches(" in"), inch(h));
+    let tol = 0.02;
+    let with_bleed = TRIM_SIZES.iter().find(|&&(tw, th)| {
+        (w - tw - BLEED_IN).abs() <= tol && (h - th - 2.0 * BLEED_IN).abs() <= tol
+    });
+    if let Some(&(tw, th)) = with_bleed {
+        let b = BLEED_IN * PT;
+        let (x0, x1) = if p % 2 == 1 {
+            (page.x0, page.x1 - b)
+        } else {
+            (page.x0 + b, page.x1)
+        };
+        let trim = Rect {
+            x0,
+            y0: page.y0 + b,
+            x1,
+            y1: page.y1 - b,
+        };
+        return (
+            trim,
+            format!(
+                "no TrimBox: the {name}, {}, is read as a {} trim with 0.125 in bleed (add a TrimBox to be sure)",
+                size(w, h),
+                size(tw, th)
+            ),
+        );
+    }
+    (
+        *page,
+        format!(
+            "no TrimBox: the {name}, {}, is taken as the trim (add a TrimBox to be sure)",
+            size(w, h)
+        ),
+    )
+}
+
+/// A report for an encrypted file whose pages preflight cannot read (`why`).
+fn encrypted_only(service: Service, why: &str) -> Report {
+    Report {
+        service,
+        pages: 0,
+        trim_in: None,
+        bleed_in: 0.0,
+        colour_spaces: Vec::new(),
+        min_text_pt: None,
+        min_line_pt: None,
+        problems: vec![Problem {
+            severity: Severity::Fail,
+            rule: "file",
+            pages: Vec::new(),
+            message: format!(
+                "the file is encrypted {why}: print services need it unencrypted (nothing else was checked)"
+            ),
+        }],
+    }
+}
+
+/// The deepest page tree preflight walks.
+pub const MAX_TREE_DEPTH: usize = 256;
+
+/// The pages in order, from the catalog's /Pages down: every Kids entry is one page or
+/// one subtree. A node reached twice (a cycle, or a page named twice) is refused, and
+/// the walk stops past [`MAX_PAGES`] pages.
+fn page_tree(doc: &Document) -> Result<Vec<lopdf::ObjectId>> {
+    let Some(root) = doc
+        .trailer
+        .get(b"Root")
+        .ok()
+        .map(|o| content::deref(doc, o))
+        .and_then(|o| o.as_dict().ok())
+    else {
+        return Ok(Vec::new());
+    };
+    let Some(Object::Reference(top)) = root.get(b"Pages").ok() else {
+        return Ok(Vec::new());
+    };
+    let mut walk = Walk {
+        seen: HashSet::new(),
+        pages: Vec::new(),
+        stack: Vec::new(),
+    };
+    walk.visit(doc, *top)?;
+    while let Some(top) = walk.stack.last_mut() {
+        let (kids, next) = (top.0, top.1);
+        if next >= kids.len() {
+            walk.stack.pop();
+            continue;
+        }
+        top.1 += 1;
+        if let Object::Reference(id) = &kids[next] {
+            walk.visit(doc, *id)?;
+        }
+    }
+    Ok(walk.pages)
+}
+
+/// The state of a page-tree walk.
+struct Walk<'a> {
+    seen: HashSet<lopdf::ObjectId>,
+    pages: Vec<lopdf::ObjectId>,
+    /// (a Pages node's kids, the next one to visit)
+    stack: Vec<(&'a Vec<Object>, usize)>,
+}
+
+impl<'a> Walk<'a> {
+    fn visit(&mut self, doc: &'a Document, id: lopdf::ObjectId) -> Result<()> {
+        let bad = |m: String| Error::invalid(format!("not a readable PDF: {m}"));
+        let (seen, stack, pages) = (&mut self.seen, &mut self.stack, &mut self.pages);
+        let Ok(node) = doc.get_dictionary(id) else {
+            return Ok(()); // a dangling kid: no page
+        };
+        let kids = match node.get(b"Kids").map(|k| content::deref(doc, k)) {
+            Ok(Object::Array(a)) => Some(a),
+            _ => None,
+        };
+        let is_node = match node.get(b"Type").ok().and_then(|t| t.as_name().ok()) {
+            Some(t) => t == b"Pages",
+            None => kids.is_some(),
+        };
+        if !seen.insert(id) {
+            return Err(bad(if is_node {
+                format!(
+                    "its page tree has a cycle (node {} {} R is reached twice)",
+                    id.0, id.1
+                )
+            } else {
+                format!(
+                    "its page tree names page {} {} R more than once (a page appears once)",
+                    id.0, id.1
+                )
+            }));
+        }
+        if is_node {
+            if stack.len() >= MAX_TREE_DEPTH {
+                return Err(bad(format!(
+                    "its page tree nests deeper than {MAX_TREE_DEPTH}"
+                )));
+            }
+            if let Some(k) = kids {
+                stack.push((k, 0));
+            }
+        } else {
+            pages.push(id);
+            if pages.len() > MAX_PAGES {
+                return Err(Error::invalid(format!(
+                    "more than {MAX_PAGES} pages: not a book interior preflight can check"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Check a PDF (its bytes) against `service`'s interior rules. An error means the
 /// file could not be read as a PDF at all; everything else is in the report.
 ///
@@ -380,21 +549,31 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
     {
         return Err(Error::invalid("not a PDF (no %PDF- header)"));
     }
+    // Count what lopdf would build, and refuse a file past the bounds, before it
+    // builds anything.
+    let scanned = scan::scan(bytes)?;
+    if scanned.encrypted && scanned.compressed > 0 {
+        return Ok(encrypted_only(
+            service,
+            "and keeps objects in object streams, which preflight does not decrypt",
+        ));
+    }
     let options = lopdf::LoadOptions {
-        max_decompressed_size: Some(content::MAX_CONTENT_BYTES),
+        max_decompressed_size: Some(scan::MAX_STREAM_BYTES),
         ..Default::default()
     };
-    let doc = Document::load_mem_with_options(bytes, options)
-        .map_err(|e| Error::invalid(format!("not a readable PDF: {e}")))?;
-    let page_ids: Vec<_> = doc.page_iter().take(MAX_PAGES + 1).collect();
-    if page_ids.is_empty() {
-        return Err(Error::invalid("not a readable PDF: it has no pages"));
-    }
-    if page_ids.len() > MAX_PAGES {
-        return Err(Error::invalid(format!(
-            "more than {MAX_PAGES} pages: not a book interior preflight can check"
-        )));
-    }
+    let locked = "and needs a password to open";
+    let doc = match Document::load_mem_with_options(bytes, options) {
+        Ok(d) => d,
+        Err(_) if scanned.encrypted => return Ok(encrypted_only(service, locked)),
+        Err(e) => return Err(Error::invalid(format!("not a readable PDF: {e}"))),
+    };
+    let page_ids = match page_tree(&doc) {
+        Ok(p) if !p.is_empty() => p,
+        _ if scanned.encrypted => return Ok(encrypted_only(service, locked)),
+        Ok(_) => return Err(Error::invalid("not a readable PDF: it has no pages")),
+        Err(e) => return Err(e),
+    };
     let n = page_ids.len();
     let mut found = Found::default();
     use Severity::{Fail, Warn};
@@ -411,11 +590,11 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
             0.0,
         );
     }
-    if doc.is_encrypted() || doc.trailer.get(b"Encrypt").is_ok() {
+    if scanned.encrypted {
         found.note(
             Fail,
             "file",
-            "the file is encrypted; print services need it unencrypted".into(),
+            "the file is encrypted (secured, though it opens without a password): print services need it unencrypted".into(),
             0,
             0.0,
         );
@@ -440,27 +619,35 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
     let tol = BOX_TOL_IN * PT;
     // (trim w, trim h, bleed) per page, in inches.
     let mut geometry: Vec<Option<(f64, f64, f64)>> = Vec::with_capacity(n);
+    // The trim each page is measured against: its TrimBox, else the one read from its
+    // CropBox or MediaBox.
+    let mut trims: Vec<Option<Rect>> = Vec::with_capacity(n);
     for (i, b) in boxes.iter().enumerate() {
         let p = (i + 1) as u32;
         let Some(media) = b.media else {
             found.note(Fail, "boxes", "no MediaBox (required)".into(), p, 0.0);
             geometry.push(None);
+            trims.push(b.trim.or(b.crop));
             continue;
         };
         let crop = b.crop.unwrap_or(media);
         let trim = match b.trim {
             Some(t) => t,
             None => {
-                found.note(
-                    Fail,
-                    "boxes",
-                    "no TrimBox: the printer cannot tell the trim size".into(),
+                let (t, what) = trim_from(
+                    &crop,
+                    if b.crop.is_some() {
+                        "CropBox"
+                    } else {
+                        "MediaBox"
+                    },
                     p,
-                    0.0,
                 );
-                crop
+                found.note(Warn, "boxes", what, p, 0.0);
+                t
             }
         };
+        trims.push(Some(trim));
         let (tw, th) = ((trim.x1 - trim.x0) / PT, (trim.y1 - trim.y0) / PT);
         if tw <= 0.0 || th <= 0.0 {
             found.note(Fail, "boxes", "the TrimBox has no area".into(), p, 0.0);
@@ -617,6 +804,7 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
     let mut min_line: Option<f64> = None;
     let mut rgb_pages = BTreeSet::new();
     let ink_tol = INK_TOL_IN * PT;
+    let mut images = image::Cache::default();
     for (i, &id) in page_ids.iter().enumerate() {
         let p = (i + 1) as u32;
         let page = doc
@@ -624,7 +812,10 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
             .map_err(|_| Error::invalid(format!("page {p} is not a dictionary")))?;
         let resources = inherited(&doc, page, b"Resources").and_then(|o| o.as_dict().ok());
         let mut interp = Interp::new(&doc, IDENTITY);
-        if let Err(e) = interp.run_page(id, resources) {
+        interp.images = std::mem::take(&mut images);
+        let run = interp.run_page(id, resources);
+        images = std::mem::take(&mut interp.images);
+        if let Err(e) = run {
             found.note(
                 Fail,
                 "content",
@@ -645,10 +836,16 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
             if w < MIN_LINE_PT {
                 found.note(Fail, "line-width", "lines thinner than 0.5 pt".into(), p, w);
             } else if w < WARN_LINE_PT {
+                let why = match service {
+                    Service::Kdp => "KDP's figure, from a secondary source",
+                    Service::Ingram => {
+                        "IngramSpark states no figure; thinner lines may print faintly"
+                    }
+                };
                 found.note(
                     Warn,
                     "line-width",
-                    "lines thinner than 0.75 pt (KDP's figure, from a secondary source)".into(),
+                    format!("lines thinner than 0.75 pt ({why})"),
                     p,
                     w,
                 );
@@ -689,7 +886,7 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
             spaces.insert(s.clone());
         }
         // The safe area.
-        let Some(trim) = boxes[i].trim.or(boxes[i].crop).or(boxes[i].media) else {
+        let Some(trim) = trims[i] else {
             continue;
         };
         let bleed = geometry[i].is_some_and(|g| g.2 > 0.0);
@@ -709,9 +906,11 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
             {
                 continue; // bleed art: it runs off the trim into the bleed
             }
-            let what = match m.kind {
-                MarkKind::Text => "text",
-                _ => "ink",
+            let (sev, what) = match m.kind {
+                MarkKind::Text => (Fail, "text".to_string()),
+                // Ink preflight could not see is worth a look, never a failure.
+                MarkKind::Unseen(why) => (Warn, format!("unseen:{why}")),
+                _ => (Fail, "ink".to_string()),
             };
             for (side, d, need) in [
                 ("inside (gutter)", inside, inside_m),
@@ -720,13 +919,7 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
                 ("bottom", bottom, outer_m),
             ] {
                 if d < need * PT - ink_tol {
-                    found.note(
-                        Fail,
-                        "safe-area",
-                        format!("{what}|{side}|{need}"),
-                        p,
-                        d / PT,
-                    );
+                    found.note(sev, "safe-area", format!("{what}|{side}|{need}"), p, d / PT);
                 }
             }
         }
@@ -764,6 +957,18 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
         .and_then(|o| o.as_str().ok())
         .map(|s| String::from_utf8_lossy(&s[..s.len().min(40)]).into_owned());
     if let Some(version) = pdfx {
+        let version = if version.trim().is_empty() {
+            found.note(
+                Fail,
+                "pdfx",
+                "GTS_PDFXVersion is empty: a malformed PDF/X claim (name a version, or remove the key)".into(),
+                0,
+                0.0,
+            );
+            "PDF/X (with an empty version)".to_string()
+        } else {
+            version
+        };
         let catalog = doc.catalog().ok();
         let intent_ok = catalog
             .and_then(|c| content::get(&doc, c, b"OutputIntents"))
@@ -837,10 +1042,16 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
                 } else {
                     ""
                 };
-                format!(
-                    "{what} outside the safe area on the {side} edge{bleed_note}: {found}, needs at least {}",
-                    inch(need)
-                )
+                match what.strip_prefix("unseen:") {
+                    Some(why) => format!(
+                        "an image whose pixels preflight cannot see ({why}) covers the safe area on the {side} edge: its box is {found}, needs at least {}; check by eye that it is white there",
+                        inch(need)
+                    ),
+                    None => format!(
+                        "{what} outside the safe area on the {side} edge{bleed_note}: {found}, needs at least {}",
+                        inch(need)
+                    ),
+                }
             }
             "text-size" => format!(
                 "{key}: smallest {}, needs at least {}",
@@ -857,8 +1068,9 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
                 })
             ),
             "images" => format!(
-                "{key}: lowest {} ppi, KDP asks for at least 300",
-                value.round()
+                "{key}: lowest {} ppi, {} asks for at least 300",
+                value.round(),
+                service.name()
             ),
             "boxes" if key.starts_with("bleed on") => {
                 format!("{key}: found {}", inch(value))
