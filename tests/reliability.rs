@@ -1453,6 +1453,13 @@ fn merge_rechecks_every_record_even_in_a_resealed_part() {
                 as Box<dyn Fn(&mut serde_json::Value)>,
         ),
         (
+            "carcassonne",
+            vec!["--tiles", "12"],
+            Box::new(|v: &mut serde_json::Value| {
+                v["score"] = (v["score"].as_u64().unwrap() + 1).into()
+            }),
+        ),
+        (
             "numbrix",
             vec!["--size", "5"],
             // One solution number swapped with its neighbour's: no longer a path.

@@ -81,7 +81,7 @@ pub trait Game: Sized + Sync + Send + 'static {
     /// Read a puzzle back from its JSON record (as `generate` writes it), so that a
     /// record from elsewhere (a part being merged) can be re-checked with
     /// [`Game::verify`]. None: this game's records are not read back.
-    fn from_record(&self, _record: &serde_json::Value) -> Option<Result<Self::Puzzle>> {
+    fn read_record(&self, _record: &serde_json::Value) -> Option<Result<Self::Puzzle>> {
         None
     }
     /// Whether books print an answer key for this game.

@@ -106,6 +106,33 @@ impl Game for Carcassonne {
         })
     }
 
+    fn read_record(&self, record: &serde_json::Value) -> Option<Result<CarcassonnePuzzle>> {
+        #[derive(Deserialize)]
+        struct Fields {
+            landscape: serde_json::Value,
+            tiles: usize,
+            discarded: usize,
+            score: u32,
+            breakdown: score::Breakdown,
+            breakdown_text: String,
+        }
+        let read = || -> Result<CarcassonnePuzzle> {
+            let f = Fields::deserialize(record)
+                .map_err(|e| Error::check(format!("not a Carcassonne record: {e}")))?;
+            let map = tiles::from_value(&f.landscape).map_err(|e| Error::check(e.to_string()))?;
+            Ok(CarcassonnePuzzle {
+                landscape: f.landscape,
+                tiles: f.tiles,
+                discarded: f.discarded,
+                score: f.score,
+                breakdown: f.breakdown,
+                breakdown_text: f.breakdown_text,
+                map,
+            })
+        };
+        Some(read())
+    }
+
     fn verify(&self, p: &CarcassonnePuzzle) -> Result<()> {
         // Re-read the record's own JSON: valid tiles, consistent, same score.
         let l = tiles::from_value(&p.landscape).map_err(|e| Error::check(e.to_string()))?;

@@ -4,10 +4,11 @@
 //! none of its edges faces an empty square.
 
 use super::tiles::{Landscape, Tile, CITY, ROAD};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The score of one kind of feature.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Part {
     /// Features of this kind (for farms and shields: farms and shields).
     pub count: u32,
@@ -23,7 +24,8 @@ impl Part {
 }
 
 /// A landscape's score by kind of feature.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Breakdown {
     /// Cities with no open edge.
     pub complete_cities: Part,
@@ -38,11 +40,11 @@ pub struct Breakdown {
     /// Monasteries with an empty square around them.
     pub incomplete_monasteries: Part,
     /// Farms that border a complete city (only with the farms option).
-    #[serde(skip_serializing_if = "Part::is_empty")]
+    #[serde(default, skip_serializing_if = "Part::is_empty")]
     pub farms: Part,
     /// Shields (the full game's option): 2 points each in a complete city, 1 in an
     /// incomplete one, on top of the city's own points.
-    #[serde(skip_serializing_if = "Part::is_empty")]
+    #[serde(default, skip_serializing_if = "Part::is_empty")]
     pub shields: Part,
 }
 

@@ -262,7 +262,7 @@ impl Game for Flip {
         Ok(())
     }
 
-    fn from_record(&self, record: &serde_json::Value) -> Option<Result<FlipPuzzle>> {
+    fn read_record(&self, record: &serde_json::Value) -> Option<Result<FlipPuzzle>> {
         #[derive(Deserialize)]
         struct Fields {
             start: Vec<String>,

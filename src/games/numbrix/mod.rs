@@ -401,7 +401,7 @@ impl Game for Numbrix {
         }
     }
 
-    fn from_record(&self, record: &serde_json::Value) -> Option<Result<NumbrixPuzzle>> {
+    fn read_record(&self, record: &serde_json::Value) -> Option<Result<NumbrixPuzzle>> {
         #[derive(Deserialize)]
         struct Fields {
             rows: usize,

@@ -199,7 +199,7 @@ impl GameVisitor for MergeItems<'_> {
             } else {
                 let value: Value = serde_json::from_str(&line)
                     .map_err(|e| Error::invalid(format!("{}: item {i}: {e}", p.path.display())))?;
-                if let Some(puzzle) = game.from_record(&value) {
+                if let Some(puzzle) = game.read_record(&value) {
                     puzzle.and_then(|q| game.verify(&q)).map_err(|e| {
                         Error::invalid(format!(
                             "{}: item {i} fails the game's check ({e}): a changed part; make it again",
