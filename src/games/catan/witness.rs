@@ -173,6 +173,24 @@ fn fixed_clash(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Option<String> {
                     }
                 }
             }
+            Rule::MinPipsPerCorner(n) => {
+                // A corner of three land hexes whose numbers are all fixed (a desert
+                // carries none) and carry too few pips.
+                for c in shape.corners.iter().filter(|c| c.len() == 3) {
+                    let on: Vec<_> = f.iter().filter(|x| c.contains(&x.hex)).collect();
+                    let settled = on.len() == 3
+                        && on.iter().all(|x| x.token.is_some() || x.terrain == DESERT);
+                    let sum: u32 = on.iter().map(|x| pips(x.token.unwrap_or(0))).sum();
+                    if settled && sum < n {
+                        let mask = on.iter().fold(0u32, |m, x| m | 1 << x.hex);
+                        return Some(format!(
+                            "the fixed hexes {} meet at a corner whose numbers carry {sum} pips, fewer than {} asks",
+                            hex_list(mask),
+                            rule.name()
+                        ));
+                    }
+                }
+            }
             Rule::MaxPipsPerCorner(n) => {
                 // Fixed numbers meeting at one corner already carry too many pips.
                 for c in &shape.corners {
@@ -421,6 +439,16 @@ mod tests {
             "{e}"
         );
         assert!(impossible(base, &rules("max-pips-per-corner=13"), &fixes).is_none());
+        // 1 + 1 + 2 = 4 pips: a corner below min-pips-per-corner=5.
+        let low: Fixes = format!("{a}=wood:2,{b}=rock:12,{d}=clay:3")
+            .parse()
+            .unwrap();
+        let e = impossible(base, &rules("min-pips-per-corner=5"), &low).unwrap();
+        assert!(e.contains("4 pips") && e.contains("fewer than"), "{e}");
+        assert!(impossible(base, &rules("min-pips-per-corner=4"), &low).is_none());
+        // With one number left free the corner is not settled.
+        let open: Fixes = format!("{a}=wood:2,{b}=rock:12,{d}=clay").parse().unwrap();
+        assert!(impossible(base, &rules("min-pips-per-corner=5"), &open).is_none());
         // The same three hexes all rock: a group of 3 (they touch pairwise).
         let fixes: Fixes = format!("{a}=rock:6,{b}=rock:5,{d}=rock:9").parse().unwrap();
         let e = impossible(base, &rules("max-cluster=2"), &fixes).unwrap();
