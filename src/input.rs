@@ -152,6 +152,23 @@ pub fn shown(s: &str) -> String {
     }
 }
 
+/// `s` with control characters (a NUL, an escape, a new line) written as escapes, so
+/// that a message quoting a user's text never sends them raw to a terminal.
+pub fn escape_controls(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A user's text cut for a message: at most 40 characters, with the length when cut,
 /// and control characters (a NUL, an escape, a new line) written as escapes, never
 /// sent raw to the terminal.
@@ -162,14 +179,7 @@ pub fn excerpt(s: &str) -> String {
     } else {
         (s.chars().take(32).collect::<String>(), true)
     };
-    let mut out = String::with_capacity(head.len());
-    for c in head.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
+    let mut out = escape_controls(&head);
     if cut {
         out.push_str(&format!("... ({n} characters)"));
     }

@@ -88,7 +88,11 @@ fn main() -> ExitCode {
             ExitCode::from(puzzlebook::interrupt::exit_status())
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            // Messages quote user input: control characters never reach the terminal raw.
+            eprintln!(
+                "error: {}",
+                puzzlebook::input::escape_controls(&e.to_string())
+            );
             ExitCode::from(1)
         }
     }

@@ -75,6 +75,22 @@ fn created() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 /// (for a command that failed or was stopped). A folder with anything in it stays.
 pub fn remove_created_folders() {
     for d in created().drain(..).rev() {
+        // A job run's own lock files, once nobody holds them, do not keep a folder
+        // it made.
+        if let Ok(rd) = fs::read_dir(&d) {
+            for e in rd.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let lock = name == ".puzzlebook.lock"
+                    || (name.starts_with(".puzzlebook.shard-") && name.ends_with(".lock"));
+                if lock && e.file_type().is_ok_and(|t| t.is_file()) {
+                    if let Ok(f) = open_no_follow(&e.path()) {
+                        if f.try_lock().is_ok() {
+                            let _ = fs::remove_file(e.path());
+                        }
+                    }
+                }
+            }
+        }
         let _ = fs::remove_dir(d);
     }
 }

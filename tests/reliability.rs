@@ -1231,6 +1231,17 @@ fn errors_name_the_line_and_key_and_never_echo_raw_or_huge_text() {
         out.len(),
         &out[..200.min(out.len())]
     );
+    // The same length in many short folder names is cut too.
+    let deep = "ab/".repeat(1680);
+    let manifest = manifest.to_string().replace(&long, &deep);
+    std::fs::write(&mpath, manifest).unwrap();
+    let (code, out, err) = run_limited(&["verify", p(&mpath)], None, Duration::from_secs(10));
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.len() < 300 && out.contains("(5040 characters)"),
+        "{} bytes",
+        out.len()
+    );
 }
 
 #[test]
@@ -1239,8 +1250,13 @@ fn titles_and_headings_of_any_length_are_refused_with_the_size_that_fits_or_prin
     let t = d.path().join("t.toml");
     let out = d.path().join("b.pdf");
     let mut refused = 0;
-    for words in [1, 4, 12, 40, 500] {
-        let w = vec!["Word"; words].join(" ");
+    for words in [1, 4, 12, 40, 500, 0] {
+        // 0: one word of 150 letters, which no line can break.
+        let w = if words == 0 {
+            "W".repeat(150)
+        } else {
+            vec!["Word"; words].join(" ")
+        };
         for size in ["5x8", "6x9", "8.5x11"] {
             for (field, line) in [
                 ("title", format!("title = \"{w}\"\n")),
@@ -1292,7 +1308,7 @@ fn titles_and_headings_of_any_length_are_refused_with_the_size_that_fits_or_prin
                 if words == 1 {
                     assert_eq!(code, 0, "{field} at {size}: {err}");
                 }
-                if words == 500 {
+                if words == 500 || words == 0 {
                     assert_eq!(code, 1, "{field} at {size}: {err}");
                 }
             }
@@ -1510,4 +1526,82 @@ fn merge_rechecks_every_record_even_in_a_resealed_part() {
         );
         assert!(!merged.exists());
     }
+}
+
+#[test]
+fn a_hard_link_at_a_lock_file_is_refused_and_the_file_outside_kept() {
+    for (lock, shard) in [
+        (".puzzlebook.lock", None),
+        (".puzzlebook.shard-0-of-2.lock", Some("0/2")),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("out");
+        std::fs::create_dir(&out).unwrap();
+        let victim = d.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        std::fs::hard_link(&victim, out.join(lock)).unwrap();
+        let job = d.path().join("j.toml");
+        std::fs::write(
+            &job,
+            format!(
+                "out_dir = \"{}\"\n[[output]]\nname = \"a.jsonl\"\n{FLIP_ITEMS}",
+                out.display()
+            ),
+        )
+        .unwrap();
+        let mut args = vec!["run", p(&job)];
+        if let Some(s) = shard {
+            args.extend(["--shard", s]);
+        }
+        let (code, _, err) = run_limited(&args, None, Duration::from_secs(30));
+        assert_eq!(code, 1, "{lock}: {err}");
+        assert!(err.contains(lock) && err.contains("hard links"), "{err}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    }
+}
+
+#[test]
+fn a_failed_run_takes_back_the_folder_it_made_lock_and_all() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("j.toml"),
+        format!("out_dir = \"made/here\"\n[[output]]\nname = \"a.jsonl\"\n{FLIP_ITEMS}"),
+    )
+    .unwrap();
+    let out = Command::new(exe())
+        .args(["run", "j.toml", "--merge"])
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no parts"));
+    assert_eq!(files_in(d.path()), ["j.toml"]);
+}
+
+#[test]
+fn control_characters_in_any_message_are_escaped() {
+    let d = tempfile::tempdir().unwrap();
+    let t = d.path().join("t.toml");
+    std::fs::write(
+        &t,
+        "title = \"T\"\n[[section]]\ngame = \"fl\\u0000\\u001b[31mip\"\ncount = 2\n",
+    )
+    .unwrap();
+    let out = bin()
+        .args([
+            "book",
+            "--template",
+            p(&t),
+            "--out",
+            p(&d.path().join("b.pdf")),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.stderr.contains(&0u8) && !out.stderr.contains(&0x1bu8),
+        "{err:?}"
+    );
+    assert!(err.contains("\\0") || err.contains("\\u{0}"), "{err:?}");
 }

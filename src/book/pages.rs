@@ -305,8 +305,31 @@ pub(super) fn check_titles(ty: &Type, t: &Template, area: Rect) -> Result<()> {
     }
     let title = typeset(&t.title);
     let size = fit_size(&title, ty.bold, area.w, 30.0, ty.title).max(MIN_TEXT_PT);
-    let title_h = text_block_h(wrap(&title, size, ty.bold, area.w).len(), size);
     let sub_w = area.w * 0.85;
+    for (field, text, size, face, width) in [
+        ("title", &t.title, size, ty.bold, area.w),
+        (
+            "title (on the copyright page)",
+            &t.title,
+            ty.caption,
+            ty.bold,
+            area.w,
+        ),
+        ("subtitle", &t.subtitle, 14.0, ty.regular, sub_w),
+        ("author", &t.author, 13.0, ty.regular, area.w),
+        ("publisher", &t.publisher, 11.0, ty.regular, area.w),
+        ("edition", &t.edition, ty.small, ty.regular, area.w),
+        ("copyright", &t.copyright, ty.small, ty.regular, area.w),
+    ] {
+        check_words_fit(field, &typeset(text), size, face, width)?;
+    }
+    for (i, s) in t.sections.iter().enumerate() {
+        if let Some(intro) = &s.intro {
+            let field = format!("intro of section {}", i + 1);
+            check_words_fit(&field, &typeset(intro), ty.body, ty.regular, area.w)?;
+        }
+    }
+    let title_h = text_block_h(wrap(&title, size, ty.bold, area.w).len(), size);
     let sub_h = text_block_h(
         wrap(&typeset(&t.subtitle), 14.0, ty.regular, sub_w).len(),
         14.0,
@@ -366,6 +389,26 @@ pub(super) fn check_titles(ty: &Type, t: &Template, area: Rect) -> Result<()> {
                     chars_that_fit(&heading, ty.heading, ty.bold, area.w)
                 )));
             }
+        }
+    }
+    Ok(())
+}
+
+/// Refuse text with a word too long for its line (wrapping breaks only between
+/// words): `field` names it in the message.
+fn check_words_fit(field: &str, text: &str, size: f32, face: Face, width: f32) -> Result<()> {
+    for line in wrap(text, size, face, width) {
+        let w = text_width(&line, size, face);
+        if w > width + 0.01 {
+            let word = line
+                .split_whitespace()
+                .max_by_key(|x| x.chars().count())
+                .unwrap_or("");
+            return Err(Error::invalid(format!(
+                "the {field} has a word of {} characters that is {w:.0} mm wide at {size:.1} pt, but its line is {width:.0} mm: break it with spaces or shorten it to about {} characters",
+                word.chars().count(),
+                chars_that_fit(word, size, face, width)
+            )));
         }
     }
     Ok(())

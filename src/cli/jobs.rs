@@ -281,12 +281,19 @@ pub fn verify_cmd(manifest: &Path) -> Result<ExitCode> {
             None => super::say(&format!("ok       {}\n", c.file.display()))?,
             Some(p) => {
                 // A manifest's names are untrusted: cut, control characters escaped.
-                let cut = |s: &std::ffi::OsStr| puzzlebook::input::excerpt(&s.to_string_lossy());
-                let name = match (c.file.parent(), c.file.file_name()) {
-                    (Some(dir), Some(f)) if !dir.as_os_str().is_empty() => {
-                        format!("{}/{}", dir.display(), cut(f))
-                    }
-                    _ => cut(c.file.as_os_str()),
+                // The manifest's folder as given, then its entry cut (a long entry
+                // may be one name or many short ones).
+                let shown = c.file.display().to_string();
+                let folder = manifest
+                    .parent()
+                    .map(|d| d.display().to_string())
+                    .filter(|d| !d.is_empty() && shown.starts_with(d.as_str()));
+                let name = match folder {
+                    Some(d) => format!(
+                        "{d}/{}",
+                        puzzlebook::input::excerpt(shown[d.len()..].trim_start_matches('/'))
+                    ),
+                    None => puzzlebook::input::excerpt(&shown),
                 };
                 super::say(&format!("MISMATCH {name}: {p}\n"))?
             }

@@ -357,6 +357,18 @@ fn open_lock_file(path: &Path) -> Result<std::fs::File> {
     let f = o
         .open(path)
         .map_err(|e| Error::io("cannot create", path, e))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // A hard link planted at a lock's name would let the holder's note land in
+        // a file outside the folder.
+        if f.metadata().is_ok_and(|m| m.nlink() > 1) {
+            return Err(Error::invalid(format!(
+                "{} has other hard links, in an output folder whose names puzzlebook owns: remove it and run again",
+                path.display()
+            )));
+        }
+    }
     if !f.metadata().is_ok_and(|m| m.is_file()) {
         return Err(crate::output::check_own_name(path)
             .err()

@@ -290,6 +290,19 @@ impl Game for Flip {
                 .iter()
                 .filter_map(|n| l.parse_move(n).ok())
                 .collect();
+            // min_moves claims a minimum: the solver proves what it is (on plus
+            // boards several solutions of different lengths exist).
+            match self.solver().solve(&board)? {
+                solve::Solution::Solved(best) if best.len() != f.min_moves => {
+                    return Err(Error::check(format!(
+                        "min_moves is {} but the fewest moves are {}",
+                        f.min_moves,
+                        best.len()
+                    )))
+                }
+                solve::Solution::Solved(_) => {}
+                solve::Solution::Unsolvable(why) => return Err(Error::check(why)),
+            }
             let square = l.rows == l.cols;
             Ok(FlipPuzzle {
                 size: square.then_some(l.rows),

@@ -192,3 +192,58 @@ fn bad_parameters_are_refused() {
     })
     .is_err());
 }
+
+#[test]
+fn a_record_read_back_must_claim_the_proven_minimum() {
+    // Plus boards have several solutions of different lengths: a record may carry a
+    // valid but longer one and claim its length as the minimum.
+    let game = Flip::new(FlipParams {
+        size: Size { rows: 4, cols: 4 },
+        shape: Shape::Plus,
+        ..FlipParams::default()
+    })
+    .unwrap();
+    let l = game.layout();
+    let p = (0..50)
+        .find_map(|i| match game.generate(&mut item_rng(7, "flip", i)) {
+            Outcome::Accepted(p) => Some(p),
+            _ => None,
+        })
+        .unwrap();
+    let record = serde_json::to_value(&p).unwrap();
+    let back = game.read_record(&record).unwrap().unwrap();
+    assert_eq!(back.board, p.board);
+    assert_eq!(back.moves, p.moves);
+    game.verify(&back).unwrap();
+    // Every set of presses that clears the board, by brute force over all 2^16.
+    let longer = (0u32..1 << l.moves())
+        .map(|set| {
+            (0..l.moves())
+                .filter(|m| set >> m & 1 == 1)
+                .collect::<Vec<_>>()
+        })
+        .find(|moves| {
+            let mut b = p.board.clone();
+            game.solver().apply(&mut b, moves);
+            b == l.target() && moves.len() > p.min_moves
+        })
+        .expect("a plus board has longer solutions");
+    let mut forged = record.clone();
+    forged["min_moves"] = longer.len().into();
+    forged["solution"] = longer
+        .iter()
+        .map(|&m| l.move_name(m))
+        .collect::<Vec<_>>()
+        .into();
+    // The forged record is self-consistent, so verify alone would pass it...
+    let mut consistent = back.clone();
+    consistent.min_moves = longer.len();
+    consistent.solution = longer.iter().map(|&m| l.move_name(m)).collect();
+    game.verify(&consistent).unwrap();
+    // ...but reading it back proves the real minimum.
+    let e = game.read_record(&forged).unwrap().unwrap_err().to_string();
+    assert!(
+        e.contains(&format!("the fewest moves are {}", p.min_moves)),
+        "{e}"
+    );
+}
