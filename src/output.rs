@@ -162,12 +162,13 @@ pub fn check_own_name(path: &Path) -> Result<()> {
     )))
 }
 
-/// Refuse an output that is a file this process has read as an input.
-fn check_not_input(path: &Path) -> Result<()> {
+/// Refuse an output that is a file this process has read as an input; `label` (the
+/// flag, "--out ", or nothing) starts the message.
+fn check_not_input(label: &str, path: &Path) -> Result<()> {
     for (what, input) in crate::input::files_read() {
         if same_file(path, &input) {
             return Err(Error::invalid(format!(
-                "{} is {what}, read by this command: choose another output file",
+                "{label}{} is {what}, read by this command: choose another output file",
                 path.display()
             )));
         }
@@ -225,7 +226,7 @@ fn classify(user: &Path) -> Result<Target> {
     if user.as_os_str().is_empty() {
         return Err(Error::invalid("an output path is empty: name a file"));
     }
-    check_not_input(user)?;
+    check_not_input("", user)?;
     if in_owned_folder(user) {
         check_own_name(user)?;
         return Ok(Target::File {
@@ -610,14 +611,7 @@ pub fn check_distinct(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> Re
                 )));
             }
         }
-        for (input, ipath) in crate::input::files_read() {
-            if same_file(path, &ipath) {
-                return Err(Error::invalid(format!(
-                    "{name} {} is {input}, read by this command: choose another output file",
-                    path.display()
-                )));
-            }
-        }
+        check_not_input(&format!("{name} "), path)?;
     }
     Ok(())
 }

@@ -305,10 +305,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         template.page_size,
         template.bleed,
         &template.margins,
-        crate::preflight::Service::Kdp
-            .page_range(None)
-            .1
-            .unwrap_or(828),
+        template::MAX_PAGES,
     );
     pages::check_titles(&ty, template, narrowest.live(1))?;
     for (i, s) in template.sections.iter().enumerate() {

@@ -370,13 +370,41 @@ fn open_lock_file(path: &Path) -> Result<std::fs::File> {
         }
     }
     if !f.metadata().is_ok_and(|m| m.is_file()) {
-        return Err(crate::output::check_own_name(path)
-            .err()
-            .unwrap_or_else(|| {
-                Error::invalid(format!("{} is not a regular file", path.display()))
-            }));
+        return Err(Error::invalid(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
     }
     Ok(f)
+}
+
+/// Take the lock at `path` (shared or exclusive) without waiting; an exclusive holder
+/// writes `note` into it. `busy` words the refusal, given who holds the lock.
+fn take_lock(
+    path: &Path,
+    shared: bool,
+    note: &str,
+    busy: impl FnOnce(Option<String>) -> String,
+) -> Result<std::fs::File> {
+    let f = open_lock_file(path)?;
+    let got = if shared {
+        f.try_lock_shared()
+    } else {
+        f.try_lock()
+    };
+    match got {
+        Ok(()) if shared => {
+            // Shared holders are many: the lock names none of them.
+            let _ = f.set_len(0);
+            Ok(f)
+        }
+        Ok(()) => {
+            record_holder(&f, note);
+            Ok(f)
+        }
+        Err(std::fs::TryLockError::WouldBlock) => Err(Error::invalid(busy(holder(path)))),
+        Err(std::fs::TryLockError::Error(e)) => Err(Error::io("cannot lock", path, e)),
+    }
 }
 
 /// Write this process's id into a lock file it holds exclusively, so that a run
@@ -405,46 +433,28 @@ fn holder(path: &Path) -> Option<String> {
 /// (a retried array task). The operating system drops a lock when the process ends,
 /// however it ends.
 fn lock(dir: &Path, shard: Option<Shard>) -> Result<Vec<std::fs::File>> {
-    let path = dir.join(".puzzlebook.lock");
-    let f = open_lock_file(&path)?;
-    let got = match shard {
-        Some(_) => f.try_lock_shared(),
-        None => f.try_lock(),
-    };
-    match got {
-        Ok(()) => {
-            if shard.is_none() {
-                record_holder(&f, "a whole run or a merge");
-            } else {
-                // Shards share this lock: it names no single holder.
-                let _ = f.set_len(0);
-            }
-        }
-        Err(std::fs::TryLockError::WouldBlock) => {
-            let who = holder(&path).unwrap_or_else(|| "shard runs".into());
-            return Err(Error::invalid(format!(
-                "another puzzlebook run is using {} ({who}): wait for it to finish",
-                dir.display()
-            )));
-        }
-        Err(std::fs::TryLockError::Error(e)) => return Err(Error::io("cannot lock", &path, e)),
-    }
-    let mut held = vec![f];
+    let whole = take_lock(
+        &dir.join(".puzzlebook.lock"),
+        shard.is_some(),
+        "a whole run or a merge",
+        |who| {
+            format!(
+                "another puzzlebook run is using {} ({}): wait for it to finish",
+                dir.display(),
+                who.unwrap_or_else(|| "shard runs".into())
+            )
+        },
+    )?;
+    let mut held = vec![whole];
     if let Some(s) = shard {
         let path = dir.join(format!(".puzzlebook.shard-{}-of-{}.lock", s.index, s.count));
-        let g = open_lock_file(&path)?;
-        match g.try_lock() {
-            Ok(()) => record_holder(&g, &format!("shard {s}")),
-            Err(std::fs::TryLockError::WouldBlock) => {
-                let who = holder(&path).unwrap_or_else(|| "another run".into());
-                return Err(Error::invalid(format!(
-                    "shard {s} of this job is already being made in {} by {who}: wait for it to finish",
-                    dir.display()
-                )));
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io("cannot lock", &path, e)),
-        }
-        held.push(g);
+        held.push(take_lock(&path, false, &format!("shard {s}"), |who| {
+            format!(
+                "shard {s} of this job is already being made in {} by {}: wait for it to finish",
+                dir.display(),
+                who.unwrap_or_else(|| "another run".into())
+            )
+        })?);
     }
     Ok(held)
 }
@@ -508,6 +518,11 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
         .collect();
     for o in &job.outputs {
         own.extend(o.files().iter().map(|f| dir.join(f)));
+        if let Some(s) = opts.shard {
+            // A shard's part, or a whole book's (the shards take turns at books).
+            own.push(part::part_name(&parts_dir, &o.name, s));
+            own.push(part::part_name(&parts_dir, &o.name, Shard::default()));
+        }
     }
     for p in &own {
         crate::output::check_own_name(p)?;
@@ -749,7 +764,6 @@ fn run_shard(
             shard
         };
         let path = part::part_name(&parts_dir, &o.name, my_shard);
-        crate::output::check_own_name(&path)?;
         // Made only if the whole part is there and unchanged (its end line matches).
         let done = part::PartFile::open(&path).is_ok_and(|mut p| {
             p.header.job_output.as_deref() == Some(&o.config_sha256)
