@@ -194,6 +194,11 @@ pub struct Records<'a> {
     name: String,
     max: usize,
     blocks: bool,
+    /// Items as generators write them: `#` lines are left out, and a line that opens
+    /// a JSON object is a record of its own even among blocks.
+    items: bool,
+    /// A JSON line read while a block was open: the next record.
+    held: Option<Record>,
     line: usize,
     buf: Vec<u8>,
 }
@@ -223,13 +228,26 @@ impl<'a> Records<'a> {
             name: name.to_string(),
             max,
             blocks,
+            items: false,
+            held: None,
             line: 0,
             buf: Vec::new(),
         }
     }
 
+    /// Read the way `generate` writes items: comment lines (`#` first) are left out,
+    /// and in blocks a line that starts a JSON object (`{`) is one record by itself,
+    /// so text boards with their headers and JSON Lines records read alike.
+    pub fn generated_items(mut self) -> Self {
+        self.items = true;
+        self
+    }
+
     /// The next record, None at the end.
     pub fn next_record(&mut self) -> Result<Option<Record>> {
+        if let Some(held) = self.held.take() {
+            return Ok(Some(held));
+        }
         let mut text = String::new();
         let mut start = 0;
         loop {
@@ -254,6 +272,20 @@ impl<'a> Records<'a> {
                     return Ok(Some(Record { text, line: start }));
                 }
                 continue;
+            }
+            if self.items && line.trim_start().starts_with('#') {
+                continue;
+            }
+            if self.items && self.blocks && line.trim_start().starts_with('{') {
+                let record = Record {
+                    text: line.trim_end_matches(['\n', '\r']).to_string() + "\n",
+                    line: self.line,
+                };
+                if text.is_empty() {
+                    return Ok(Some(record));
+                }
+                self.held = Some(record);
+                return Ok(Some(Record { text, line: start }));
             }
             if text.is_empty() {
                 start = self.line;
@@ -304,6 +336,31 @@ mod tests {
         let v = recs("x\n\ny", false, 100).unwrap();
         assert_eq!(v, [("x\n".to_string(), 1), ("y\n".to_string(), 3)]);
         assert!(recs("", true, 10).unwrap().is_empty());
+    }
+
+    #[test]
+    fn generated_items_skip_comments_and_split_json_lines_from_blocks() {
+        let text = "# item 0\nab\ncd\n\n# item 1\nef\n{\"a\":1}\n{\"b\":2}\n\n  # x\ngh\n";
+        let r: Box<dyn BufRead> = Box::new(std::io::Cursor::new(text.as_bytes()));
+        let mut it = Records::blocks(r, "in", 100).generated_items();
+        let mut v = Vec::new();
+        while let Some(r) = it.next_record().unwrap() {
+            v.push((r.text, r.line));
+        }
+        let want = [
+            ("ab\ncd\n", 2),
+            ("ef\n", 6),
+            ("{\"a\":1}\n", 7),
+            ("{\"b\":2}\n", 8),
+            ("gh\n", 11),
+        ];
+        let want: Vec<(String, usize)> = want.iter().map(|(t, l)| (t.to_string(), *l)).collect();
+        assert_eq!(v, want);
+        // Lines mode leaves out comments too (a header above a JSON landscape).
+        let r: Box<dyn BufRead> = Box::new(std::io::Cursor::new(&b"# h\n[1]\n"[..]));
+        let mut it = Records::lines(r, "in", 100).generated_items();
+        assert_eq!(it.next_record().unwrap().unwrap().text, "[1]\n");
+        assert!(it.next_record().unwrap().is_none());
     }
 
     #[test]

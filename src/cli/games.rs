@@ -33,9 +33,10 @@ pub enum FlipCommand {
         #[command(flatten)]
         run: RunArgs,
     },
-    /// Solve boards in the text format (several may be separated by blank lines)
+    /// Solve boards: the text format (several separated by blank lines; `#` lines are
+    /// comments) or JSON Lines, as `flip generate` writes either
     #[command(
-        after_help = "Example:\n  printf -- '-----\\n-ooo- 1\\n-o-o- 2\\n-ooo- 3\\n-----\\n abc\\n' | puzzlebook flip solve"
+        after_help = "Examples:\n  printf -- '-----\\n-ooo- 1\\n-o-o- 2\\n-ooo- 3\\n-----\\n abc\\n' | puzzlebook flip solve\n  puzzlebook flip generate --count 3 | puzzlebook flip solve"
     )]
     Solve {
         /// Board file, or - for standard input
@@ -219,9 +220,11 @@ pub enum NumbrixCommand {
         #[command(flatten)]
         run: RunArgs,
     },
-    /// Solve grids (one row per line, numbers or . for blanks; grids separated by blank lines)
+    /// Solve grids: text (one row per line, numbers, . for blanks, X blocked; grids
+    /// separated by blank lines; `#` lines and `solution:` blocks are passed over) or
+    /// JSON Lines, as `numbrix generate` writes either
     #[command(
-        after_help = "Example:\n  printf '1 . .\\n. . .\\n. . 9\\n' | puzzlebook numbrix solve"
+        after_help = "Examples:\n  printf '1 . .\\n. . .\\n. . 9\\n' | puzzlebook numbrix solve\n  puzzlebook numbrix generate --count 3 | puzzlebook numbrix solve"
     )]
     Solve {
         /// Grid file, or - for standard input
@@ -269,14 +272,17 @@ pub enum NumberMatchCommand {
         #[command(flatten)]
         run: RunArgs,
     },
-    /// Decide one board: solvable (with the moves) or unsolvable
+    /// Decide boards: solvable (with the moves) or unsolvable
     #[command(
-        after_help = "Example:\n  puzzlebook number-match solve 119134781718851455261718224 --adds 1"
+        after_help = "Examples:\n  puzzlebook number-match solve 119134781718851455261718224 --adds 1\n  puzzlebook number-match generate --count 3 | puzzlebook number-match solve"
     )]
     Solve {
-        /// The board: digits 1-9 in reading order, . for an empty cell (0 is refused);
-        /// spaces, commas and newlines between them are ignored; at most 256 cells
-        digits: String,
+        /// One board (digits 1-9 in reading order, . for an empty cell; spaces, commas
+        /// and newlines between them are ignored; at most 256 cells), or a file of
+        /// boards as `generate` writes them (text or JSON Lines), or - for standard
+        /// input (write ./NAME for a file whose name is all digits)
+        #[arg(default_value = "-")]
+        board: String,
         #[command(flatten)]
         options: number_match::answer::SolveOptions,
         #[arg(long, value_enum, default_value = "text")]
@@ -313,10 +319,29 @@ pub fn number_match(cmd: NumberMatchCommand, ctx: Ctx) -> Result<ExitCode> {
             format,
         ),
         NumberMatchCommand::Solve {
-            digits,
+            board,
             options,
             format,
-        } => solve::<NumberMatch>(&options, Source::Text(&digits), format),
+        } => {
+            // Digits, dots, spaces and commas only: a board; else a file, unless no
+            // such file exists and the text is mostly digits (a board with a typo,
+            // which is better told what is wrong with it than that no file has its name).
+            let board_char =
+                |c: char| c.is_ascii_digit() || c == '.' || c == ',' || c.is_whitespace();
+            let digits = board.chars().filter(char::is_ascii_digit).count();
+            let is_board = !board.is_empty()
+                && (board.chars().all(board_char)
+                    || (board != "-"
+                        && !board.contains('/')
+                        && 2 * digits >= board.chars().count()
+                        && !std::path::Path::new(&board).exists()));
+            let source = if is_board {
+                Source::Text(&board)
+            } else {
+                Source::File(&board)
+            };
+            solve::<NumberMatch>(&options, source, format)
+        }
         NumberMatchCommand::Stats {
             spec,
             seed,
@@ -336,6 +361,8 @@ pub fn number_match(cmd: NumberMatchCommand, ctx: Ctx) -> Result<ExitCode> {
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
 pub enum ScoreFormat {
     Text,
+    /// One JSON document a landscape, a line each (also spelled json)
+    #[value(alias = "json")]
     Jsonl,
 }
 

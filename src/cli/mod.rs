@@ -117,6 +117,8 @@ pub enum GenFormat {
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
 pub enum SolveFormat {
     Text,
+    /// One JSON document an item, a line each (also spelled jsonl)
+    #[value(alias = "jsonl")]
     Json,
 }
 

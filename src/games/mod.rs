@@ -140,6 +140,11 @@ pub trait Solve: Game {
     fn check(_options: &Self::Options) -> Result<()> {
         Ok(())
     }
+    /// Whether a record of the input is an item to answer; false for what `generate`
+    /// prints beside an item (a solution block), which is passed over.
+    fn is_item(_text: &str) -> bool {
+        true
+    }
     /// The answer for one item, as text or as one JSON document (with its newline).
     /// An error ends the run.
     fn answer(options: &Self::Options, item: &solve::Item, json: bool) -> Result<solve::Answer>;
@@ -176,9 +181,19 @@ pub const NAMES: &[&str] = &[
     carcassonne::Carcassonne::NAME,
 ];
 
-/// Run `visitor` with the game called `name`.
+/// The game's name as [`Game::NAME`] spells it, for either spelling of a name of two
+/// words (`number_match` or `number-match`, as the command line writes it); None for
+/// no game.
+pub fn canonical(name: &str) -> Option<&'static str> {
+    NAMES
+        .iter()
+        .copied()
+        .find(|known| *known == name || known.replace('_', "-") == name)
+}
+
+/// Run `visitor` with the game called `name` (either spelling, see [`canonical`]).
 pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output> {
-    match name {
+    match canonical(name).unwrap_or(name) {
         flip::Flip::NAME => Ok(visitor.visit::<flip::Flip>()),
         catan::Catan::NAME => Ok(visitor.visit::<catan::Catan>()),
         numbrix::Numbrix::NAME => Ok(visitor.visit::<numbrix::Numbrix>()),

@@ -92,7 +92,8 @@ pub fn run<G: Solve>(
             let records = match G::SPLIT {
                 Split::Blocks => Records::blocks(reader, &name, MAX_RECORD_BYTES),
                 Split::JsonDocumentOrLines => Records::lines(reader, &name, MAX_RECORD_BYTES),
-            };
+            }
+            .generated_items();
             let items = Items::File {
                 records,
                 pending: None,
@@ -121,17 +122,27 @@ pub fn run<G: Solve>(
         Ok::<(), Error>(())
     };
     let (mut index, mut failed) = (0, 0);
-    let mut next = if G::READ_AHEAD { items.next()? } else { None };
+    // Records that are no item of their own (a solution printed under its puzzle)
+    // are passed over before they can count.
+    let mut next_item = || -> Result<Option<Record>> {
+        loop {
+            match items.next()? {
+                Some(rec) if !G::is_item(&rec.text) => continue,
+                rec => return Ok(rec),
+            }
+        }
+    };
+    let mut next = if G::READ_AHEAD { next_item()? } else { None };
     loop {
         let rec = if G::READ_AHEAD {
             next.take()
         } else {
-            items.next()?
+            next_item()?
         };
         let Some(rec) = rec else { break };
         crate::interrupt::check()?;
         if G::READ_AHEAD {
-            next = items.next()?;
+            next = next_item()?;
         }
         let item = Item {
             text: &rec.text,
@@ -169,6 +180,70 @@ pub fn run<G: Solve>(
             .then(|| G::failures(options, failed, index))
             .flatten(),
     })
+}
+
+/// The JSON record in `text` when the item is one (a line `generate` wrote, which
+/// starts with `{`), checked to be a record of game `G`; None when the item is text.
+pub fn record_of<G: Solve>(text: &str) -> Option<Result<serde_json::Value>> {
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    let read = || -> Result<serde_json::Value> {
+        let v: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| Error::invalid(format!("not a JSON record: {e}")))?;
+        match v.get("game").and_then(|g| g.as_str()) {
+            Some(game) if crate::games::canonical(game) != Some(G::NAME) => {
+                Err(Error::invalid(format!(
+                    "a record of {}, not of {}",
+                    crate::input::shown(game),
+                    G::NAME
+                )))
+            }
+            _ => Ok(v),
+        }
+    };
+    Some(read())
+}
+
+/// A field of a record read as `T`, or the error naming it.
+pub fn field<T: serde::de::DeserializeOwned>(record: &serde_json::Value, key: &str) -> Result<T> {
+    let v = record
+        .get(key)
+        .ok_or_else(|| Error::invalid(format!("the record has no \"{key}\"")))?;
+    T::deserialize(v).map_err(|e| Error::invalid(format!("the record's \"{key}\" {e}")))
+}
+
+/// A field a record may leave out (its default), read as `T`.
+pub fn optional_field<T: serde::de::DeserializeOwned>(
+    record: &serde_json::Value,
+    key: &str,
+) -> Result<Option<T>> {
+    match record.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(_) => field(record, key).map(Some),
+    }
+}
+
+/// The value of a setting a record can state: a flag given on the command line
+/// must agree with the record (the record says which puzzle it is); otherwise the
+/// record's, or else the default.
+pub fn agree<T: PartialEq + Copy>(
+    flag: Option<T>,
+    record: Option<T>,
+    default: T,
+    name: &str,
+    word: impl Fn(T) -> String,
+) -> Result<T> {
+    match (flag, record) {
+        (Some(f), Some(r)) if f != r => Err(Error::invalid(format!(
+            "the record says {name} {}, but --{name} {} was given; leave the flag out to use the record's",
+            word(r),
+            word(f)
+        ))),
+        (Some(f), _) => Ok(f),
+        (None, Some(r)) => Ok(r),
+        (None, None) => Ok(default),
+    }
 }
 
 /// The records of an input, one at a time.
@@ -262,7 +337,7 @@ mod tests {
     #[test]
     fn every_item_gets_one_answer_and_failures_are_counted() {
         let shape = flip::answer::SolveOptions {
-            shape: flip::Shape::Block,
+            shape: Some(flip::Shape::Block),
         };
         let boards = "-----\n-ooo-\n-o-o-\n-ooo-\n-----\n\n-----\n-o---\n-----\n--o--\n-----\n";
         let (out, err, report) = run_on::<flip::Flip>(&shape, boards, false);
@@ -287,7 +362,7 @@ mod tests {
     fn options_are_checked_before_reading() {
         let options = numbrix::answer::SolveOptions {
             max_nodes: 0,
-            moves: numbrix::Moves::Orthogonal,
+            moves: Some(numbrix::Moves::Orthogonal),
         };
         let (_, _, report) = run_on::<numbrix::Numbrix>(&options, "", false);
         assert_eq!(
@@ -300,7 +375,7 @@ mod tests {
     fn comment_blocks_are_skipped_and_several_items_are_numbered() {
         let options = numbrix::answer::SolveOptions {
             max_nodes: 1000,
-            moves: numbrix::Moves::Orthogonal,
+            moves: Some(numbrix::Moves::Orthogonal),
         };
         let grids = "# a comment\n\n1 . .\n. . .\n. . 9\n\n1 2\n4 3\n";
         let (out, _, report) = run_on::<numbrix::Numbrix>(&options, grids, false);

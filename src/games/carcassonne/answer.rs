@@ -2,7 +2,7 @@
 //! per line), with its breakdown if asked.
 
 use super::{score, tiles, Carcassonne, Landscape};
-use crate::games::solve::{Answer, Item, Split};
+use crate::games::solve::{self, Answer, Item, Split};
 use crate::games::Solve;
 use crate::{Error, Result};
 
@@ -12,7 +12,8 @@ pub struct ScoreOptions {
     /// Also give the breakdown ("1 c. city (4), 6 i. roads (10), ...")
     #[arg(long)]
     pub breakdown: bool,
-    /// Score farms too (full game: 3 points per complete city a field touches)
+    /// Score farms too (full game: 3 points per complete city a field touches); a
+    /// record made with --farms is always scored with them
     #[arg(long)]
     pub farms: bool,
 }
@@ -22,6 +23,18 @@ pub struct ScoreOptions {
 /// not have is refused, named.
 pub fn landscape_of(text: &str) -> crate::Result<Landscape> {
     tiles::parse_record(text)
+}
+
+/// Whether `text` is a record (as `carcassonne generate --farms` writes it) whose
+/// score counted farms.
+fn record_scores_farms(text: &str) -> bool {
+    match solve::record_of::<Carcassonne>(text) {
+        Some(Ok(record)) => record
+            .get("breakdown")
+            .and_then(|b| b.get("farms"))
+            .is_some(),
+        _ => false,
+    }
 }
 
 impl Solve for Carcassonne {
@@ -46,7 +59,9 @@ impl Solve for Carcassonne {
             }
             Err(e) => return Ok(Answer::Refused(format!("{}: {where_}{e}", item.source))),
         };
-        let b = score::score_with(&l, options.farms);
+        // A record made with farms scored (its breakdown has them) is scored so again.
+        let farms = options.farms || record_scores_farms(item.text);
+        let b = score::score_with(&l, farms);
         Ok(Answer::Done(if json {
             let mut v = serde_json::json!({"score": b.total()});
             if options.breakdown {

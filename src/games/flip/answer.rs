@@ -2,16 +2,34 @@
 //! text.
 
 use super::{Analysis, Flip, MoveGrid, Shape, Solution, Solver};
-use crate::games::solve::{Answer, Item};
+use crate::games::solve::{self, Answer, Item};
 use crate::games::Solve;
 use crate::{Error, Result};
 
 /// The options of `flip solve`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SolveOptions {
-    /// Move shape: block (3x3) or plus (Lights Out cross)
-    #[arg(long, default_value = Shape::Block.name())]
-    pub shape: Shape,
+    /// Move shape: block (3x3) or plus (Lights Out cross) [default: block, or what a
+    /// JSON record says]
+    #[arg(long)]
+    pub shape: Option<Shape>,
+}
+
+/// The shape and the board of one item: a board in the text format (labels and all),
+/// or a JSON record as `flip generate` writes it.
+fn board_of(options: &SolveOptions, text: &str) -> Result<(MoveGrid, super::Bits)> {
+    let Some(record) = solve::record_of::<Flip>(text) else {
+        return MoveGrid::parse(options.shape.unwrap_or(Shape::Block), text);
+    };
+    let record = record?;
+    let shape = solve::optional_field::<Shape>(&record, "shape")?;
+    let shape = solve::agree(options.shape, shape, Shape::Block, "shape", |s| {
+        s.name().to_string()
+    })?;
+    // The record is at most a record's length, so its board is no larger than a
+    // board given as text.
+    let start: Vec<String> = solve::field(&record, "start")?;
+    MoveGrid::parse(shape, &start.join("\n"))
 }
 
 impl Solve for Flip {
@@ -19,14 +37,17 @@ impl Solve for Flip {
     const ITEM: &'static str = "board";
 
     fn answer(options: &SolveOptions, item: &Item, json: bool) -> Result<Answer> {
-        let (layout, board) = MoveGrid::parse(options.shape, item.text).map_err(|e| {
-            Error::invalid(format!(
-                "{}: board {} (line {}): {e}",
-                item.source,
-                item.index + 1,
-                item.line
-            ))
-        })?;
+        let (layout, board) = match board_of(options, item.text) {
+            Ok(board) => board,
+            Err(e) => {
+                return Ok(Answer::Refused(format!(
+                    "{}: board {} (line {}): {e}",
+                    item.source,
+                    item.index + 1,
+                    item.line
+                )))
+            }
+        };
         let solver = Solver::new(layout);
         Ok(match solver.solve(&board)? {
             Solution::Solved(moves) => {

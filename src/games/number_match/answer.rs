@@ -2,7 +2,7 @@
 //! or unknown) by the exact solver or by random playouts.
 
 use super::{montecarlo, move_records, notation, rules, Append, Move, NumberMatch, Solver};
-use crate::games::solve::{Answer, Item};
+use crate::games::solve::{self, Answer, Item};
 use crate::games::Solve;
 use crate::{Error, Result};
 
@@ -18,9 +18,9 @@ pub enum Method {
 /// The options of `number-match solve`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SolveOptions {
-    /// The add limit
-    #[arg(long, default_value_t = 4)]
-    pub adds: u8,
+    /// The add limit [default: 4, or a JSON record's]
+    #[arg(long)]
+    pub adds: Option<u8>,
     /// exact (proves unsolvable) or monte-carlo (the source article's random playouts)
     #[arg(long, value_enum, default_value = "exact")]
     pub solver: Method,
@@ -34,29 +34,98 @@ pub struct SolveOptions {
     /// Seed of the Monte Carlo playouts
     #[arg(long, default_value_t = crate::seed::DEFAULT_SEED)]
     pub seed: u64,
-    /// Columns of the board
-    #[arg(long, default_value_t = 9)]
-    pub columns: usize,
-    /// Where adds go: after-last-digit or after-last-cell
-    #[arg(long, default_value = Append::AfterLastDigit.name())]
-    pub append: Append,
-    /// Pairs may not see each other along diagonals (a variant)
+    /// Columns of the board [default: a JSON record's, the width of a board's first
+    /// row when it is given in rows, else 9]
+    #[arg(long)]
+    pub columns: Option<usize>,
+    /// Where adds go: after-last-digit or after-last-cell [default: after-last-digit,
+    /// or a JSON record's]
+    #[arg(long)]
+    pub append: Option<Append>,
+    /// Pairs may not see each other along diagonals (a variant; a JSON record says
+    /// whether it is one)
     #[arg(long)]
     pub no_diagonals: bool,
+}
+
+/// One board to decide, with the rules and the add limit it is decided under.
+struct Setup {
+    board: Vec<u8>,
+    rules: rules::Rules,
+    adds: u8,
+}
+
+/// The board of one item: digits (in rows or on one line, as `number-match generate
+/// --format text` or a user writes them), or a JSON record as `generate` writes it,
+/// whose columns, append rule and diagonals are the puzzle's own.
+fn setup_of(o: &SolveOptions, text: &str) -> Result<Setup> {
+    let (board, cols, append, diagonals, adds) = match solve::record_of::<NumberMatch>(text) {
+        None => {
+            let rows: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            let width = (rows.len() > 1).then(|| {
+                rows[0]
+                    .chars()
+                    .filter(|c| !c.is_whitespace() && *c != ',')
+                    .count()
+            });
+            (
+                rules::parse_board(text)?,
+                o.columns.or(width).unwrap_or(9),
+                o.append.unwrap_or_default(),
+                !o.no_diagonals,
+                o.adds.unwrap_or(4),
+            )
+        }
+        Some(record) => {
+            let record = record?;
+            let board: String = solve::field(&record, "board")?;
+            let columns = solve::optional_field::<usize>(&record, "columns")?;
+            let cols = solve::agree(o.columns, columns, 9, "columns", |c| c.to_string())?;
+            let append = solve::optional_field::<Append>(&record, "append")?;
+            let append = solve::agree(o.append, append, Append::AfterLastDigit, "append", |a| {
+                a.name().to_string()
+            })?;
+            let plain = !solve::optional_field::<bool>(&record, "no_diagonals")?.unwrap_or(false);
+            if o.no_diagonals && plain {
+                return Err(Error::invalid(
+                    "the record's board is played with diagonals, but --no-diagonals was given; leave the flag out to use the record's",
+                ));
+            }
+            // The add limit is a question asked of the board, not part of it: a flag
+            // asks another.
+            let adds = match o.adds {
+                Some(adds) => adds,
+                None => solve::optional_field::<u8>(&record, "adds")?.unwrap_or(4),
+            };
+            (rules::parse_board(&board)?, cols, append, plain, adds)
+        }
+    };
+    NumberMatch::check(cols, adds)?;
+    Ok(Setup {
+        board,
+        rules: rules::Rules {
+            cols,
+            diagonals,
+            append,
+        },
+        adds,
+    })
 }
 
 impl Solve for NumberMatch {
     type Options = SolveOptions;
     const ITEM: &'static str = "board";
 
-    fn answer(o: &SolveOptions, item: &Item, json: bool) -> Result<Answer> {
-        NumberMatch::check(o.columns, o.adds)?;
-        let rules = rules::Rules {
-            cols: o.columns,
-            diagonals: !o.no_diagonals,
-            append: o.append,
-        };
-        let board = rules::parse_board(item.text)?;
+    fn check(o: &SolveOptions) -> Result<()> {
+        if let Some(columns) = o.columns {
+            NumberMatch::check(columns, o.adds.unwrap_or(0))?;
+        } else if let Some(adds) = o.adds {
+            NumberMatch::check(9, adds)?;
+        }
         if o.max_nodes == 0 {
             return Err(Error::param(
                 "max_nodes",
@@ -69,7 +138,22 @@ impl Solve for NumberMatch {
                 "is 0: give Monte Carlo at least 1 trial",
             ));
         }
-        let adds = o.adds;
+        Ok(())
+    }
+
+    fn answer(o: &SolveOptions, item: &Item, json: bool) -> Result<Answer> {
+        let Setup { board, rules, adds } = match setup_of(o, item.text) {
+            Ok(setup) => setup,
+            Err(e) if item.source == "the command line" => return Err(e),
+            Err(e) => {
+                return Ok(Answer::Refused(format!(
+                    "{}: board {} (line {}): {e}",
+                    item.source,
+                    item.index + 1,
+                    item.line
+                )))
+            }
+        };
         let which = o.solver;
         let started = std::time::Instant::now();
         let (solvable, min_adds, moves, note) = match which {
@@ -146,7 +230,9 @@ impl Solve for NumberMatch {
                     format!("unknown: {note} (Monte Carlo cannot prove a board unsolvable)")
                 }
             };
-            let mut t = format!("{head}\n{}", rules::render(&board, rules.cols));
+            // Boards are separated by blank lines when there are several.
+            let gap = if item.index > 0 { "\n" } else { "" };
+            let mut t = format!("{gap}{head}\n{}", rules::render(&board, rules.cols));
             if solvable == Some(true) {
                 t += &format!("moves: {}\n", notation(&moves, rules.cols));
             }
@@ -164,7 +250,14 @@ impl Solve for NumberMatch {
         Error::invalid(format!("{source}: no board found"))
     }
 
-    fn failures(o: &SolveOptions, _failed: usize, _items: usize) -> Option<String> {
-        Some(format!("not decided within --max-nodes {}", o.max_nodes))
+    fn failures(o: &SolveOptions, failed: usize, items: usize) -> Option<String> {
+        Some(if items == 1 {
+            format!("not decided within --max-nodes {}", o.max_nodes)
+        } else {
+            format!(
+                "{failed} of {items} boards not decided within --max-nodes {}",
+                o.max_nodes
+            )
+        })
     }
 }

@@ -1,7 +1,7 @@
 //! `numbrix solve`: the answer for each given grid (how many solutions, and one).
 
-use super::{grid, Count, Grid, Numbrix};
-use crate::games::solve::{Answer, Item};
+use super::{grid, Count, Grid, Moves, Numbrix};
+use crate::games::solve::{self, Answer, Item};
 use crate::games::Solve;
 use crate::{Error, Result};
 
@@ -13,9 +13,42 @@ pub struct SolveOptions {
     #[arg(long, default_value_t = 100_000_000)]
     pub max_nodes: u64,
     /// orthogonal (Numbrix) or king (Hidato: consecutive numbers may also touch
-    /// diagonally)
-    #[arg(long, default_value = "orthogonal")]
-    pub moves: super::shape::Moves,
+    /// diagonally) [default: orthogonal, or what a JSON record says]
+    #[arg(long)]
+    pub moves: Option<Moves>,
+}
+
+/// The grid of one item and its moves: a grid in the text format, or a JSON record
+/// as `numbrix generate` writes it (its givens: 0 a blank, -1 a blocked cell).
+fn grid_of(options: &SolveOptions, text: &str) -> Result<(Grid, Moves)> {
+    let (text, moves) = match solve::record_of::<Numbrix>(text) {
+        None => (text.to_string(), options.moves.unwrap_or_default()),
+        Some(record) => {
+            let record = record?;
+            let moves = solve::optional_field::<Moves>(&record, "moves")?;
+            let moves = solve::agree(options.moves, moves, Moves::Orthogonal, "moves", |m| {
+                m.name().to_string()
+            })?;
+            // The givens as text rows, read by the one grid parser (which checks them).
+            let givens: Vec<Vec<i64>> = solve::field(&record, "givens")?;
+            let mut rows = String::new();
+            for row in &givens {
+                let cells: Vec<String> = row
+                    .iter()
+                    .map(|&v| match v {
+                        0 => ".".to_string(),
+                        -1 => "X".to_string(),
+                        v => v.to_string(),
+                    })
+                    .collect();
+                rows += &cells.join(" ");
+                rows.push('\n');
+            }
+            (rows, moves)
+        }
+    };
+    let grid = grid::parse_grids(&text)?.swap_remove(0);
+    Ok((grid, moves))
 }
 
 impl Solve for Numbrix {
@@ -25,6 +58,11 @@ impl Solve for Numbrix {
     const READ_AHEAD: bool = true;
     // A grid can take long: each answer is seen as soon as it is found.
     const FLUSH_EACH: bool = true;
+
+    // `numbrix generate --format text` prints each solution under its puzzle.
+    fn is_item(text: &str) -> bool {
+        text.lines().next().map(str::trim) != Some("solution:")
+    }
 
     fn check(options: &SolveOptions) -> Result<()> {
         if options.max_nodes == 0 {
@@ -38,22 +76,20 @@ impl Solve for Numbrix {
 
     // "0 solutions" and "2 or more" are answers; only "unknown" is a failure.
     fn answer(options: &SolveOptions, item: &Item, json: bool) -> Result<Answer> {
-        if item.text.lines().all(|l| l.trim().starts_with('#')) {
-            return Ok(Answer::Skip);
-        }
         let k = item.index;
-        let grids = grid::parse_grids(item.text).map_err(|e| {
-            Error::invalid(format!(
-                "{}: grid {} (line {}): {e}",
-                item.source,
-                k + 1,
-                item.line
-            ))
-        })?;
-        let Some(g) = grids.first() else {
-            return Ok(Answer::Skip);
+        let (g, moves) = match grid_of(options, item.text) {
+            Ok(grid) => grid,
+            Err(e) => {
+                return Ok(Answer::Refused(format!(
+                    "{}: grid {} (line {}): {e}",
+                    item.source,
+                    k + 1,
+                    item.line
+                )))
+            }
         };
-        let v = super::solve::solve_grid(g, options.moves, options.max_nodes)?;
+        let g = &g;
+        let v = super::solve::solve_grid(g, moves, options.max_nodes)?;
         // A search cut short by a stop is a stop, not an "unknown" answer.
         crate::interrupt::check()?;
         let rows = |cells: &[u16]| Grid {
@@ -62,7 +98,10 @@ impl Solve for Numbrix {
             cells: cells.to_vec(),
         };
         let text = if json {
-            let solution = v.solution.as_ref().map(|s| rows(s).to_rows());
+            let solution = v
+                .solution
+                .as_ref()
+                .map(|s| super::signed(&rows(s).to_rows()));
             let mut obj = serde_json::json!({
                 "solutions": v.count.number(),
                 "solution": solution,

@@ -156,15 +156,18 @@ fn signed_rows<S: serde::Serializer>(
     rows: &[Vec<u16>],
     s: S,
 ) -> std::result::Result<S::Ok, S::Error> {
-    let signed: Vec<Vec<i32>> = rows
-        .iter()
+    signed(rows).serialize(s)
+}
+
+/// Rows of cells as records write them: a blocked cell is -1.
+fn signed(rows: &[Vec<u16>]) -> Vec<Vec<i32>> {
+    rows.iter()
         .map(|r| {
             r.iter()
                 .map(|&v| if v == BLOCKED { -1 } else { i32::from(v) })
                 .collect()
         })
-        .collect();
-    signed.serialize(s)
+        .collect()
 }
 
 /// A puzzle with its (proved unique) solution.
