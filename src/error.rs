@@ -19,7 +19,7 @@ pub enum Error {
         problem: String,
     },
     /// A game name that is not registered (a template section, a job file, the command line).
-    #[error("unknown game '{name}': choose one of {}", known.join(", "))]
+    #[error("unknown game '{name}'{}: choose one of {}", crate::input::suggestion(name, known.iter().copied()), known.join(", "))]
     UnknownGame {
         /// The name as given.
         name: String,

@@ -152,6 +152,24 @@ pub fn shown(s: &str) -> String {
     }
 }
 
+/// The name among `known` that `given` most likely meant (a typo, another case, a
+/// word left out), for an error's "did you mean"; None when none is close.
+pub fn did_you_mean<'a>(given: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let given = given.to_lowercase();
+    known
+        .into_iter()
+        .map(|k| (strsim::jaro_winkler(&given, &k.to_lowercase()), k))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k)
+}
+
+/// " (did you mean 'x'?)" when `given` looks like a misspelling of one of `known`,
+/// else nothing: for the end of an error about an unknown name.
+pub fn suggestion<'a>(given: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    did_you_mean(given, known).map_or(String::new(), |k| format!(" (did you mean '{k}'?)"))
+}
+
 /// `s` with control characters (a NUL, an escape, a new line) written as escapes, so
 /// that a message quoting a user's text never sends them raw to a terminal.
 pub fn escape_controls(s: &str) -> String {
@@ -385,6 +403,28 @@ mod tests {
             .err()
             .unwrap();
         assert!(e.to_string().contains("longer than 65536"), "{e}");
+    }
+
+    #[test]
+    fn suggestions_name_the_closest_known_word() {
+        let known = [
+            "red-apart",
+            "2-12-apart",
+            "same-number-apart",
+            "max-cluster",
+        ];
+        assert_eq!(did_you_mean("red-appart", known), Some("red-apart"));
+        assert_eq!(did_you_mean("Max-Clusters", known), Some("max-cluster"));
+        assert_eq!(
+            did_you_mean("same-numbers-apart", known),
+            Some("same-number-apart")
+        );
+        assert_eq!(did_you_mean("harbor", known), None);
+        assert_eq!(suggestion("zzz", known), "");
+        assert_eq!(
+            suggestion("red-aprt", known),
+            " (did you mean 'red-apart'?)"
+        );
     }
 
     #[test]

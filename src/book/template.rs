@@ -322,7 +322,9 @@ pub const MAX_ANSWER_COLUMNS: usize = 4;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Section {
-    /// A game name ("flip", ...).
+    /// A game name ("flip", ...; `number_match` or `number-match`), kept as the
+    /// registry spells it.
+    #[serde(deserialize_with = "crate::games::deserialize_name")]
     pub game: String,
     /// Defaults to the game's title.
     pub heading: Option<String>,
@@ -481,8 +483,18 @@ impl Template {
 
     /// Parse and check a template from TOML text.
     pub fn parse(text: &str) -> Result<Template> {
-        let t: Template =
-            toml::from_str(text).map_err(|e| Error::invalid(crate::input::toml_error(&e, text)))?;
+        let t: Template = toml::from_str(text).map_err(|e| {
+            let m = crate::input::toml_error(&e, text);
+            // `[section]` (one table) where `[[section]]` (a list of them) is meant.
+            let single = toml::from_str::<toml::Table>(text)
+                .ok()
+                .is_some_and(|t| t.get("section").is_some_and(toml::Value::is_table));
+            Error::invalid(if single {
+                format!("{m}: write each section as a [[section]] table (two brackets)")
+            } else {
+                m
+            })
+        })?;
         t.check()?;
         Ok(t)
     }

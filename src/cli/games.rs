@@ -114,9 +114,8 @@ pub enum CatanCommand {
         after_help = "Example:\n  puzzlebook catan generate --count 2 --seed 1 --format ascii"
     )]
     Generate {
-        /// full-rejection, token-rejection, swap, sequential or direct
         // Read as text and parsed here: an unknown sampler is an input error (exit 1).
-        #[arg(long, default_value = CatanParams::default().sampler.name())]
+        #[arg(long, default_value = CatanParams::default().sampler.name(), help = puzzlebook::games::catan::sampler::sampler_help())]
         sampler: String,
         #[command(flatten)]
         params: CatanParams,

@@ -8,7 +8,7 @@ mod preflight;
 mod solve;
 mod stats;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use puzzlebook::shard::Shard;
 use puzzlebook::Result;
 use std::io::IsTerminal;
@@ -24,7 +24,7 @@ pub static JSON_LOG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBo
 #[derive(Parser)]
 #[command(
     name = "puzzlebook",
-    version,
+    version = env!("PUZZLEBOOK_VERSION"),
     about = "Seeded, parallel generation of printable puzzle books and board statistics"
 )]
 pub struct Cli {
@@ -66,7 +66,7 @@ pub(crate) enum Command {
     #[command(subcommand)]
     Numbrix(games::NumbrixCommand),
     /// Number Match: boards that can be cleared, with a solution to replay
-    #[command(subcommand, name = "number-match")]
+    #[command(subcommand, name = "number-match", alias = "number_match")]
     NumberMatch(games::NumberMatchCommand),
     /// Carcassonne: score one-player landscapes, make real-game ones
     #[command(subcommand)]
@@ -85,6 +85,22 @@ pub(crate) enum Command {
     #[command(after_help = "Example:\n  puzzlebook verify output/nightly/manifest.json")]
     Verify { manifest: PathBuf },
     /// Check an interior PDF against a print service's rules (boxes, margins, fonts, ...)
+    /// Print a shell completion script (install lines in the README)
+    #[command(
+        after_help = "Examples:\n  puzzlebook completions bash > ~/.local/share/bash-completion/completions/puzzlebook\n  puzzlebook completions zsh > ~/.zfunc/_puzzlebook      (with fpath+=~/.zfunc in ~/.zshrc)\n  puzzlebook completions fish > ~/.config/fish/completions/puzzlebook.fish"
+    )]
+    Completions {
+        /// bash, zsh, fish, elvish or powershell
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) of puzzlebook or of one of its commands
+    #[command(
+        after_help = "Examples:\n  puzzlebook man > ~/.local/share/man/man1/puzzlebook.1 && man puzzlebook\n  puzzlebook man flip generate | man -l -"
+    )]
+    Man {
+        /// The command whose page to print (none: puzzlebook's own page)
+        command: Vec<String>,
+    },
     #[command(
         after_help = "Examples:\n  puzzlebook preflight output/book.pdf\n  puzzlebook preflight output/book.pdf --service ingram --json\n\nExit status: 0 nothing fails (warnings allowed), 1 something fails or the file cannot be read, 2 usage."
     )]
@@ -207,6 +223,45 @@ fn shorten_echoes(text: &str) -> String {
 
 /// Write `text` to standard output. A closed pipe (`... | head -1`) is an error the
 /// process ends on quietly (see `main`), never a panic.
+/// The manual page (roff) of the command at `path` (empty: puzzlebook itself), from
+/// the clap tree, so it says what `--help` says.
+fn man_page(path: &[String]) -> Result<String> {
+    let mut cmd = Cli::command().disable_help_subcommand(true);
+    cmd.build();
+    let mut at = &cmd;
+    for (i, name) in path.iter().enumerate() {
+        let Some(sub) = at.find_subcommand(name) else {
+            let known: Vec<&str> = at.get_subcommands().map(|c| c.get_name()).collect();
+            let parent = if i == 0 {
+                "puzzlebook".to_string()
+            } else {
+                format!("puzzlebook {}", path[..i].join(" "))
+            };
+            return Err(puzzlebook::Error::invalid(if known.is_empty() {
+                format!(
+                    "{parent} has no commands: give `puzzlebook man {}`",
+                    path[..i].join(" ")
+                )
+            } else {
+                format!(
+                    "{parent} has no command '{}'{}: choose one of {}",
+                    puzzlebook::input::excerpt(name),
+                    puzzlebook::input::suggestion(name, known.iter().copied()),
+                    known.join(", ")
+                )
+            }));
+        };
+        at = sub;
+    }
+    let mut page = Vec::new();
+    clap_mangen::Man::new(at.clone())
+        .source(format!("puzzlebook {}", env!("PUZZLEBOOK_VERSION")))
+        .manual("puzzlebook manual")
+        .render(&mut page)
+        .map_err(|e| puzzlebook::Error::io("cannot write", "the manual page", e))?;
+    Ok(String::from_utf8_lossy(&page).into_owned())
+}
+
 pub fn say(text: &str) -> Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
@@ -237,6 +292,16 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Merge(args) => jobs::merge_cmd(args),
         Command::Verify { manifest } => jobs::verify_cmd(&manifest),
         Command::Preflight(args) => preflight::preflight_cmd(args),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "puzzlebook", &mut script);
+            say(&String::from_utf8_lossy(&script))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man { command } => {
+            say(&man_page(&command)?)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Flip(cmd) => games::flip(cmd, ctx),
         Command::Catan(cmd) => games::catan(cmd, ctx),
         Command::Numbrix(cmd) => games::numbrix(cmd, ctx),

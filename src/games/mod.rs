@@ -191,6 +191,24 @@ pub fn canonical(name: &str) -> Option<&'static str> {
         .find(|known| *known == name || known.replace('_', "-") == name)
 }
 
+/// Read a game's name in a template or job file: either spelling, kept as
+/// [`Game::NAME`] spells it; an unknown name is refused with the names there are.
+pub fn deserialize_name<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<String, D::Error> {
+    let name = <String as serde::Deserialize>::deserialize(d)?;
+    match canonical(&name) {
+        Some(known) => Ok(known.to_string()),
+        None => Err(serde::de::Error::custom(
+            crate::Error::UnknownGame {
+                name: crate::input::excerpt(&name),
+                known: NAMES,
+            }
+            .to_string(),
+        )),
+    }
+}
+
 /// Run `visitor` with the game called `name` (either spelling, see [`canonical`]).
 pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output> {
     match canonical(name).unwrap_or(name) {

@@ -66,7 +66,7 @@ pub enum Answer {
 pub struct Report {
     /// Items answered.
     pub items: usize,
-    /// Answers that failed.
+    /// Answers that failed, refused items included.
     pub failed: usize,
     /// What to say about the failures; None when the answers already said it.
     pub message: Option<String>,
@@ -121,7 +121,7 @@ pub fn run<G: Solve>(
         }
         Ok::<(), Error>(())
     };
-    let (mut index, mut failed) = (0, 0);
+    let (mut index, mut failed, mut refused) = (0, 0, 0);
     // Records that are no item of their own (a solution printed under its puzzle)
     // are passed over before they can count.
     let mut next_item = || -> Result<Option<Record>> {
@@ -160,6 +160,7 @@ pub fn run<G: Solve>(
             Answer::Refused(message) if !item.many => return Err(Error::invalid(message)),
             Answer::Refused(message) => {
                 failed += 1;
+                refused += 1;
                 // The answers so far come first.
                 out.flush().map_err(stdout_error)?;
                 writeln!(err, "error: {message}")
@@ -176,8 +177,10 @@ pub fn run<G: Solve>(
     Ok(Report {
         items: index,
         failed,
-        message: (failed > 0)
-            .then(|| G::failures(options, failed, index))
+        // Refused items have said why on standard error; the summary is of the answers
+        // that failed.
+        message: (failed > refused)
+            .then(|| G::failures(options, failed - refused, index))
             .flatten(),
     })
 }

@@ -42,8 +42,8 @@ pub struct CatanParams {
     /// clap, so an unknown name is an input error with exit status 1).
     #[arg(skip = CatanParams::default().sampler)]
     pub sampler: Sampler,
-    /// Rules, comma-separated: red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N, or none
-    #[arg(long, default_value_t = CatanParams::default().rules)]
+    /// Rules, comma-separated (the help lists every rule), or none
+    #[arg(long, default_value_t = CatanParams::default().rules, help = rules::rules_help())]
     pub rules: String,
     /// How books draw the board.
     #[arg(skip = CatanParams::default().style)]

@@ -142,10 +142,38 @@ impl std::str::FromStr for Rules {
     }
 }
 
-/// The list of rule names an error about an unknown rule offers.
-const RULE_NAMES: &str = "red-apart, 2-12-apart, same-number-apart, same-terrain-apart, \
-max-pips-per-corner=N, min-pips-per-corner=N, max-cluster=N, number-resource-apart, \
-resource-pips=A-B, harbor-resource-apart or none";
+/// Every rule as parameters write it: its name and the value it takes ("" for none,
+/// "N" a whole number, "A-B" a range). The parser knows a rule by this table, and
+/// the help and the errors list it, so all three name the same rules.
+pub const RULE_FORMS: [(&str, &str); 10] = [
+    ("red-apart", ""),
+    ("2-12-apart", ""),
+    ("same-number-apart", ""),
+    ("same-terrain-apart", ""),
+    ("max-pips-per-corner", "N"),
+    ("min-pips-per-corner", "N"),
+    ("max-cluster", "N"),
+    ("number-resource-apart", ""),
+    ("resource-pips", "A-B"),
+    ("harbor-resource-apart", ""),
+];
+
+/// Every rule's written form, "red-apart, ..., max-cluster=N, ... or none".
+pub fn rule_list() -> String {
+    let forms: Vec<String> = RULE_FORMS
+        .iter()
+        .map(|(name, value)| match *value {
+            "" => name.to_string(),
+            v => format!("{name}={v}"),
+        })
+        .collect();
+    format!("{} or none", forms.join(", "))
+}
+
+/// The help of a `--rules` flag (and `rules` key), from [`RULE_FORMS`].
+pub fn rules_help() -> String {
+    format!("Rules, comma-separated: {}", rule_list())
+}
 
 /// An error about the parameter `rules`.
 fn bad(msg: String) -> crate::Error {
@@ -167,12 +195,15 @@ fn parse_rule(p: &str) -> crate::Result<Rule> {
         Some((n, _)) => (n, true),
         None => (p, false),
     };
-    let needs_value = matches!(
-        name,
-        "max-pips-per-corner" | "min-pips-per-corner" | "max-cluster" | "resource-pips"
-    );
+    let Some(&(_, form)) = RULE_FORMS.iter().find(|(known, _)| *known == name) else {
+        return Err(bad(format!(
+            "has an unknown rule '{p}'{}: use {}",
+            crate::input::suggestion(name, RULE_FORMS.iter().map(|(n, _)| *n)),
+            rule_list()
+        )));
+    };
+    let needs_value = !form.is_empty();
     if needs_value && !has_value {
-        let form = if name == "resource-pips" { "A-B" } else { "N" };
         return Err(bad(format!(
             "has rule '{p}' without its limit: write {name}={form}"
         )));
@@ -222,10 +253,16 @@ fn parse_rule(p: &str) -> crate::Result<Rule> {
             }
             Rule::ResourcePips(a, b)
         }
-        (n, true) if !needs_value && RULE_NAMES.contains(n) => {
+        (n, true) if !needs_value => {
             return Err(bad(format!("has rule '{p}', but {n} takes no value")))
         }
-        _ => return Err(bad(format!("has an unknown rule '{p}': use {RULE_NAMES}"))),
+        // Every name of the table has its arm above (a test checks it).
+        _ => {
+            return Err(bad(format!(
+                "has an unknown rule '{p}': use {}",
+                rule_list()
+            )))
+        }
     };
     Ok(rule)
 }
@@ -562,15 +599,31 @@ mod tests {
         let r: Rules = "2-12-apart, red-apart,red-apart".parse().unwrap();
         assert_eq!(r.to_string(), "red-apart,2-12-apart");
         assert_eq!("none".parse::<Rules>().unwrap().to_string(), "none");
-        let e = "blue-apart".parse::<Rules>().unwrap_err();
+        let e = "purple-together".parse::<Rules>().unwrap_err();
         assert!(
             matches!(e, crate::Error::Param { name: "rules", .. }),
             "{e}"
         );
         assert_eq!(
             e.as_flag().to_string(),
-            "--rules has an unknown rule 'blue-apart': use red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N, min-pips-per-corner=N, max-cluster=N, number-resource-apart, resource-pips=A-B, harbor-resource-apart or none"
+            "--rules has an unknown rule 'purple-together': use red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N, min-pips-per-corner=N, max-cluster=N, number-resource-apart, resource-pips=A-B, harbor-resource-apart or none"
         );
+        // A near miss says which rule was meant.
+        let e = "max-clusters=2".parse::<Rules>().unwrap_err().to_string();
+        assert!(
+            e.contains("unknown rule 'max-clusters=2' (did you mean 'max-cluster'?)"),
+            "{e}"
+        );
+        // Every rule of the table parses with a value of its form.
+        for (name, form) in RULE_FORMS {
+            let written = match form {
+                "" => name.to_string(),
+                "N" => format!("{name}=7"),
+                _ => format!("{name}=6-16"),
+            };
+            let r: Rules = written.parse().unwrap();
+            assert_eq!(r.to_string(), written);
+        }
         let r: Rules = "harbor-resource-apart,resource-pips=9-16,max-cluster=2,min-pips-per-corner=4,number-resource-apart"
             .parse()
             .unwrap();

@@ -82,6 +82,36 @@ fn best_of_name(n: u16) -> &'static str {
         .or_insert_with(|| Box::leak(format!("best-of-{n}").into_boxed_str()))
 }
 
+/// Every sampler's name, "full-rejection, ..., retry-restart or best-of-N", from
+/// [`ALL_SAMPLERS`] (the names the parser knows).
+pub fn sampler_list() -> String {
+    let fixed: Vec<&str> = ALL_SAMPLERS
+        .iter()
+        .filter(|s| !matches!(s, Sampler::BestOf(_)))
+        .map(|s| s.name())
+        .collect();
+    format!(
+        "{} or best-of-N (N from 2 to {MAX_BEST_OF})",
+        fixed.join(", ")
+    )
+}
+
+/// The help of `--sampler`.
+pub fn sampler_help() -> String {
+    format!("The sampler: {}", sampler_list())
+}
+
+/// The help of `--samplers` (and `samplers`): the list, and what runs by default.
+pub fn samplers_help() -> String {
+    let default: Vec<&str> = ALL_SAMPLERS.iter().map(|s| s.name()).collect();
+    format!(
+        "Comma-separated samplers from {} (default: all {} of {}; direct only where it applies)",
+        sampler_list(),
+        ALL_SAMPLERS.len(),
+        default.join(", ")
+    )
+}
+
 impl std::str::FromStr for Sampler {
     type Err = crate::Error;
     /// A sampler by its name. The error names the value, not a parameter: a sampler
@@ -99,10 +129,11 @@ impl std::str::FromStr for Sampler {
             .into_iter()
             .find(|x| x.name() == s)
             .ok_or_else(|| {
-                let names: Vec<&str> = ALL_SAMPLERS[..6].iter().map(|x| x.name()).collect();
+                let names = ALL_SAMPLERS.iter().map(|x| x.name()).chain(["best-of-N"]);
                 crate::Error::invalid(format!(
-                    "unknown sampler '{s}': use one of {} or best-of-N",
-                    names.join(", ")
+                    "unknown sampler '{s}'{}: use {}",
+                    crate::input::suggestion(s, names),
+                    sampler_list()
                 ))
             })
     }

@@ -40,6 +40,11 @@ pub struct Config {
 }
 
 const BUCKETS: usize = 200;
+/// Node counts below this are counted exactly, one bucket each (most boards are
+/// decided in fewer nodes, so their quantiles are exact).
+const EXACT_NODES: usize = 1024;
+/// Node buckets: the exact ones, then quarter-octave buckets above them.
+const NODE_BUCKETS: usize = EXACT_NODES + BUCKETS;
 
 /// The counts of one add limit over all boards seen.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -52,7 +57,8 @@ pub struct Limit {
     pub unknown: u64,
     /// Boards whose fewest adds is exactly this limit.
     pub min_adds: u64,
-    /// Search nodes to decide a board (quarter-octave buckets) and the most seen.
+    /// Search nodes to decide a board: one bucket per count below [`EXACT_NODES`],
+    /// then quarter-octave buckets ([`node_bucket`]).
     pub node_buckets: Vec<u64>,
     /// The most search nodes any board took at this limit.
     pub max_nodes: u64,
@@ -86,6 +92,15 @@ fn bucket(ns: u64) -> usize {
     (((ns.max(1) as f64).log2() * 4.0) as usize).min(BUCKETS - 1)
 }
 
+/// The node bucket of `nodes`: the count itself below [`EXACT_NODES`], else a
+/// quarter-octave bucket after those.
+fn node_bucket(nodes: u64) -> usize {
+    match usize::try_from(nodes) {
+        Ok(n) if n < EXACT_NODES => n,
+        _ => (EXACT_NODES + bucket(nodes)).min(NODE_BUCKETS - 1),
+    }
+}
+
 fn bucket_upper_us(b: usize) -> f64 {
     let us = 2f64.powf((b + 1) as f64 / 4.0) / 1000.0;
     (us * 1000.0).round() / 1000.0
@@ -98,7 +113,7 @@ impl Counts {
             boards: 0,
             limits: (0..=max_adds)
                 .map(|_| Limit {
-                    node_buckets: vec![0; BUCKETS],
+                    node_buckets: vec![0; NODE_BUCKETS],
                     time_buckets: vec![0; BUCKETS],
                     mc_buckets: vec![0; BUCKETS],
                     ..Limit::default()
@@ -168,7 +183,7 @@ impl Counts {
                 lim.max_ns = lim.max_ns.max(ns);
             }
             let nodes = solver.nodes();
-            lim.node_buckets[bucket(nodes)] += 1;
+            lim.node_buckets[node_bucket(nodes)] += 1;
             lim.max_nodes = lim.max_nodes.max(nodes);
             if cfg.mc_trials > 0 {
                 let t = cfg.timings.then(std::time::Instant::now);
@@ -296,14 +311,29 @@ fn quantile_bucket(buckets: &[u64], q: f64) -> Option<usize> {
     None
 }
 
-/// A time quantile in microseconds (the bucket's upper bound).
-fn percentile(buckets: &[u64], q: f64) -> Option<f64> {
-    quantile_bucket(buckets, q).map(bucket_upper_us)
+/// A time quantile in microseconds: the upper bound of its quarter-octave bucket, but
+/// never above the largest time seen (`max_us`).
+fn percentile(buckets: &[u64], q: f64, max_us: f64) -> Option<f64> {
+    quantile_bucket(buckets, q).map(|b| bucket_upper_us(b).min(max_us))
 }
 
-/// A node-count quantile (the bucket's upper bound, rounded up).
-fn node_percentile(buckets: &[u64], q: f64) -> u64 {
-    quantile_bucket(buckets, q).map_or(0, |b| 2f64.powf((b + 1) as f64 / 4.0).ceil() as u64)
+/// A node-count quantile: exact below [`EXACT_NODES`]; above, the upper bound of its
+/// quarter-octave bucket (less than 19% above the true quantile), but never above
+/// the most nodes seen (`max`).
+fn node_percentile(buckets: &[u64], q: f64, max: u64) -> u64 {
+    match quantile_bucket(buckets, q) {
+        None => 0,
+        Some(b) if b < EXACT_NODES => b as u64,
+        Some(b) => {
+            let upper = 2f64.powf((b - EXACT_NODES + 1) as f64 / 4.0).ceil() as u64;
+            upper.min(max)
+        }
+    }
+}
+
+/// Nanoseconds as microseconds to the nanosecond, as the CSV writes them.
+fn max_us(ns: u64) -> f64 {
+    (ns as f64).round() / 1000.0
 }
 
 /// The CSV rows of a run, one per add limit in increasing order.
@@ -324,14 +354,14 @@ pub(crate) fn rows(cfg: &Config, c: &Counts) -> Vec<Row> {
             unknown: l.unknown,
             clearable_share: l.clearable as f64 / c.boards.max(1) as f64,
             min_adds_exactly: l.min_adds,
-            nodes_p50: node_percentile(&l.node_buckets, 0.5),
-            nodes_p90: node_percentile(&l.node_buckets, 0.9),
-            nodes_p99: node_percentile(&l.node_buckets, 0.99),
+            nodes_p50: node_percentile(&l.node_buckets, 0.5, l.max_nodes),
+            nodes_p90: node_percentile(&l.node_buckets, 0.9, l.max_nodes),
+            nodes_p99: node_percentile(&l.node_buckets, 0.99, l.max_nodes),
             nodes_max: l.max_nodes,
-            time_p50_us: percentile(&l.time_buckets, 0.5),
-            time_p90_us: percentile(&l.time_buckets, 0.9),
-            time_p99_us: percentile(&l.time_buckets, 0.99),
-            time_max_us: cfg.timings.then(|| (l.max_ns as f64).round() / 1000.0),
+            time_p50_us: percentile(&l.time_buckets, 0.5, max_us(l.max_ns)),
+            time_p90_us: percentile(&l.time_buckets, 0.9, max_us(l.max_ns)),
+            time_p99_us: percentile(&l.time_buckets, 0.99, max_us(l.max_ns)),
+            time_max_us: cfg.timings.then(|| max_us(l.max_ns)),
             mc_trials: cfg.mc_trials,
             mc_cleared: l.mc_cleared,
             mc_missed: l.mc_missed,
@@ -340,8 +370,63 @@ pub(crate) fn rows(cfg: &Config, c: &Counts) -> Vec<Row> {
             } else {
                 (l.mc_trials_used as f64 / l.mc_cleared as f64 * 100.0).round() / 100.0
             },
-            mc_time_p50_us: percentile(&l.mc_buckets, 0.5),
-            mc_time_p99_us: percentile(&l.mc_buckets, 0.99),
+            mc_time_p50_us: percentile(&l.mc_buckets, 0.5, f64::INFINITY),
+            mc_time_p99_us: percentile(&l.mc_buckets, 0.99, f64::INFINITY),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod quantile_tests {
+    use super::*;
+    use rand::Rng;
+
+    /// The q quantile of `values` by a sort: the smallest value with at least a
+    /// share q of the values at or below it.
+    fn by_sort(values: &[u64], q: f64) -> u64 {
+        let mut v = values.to_vec();
+        v.sort_unstable();
+        let k = ((v.len() as f64 * q).ceil() as usize).clamp(1, v.len());
+        v[k - 1]
+    }
+
+    #[test]
+    fn node_quantiles_agree_with_a_sort() {
+        let mut rng = crate::seed::item_rng(11, "quantile-test", 0);
+        // Node counts spread over six decades, many of them 0 or tiny, as searches give.
+        for (trial, n) in [1usize, 2, 3, 10, 97, 1000, 20_000].into_iter().enumerate() {
+            let values: Vec<u64> = (0..n)
+                .map(|_| match rng.random_range(0..4) {
+                    0 => 0,
+                    1 => rng.random_range(0..50),
+                    2 => rng.random_range(0..2000),
+                    _ => 10f64.powf(rng.random_range(0.0..6.0)) as u64,
+                })
+                .collect();
+            let mut buckets = vec![0u64; NODE_BUCKETS];
+            for &v in &values {
+                buckets[node_bucket(v)] += 1;
+            }
+            let max = *values.iter().max().unwrap();
+            for q in [0.01, 0.5, 0.9, 0.99, 1.0] {
+                let exact = by_sort(&values, q);
+                let got = node_percentile(&buckets, q, max);
+                assert!(got <= max, "trial {trial} q {q}: {got} above the max {max}");
+                if exact < EXACT_NODES as u64 {
+                    assert_eq!(got, exact, "trial {trial} q {q}");
+                } else {
+                    // Within its quarter-octave bucket: under 19% (2^0.25) above.
+                    assert!(got >= exact, "trial {trial} q {q}: {got} < {exact}");
+                    assert!(
+                        (got as f64) < exact as f64 * 1.19 + 1.0,
+                        "trial {trial} q {q}: {got} vs {exact}"
+                    );
+                }
+            }
+        }
+        // Every board decided without a node: every quantile is 0, as is the max.
+        let mut buckets = vec![0u64; NODE_BUCKETS];
+        buckets[node_bucket(0)] = 5;
+        assert_eq!(node_percentile(&buckets, 0.5, 0), 0);
+    }
 }

@@ -40,9 +40,9 @@ pub struct CatanStatsSpec {
         value_parser = clap::builder::PossibleValuesParser::new(["base", "extended"])
     )]
     pub board: String,
-    /// Rules, comma-separated: red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N, or none
+    /// Rules, comma-separated (the help lists every rule), or none
     #[serde(default = "red_apart")]
-    #[arg(long, default_value_t = red_apart())]
+    #[arg(long, default_value_t = red_apart(), help = crate::games::catan::rules::rules_help())]
     pub rules: String,
     /// direct or full-rejection, the exact samplers (default: direct where the rules
     /// allow it, else full-rejection)

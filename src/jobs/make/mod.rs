@@ -32,12 +32,16 @@ pub enum Spec {
     /// A PDF book from a template.
     Book(BookSpec),
     /// `catan bias`: per-hex statistics of the samplers against the reference.
+    #[serde(alias = "catan_bias")]
     CatanBias(BiasSpec),
     /// `carcassonne stats`: score and feature histograms per landscape size.
+    #[serde(alias = "carcassonne_stats")]
     CarcassonneStats(CarcassonneStatsSpec),
     /// `number-match stats`: clearable boards and search effort per add limit.
+    #[serde(alias = "number_match_stats")]
     NumberMatchStats(MatchStatsSpec),
     /// `catan stats`: histograms of the balance measures of uniform boards.
+    #[serde(alias = "catan_stats")]
     CatanStats(CatanStatsSpec),
 }
 
@@ -56,7 +60,9 @@ pub enum ItemFormat {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ItemsSpec {
-    /// The game's name, as on the command line.
+    /// The game's name, as on the command line or in templates (either spelling of
+    /// `number-match`), kept as the registry spells it.
+    #[serde(deserialize_with = "crate::games::deserialize_name")]
     pub game: String,
     /// How many items (before sharding).
     pub count: u64,
@@ -100,9 +106,9 @@ pub struct BiasSpec {
     /// Boards per sampler
     #[arg(long)]
     pub samples: u64,
-    /// Comma-separated samplers (default: all five; direct only where it applies)
+    /// Comma-separated samplers (default: all of them; direct only where it applies)
     #[serde(default)]
-    #[arg(long)]
+    #[arg(long, help = crate::games::catan::sampler::samplers_help())]
     pub samplers: Option<String>,
     /// base (3-4 players) or extended (5-6 players)
     #[serde(default = "base")]
@@ -112,9 +118,9 @@ pub struct BiasSpec {
         value_parser = clap::builder::PossibleValuesParser::new(["base", "extended"])
     )]
     pub board: String,
-    /// Rules, comma-separated: red-apart, 2-12-apart, same-number-apart, same-terrain-apart, max-pips-per-corner=N, or none
+    /// Rules, comma-separated (the help lists every rule), or none
     #[serde(default = "red_apart")]
-    #[arg(long, default_value_t = red_apart())]
+    #[arg(long, default_value_t = red_apart(), help = crate::games::catan::rules::rules_help())]
     pub rules: String,
     /// Boards in the full-rejection reference run, for rules that cannot be enumerated
     #[serde(default = "reference_samples")]

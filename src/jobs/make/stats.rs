@@ -526,8 +526,31 @@ pub mod match_stats {
             write_csv(&files.out, &stats::rows(&cfg, counts))
         }
 
-        fn table(&self, _: &stats::Counts) -> String {
-            String::new()
+        /// Per add limit: how many boards can be cleared, and the search it took.
+        fn table(&self, counts: &stats::Counts) -> String {
+            let Ok(cfg) = self.config(Shard::default()) else {
+                return String::new();
+            };
+            let mut t = String::from(
+                "adds  boards  clearable  share    unsolvable  unknown  fewest adds here   nodes: p50      p90      p99      max\n",
+            );
+            for r in stats::rows(&cfg, counts) {
+                t += &format!(
+                    "{:>4}  {:>6}  {:>9}  {:>6.2}%  {:>10}  {:>7}  {:>16}   {:>10} {:>8} {:>8} {:>8}\n",
+                    r.adds,
+                    r.boards,
+                    r.clearable,
+                    100.0 * r.clearable_share,
+                    r.unsolvable,
+                    r.unknown,
+                    r.min_adds_exactly,
+                    r.nodes_p50,
+                    r.nodes_p90,
+                    r.nodes_p99,
+                    r.nodes_max
+                );
+            }
+            t
         }
     }
 }
