@@ -144,3 +144,33 @@ pub fn summary(hist: &[u64]) -> (f64, usize, usize, usize) {
     };
     (mean, q(0.1), q(0.5), q(0.9))
 }
+
+#[cfg(test)]
+mod summary_tests {
+    use super::summary;
+    use rand::Rng;
+
+    #[test]
+    fn percentiles_agree_with_a_sort() {
+        let mut rng = crate::seed::item_rng(5, "summary-test", 0);
+        for n in [1usize, 2, 9, 10, 11, 101, 5000] {
+            let values: Vec<usize> = (0..n).map(|_| rng.random_range(0..120)).collect();
+            let mut hist = vec![0u64; 120];
+            for &v in &values {
+                hist[v] += 1;
+            }
+            let mut sorted = values.clone();
+            sorted.sort_unstable();
+            // The smallest value with at least a share q of the values at or below it.
+            let by_sort = |q: f64| sorted[((n as f64 * q).ceil() as usize).clamp(1, n) - 1];
+            let (mean, p10, p50, p90) = summary(&hist);
+            assert_eq!(
+                (p10, p50, p90),
+                (by_sort(0.1), by_sort(0.5), by_sort(0.9)),
+                "n = {n}"
+            );
+            let exact_mean = values.iter().sum::<usize>() as f64 / n as f64;
+            assert!((mean - exact_mean).abs() < 1e-9, "n = {n}");
+        }
+    }
+}

@@ -59,9 +59,9 @@ pub struct NumbrixParams {
     #[arg(long, default_value = "orthogonal")]
     #[serde(skip_serializing_if = "is_orthogonal")]
     pub moves: Moves,
-    /// A built-in shape at --size: corners, cross, frame, diamond or heart (its
-    /// blocked cells are -1 in records and drawn solid)
-    #[arg(long, conflicts_with = "mask")]
+    /// A built-in shape at --size (the help lists them; its blocked cells are -1 in
+    /// records and drawn solid)
+    #[arg(long, conflicts_with = "mask", help = shape::shape_help())]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shape: Option<String>,
     /// A mask file: one text row per grid row, '#' blocked and '.' open; the grid

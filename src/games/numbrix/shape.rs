@@ -89,6 +89,19 @@ pub struct Mask {
 /// The built-in shapes, by name (see [`Mask::named`]).
 pub const SHAPES: &[&str] = &["corners", "cross", "frame", "diamond", "heart"];
 
+/// The built-in shapes as help and errors list them ("corners, ... or heart").
+pub fn shape_list() -> String {
+    and_list(&SHAPES.iter().map(|s| s.to_string()).collect::<Vec<_>>()).replace(" and ", " or ")
+}
+
+/// The help of `--shape`, from [`SHAPES`] (the names the parser knows).
+pub fn shape_help() -> String {
+    format!(
+        "A built-in shape at --size: {} (its blocked cells are -1 in records and drawn solid)",
+        shape_list()
+    )
+}
+
 /// The smallest side each shape can be drawn at (same order as [`SHAPES`]).
 const MIN_SIDE: &[usize] = &[6, 6, 6, 6, 7];
 
@@ -239,9 +252,10 @@ impl Mask {
             return Err(Error::param(
                 "shape",
                 format!(
-                    "'{name}' is unknown: choose {}",
-                    and_list(&SHAPES.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-                        .replace(" and ", " or ")
+                    "'{}' is unknown{}: choose {}",
+                    crate::input::excerpt(name),
+                    crate::input::suggestion(name, SHAPES.iter().copied()),
+                    shape_list()
                 ),
             ));
         };

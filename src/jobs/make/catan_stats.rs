@@ -645,6 +645,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn quantiles_agree_with_a_sort() {
+        use rand::Rng;
+        let mut rng = crate::seed::item_rng(8, "catan-summary-test", 0);
+        for n in [1usize, 3, 20, 21, 399, 4000] {
+            let values: Vec<usize> = (0..n).map(|_| rng.random_range(0..40)).collect();
+            let mut h = vec![0u64; 40];
+            for &v in &values {
+                h[v] += 1;
+            }
+            let mut sorted = values.clone();
+            sorted.sort_unstable();
+            let by_sort = |pct: u64| {
+                let k = ((n as f64 * pct as f64 / 100.0).ceil() as usize).clamp(1, n);
+                sorted[k - 1] as f64
+            };
+            let s = summarise("test", &h, n as u64, 1.0);
+            assert_eq!(s.quantiles, QUANTILES.map(by_sort), "n = {n}");
+            assert_eq!((s.min, s.max), (sorted[0] as f64, sorted[n - 1] as f64));
+        }
+    }
+
+    #[test]
     fn grouped_digits() {
         assert_eq!(grouped(0), "0");
         assert_eq!(grouped(999), "999");

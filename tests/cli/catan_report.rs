@@ -3,8 +3,8 @@
 //! CSVs (plain numbers), the replicates CSV and the KS verdicts (checked against a KS
 //! statistic computed here, independently, from that CSV).
 
-mod common;
-use common::{bin, fails_with};
+use crate::common;
+use crate::common::{bin, fails_with};
 use lopdf::Document;
 use std::path::Path;
 

@@ -2,8 +2,7 @@
 //! that replay (under a small rules check written here), the exact and Monte Carlo
 //! solvers, the statistics CSV, determinism, and bad input.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 /// Replay a record's solution with the rules written out plainly.

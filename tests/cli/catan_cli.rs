@@ -1,7 +1,6 @@
 //! `catan generate` and `catan bias` through the real binary.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
 

@@ -4,11 +4,9 @@
 //! claim billions of entries), and paths that are not files at all. Each must end fast
 //! with one `error:` line and exit 1; the memory bound is checked under `ulimit -v`.
 
-mod common;
-#[path = "common/rawpdf.rs"]
-mod rawpdf;
+use crate::rawpdf;
 
-use common::*;
+use crate::common::*;
 use rawpdf::*;
 use std::time::{Duration, Instant};
 

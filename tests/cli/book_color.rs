@@ -3,8 +3,7 @@
 //! black text on the black plate alone, and names its printing condition in an output
 //! intent without claiming PDF/X.
 
-mod common;
-use common::*;
+use crate::common::*;
 use lopdf::{Document, Object};
 
 /// Every page's decoded content operations: (operator, numeric operands).

@@ -2,8 +2,7 @@
 //! back with an SVG parser and a PNG decoder; file names, sizes, determinism, and the
 //! refusals (existing files, bad flags).
 
-mod common;
-use common::*;
+use crate::common::*;
 use resvg::{tiny_skia::Pixmap, usvg};
 use std::fs;
 use std::path::Path;

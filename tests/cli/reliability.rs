@@ -4,8 +4,7 @@
 //! leave nothing half-written; parts and manifests cannot be used to slip changed
 //! data or other files past the tool; inputs of any size take bounded memory.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

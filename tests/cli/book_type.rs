@@ -1,7 +1,6 @@
 //! A template's own fonts and large print, checked from the PDF bytes.
 
-mod common;
-use common::*;
+use crate::common::*;
 use lopdf::Document;
 
 /// (base font name, embedded) of every font in the file.

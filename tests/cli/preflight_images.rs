@@ -3,11 +3,9 @@
 //! pixels are not white and not transparent, not the image's whole box; and an image
 //! preflight cannot decode is a warning, never a failure.
 
-mod common;
-#[path = "common/rawpdf.rs"]
-mod rawpdf;
+use crate::rawpdf;
 
-use common::*;
+use crate::common::*;
 use lopdf::{dictionary, Document, Object, Stream};
 
 /// A 6 x 9 in page at 50 pixels per inch: 300 x 450 pixels.

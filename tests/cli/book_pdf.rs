@@ -2,8 +2,7 @@
 //! text has the title and headings, every font is embedded, page boxes follow the
 //! template (trim size, bleed), and the copyright page's facts make the puzzles again.
 
-mod common;
-use common::*;
+use crate::common::*;
 use lopdf::Document;
 
 fn build(template: &std::path::Path, extra: &[&str]) -> (tempfile::TempDir, Vec<u8>) {

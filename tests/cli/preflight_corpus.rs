@@ -7,9 +7,7 @@
 //! ghostscript, qpdf, img2pdf, python3-pil). Without them the test prints a note and
 //! passes, unless CI is set: there a missing tool fails it.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -2,8 +2,7 @@
 //! byte against a single run, for every output kind and N = 1, 2, 7), manifests,
 //! idempotent re-runs, a killed run resumed, Ctrl-C, logs, and bad input.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

@@ -5,8 +5,7 @@
 //! PDF/X claim, a reproducible creation date; then what a reader sees: no regeneration
 //! facts outside the copyright page, and every puzzle's answer reference round-trips.
 
-mod common;
-use common::*;
+use crate::common::*;
 use lopdf::{Dictionary, Document, Object, ObjectId};
 use std::collections::HashMap;
 

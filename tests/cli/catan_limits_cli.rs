@@ -3,8 +3,7 @@
 //! in `catan generate`, `catan bias`, books and job files. Every run has a timeout, so
 //! a binary that would run on forever fails the test instead of hanging it.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::time::{Duration, Instant};
 
 /// Status 1 within `secs` seconds, one line on stderr that contains every needle.

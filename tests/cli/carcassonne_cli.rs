@@ -2,8 +2,7 @@
 //! unchanged from the published test cases), JSON Lines with bad lines among good ones, generated
 //! landscapes scored back, and bad input.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 fn cases() -> String {

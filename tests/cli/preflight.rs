@@ -2,8 +2,7 @@
 //! the others breaks exactly one rule, which the binary names with the right pages and
 //! exit status. Then our own books, and files that are not PDFs at all.
 
-mod common;
-use common::*;
+use crate::common::*;
 use lopdf::{dictionary, Dictionary, Document, Object, Stream};
 use std::collections::BTreeMap;
 

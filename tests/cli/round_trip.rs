@@ -3,8 +3,7 @@
 //! solutions, JSON Lines), from a pipe and from a file, and answers each item as the
 //! generator's record says it should.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 /// `generate` (JSON Lines and text) for `gen`, each fed to `solve` (its args) by a

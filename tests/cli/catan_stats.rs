@@ -5,8 +5,8 @@
 //! the records' tokens); the exact samplers agree with the exact expected pips; and
 //! what is not allowed is refused in one line.
 
-mod common;
-use common::{bin, fails_with};
+use crate::common;
+use crate::common::{bin, fails_with};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;

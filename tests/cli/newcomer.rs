@@ -3,8 +3,7 @@
 //! parsers accept, both spellings of a two-word game work everywhere, and mistakes get
 //! a "did you mean".
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// Every Catan rule the parser accepts, written with a value a board can meet. Kept
 /// here by hand (not read from the code) so a rule the help leaves out is caught.
@@ -286,12 +285,30 @@ fn every_stats_command_prints_its_table() {
             "landscapes",
         ),
         (vec!["catan", "stats", "--samples", "2000"], "measure"),
+        (vec!["catan", "bias", "--samples", "2000"], "sampler"),
     ] {
-        let out = dir.path().join(format!("{}.csv", args[0]));
+        let out = dir.path().join(format!("{}-{}.csv", args[0], args[1]));
         let mut all = args.clone();
         all.extend(["--out", out.to_str().unwrap()]);
         let table = stdout_of(&all);
         assert!(table.contains(heading), "{args:?}: {table}");
         assert!(table.lines().count() >= 2, "{args:?}: {table}");
     }
+}
+
+#[test]
+fn numbrix_help_lists_every_shape_the_parser_accepts() {
+    let help = stdout_of(&["numbrix", "generate", "--help"]);
+    for shape in ["corners", "cross", "frame", "diamond", "heart"] {
+        assert!(help.contains(shape), "{shape}");
+        stdout_of(&[
+            "numbrix", "generate", "--shape", shape, "--size", "7", "--moves", "king", "--count",
+            "1",
+        ]);
+    }
+    fails_with(
+        &["numbrix", "generate", "--shape", "hearts", "--size", "7"],
+        None,
+        "(did you mean 'heart'?)",
+    );
 }

@@ -1,8 +1,7 @@
 //! The real binary: every command, its output formats, and every bad-input error
 //! (one clear line on stderr, status 1; usage errors status 2; no partial files).
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 const SPEC_EXAMPLE: &str = "-----\n-ooo- 1\n-o-o- 2\n-ooo- 3\n-----\n abc\n";

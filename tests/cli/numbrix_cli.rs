@@ -2,8 +2,8 @@
 //! Hamiltonian paths through the givens, `numbrix solve` agreeing with `generate`,
 //! determinism across threads, and every bad input as one clear error.
 
-mod common;
-use common::*;
+use crate::common;
+use crate::common::*;
 use serde_json::Value;
 
 /// A plain check of a solved grid, from the numbers alone.
