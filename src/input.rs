@@ -212,11 +212,13 @@ pub struct Records<'a> {
     name: String,
     max: usize,
     blocks: bool,
-    /// Items as generators write them: `#` lines are left out, and a line that opens
-    /// a JSON object is a record of its own even among blocks.
+    /// Items as generators write them: `#` lines are comments (kept beside the next
+    /// record), and a JSON object is a record of its own even among blocks.
     items: bool,
-    /// A JSON line read while a block was open: the next record.
-    held: Option<Record>,
+    /// A line read but not yet used (it starts the next record), with its number.
+    pending: Option<(String, usize)>,
+    /// Comment lines seen since the last record (items mode).
+    comments: String,
     line: usize,
     buf: Vec<u8>,
 }
@@ -227,6 +229,49 @@ pub struct Record {
     pub text: String,
     /// The line the record starts on, from 1.
     pub line: usize,
+    /// The comment lines (`#` first, each ending in `\n`) read since the record
+    /// before it, such as the header `generate --format text` writes above an item;
+    /// empty unless read as [`Records::generated_items`].
+    pub comments: String,
+}
+
+/// How deep a JSON text read so far is nested, strings and escapes minded, to tell
+/// where an object written over several lines ends.
+#[derive(Default)]
+struct JsonDepth {
+    depth: i64,
+    in_string: bool,
+    escaped: bool,
+    opened: bool,
+}
+
+impl JsonDepth {
+    fn feed(&mut self, text: &str) {
+        for c in text.chars() {
+            if self.in_string {
+                match c {
+                    _ if self.escaped => self.escaped = false,
+                    '\\' => self.escaped = true,
+                    '"' => self.in_string = false,
+                    _ => {}
+                }
+            } else {
+                match c {
+                    '"' => self.in_string = true,
+                    '{' | '[' => {
+                        self.depth += 1;
+                        self.opened = true;
+                    }
+                    '}' | ']' => self.depth -= 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn closed(&self) -> bool {
+        self.opened && self.depth <= 0
+    }
 }
 
 impl<'a> Records<'a> {
@@ -247,74 +292,129 @@ impl<'a> Records<'a> {
             max,
             blocks,
             items: false,
-            held: None,
+            pending: None,
+            comments: String::new(),
             line: 0,
             buf: Vec::new(),
         }
     }
 
-    /// Read the way `generate` writes items: comment lines (`#` first) are left out,
-    /// and in blocks a line that starts a JSON object (`{`) is one record by itself,
-    /// so text boards with their headers and JSON Lines records read alike.
+    /// Read the way `generate` writes items: comment lines (`#` first) are kept
+    /// apart, beside the record that follows them ([`Record::comments`]); in blocks
+    /// a JSON object (a line starting with `{`, over as many lines as it takes) is
+    /// one record by itself, so text boards with their headers and JSON records read
+    /// alike.
     pub fn generated_items(mut self) -> Self {
         self.items = true;
         self
     }
 
+    /// The next line without its line ending, and its number; None at the end. A
+    /// byte order mark at the start of the input is dropped.
+    fn next_line(&mut self) -> Result<Option<(String, usize)>> {
+        if let Some(pending) = self.pending.take() {
+            return Ok(Some(pending));
+        }
+        let got = read_line_capped(&mut *self.reader, &mut self.buf, self.max)
+            .map_err(|e| Error::io("cannot read", self.name.as_str(), e))?;
+        match got {
+            Ok(0) => return Ok(None),
+            Ok(_) => {}
+            Err(TooLong) => return Err(self.too_long(self.line + 1)),
+        }
+        self.line += 1;
+        let line = std::str::from_utf8(&self.buf).map_err(|_| {
+            Error::invalid(format!(
+                "{}: line {} is not UTF-8 text",
+                self.name, self.line
+            ))
+        })?;
+        let line = if self.line == 1 {
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        } else {
+            line
+        };
+        Ok(Some((
+            line.trim_end_matches(['\n', '\r']).to_string(),
+            self.line,
+        )))
+    }
+
+    fn record(&mut self, text: String, line: usize) -> Record {
+        Record {
+            text,
+            line,
+            comments: std::mem::take(&mut self.comments),
+        }
+    }
+
     /// The next record, None at the end.
     pub fn next_record(&mut self) -> Result<Option<Record>> {
-        if let Some(held) = self.held.take() {
-            return Ok(Some(held));
-        }
         let mut text = String::new();
         let mut start = 0;
+        // A JSON object read over several lines (items mode, blocks): its depth.
+        let mut json: Option<JsonDepth> = None;
         loop {
-            let got = read_line_capped(&mut *self.reader, &mut self.buf, self.max)
-                .map_err(|e| Error::io("cannot read", self.name.as_str(), e))?;
-            let n = match got {
-                Ok(n) => n,
-                Err(TooLong) => return Err(self.too_long(self.line + 1)),
+            let Some((line, number)) = self.next_line()? else {
+                return Ok((!text.is_empty()).then(|| self.record(text, start)));
             };
-            if n == 0 {
-                return Ok((!text.is_empty()).then_some(Record { text, line: start }));
+            let blank = line.trim().is_empty();
+            if let Some(depth) = json.as_mut() {
+                // An object ends where its braces close (or, unfinished, at a blank
+                // line, so one bad record does not swallow the rest).
+                if blank {
+                    return Ok(Some(self.record(text, start)));
+                }
+                if text.len() + line.len() + 1 > self.max {
+                    return Err(self.too_long(start));
+                }
+                depth.feed(&line);
+                text.push_str(&line);
+                text.push('\n');
+                if depth.closed() {
+                    return Ok(Some(self.record(text, start)));
+                }
+                continue;
             }
-            self.line += 1;
-            let line = std::str::from_utf8(&self.buf).map_err(|_| {
-                Error::invalid(format!(
-                    "{}: line {} is not UTF-8 text",
-                    self.name, self.line
-                ))
-            })?;
-            if line.trim().is_empty() {
+            if blank {
                 if !text.is_empty() {
-                    return Ok(Some(Record { text, line: start }));
+                    return Ok(Some(self.record(text, start)));
                 }
                 continue;
             }
             if self.items && line.trim_start().starts_with('#') {
+                if self.comments.len() + line.len() + 1 > self.max {
+                    return Err(self.too_long(number));
+                }
+                self.comments.push_str(&line);
+                self.comments.push('\n');
                 continue;
             }
-            if self.items && self.blocks && line.trim_start().starts_with('{') {
-                let record = Record {
-                    text: line.trim_end_matches(['\n', '\r']).to_string() + "\n",
-                    line: self.line,
-                };
-                if text.is_empty() {
-                    return Ok(Some(record));
-                }
-                self.held = Some(record);
-                return Ok(Some(Record { text, line: start }));
+            let opens_object = self.items && self.blocks && line.trim_start().starts_with('{');
+            if opens_object && !text.is_empty() {
+                // The block ends here; the object is the next record.
+                self.pending = Some((line, number));
+                return Ok(Some(self.record(text, start)));
             }
             if text.is_empty() {
-                start = self.line;
+                start = number;
             }
-            if text.len() + line.len() > self.max {
+            if text.len() + line.len() + 1 > self.max {
                 return Err(self.too_long(start));
             }
-            text.push_str(line.trim_end_matches(['\n', '\r']));
+            text.push_str(&line);
             text.push('\n');
+            if opens_object {
+                let mut depth = JsonDepth::default();
+                depth.feed(&line);
+                if depth.closed() {
+                    return Ok(Some(self.record(text, start)));
+                }
+                json = Some(depth);
+                continue;
+            }
             if !self.blocks {
-                return Ok(Some(Record { text, line: start }));
+                return Ok(Some(self.record(text, start)));
             }
         }
     }
@@ -357,27 +457,39 @@ mod tests {
     }
 
     #[test]
-    fn generated_items_skip_comments_and_split_json_lines_from_blocks() {
-        let text = "# item 0\nab\ncd\n\n# item 1\nef\n{\"a\":1}\n{\"b\":2}\n\n  # x\ngh\n";
+    fn generated_items_keep_comments_apart_and_split_json_from_blocks() {
+        let text = "\u{feff}# item 0\nab\ncd\n\n# item 1\nef\n{\"a\":1}\n{\"b\":\n [2,\n \"}\"]}\n\n  # x\ngh\n{\"c\":\n\nij\n";
         let r: Box<dyn BufRead> = Box::new(std::io::Cursor::new(text.as_bytes()));
         let mut it = Records::blocks(r, "in", 100).generated_items();
         let mut v = Vec::new();
         while let Some(r) = it.next_record().unwrap() {
-            v.push((r.text, r.line));
+            v.push((r.text, r.line, r.comments));
         }
         let want = [
-            ("ab\ncd\n", 2),
-            ("ef\n", 6),
-            ("{\"a\":1}\n", 7),
-            ("{\"b\":2}\n", 8),
-            ("gh\n", 11),
+            // The byte order mark is dropped; the header goes beside its item.
+            ("ab\ncd\n", 2, "# item 0\n"),
+            ("ef\n", 6, "# item 1\n"),
+            ("{\"a\":1}\n", 7, ""),
+            // An object over several lines is one record (a brace in a string is text).
+            ("{\"b\":\n [2,\n \"}\"]}\n", 8, ""),
+            ("gh\n", 13, "  # x\n"),
+            // An unfinished object ends at a blank line; what follows is read on.
+            ("{\"c\":\n", 14, ""),
+            ("ij\n", 16, ""),
         ];
-        let want: Vec<(String, usize)> = want.iter().map(|(t, l)| (t.to_string(), *l)).collect();
+        let want: Vec<(String, usize, String)> = want
+            .iter()
+            .map(|(t, l, c)| (t.to_string(), *l, c.to_string()))
+            .collect();
         assert_eq!(v, want);
-        // Lines mode leaves out comments too (a header above a JSON landscape).
+        // Lines mode keeps comments apart too (a header above a JSON landscape).
         let r: Box<dyn BufRead> = Box::new(std::io::Cursor::new(&b"# h\n[1]\n"[..]));
         let mut it = Records::lines(r, "in", 100).generated_items();
-        assert_eq!(it.next_record().unwrap().unwrap().text, "[1]\n");
+        let first = it.next_record().unwrap().unwrap();
+        assert_eq!(
+            (first.text.as_str(), first.comments.as_str()),
+            ("[1]\n", "# h\n")
+        );
         assert!(it.next_record().unwrap().is_none());
     }
 

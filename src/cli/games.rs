@@ -334,6 +334,11 @@ pub fn number_match(cmd: NumberMatchCommand, ctx: Ctx) -> Result<ExitCode> {
                         && !board.contains('/')
                         && 2 * digits >= board.chars().count()
                         && !std::path::Path::new(&board).exists()));
+            if board.is_empty() {
+                return Err(Error::invalid(
+                    "no board given: give its digits, a file, or - for standard input",
+                ));
+            }
             let source = if is_board {
                 Source::Text(&board)
             } else {

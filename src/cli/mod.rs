@@ -84,7 +84,6 @@ pub(crate) enum Command {
     /// Check the files of a manifest against their recorded SHA-256 and size
     #[command(after_help = "Example:\n  puzzlebook verify output/nightly/manifest.json")]
     Verify { manifest: PathBuf },
-    /// Check an interior PDF against a print service's rules (boxes, margins, fonts, ...)
     /// Print a shell completion script (install lines in the README)
     #[command(
         after_help = "Examples:\n  puzzlebook completions bash > ~/.local/share/bash-completion/completions/puzzlebook\n  puzzlebook completions zsh > ~/.zfunc/_puzzlebook      (with fpath+=~/.zfunc in ~/.zshrc)\n  puzzlebook completions fish > ~/.config/fish/completions/puzzlebook.fish"
@@ -101,6 +100,7 @@ pub(crate) enum Command {
         /// The command whose page to print (none: puzzlebook's own page)
         command: Vec<String>,
     },
+    /// Check an interior PDF against a print service's rules (boxes, margins, fonts, ...)
     #[command(
         after_help = "Examples:\n  puzzlebook preflight output/book.pdf\n  puzzlebook preflight output/book.pdf --service ingram --json\n\nExit status: 0 nothing fails (warnings allowed), 1 something fails or the file cannot be read, 2 usage."
     )]

@@ -84,6 +84,14 @@ pub trait Game: Sized + Sync + Send + 'static {
     fn read_record(&self, _record: &serde_json::Value) -> Option<Result<Self::Puzzle>> {
         None
     }
+    /// The settings of this configuration that change what a puzzle is or how it is
+    /// scored, where they differ from what `solve` assumes (Flip's `shape=plus`,
+    /// Numbrix's `moves=king`, ...): `generate --format text` lists them in each
+    /// item's header, so `solve` reads a text item as the puzzle it is. Keys are the
+    /// record's field names. Empty: none.
+    fn text_settings(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
     /// Whether books print an answer key for this game.
     fn has_answers(&self) -> bool {
         true

@@ -44,6 +44,112 @@ pub struct Item<'a> {
     pub many: bool,
     /// The input's name in messages ("standard input" or the file name).
     pub source: &'a str,
+    /// What the generator stated about the item (None for text typed by hand).
+    pub stated: Option<Stated>,
+}
+
+/// What `generate` stated about an item: its JSON record, or the settings a text
+/// item's `#` header lists (those that differ from the defaults, such as
+/// `shape=plus`). A setting it leaves out is the default, so a flag is checked
+/// against it either way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stated {
+    /// The record, or the header's settings as a JSON object.
+    pub fields: serde_json::Value,
+    /// "the record" or "the header", for messages.
+    pub origin: &'static str,
+    /// Whether the item is a JSON record (its puzzle is in `fields`).
+    pub is_record: bool,
+}
+
+/// The header `generate --format text` writes above an item, "# numbrix item 3 (seed
+/// 7; moves=king): ...": the game's name and the settings listed after the seed;
+/// None for any other comment.
+fn header(line: &str) -> Option<(&str, Vec<(&str, &str)>)> {
+    let rest = line.trim_start().strip_prefix('#')?.trim_start();
+    let (game, rest) = rest.split_once(" item ")?;
+    let (index, rest) = rest.split_once(" (seed ")?;
+    let (inside, _) = rest.split_once("):")?;
+    if !index.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let settings = match inside.split_once("; ") {
+        None => Vec::new(),
+        Some((_, list)) => list
+            .split(", ")
+            .filter_map(|kv| kv.split_once('='))
+            .collect(),
+    };
+    Some((game, settings))
+}
+
+/// What the generator stated about record `rec` for game `G` (see [`Stated`]); an
+/// error for a record or a header of another game, or a record that is no JSON.
+fn stated_of<G: Solve>(rec: &Record) -> Result<Option<Stated>> {
+    if let Some(record) = record_of::<G>(&rec.text) {
+        return Ok(Some(Stated {
+            fields: record?,
+            origin: "the record",
+            is_record: true,
+        }));
+    }
+    let Some((game, settings)) = rec.comments.lines().rev().find_map(header) else {
+        return Ok(None);
+    };
+    match crate::games::canonical(game) {
+        // A comment that only looks like a header.
+        None => return Ok(None),
+        Some(known) if known != G::NAME => {
+            return Err(Error::invalid(format!(
+                "the header says it is an item of {known}, not of {}",
+                G::NAME
+            )))
+        }
+        Some(_) => {}
+    }
+    let mut fields = serde_json::Map::new();
+    for (key, value) in settings {
+        let value = match value {
+            "true" => serde_json::Value::Bool(true),
+            "false" => serde_json::Value::Bool(false),
+            v => v
+                .parse::<u64>()
+                .map_or_else(|_| serde_json::Value::String(v.to_string()), Into::into),
+        };
+        fields.insert(key.to_string(), value);
+    }
+    Ok(Some(Stated {
+        fields: serde_json::Value::Object(fields),
+        origin: "the header",
+        is_record: false,
+    }))
+}
+
+/// A setting of the item's puzzle: what the generator stated (or, where it stated
+/// the item but left the setting out, `default`), which a flag given must agree
+/// with; for text typed by hand, the flag, else `default`. `key` is the record's
+/// field (`no_diagonals`), the flag is it with dashes (`--no-diagonals`).
+pub fn setting<T: serde::de::DeserializeOwned + PartialEq + Copy>(
+    item: &Item,
+    flag: Option<T>,
+    key: &str,
+    default: T,
+    word: impl Fn(T) -> String,
+) -> Result<T> {
+    let Some(stated) = &item.stated else {
+        return Ok(flag.unwrap_or(default));
+    };
+    let value = optional_field::<T>(&stated.fields, key)?.unwrap_or(default);
+    match flag {
+        Some(f) if f != value => Err(Error::invalid(format!(
+            "{} says {key} {}, but --{} {} was given; leave the flag out to use what it says",
+            stated.origin,
+            word(value),
+            key.replace('_', "-"),
+            word(f)
+        ))),
+        _ => Ok(value),
+    }
 }
 
 /// The answer for one item.
@@ -106,6 +212,7 @@ pub fn run<G: Solve>(
             Items::One(Some(Record {
                 text: text.to_string(),
                 line: 1,
+                comments: String::new(),
             })),
         ),
     };
@@ -144,23 +251,43 @@ pub fn run<G: Solve>(
         if G::READ_AHEAD {
             next = next_item()?;
         }
-        let item = Item {
-            text: &rec.text,
-            line: rec.line,
-            index,
-            many: index > 0 || next.is_some(),
-            source: &name,
+        let many = index > 0 || next.is_some();
+        let answer = match stated_of::<G>(&rec) {
+            Ok(stated) => {
+                let item = Item {
+                    text: &rec.text,
+                    line: rec.line,
+                    index,
+                    many,
+                    source: &name,
+                    stated,
+                };
+                <G as Solve>::answer(options, &item, json)?
+            }
+            Err(e) => Answer::Refused(format!(
+                "{name}: {} {} (line {}): {e}",
+                G::ITEM,
+                index + 1,
+                rec.line
+            )),
         };
-        match <G as Solve>::answer(options, &item, json)? {
+        match answer {
             Answer::Done(text) => write(&mut out, &text)?,
             Answer::Failed(text) => {
                 failed += 1;
                 write(&mut out, &text)?;
             }
-            Answer::Refused(message) if !item.many => return Err(Error::invalid(message)),
+            Answer::Refused(message) if !many => return Err(Error::invalid(message)),
             Answer::Refused(message) => {
                 failed += 1;
                 refused += 1;
+                // JSON answers keep one line an item: the refusal is one too.
+                if json {
+                    write(
+                        &mut out,
+                        &(serde_json::json!({ "error": message }).to_string() + "\n"),
+                    )?;
+                }
                 // The answers so far come first.
                 out.flush().map_err(stdout_error)?;
                 writeln!(err, "error: {message}")
@@ -227,28 +354,6 @@ pub fn optional_field<T: serde::de::DeserializeOwned>(
     }
 }
 
-/// The value of a setting a record can state: a flag given on the command line
-/// must agree with the record (the record says which puzzle it is); otherwise the
-/// record's, or else the default.
-pub fn agree<T: PartialEq + Copy>(
-    flag: Option<T>,
-    record: Option<T>,
-    default: T,
-    name: &str,
-    word: impl Fn(T) -> String,
-) -> Result<T> {
-    match (flag, record) {
-        (Some(f), Some(r)) if f != r => Err(Error::invalid(format!(
-            "the record says {name} {}, but --{name} {} was given; leave the flag out to use the record's",
-            word(r),
-            word(f)
-        ))),
-        (Some(f), _) => Ok(f),
-        (None, Some(r)) => Ok(r),
-        (None, None) => Ok(default),
-    }
-}
-
 /// The records of an input, one at a time.
 enum Items<'a> {
     File {
@@ -310,6 +415,7 @@ impl Items<'_> {
         *pending = Some(Record {
             text,
             line: first.line,
+            comments: first.comments,
         });
         *done = true;
         Ok(())

@@ -312,3 +312,24 @@ fn numbrix_help_lists_every_shape_the_parser_accepts() {
         "(did you mean 'heart'?)",
     );
 }
+
+#[test]
+fn each_command_has_its_own_summary() {
+    let help = stdout_of(&["--help"]);
+    let summary = |cmd: &str| {
+        help.lines()
+            .find(|l| l.trim_start().starts_with(&format!("{cmd} ")))
+            .unwrap_or_else(|| panic!("{cmd} missing: {help}"))
+            .to_string()
+    };
+    assert!(
+        summary("completions").contains("shell completion"),
+        "{help}"
+    );
+    assert!(!summary("completions").contains("PDF"), "{help}");
+    assert!(
+        summary("preflight").contains("Check an interior PDF"),
+        "{help}"
+    );
+    assert!(summary("man").contains("manual page"), "{help}");
+}

@@ -188,18 +188,9 @@ fn number_match_solve_reads_generate_output() {
             "after-last-cell",
         ],
     ] {
-        let text_rules: Vec<&str> = if gen.contains(&"--no-diagonals") {
-            // Text gives the columns by its rows; the rest the flags say.
-            vec![
-                "number-match",
-                "solve",
-                "--no-diagonals",
-                "--append",
-                "after-last-cell",
-            ]
-        } else {
-            vec!["number-match", "solve"]
-        };
+        // The header of the variant's text says its columns, append rule and
+        // diagonals, as its record does.
+        let text_rules = vec!["number-match", "solve"];
         let (records, answers) = round_trip(&gen, &text_rules);
         for (way, got) in answers {
             for (r, a) in records.iter().zip(&got) {
@@ -235,8 +226,7 @@ fn number_match_solve_reads_generate_output() {
 
 #[test]
 fn carcassonne_score_reads_generate_output() {
-    // Text (a header and the landscape) does not say farms were scored: the flag
-    // does; a record says so itself.
+    // The record (its breakdown) and the text header say farms were scored.
     for (gen, score) in [
         (
             vec!["carcassonne", "generate", "--count", "3", "--seed", "2"],
@@ -244,7 +234,7 @@ fn carcassonne_score_reads_generate_output() {
         ),
         (
             vec!["carcassonne", "generate", "--count", "2", "--farms"],
-            vec!["carcassonne", "score", "--farms"],
+            vec!["carcassonne", "score"],
         ),
     ] {
         let (records, answers) = round_trip(&gen, &score);
@@ -263,4 +253,134 @@ fn carcassonne_score_reads_generate_output() {
         .unwrap();
     let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(answer["score"], record["score"]);
+}
+
+#[test]
+fn a_flag_must_agree_with_what_the_generator_stated() {
+    // A record or header that leaves a setting out states its default.
+    for (gen, solve, says) in [
+        (
+            vec!["flip", "generate", "--size", "4"],
+            vec!["flip", "solve", "--shape", "plus"],
+            "says shape block, but --shape plus was given",
+        ),
+        (
+            vec!["numbrix", "generate", "--size", "4"],
+            vec!["numbrix", "solve", "--moves", "king"],
+            "says moves orthogonal, but --moves king was given",
+        ),
+        (
+            vec!["number-match", "generate", "--length", "18"],
+            vec!["number-match", "solve", "--no-diagonals"],
+            "says no_diagonals false, but --no-diagonals true was given",
+        ),
+        (
+            vec![
+                "number-match",
+                "generate",
+                "--length",
+                "18",
+                "--columns",
+                "6",
+            ],
+            vec!["number-match", "solve", "--columns", "9"],
+            "says columns 6, but --columns 9 was given",
+        ),
+    ] {
+        for format in ["jsonl", "text"] {
+            let mut args = gen.clone();
+            args.extend(["--format", format]);
+            let items = stdout_of(&args);
+            let origin = if format == "text" {
+                "the header"
+            } else {
+                "the record"
+            };
+            fails_with(&solve, Some(&items), &format!("{origin} {says}"));
+        }
+    }
+    // A text item of another game is named by its header.
+    let text = stdout_of(&["numbrix", "generate", "--size", "4", "--format", "text"]);
+    // (The puzzle's block, without the solution printed under it.)
+    let grid = text.split("\n\n").next().unwrap();
+    fails_with(
+        &["flip", "solve"],
+        Some(grid),
+        "the header says it is an item of numbrix, not of flip",
+    );
+    let record = r#"{"game":"flip","landscape":[[[2,1,1,0,1]]]}"#;
+    fails_with(
+        &["carcassonne", "score"],
+        Some(record),
+        "a record of \"flip\", not of carcassonne",
+    );
+}
+
+#[test]
+fn json_answers_keep_one_line_an_item_and_odd_input_is_read() {
+    // A refused record among several is an error line in its place.
+    let mut records = stdout_of(&["flip", "generate", "--size", "4", "--count", "2"]);
+    records.insert_str(0, "{\"game\":\"flip\",\"start\":[\"x\"]}\n");
+    let out = bin()
+        .args(["flip", "solve", "--format", "json"])
+        .write_stdin(records.as_str())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("board 1 (line 1)"));
+    assert_eq!(lines[1]["solvable"], true);
+    // A byte order mark (a file saved by Notepad) and CRLF line ends are read.
+    let board = "\u{feff}-----\r\n-ooo-\r\n-o-o-\r\n-ooo-\r\n-----\r\n";
+    let out = bin()
+        .args(["flip", "solve"])
+        .write_stdin(board)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A record written over several lines (pretty-printed) is one item.
+    let record = stdout_of(&["numbrix", "generate", "--size", "4"]);
+    let pretty =
+        serde_json::to_string_pretty(&serde_json::from_str::<Value>(&record).unwrap()).unwrap();
+    let out = bin()
+        .args(["numbrix", "solve", "--format", "json"])
+        .write_stdin(format!("{pretty}\n\n{pretty}\n"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2);
+    // The same boards give the same answer bytes (no clock in them).
+    let boards = stdout_of(&[
+        "number-match",
+        "generate",
+        "--count",
+        "3",
+        "--format",
+        "text",
+    ]);
+    let answer = |_| {
+        let out = bin()
+            .args(["number-match", "solve"])
+            .write_stdin(boards.as_str())
+            .output()
+            .unwrap();
+        out.stdout
+    };
+    assert_eq!(answer(1), answer(2));
 }

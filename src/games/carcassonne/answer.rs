@@ -2,7 +2,7 @@
 //! per line), with its breakdown if asked.
 
 use super::{score, tiles, Carcassonne, Landscape};
-use crate::games::solve::{self, Answer, Item, Split};
+use crate::games::solve::{Answer, Item, Split};
 use crate::games::Solve;
 use crate::{Error, Result};
 
@@ -25,15 +25,17 @@ pub fn landscape_of(text: &str) -> crate::Result<Landscape> {
     tiles::parse_record(text)
 }
 
-/// Whether `text` is a record (as `carcassonne generate --farms` writes it) whose
-/// score counted farms.
-fn record_scores_farms(text: &str) -> bool {
-    match solve::record_of::<Carcassonne>(text) {
-        Some(Ok(record)) => record
+/// Whether the generator scored this landscape with farms: a record's breakdown has
+/// them, or a text item's header says `farms=true`.
+fn stated_farms(item: &Item) -> bool {
+    match &item.stated {
+        Some(stated) if stated.is_record => stated
+            .fields
             .get("breakdown")
             .and_then(|b| b.get("farms"))
             .is_some(),
-        _ => false,
+        Some(stated) => stated.fields.get("farms") == Some(&serde_json::Value::Bool(true)),
+        None => false,
     }
 }
 
@@ -59,8 +61,9 @@ impl Solve for Carcassonne {
             }
             Err(e) => return Ok(Answer::Refused(format!("{}: {where_}{e}", item.source))),
         };
-        // A record made with farms scored (its breakdown has them) is scored so again.
-        let farms = options.farms || record_scores_farms(item.text);
+        // A landscape made with farms scored is scored so again; --farms asks how
+        // any other would score with them (a question, like number-match's --adds).
+        let farms = options.farms || stated_farms(item);
         let b = score::score_with(&l, farms);
         Ok(Answer::Done(if json {
             let mut v = serde_json::json!({"score": b.total()});

@@ -200,6 +200,14 @@ impl Game for Carcassonne {
         answer_line(&p.breakdown)
     }
 
+    fn text_settings(&self) -> Vec<(&'static str, String)> {
+        if self.params.farms {
+            vec![("farms", "true".to_string())]
+        } else {
+            Vec::new()
+        }
+    }
+
     fn how_to_play(&self) -> String {
         let farms = if self.params.farms {
             " Farms count too: each field area scores 3 points for every complete city it touches."

@@ -16,28 +16,35 @@ pub struct SolveOptions {
 }
 
 /// The shape and the board of one item: a board in the text format (labels and all),
-/// or a JSON record as `flip generate` writes it.
-fn board_of(options: &SolveOptions, text: &str) -> Result<(MoveGrid, super::Bits)> {
-    let Some(record) = solve::record_of::<Flip>(text) else {
-        return MoveGrid::parse(options.shape.unwrap_or(Shape::Block), text);
-    };
-    let record = record?;
-    let shape = solve::optional_field::<Shape>(&record, "shape")?;
-    let shape = solve::agree(options.shape, shape, Shape::Block, "shape", |s| {
+/// or a JSON record as `flip generate` writes it; the shape is the one its record or
+/// header states (block when it states none), which `--shape` must agree with.
+fn board_of(options: &SolveOptions, item: &Item) -> Result<(MoveGrid, super::Bits)> {
+    let shape = solve::setting(item, options.shape, "shape", Shape::Block, |s| {
         s.name().to_string()
     })?;
-    // The record is at most a record's length, so its board is no larger than a
-    // board given as text.
-    let start: Vec<String> = solve::field(&record, "start")?;
-    MoveGrid::parse(shape, &start.join("\n"))
+    match &item.stated {
+        // The record is at most a record's length, so its board is no larger than a
+        // board given as text.
+        Some(stated) if stated.is_record => {
+            let start: Vec<String> = solve::field(&stated.fields, "start")?;
+            MoveGrid::parse(shape, &start.join("\n"))
+        }
+        _ => MoveGrid::parse(shape, item.text).map_err(|e| match (options.shape, &item.stated) {
+            // Plain text of a plus board read as block: say how to read it.
+            (None, None) => Error::invalid(format!("{e} (a plus board? give --shape plus)")),
+            _ => e,
+        }),
+    }
 }
 
 impl Solve for Flip {
     type Options = SolveOptions;
     const ITEM: &'static str = "board";
+    // A refused board among several is named and the rest are answered.
+    const READ_AHEAD: bool = true;
 
     fn answer(options: &SolveOptions, item: &Item, json: bool) -> Result<Answer> {
-        let (layout, board) = match board_of(options, item.text) {
+        let (layout, board) = match board_of(options, item) {
             Ok(board) => board,
             Err(e) => {
                 return Ok(Answer::Refused(format!(

@@ -386,6 +386,13 @@ impl Game for Flip {
         draw::steps(canvas, area, &ex.layout, &steps)
     }
 
+    fn text_settings(&self) -> Vec<(&'static str, String)> {
+        match self.layout().shape {
+            Shape::Block => Vec::new(),
+            shape => vec![("shape", shape.name().to_string())],
+        }
+    }
+
     fn how_to_play(&self) -> String {
         match self.layout().shape {
             Shape::Block => "Each move flips a 3 × 3 block of nine cells: every dot becomes a dash and every dash a dot. \

@@ -56,12 +56,22 @@ struct Setup {
 }
 
 /// The board of one item: digits (in rows or on one line, as `number-match generate
-/// --format text` or a user writes them), or a JSON record as `generate` writes it,
-/// whose columns, append rule and diagonals are the puzzle's own.
-fn setup_of(o: &SolveOptions, text: &str) -> Result<Setup> {
-    let (board, cols, append, diagonals, adds) = match solve::record_of::<NumberMatch>(text) {
+/// --format text` or a user writes them), or a JSON record as `generate` writes it.
+/// Its columns, append rule and diagonals are the ones its record or header states
+/// (the defaults where it states none; for text typed by hand the width of its first
+/// row when it has several), which flags must agree with. The add limit is a question
+/// asked of the board, not part of it: `--adds` asks another.
+fn setup_of(o: &SolveOptions, item: &Item) -> Result<Setup> {
+    let record = item.stated.as_ref().filter(|s| s.is_record);
+    let board = match record {
+        Some(stated) => rules::parse_board(&solve::field::<String>(&stated.fields, "board")?)?,
+        None => rules::parse_board(item.text)?,
+    };
+    let cols = match &item.stated {
+        Some(_) => solve::setting(item, o.columns, "columns", 9, |c| c.to_string())?,
         None => {
-            let rows: Vec<&str> = text
+            let rows: Vec<&str> = item
+                .text
                 .lines()
                 .map(str::trim)
                 .filter(|l| !l.is_empty())
@@ -72,44 +82,30 @@ fn setup_of(o: &SolveOptions, text: &str) -> Result<Setup> {
                     .filter(|c| !c.is_whitespace() && *c != ',')
                     .count()
             });
-            (
-                rules::parse_board(text)?,
-                o.columns.or(width).unwrap_or(9),
-                o.append.unwrap_or_default(),
-                !o.no_diagonals,
-                o.adds.unwrap_or(4),
-            )
+            o.columns.or(width).unwrap_or(9)
         }
-        Some(record) => {
-            let record = record?;
-            let board: String = solve::field(&record, "board")?;
-            let columns = solve::optional_field::<usize>(&record, "columns")?;
-            let cols = solve::agree(o.columns, columns, 9, "columns", |c| c.to_string())?;
-            let append = solve::optional_field::<Append>(&record, "append")?;
-            let append = solve::agree(o.append, append, Append::AfterLastDigit, "append", |a| {
-                a.name().to_string()
-            })?;
-            let plain = !solve::optional_field::<bool>(&record, "no_diagonals")?.unwrap_or(false);
-            if o.no_diagonals && plain {
-                return Err(Error::invalid(
-                    "the record's board is played with diagonals, but --no-diagonals was given; leave the flag out to use the record's",
-                ));
-            }
-            // The add limit is a question asked of the board, not part of it: a flag
-            // asks another.
-            let adds = match o.adds {
-                Some(adds) => adds,
-                None => solve::optional_field::<u8>(&record, "adds")?.unwrap_or(4),
-            };
-            (rules::parse_board(&board)?, cols, append, plain, adds)
-        }
+    };
+    let append = solve::setting(item, o.append, "append", Append::AfterLastDigit, |a| {
+        a.name().to_string()
+    })?;
+    let no_diagonals = solve::setting(
+        item,
+        o.no_diagonals.then_some(true),
+        "no_diagonals",
+        false,
+        |b| b.to_string(),
+    )?;
+    let adds = match (o.adds, record) {
+        (Some(adds), _) => adds,
+        (None, Some(stated)) => solve::optional_field::<u8>(&stated.fields, "adds")?.unwrap_or(4),
+        (None, None) => 4,
     };
     NumberMatch::check(cols, adds)?;
     Ok(Setup {
         board,
         rules: rules::Rules {
             cols,
-            diagonals,
+            diagonals: !no_diagonals,
             append,
         },
         adds,
@@ -119,6 +115,8 @@ fn setup_of(o: &SolveOptions, text: &str) -> Result<Setup> {
 impl Solve for NumberMatch {
     type Options = SolveOptions;
     const ITEM: &'static str = "board";
+    // A refused board among several is named and the rest are answered.
+    const READ_AHEAD: bool = true;
 
     fn check(o: &SolveOptions) -> Result<()> {
         if let Some(columns) = o.columns {
@@ -142,7 +140,7 @@ impl Solve for NumberMatch {
     }
 
     fn answer(o: &SolveOptions, item: &Item, json: bool) -> Result<Answer> {
-        let Setup { board, rules, adds } = match setup_of(o, item.text) {
+        let Setup { board, rules, adds } = match setup_of(o, item) {
             Ok(setup) => setup,
             Err(e) if item.source == "the command line" => return Err(e),
             Err(e) => {
@@ -155,7 +153,6 @@ impl Solve for NumberMatch {
             }
         };
         let which = o.solver;
-        let started = std::time::Instant::now();
         let (solvable, min_adds, moves, note) = match which {
             Method::Exact => {
                 let mut solver = Solver::new(rules);
@@ -191,7 +188,6 @@ impl Solve for NumberMatch {
         };
         // A stop (Ctrl-C) ends the search as unknown: say so, not "not decided".
         crate::interrupt::check()?;
-        let micros = started.elapsed().as_secs_f64() * 1e6;
         let board_text: String = board
             .iter()
             .map(|&d| if d == 0 { '.' } else { (b'0' + d) as char })
@@ -212,11 +208,11 @@ impl Solve for NumberMatch {
         } else {
             let head = match (solvable, which) {
                 (Some(true), Method::Exact) => format!(
-                    "solvable with {} add(s) at least ({note}, {micros:.0} us)",
+                    "solvable with {} add(s) at least ({note})",
                     min_adds.unwrap_or(0)
                 ),
                 (Some(true), Method::MonteCarlo) => {
-                    format!("cleared by random play at {note} ({micros:.0} us)")
+                    format!("cleared by random play at {note}")
                 }
                 (Some(false), _) => {
                     format!(

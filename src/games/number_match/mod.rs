@@ -445,6 +445,21 @@ impl Game for NumberMatch {
     /// The rules for a player with a pencil, worded so that paper play is the game's
     /// play (see [`paper`]): gone rows are skipped (on diagonals too, where it matters),
     /// and an add is written where this game's append rule puts it.
+    fn text_settings(&self) -> Vec<(&'static str, String)> {
+        let p = &self.params;
+        let mut settings = Vec::new();
+        if p.columns != 9 {
+            settings.push(("columns", p.columns.to_string()));
+        }
+        if p.append != Append::AfterLastDigit {
+            settings.push(("append", p.append.name().to_string()));
+        }
+        if !p.diagonals {
+            settings.push(("no_diagonals", "true".to_string()));
+        }
+        settings
+    }
+
     fn how_to_play(&self) -> String {
         let (lines, diag_gone) = if self.params.diagonals {
             ("a row, a column or a diagonal", " (also along diagonals)")

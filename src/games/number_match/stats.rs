@@ -173,6 +173,9 @@ impl Counts {
         self.boards += 1;
         // min_adds is known when every lower limit was proved unsolvable.
         let mut lower_all_unsolvable = true;
+        // A board cleared within a lower limit is clearable within every higher one,
+        // even where that limit's own search runs out of nodes.
+        let mut cleared_below = false;
         for (k, lim) in self.limits.iter_mut().enumerate() {
             solver.reset();
             let t = cfg.timings.then(std::time::Instant::now);
@@ -196,7 +199,9 @@ impl Counts {
                         lim.mc_cleared += 1;
                         lim.mc_trials_used += trials;
                     }
-                    None if matches!(v, Verdict::Solvable(_)) => lim.mc_missed += 1,
+                    None if cleared_below || matches!(v, Verdict::Solvable(_)) => {
+                        lim.mc_missed += 1
+                    }
                     None => {}
                 }
             }
@@ -207,8 +212,10 @@ impl Counts {
                         lim.min_adds += 1;
                     }
                     lower_all_unsolvable = false;
+                    cleared_below = true;
                 }
                 Verdict::Unsolvable => lim.unsolvable += 1,
+                Verdict::Unknown if cleared_below => lim.clearable += 1,
                 Verdict::Unknown => {
                     lim.unknown += 1;
                     lower_all_unsolvable = false;

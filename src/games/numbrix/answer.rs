@@ -19,18 +19,17 @@ pub struct SolveOptions {
 }
 
 /// The grid of one item and its moves: a grid in the text format, or a JSON record
-/// as `numbrix generate` writes it (its givens: 0 a blank, -1 a blocked cell).
-fn grid_of(options: &SolveOptions, text: &str) -> Result<(Grid, Moves)> {
-    let (text, moves) = match solve::record_of::<Numbrix>(text) {
-        None => (text.to_string(), options.moves.unwrap_or_default()),
-        Some(record) => {
-            let record = record?;
-            let moves = solve::optional_field::<Moves>(&record, "moves")?;
-            let moves = solve::agree(options.moves, moves, Moves::Orthogonal, "moves", |m| {
-                m.name().to_string()
-            })?;
+/// as `numbrix generate` writes it (its givens: 0 a blank, -1 a blocked cell); the
+/// moves are those its record or header states (orthogonal when it states none),
+/// which `--moves` must agree with.
+fn grid_of(options: &SolveOptions, item: &Item) -> Result<(Grid, Moves)> {
+    let moves = solve::setting(item, options.moves, "moves", Moves::Orthogonal, |m| {
+        m.name().to_string()
+    })?;
+    let text = match &item.stated {
+        Some(stated) if stated.is_record => {
             // The givens as text rows, read by the one grid parser (which checks them).
-            let givens: Vec<Vec<i64>> = solve::field(&record, "givens")?;
+            let givens: Vec<Vec<i64>> = solve::field(&stated.fields, "givens")?;
             let mut rows = String::new();
             for row in &givens {
                 let cells: Vec<String> = row
@@ -44,10 +43,24 @@ fn grid_of(options: &SolveOptions, text: &str) -> Result<(Grid, Moves)> {
                 rows += &cells.join(" ");
                 rows.push('\n');
             }
-            (rows, moves)
+            rows
         }
+        _ => item.text.to_string(),
     };
     let grid = grid::parse_grids(&text)?.swap_remove(0);
+    if let Some(stated) = item.stated.as_ref().filter(|s| s.is_record) {
+        let rows = solve::optional_field::<usize>(&stated.fields, "rows")?;
+        let cols = solve::optional_field::<usize>(&stated.fields, "cols")?;
+        if rows.is_some_and(|r| r != grid.rows) || cols.is_some_and(|c| c != grid.cols) {
+            return Err(Error::invalid(format!(
+                "the record says {} x {}, but its givens are {} x {}",
+                rows.unwrap_or(grid.rows),
+                cols.unwrap_or(grid.cols),
+                grid.rows,
+                grid.cols
+            )));
+        }
+    }
     Ok((grid, moves))
 }
 
@@ -77,7 +90,7 @@ impl Solve for Numbrix {
     // "0 solutions" and "2 or more" are answers; only "unknown" is a failure.
     fn answer(options: &SolveOptions, item: &Item, json: bool) -> Result<Answer> {
         let k = item.index;
-        let (g, moves) = match grid_of(options, item.text) {
+        let (g, moves) = match grid_of(options, item) {
             Ok(grid) => grid,
             Err(e) => {
                 return Ok(Answer::Refused(format!(

@@ -624,6 +624,13 @@ impl Game for Numbrix {
         Some(rating(p.difficulty, share))
     }
 
+    fn text_settings(&self) -> Vec<(&'static str, String)> {
+        match self.board.moves {
+            Moves::Orthogonal => Vec::new(),
+            moves => vec![("moves", moves.name().to_string())],
+        }
+    }
+
     fn how_to_play(&self) -> String {
         let n = self.board.count();
         let touch = match self.board.moves {

@@ -44,11 +44,21 @@ fn item_text<G: Game>(
             } else {
                 answer
             };
+            // Settings other than the defaults follow the seed, for `solve` to read.
+            let settings: Vec<String> = game
+                .text_settings()
+                .into_iter()
+                .map(|(key, value)| format!("{key}={value}"))
+                .collect();
+            let stated = if settings.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", settings.join(", "))
+            };
             format!(
-                "# {} item {} (seed {}): {}\n{}\n",
+                "# {} item {} (seed {seed}{stated}): {}\n{}\n",
                 G::NAME,
                 item.index,
-                seed,
                 about,
                 game.text(&item.puzzle)
             )
