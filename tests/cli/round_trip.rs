@@ -384,3 +384,21 @@ fn json_answers_keep_one_line_an_item_and_odd_input_is_read() {
     };
     assert_eq!(answer(1), answer(2));
 }
+
+#[test]
+fn a_record_whose_size_disagrees_with_its_board_is_refused() {
+    let record = stdout_of(&["flip", "generate", "--size", "4"]);
+    let wrong = record.replace("\"size\":4", "\"size\":5");
+    fails_with(
+        &["flip", "solve"],
+        Some(&wrong),
+        "the record says 5 x 5 move centres, but its start board has 4 x 4",
+    );
+    let record = stdout_of(&["numbrix", "generate", "--size", "4"]);
+    let wrong = record.replace("\"rows\":4", "\"rows\":6");
+    fails_with(
+        &["numbrix", "solve"],
+        Some(&wrong),
+        "the record says 6 x 4, but its givens are 4 x 4",
+    );
+}

@@ -27,7 +27,21 @@ fn board_of(options: &SolveOptions, item: &Item) -> Result<(MoveGrid, super::Bit
         // board given as text.
         Some(stated) if stated.is_record => {
             let start: Vec<String> = solve::field(&stated.fields, "start")?;
-            MoveGrid::parse(shape, &start.join("\n"))
+            let (layout, board) = MoveGrid::parse(shape, &start.join("\n"))?;
+            // The size the record states must be the size of its board.
+            let size = solve::optional_field::<usize>(&stated.fields, "size")?;
+            let rows = solve::optional_field::<usize>(&stated.fields, "rows")?.or(size);
+            let cols = solve::optional_field::<usize>(&stated.fields, "cols")?.or(size);
+            if rows.is_some_and(|r| r != layout.rows) || cols.is_some_and(|c| c != layout.cols) {
+                return Err(Error::invalid(format!(
+                    "the record says {} x {} move centres, but its start board has {} x {}",
+                    rows.unwrap_or(layout.rows),
+                    cols.unwrap_or(layout.cols),
+                    layout.rows,
+                    layout.cols
+                )));
+            }
+            Ok((layout, board))
         }
         _ => MoveGrid::parse(shape, item.text).map_err(|e| match (options.shape, &item.stated) {
             // Plain text of a plus board read as block: say how to read it.
