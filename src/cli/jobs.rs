@@ -33,6 +33,11 @@ pub struct RunJobArgs {
     /// Log events as JSON lines on standard error
     #[arg(long)]
     json_log: bool,
+    /// The date the run is for, YYYY-MM-DD (default: today in UTC): a job's
+    /// seed = "date" and its {date}, {year}, {month}, {day} and {week} draw on it.
+    /// Give it to every shard and to the merge of one run
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    date: Option<String>,
 }
 
 #[derive(Args)]
@@ -184,7 +189,11 @@ pub fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<Exi
         } else {
             args.shard
         };
-        let job = jobs::Job::load(&args.job)?;
+        let run_date = match &args.date {
+            Some(text) => jobs::date::RunDate::parse(text)?,
+            None => jobs::date::RunDate::today(),
+        };
+        let job = jobs::Job::load_for(&args.job, run_date)?;
         let opts = jobs::RunOptions {
             out_dir: args.out_dir,
             shard,

@@ -21,6 +21,9 @@ pub struct Manifest {
     pub job_sha256: String,
     /// The job's master seed (outputs may set their own; see each entry's config).
     pub seed: Option<u64>,
+    /// The date the run was for (`run --date`), when the job draws on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
     /// One entry per file, in the order the outputs were made.
     pub outputs: Vec<Entry>,
 }

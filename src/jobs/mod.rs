@@ -16,8 +16,12 @@
 //! params = { size = "9", style = "free" }
 //! ```
 //! Paths (`out_dir`, templates) are relative to the current folder, like every other
-//! path on the command line.
+//! path on the command line. A scheduled job can draw from the date it runs for
+//! (`run --date`, by default today in UTC): `seed = "date"` (or `"date+N"`) and the
+//! placeholders `{date}`, `{year}`, `{month}`, `{day}` and `{week}` in `out_dir` and
+//! output names ([`date`]).
 
+pub mod date;
 pub mod make;
 pub mod manifest;
 pub mod part;
@@ -34,8 +38,8 @@ use std::time::Instant;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct JobFile {
-    seed: Option<u64>,
-    out_dir: Option<PathBuf>,
+    seed: Option<toml::Value>,
+    out_dir: Option<String>,
     #[serde(default)]
     output: Vec<toml::Spanned<toml::Table>>,
 }
@@ -51,6 +55,9 @@ pub struct Job {
     pub seed: Option<u64>,
     /// The output folder: the file's `out_dir`, else `output/<job file stem>`.
     pub out_dir: PathBuf,
+    /// The date the run is for, `YYYY-MM-DD`, when the job draws on it (a seed from
+    /// the date, or a placeholder in `out_dir` or a name); recorded in the manifest.
+    pub date: Option<String>,
     /// The outputs, in the job file's order (their files never collide).
     pub outputs: Vec<Output>,
 }
@@ -134,9 +141,16 @@ impl Job {
         Ok(v)
     }
 
-    /// Read and check a job file: unknown keys, bad names, conflicting outputs, missing
-    /// templates, unknown games and bad parameters are errors before anything runs.
+    /// Read and check a job file for a run today (UTC); see [`Job::load_for`].
     pub fn load(path: &Path) -> Result<Job> {
+        Job::load_for(path, date::RunDate::today())
+    }
+
+    /// Read and check a job file for a run on `run_date`: unknown keys, bad names,
+    /// conflicting outputs, missing templates, unknown games and bad parameters are
+    /// errors before anything runs. Seeds and names that draw on the date are filled
+    /// in here.
+    pub fn load_for(path: &Path, run_date: date::RunDate) -> Result<Job> {
         let bytes = crate::input::read_capped(path, crate::limits::MAX_CONFIG_BYTES, "job file")
             .map_err(|e| match e {
                 Error::Io { source, .. } => Error::io("cannot read job file", path, source),
@@ -159,6 +173,15 @@ impl Job {
         if file.output.is_empty() {
             return Err(bad("no [[output]] tables: name at least one output".into()));
         }
+        let mut dated = false;
+        let job_seed = match &file.seed {
+            None => None,
+            Some(v) => {
+                let spec = date::SeedSpec::from_toml(v, "seed").map_err(|e| bad(e.to_string()))?;
+                dated |= spec.is_dated();
+                Some(spec.seed(run_date))
+            }
+        };
         let mut outputs: Vec<Output> = Vec::new();
         let mut written: Vec<(String, String)> = Vec::new();
         for (i, spanned) in file.output.into_iter().enumerate() {
@@ -171,7 +194,13 @@ impl Job {
                 + 1;
             let mut t = spanned.into_inner();
             let name = match t.remove("name") {
-                Some(toml::Value::String(s)) => s,
+                Some(toml::Value::String(s)) => {
+                    let named = run_date
+                        .expand(&s)
+                        .map_err(|e| bad(format!("line {line}: output {}: the name {e}", i + 1)))?;
+                    dated |= named != s;
+                    named
+                }
                 _ => {
                     return Err(bad(format!(
                         "line {line}: output {} has no name = \"FILE\"",
@@ -187,9 +216,13 @@ impl Job {
                 ));
             }
             let seed = match t.remove("seed") {
-                None => file.seed,
-                Some(toml::Value::Integer(s)) if s >= 0 => Some(s as u64),
-                Some(v) => return Err(at(format!("seed {v} is not a whole number >= 0"))),
+                None => job_seed,
+                Some(v) => {
+                    let spec =
+                        date::SeedSpec::from_toml(&v, "seed").map_err(|e| at(e.to_string()))?;
+                    dated |= spec.is_dated();
+                    Some(spec.seed(run_date))
+                }
             };
             let spec: Spec = toml::Value::Table(t)
                 .try_into()
@@ -222,13 +255,22 @@ impl Job {
         let stem = path
             .file_stem()
             .map_or("job".into(), |s| s.to_string_lossy().into_owned());
+        let out_dir = match &file.out_dir {
+            Some(dir) => {
+                let expanded = run_date
+                    .expand(dir)
+                    .map_err(|e| bad(format!("out_dir {e}")))?;
+                dated |= &expanded != dir;
+                PathBuf::from(expanded)
+            }
+            None => Path::new("output").join(stem),
+        };
         Ok(Job {
             path: path.to_path_buf(),
             sha256: manifest::sha256_hex(&bytes),
-            seed: file.seed,
-            out_dir: file
-                .out_dir
-                .unwrap_or_else(|| Path::new("output").join(stem)),
+            seed: job_seed,
+            out_dir,
+            date: dated.then(|| run_date.iso()),
             outputs,
         })
     }
@@ -547,15 +589,23 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
         (None, true) => "merge of the shards".into(),
         (None, false) => "whole run".into(),
     };
+    let for_date = job
+        .date
+        .as_ref()
+        .map_or(String::new(), |d| format!(" for {d}"));
+    let mut start = json!({"event": "start", "job": job.path.display().to_string(), "outputs": job.outputs.len(),
+               "out_dir": dir.display().to_string(), "mode": what, "version": crate::VERSION});
+    if let Some(d) = &job.date {
+        start["date"] = json!(d);
+    }
     log.event(
         format!(
-            "job {}: {} outputs into {} ({what})",
+            "job {}{for_date}: {} outputs into {} ({what})",
             job.path.display(),
             job.outputs.len(),
             dir.display()
         ),
-        json!({"event": "start", "job": job.path.display().to_string(), "outputs": job.outputs.len(),
-               "out_dir": dir.display().to_string(), "mode": what, "version": crate::VERSION}),
+        start,
     );
     let started = Instant::now();
     let report = match opts.shard {
@@ -606,11 +656,13 @@ fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunR
             job: String::new(),
             job_sha256: String::new(),
             seed: None,
+            date: None,
             outputs: Vec::new(),
         });
     m.job = job.path.display().to_string();
     m.job_sha256 = job.sha256.clone();
     m.seed = job.seed;
+    m.date = job.date.clone();
     m.outputs
         .retain(|e| job.outputs.iter().any(|o| o.name == e.output));
     let parts_dir = dir.join("parts");

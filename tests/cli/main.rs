@@ -20,6 +20,7 @@ mod catan_limits_cli;
 mod catan_report;
 mod catan_stats;
 mod commands;
+mod dated;
 mod newcomer;
 mod number_match_cli;
 mod numbrix_cli;
