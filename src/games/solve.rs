@@ -48,6 +48,36 @@ pub struct Item<'a> {
     pub stated: Option<Stated>,
 }
 
+impl Item<'_> {
+    /// Refuse this item with `e`, named by its place ("standard input: board 2 (line
+    /// 5): ..."), `what` being what one item is called.
+    pub fn refused(&self, what: &str, e: impl std::fmt::Display) -> Answer {
+        Answer::Refused(format!(
+            "{}: {what} {} (line {}): {e}",
+            self.source,
+            self.index + 1,
+            self.line
+        ))
+    }
+}
+
+/// Check the size a record states (`rows` and `cols`, or `size` for a square) against
+/// the size of the board it holds (`rows` x `cols` of what `what` names).
+pub fn check_stated_size(stated: &Stated, rows: usize, cols: usize, what: &str) -> Result<()> {
+    let size = optional_field::<usize>(&stated.fields, "size")?;
+    let r = optional_field::<usize>(&stated.fields, "rows")?.or(size);
+    let c = optional_field::<usize>(&stated.fields, "cols")?.or(size);
+    if r.is_some_and(|r| r != rows) || c.is_some_and(|c| c != cols) {
+        return Err(Error::invalid(format!(
+            "{} says {} x {}, but its {what} are {rows} x {cols}",
+            stated.origin,
+            r.unwrap_or(rows),
+            c.unwrap_or(cols)
+        )));
+    }
+    Ok(())
+}
+
 /// What `generate` stated about an item: its JSON record, or the settings a text
 /// item's `#` header lists (those that differ from the defaults, such as
 /// `shape=plus`). A setting it leaves out is the default, so a flag is checked

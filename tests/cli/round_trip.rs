@@ -392,7 +392,7 @@ fn a_record_whose_size_disagrees_with_its_board_is_refused() {
     fails_with(
         &["flip", "solve"],
         Some(&wrong),
-        "the record says 5 x 5 move centres, but its start board has 4 x 4",
+        "the record says 5 x 5, but its start board's move centres are 4 x 4",
     );
     let record = stdout_of(&["numbrix", "generate", "--size", "4"]);
     let wrong = record.replace("\"rows\":4", "\"rows\":6");

@@ -29,18 +29,12 @@ fn board_of(options: &SolveOptions, item: &Item) -> Result<(MoveGrid, super::Bit
             let start: Vec<String> = solve::field(&stated.fields, "start")?;
             let (layout, board) = MoveGrid::parse(shape, &start.join("\n"))?;
             // The size the record states must be the size of its board.
-            let size = solve::optional_field::<usize>(&stated.fields, "size")?;
-            let rows = solve::optional_field::<usize>(&stated.fields, "rows")?.or(size);
-            let cols = solve::optional_field::<usize>(&stated.fields, "cols")?.or(size);
-            if rows.is_some_and(|r| r != layout.rows) || cols.is_some_and(|c| c != layout.cols) {
-                return Err(Error::invalid(format!(
-                    "the record says {} x {} move centres, but its start board has {} x {}",
-                    rows.unwrap_or(layout.rows),
-                    cols.unwrap_or(layout.cols),
-                    layout.rows,
-                    layout.cols
-                )));
-            }
+            solve::check_stated_size(
+                stated,
+                layout.rows,
+                layout.cols,
+                "start board's move centres",
+            )?;
             Ok((layout, board))
         }
         _ => MoveGrid::parse(shape, item.text).map_err(|e| match (options.shape, &item.stated) {
@@ -60,14 +54,7 @@ impl Solve for Flip {
     fn answer(options: &SolveOptions, item: &Item, json: bool) -> Result<Answer> {
         let (layout, board) = match board_of(options, item) {
             Ok(board) => board,
-            Err(e) => {
-                return Ok(Answer::Refused(format!(
-                    "{}: board {} (line {}): {e}",
-                    item.source,
-                    item.index + 1,
-                    item.line
-                )))
-            }
+            Err(e) => return Ok(item.refused("board", e)),
         };
         let solver = Solver::new(layout);
         Ok(match solver.solve(&board)? {

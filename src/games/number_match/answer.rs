@@ -143,14 +143,7 @@ impl Solve for NumberMatch {
         let Setup { board, rules, adds } = match setup_of(o, item) {
             Ok(setup) => setup,
             Err(e) if item.source == "the command line" => return Err(e),
-            Err(e) => {
-                return Ok(Answer::Refused(format!(
-                    "{}: board {} (line {}): {e}",
-                    item.source,
-                    item.index + 1,
-                    item.line
-                )))
-            }
+            Err(e) => return Ok(item.refused("board", e)),
         };
         let which = o.solver;
         let (solvable, min_adds, moves, note) = match which {

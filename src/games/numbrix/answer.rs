@@ -49,17 +49,7 @@ fn grid_of(options: &SolveOptions, item: &Item) -> Result<(Grid, Moves)> {
     };
     let grid = grid::parse_grids(&text)?.swap_remove(0);
     if let Some(stated) = item.stated.as_ref().filter(|s| s.is_record) {
-        let rows = solve::optional_field::<usize>(&stated.fields, "rows")?;
-        let cols = solve::optional_field::<usize>(&stated.fields, "cols")?;
-        if rows.is_some_and(|r| r != grid.rows) || cols.is_some_and(|c| c != grid.cols) {
-            return Err(Error::invalid(format!(
-                "the record says {} x {}, but its givens are {} x {}",
-                rows.unwrap_or(grid.rows),
-                cols.unwrap_or(grid.cols),
-                grid.rows,
-                grid.cols
-            )));
-        }
+        solve::check_stated_size(stated, grid.rows, grid.cols, "givens")?;
     }
     Ok((grid, moves))
 }
@@ -92,14 +82,7 @@ impl Solve for Numbrix {
         let k = item.index;
         let (g, moves) = match grid_of(options, item) {
             Ok(grid) => grid,
-            Err(e) => {
-                return Ok(Answer::Refused(format!(
-                    "{}: grid {} (line {}): {e}",
-                    item.source,
-                    k + 1,
-                    item.line
-                )))
-            }
+            Err(e) => return Ok(item.refused("grid", e)),
         };
         let g = &g;
         let v = super::solve::solve_grid(g, moves, options.max_nodes)?;
