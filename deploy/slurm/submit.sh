@@ -16,8 +16,8 @@
 #               checkout's target/release/puzzlebook]
 #   LOG_DIR     where the Slurm logs go [OUT_DIR/logs]
 #
-# The jobs run in the folder you ran this script from (sbatch --chdir), so relative
-# paths inside the job file (templates) resolve as when you run puzzlebook by hand.
+# The jobs run in the folder you ran this script from (sbatch --chdir); paths inside
+# the job file (templates) are relative to the job file's folder, as always.
 # Prints the two job ids, as SHARD_JOB_ID=... and MERGE_JOB_ID=...
 set -euo pipefail
 

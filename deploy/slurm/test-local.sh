@@ -242,7 +242,7 @@ kind = "catan-bias"
 samples = 200000
 samplers = "full-rejection,direct"
 
-# A relative path: it resolves only if the jobs run in the folder submit.sh ran in.
+# A relative path: it resolves against the job file's folder.
 [[output]]
 name = "book.pdf"
 kind = "book"

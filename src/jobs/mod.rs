@@ -15,8 +15,10 @@
 //! count = 200
 //! params = { size = "9", style = "free" }
 //! ```
-//! Paths (`out_dir`, templates) are relative to the current folder, like every other
-//! path on the command line. A scheduled job can draw from the date it runs for
+//! Paths in a job file (`out_dir`, templates, and the default `output/<job name>`) are
+//! relative to the job file's folder, so `puzzlebook run /srv/jobs/nightly.toml` works
+//! from any folder; `--out-dir` on the command line is relative to the current folder,
+//! like every path on the command line. A scheduled job can draw from the date it runs for
 //! (`run --date`, by default today in UTC): `seed = "date"` (or `"date+N"`) and the
 //! placeholders `{date}`, `{year}`, `{month}`, `{day}` and `{week}` in `out_dir` and
 //! output names ([`date`]).
@@ -53,7 +55,8 @@ pub struct Job {
     pub sha256: String,
     /// The job file's master seed (None: each output's own, else its template's or the default).
     pub seed: Option<u64>,
-    /// The output folder: the file's `out_dir`, else `output/<job file stem>`.
+    /// The output folder: the file's `out_dir`, else `output/<job file stem>`, both
+    /// relative to the job file's folder.
     pub out_dir: PathBuf,
     /// The date the run is for, `YYYY-MM-DD`, when the job draws on it (a seed from
     /// the date, or a placeholder in `out_dir` or a name); recorded in the manifest.
@@ -174,6 +177,15 @@ impl Job {
             return Err(bad("no [[output]] tables: name at least one output".into()));
         }
         let mut dated = false;
+        // Paths in the job file are relative to its folder.
+        let base = path.parent().unwrap_or(Path::new(""));
+        let near_job = |p: &Path| {
+            if p.is_relative() {
+                base.join(p)
+            } else {
+                p.to_path_buf()
+            }
+        };
         let job_seed = match &file.seed {
             None => None,
             Some(v) => {
@@ -224,9 +236,12 @@ impl Job {
                     Some(spec.seed(run_date))
                 }
             };
-            let spec: Spec = toml::Value::Table(t)
+            let mut spec: Spec = toml::Value::Table(t)
                 .try_into()
                 .map_err(|e: toml::de::Error| at(e.message().trim().to_string()))?;
+            if let Spec::Book(b) = &mut spec {
+                b.template = near_job(&b.template);
+            }
             let config = spec.check(seed).map_err(|e| at(e.to_string()))?;
             let config_sha256 = manifest::sha256_hex(
                 json!({"kind": spec.kind(), "version": crate::VERSION, "config": config})
@@ -261,9 +276,9 @@ impl Job {
                     .expand(dir)
                     .map_err(|e| bad(format!("out_dir {e}")))?;
                 dated |= &expanded != dir;
-                PathBuf::from(expanded)
+                near_job(Path::new(&expanded))
             }
-            None => Path::new("output").join(stem),
+            None => near_job(&Path::new("output").join(stem)),
         };
         Ok(Job {
             path: path.to_path_buf(),

@@ -138,3 +138,57 @@ fn bad_dates_and_placeholders_are_one_clear_error() {
         vec!["daily.toml", "seed.toml", "typo.toml"]
     );
 }
+
+#[test]
+fn paths_in_a_job_file_are_relative_to_it_and_out_dir_flags_to_the_caller() {
+    let root = tempfile::tempdir().unwrap();
+    let jobs = root.path().join("srv/jobs");
+    std::fs::create_dir_all(jobs.join("templates")).unwrap();
+    std::fs::write(
+        jobs.join("templates/small.toml"),
+        "title = \"Small\"\nseed = 3\n[[section]]\ngame = \"flip\"\ncount = 2\nparams = { size = 4 }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        jobs.join("nightly.toml"),
+        "seed = \"date\"\nout_dir = \"made/{date}\"\n[[output]]\nname = \"b.pdf\"\nkind = \"book\"\ntemplate = \"templates/small.toml\"\n",
+    )
+    .unwrap();
+    // Run from another folder (as cron does, from $HOME).
+    let elsewhere = root.path().join("home");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let job = jobs.join("nightly.toml");
+    run(
+        &elsewhere,
+        &["run", job.to_str().unwrap(), "--date", "2026-11-26"],
+    );
+    assert!(jobs.join("made/2026-11-26/b.pdf").exists());
+    assert!(
+        files_in(&elsewhere).is_empty(),
+        "nothing is written where it ran"
+    );
+    // --out-dir is the caller's path.
+    run(
+        &elsewhere,
+        &[
+            "run",
+            job.to_str().unwrap(),
+            "--date",
+            "2026-11-26",
+            "--out-dir",
+            "mine",
+        ],
+    );
+    assert!(elsewhere.join("mine/b.pdf").exists());
+    // Without out_dir the default output/<job name> is beside the job file too.
+    std::fs::write(
+        jobs.join("plain.toml"),
+        "[[output]]\nname = \"f.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 1\nparams = { size = 3 }\n",
+    )
+    .unwrap();
+    run(
+        &elsewhere,
+        &["run", jobs.join("plain.toml").to_str().unwrap()],
+    );
+    assert!(jobs.join("output/plain/f.jsonl").exists());
+}
