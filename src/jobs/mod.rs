@@ -110,7 +110,7 @@ impl Output {
     fn effective_seed(&self) -> u64 {
         match (&self.spec, self.seed) {
             (_, Some(s)) => s,
-            (Spec::Book(b), None) => crate::book::Template::load(&b.template)
+            (Spec::Book(b), None) => crate::book::Template::load(b.template_path())
                 .ok()
                 .and_then(|t| t.seed)
                 .unwrap_or(crate::seed::DEFAULT_SEED),
@@ -134,8 +134,11 @@ impl Job {
         let mut v = vec![("the job file".to_string(), self.path.clone())];
         for o in &self.outputs {
             if let Spec::Book(b) = &o.spec {
-                v.push((format!("the template of '{}'", o.name), b.template.clone()));
-                let t = crate::book::Template::load(&b.template)?;
+                v.push((
+                    format!("the template of '{}'", o.name),
+                    b.template_path().to_path_buf(),
+                ));
+                let t = crate::book::Template::load(b.template_path())?;
                 for (what, p) in t.input_files() {
                     v.push((format!("{what} (output '{}')", o.name), p));
                 }
@@ -240,7 +243,7 @@ impl Job {
                 .try_into()
                 .map_err(|e: toml::de::Error| at(e.message().trim().to_string()))?;
             if let Spec::Book(b) = &mut spec {
-                b.template = near_job(&b.template);
+                b.read_from = Some(near_job(&b.template));
             }
             let config = spec.check(seed).map_err(|e| at(e.to_string()))?;
             let config_sha256 = manifest::sha256_hex(

@@ -180,6 +180,35 @@ fn paths_in_a_job_file_are_relative_to_it_and_out_dir_flags_to_the_caller() {
         ],
     );
     assert!(elsewhere.join("mine/b.pdf").exists());
+    // The same job run from its own folder by a relative name makes the same bytes:
+    // the template's spelling in the job file, not where it was found, is part of
+    // the book.
+    run(
+        &jobs,
+        &[
+            "run",
+            "nightly.toml",
+            "--date",
+            "2026-11-26",
+            "--out-dir",
+            "here",
+        ],
+    );
+    assert_eq!(
+        std::fs::read(jobs.join("here/b.pdf")).unwrap(),
+        std::fs::read(elsewhere.join("mine/b.pdf")).unwrap()
+    );
+    let entries = |m: &Path| -> Value {
+        let mut v: Value = serde_json::from_str(&std::fs::read_to_string(m).unwrap()).unwrap();
+        for e in v["outputs"].as_array_mut().unwrap() {
+            e.as_object_mut().unwrap().remove("seconds");
+        }
+        v["outputs"].clone()
+    };
+    assert_eq!(
+        entries(&jobs.join("here/manifest.json")),
+        entries(&elsewhere.join("mine/manifest.json"))
+    );
     // Without out_dir the default output/<job name> is beside the job file too.
     std::fs::write(
         jobs.join("plain.toml"),

@@ -313,9 +313,12 @@ pub(super) fn book_config(
     spec: &BookSpec,
     seed: Option<u64>,
 ) -> Result<(Value, crate::book::Template)> {
-    let template = crate::book::Template::load(&spec.template)?;
-    let text =
-        crate::input::read_capped(&spec.template, crate::limits::MAX_CONFIG_BYTES, "template")?;
+    let template = crate::book::Template::load(spec.template_path())?;
+    let text = crate::input::read_capped(
+        spec.template_path(),
+        crate::limits::MAX_CONFIG_BYTES,
+        "template",
+    )?;
     Ok((
         json!({
             "template": spec.template.display().to_string(),

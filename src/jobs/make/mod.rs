@@ -81,8 +81,22 @@ pub struct ItemsSpec {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BookSpec {
-    /// The book template (TOML), relative to the current folder.
+    /// The book template (TOML) as the job file names it, relative to the job file's
+    /// folder. This spelling (not where it is found) is part of the output's identity
+    /// and is printed in the book, so a job makes the same bytes however its own path
+    /// was given.
     pub template: PathBuf,
+    /// Where the template is read from: `template` beside the job file (set when the
+    /// job is loaded; None: `template` as it is).
+    #[serde(skip)]
+    pub read_from: Option<PathBuf>,
+}
+
+impl BookSpec {
+    /// The template's path to read.
+    pub fn template_path(&self) -> &std::path::Path {
+        self.read_from.as_deref().unwrap_or(&self.template)
+    }
 }
 
 fn base() -> String {
