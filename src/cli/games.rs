@@ -322,23 +322,22 @@ pub fn number_match(cmd: NumberMatchCommand, ctx: Ctx) -> Result<ExitCode> {
             options,
             format,
         } => {
+            if board.is_empty() {
+                return Err(Error::invalid(
+                    "no board given: give its digits, a file, or - for standard input",
+                ));
+            }
             // Digits, dots, spaces and commas only: a board; else a file, unless no
             // such file exists and the text is mostly digits (a board with a typo,
             // which is better told what is wrong with it than that no file has its name).
             let board_char =
                 |c: char| c.is_ascii_digit() || c == '.' || c == ',' || c.is_whitespace();
             let digits = board.chars().filter(char::is_ascii_digit).count();
-            let is_board = !board.is_empty()
-                && (board.chars().all(board_char)
-                    || (board != "-"
-                        && !board.contains('/')
-                        && 2 * digits >= board.chars().count()
-                        && !std::path::Path::new(&board).exists()));
-            if board.is_empty() {
-                return Err(Error::invalid(
-                    "no board given: give its digits, a file, or - for standard input",
-                ));
-            }
+            let is_board = board.chars().all(board_char)
+                || (board != "-"
+                    && !board.contains('/')
+                    && 2 * digits >= board.chars().count()
+                    && !std::path::Path::new(&board).exists());
             let source = if is_board {
                 Source::Text(&board)
             } else {

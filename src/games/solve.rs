@@ -282,24 +282,20 @@ pub fn run<G: Solve>(
             next = next_item()?;
         }
         let many = index > 0 || next.is_some();
+        let mut item = Item {
+            text: &rec.text,
+            line: rec.line,
+            index,
+            many,
+            source: &name,
+            stated: None,
+        };
         let answer = match stated_of::<G>(&rec) {
             Ok(stated) => {
-                let item = Item {
-                    text: &rec.text,
-                    line: rec.line,
-                    index,
-                    many,
-                    source: &name,
-                    stated,
-                };
+                item.stated = stated;
                 <G as Solve>::answer(options, &item, json)?
             }
-            Err(e) => Answer::Refused(format!(
-                "{name}: {} {} (line {}): {e}",
-                G::ITEM,
-                index + 1,
-                rec.line
-            )),
+            Err(e) => item.refused(G::ITEM, e),
         };
         match answer {
             Answer::Done(text) => write(&mut out, &text)?,

@@ -212,6 +212,12 @@ impl NumberMatch {
 
     /// Check parameters shared by the CLI and templates.
     pub fn check(columns: usize, adds: u8) -> Result<()> {
+        NumberMatch::check_named(columns, adds, "adds")
+    }
+
+    /// [`NumberMatch::check`] where the add limit is the parameter `adds_name`
+    /// (`max_adds` in `number-match stats`), so an error names it as the user wrote it.
+    pub fn check_named(columns: usize, adds: u8, adds_name: &'static str) -> Result<()> {
         if columns == 0 {
             return Err(Error::param(
                 "columns",
@@ -226,7 +232,7 @@ impl NumberMatch {
         }
         if adds > MAX_ADDS {
             return Err(Error::param(
-                "adds",
+                adds_name,
                 format!("is {adds}: too many, at most {MAX_ADDS} (each add doubles the board)"),
             ));
         }

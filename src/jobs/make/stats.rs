@@ -449,17 +449,7 @@ pub mod match_stats {
                     "is 0: give the search at least 1 node",
                 ));
             }
-            // The limit is `max_adds` here: an error names it so.
-            NumberMatch::check(spec.columns, spec.max_adds).map_err(|e| match e {
-                Error::Param {
-                    name: "adds",
-                    problem,
-                } => Error::Param {
-                    name: "max_adds",
-                    problem,
-                },
-                e => e,
-            })?;
+            NumberMatch::check_named(spec.columns, spec.max_adds, "max_adds")?;
             let append: Append = spec.append.parse()?;
             Ok(stats::Config {
                 seed: self.seed,
