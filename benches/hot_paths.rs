@@ -480,6 +480,7 @@ fn batch_merge(c: &mut Criterion) {
                 Some(None),
                 &dest,
                 &Env::default(),
+                None,
             )
             .unwrap();
             path

@@ -302,6 +302,124 @@ pub fn collect<G: Game>(
     Ok((items, summary))
 }
 
+/// Draws a run past a catalogue may make for each item it asks for (besides
+/// [`FRESH_EXTRA_DRAWS`]): a pool with fewer new puzzles than that is called dry
+/// rather than searched for ever.
+pub const FRESH_DRAWS_PER_ITEM: u64 = 50;
+/// Draws a run past a catalogue may make besides [`FRESH_DRAWS_PER_ITEM`] per item.
+pub const FRESH_EXTRA_DRAWS: u64 = 1000;
+
+/// The puzzles a run drawing past a catalogue kept: fingerprint and item index, in
+/// order.
+pub type Taken = Vec<(crate::catalogue::Fingerprint, u64)>;
+
+/// One drawn item with its fingerprint and rejections.
+type Drawn<P> = Result<(crate::catalogue::Fingerprint, Item<P>, Tally)>;
+
+/// Like [`run_map`], but only puzzles not in `seen` are kept: indices `first`,
+/// `first + 1`, ... are drawn in order and a puzzle whose fingerprint
+/// ([`Game::canonical`]) is in `seen`, or was drawn earlier in this run, is passed
+/// over, until `count` new puzzles are kept. What is kept depends only on the seed and
+/// `seen`, never on the thread count. Each kept puzzle's fingerprint goes into `seen`
+/// and, with its index, into the returned list. Once `count * FRESH_DRAWS_PER_ITEM +
+/// FRESH_EXTRA_DRAWS` draws have been made the pool is dry: an error with the counts.
+/// Whole runs only (a shard cannot know what the shards before it kept).
+pub fn run_map_fresh<G, T, M, F>(
+    game: &G,
+    opts: &RunOptions,
+    count: u64,
+    seen: &mut crate::catalogue::Seen,
+    map: M,
+    mut sink: F,
+) -> Result<(RunSummary, Taken)>
+where
+    G: Game,
+    T: Send,
+    M: Fn(Item<G::Puzzle>) -> Result<T> + Sync,
+    F: FnMut(T) -> Result<()>,
+{
+    if opts.shard != Shard::default() {
+        return Err(Error::invalid(
+            "puzzles drawn past a catalogue are chosen in order: make them in one run, not in shards",
+        ));
+    }
+    let started = Instant::now();
+    let pool = thread_pool(opts.env.jobs)?;
+    let max_draws = count
+        .saturating_mul(FRESH_DRAWS_PER_ITEM)
+        .saturating_add(FRESH_EXTRA_DRAWS);
+    let before = seen.len();
+    let bar = progress_bar(opts, count);
+    let mut summary = RunSummary::default();
+    let mut taken = Vec::with_capacity(count.min(1 << 20) as usize);
+    let (mut next, mut draws, mut passed) = (opts.first, 0u64, 0u64);
+    while (taken.len() as u64) < count {
+        crate::interrupt::check()?;
+        if draws >= max_draws {
+            return Err(Error::Generation(format!(
+                "{}: the pool ran dry: {} of {count} new puzzles after {draws} draws ({passed} were published before or drawn twice; {before} puzzles to draw past): ask for fewer, change the parameters, or start another catalogue",
+                G::NAME,
+                taken.len()
+            )));
+        }
+        // As many as are still wanted (at least one per thread), never past the limit.
+        let want = count - taken.len() as u64;
+        let size = want
+            .max(pool.current_num_threads() as u64)
+            .min(CHUNK as u64)
+            .min(max_draws - draws);
+        let chunk: Vec<u64> = (0..size).map(|k| next + k).collect();
+        crate::shard::check_range(next, size)?;
+        let results: Vec<Drawn<G::Puzzle>> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|&i| {
+                    let (item, rejections) = generate_item(game, opts.seed, i, opts.max_attempts)?;
+                    let f = crate::catalogue::fingerprint(G::NAME, &game.canonical(&item.puzzle));
+                    Ok((f, item, rejections))
+                })
+                .collect()
+        });
+        for r in results {
+            let (f, item, rejections) = r?;
+            draws += 1;
+            next = item.index + 1;
+            summary.attempts += item.attempts;
+            summary.rejections.merge(&rejections);
+            if !seen.take(f) {
+                passed += 1;
+                continue;
+            }
+            taken.push((f, item.index));
+            summary.items += 1;
+            bar.inc(1);
+            crate::progress::add(1);
+            sink(map(item)?)?;
+            if taken.len() as u64 == count {
+                break;
+            }
+        }
+    }
+    bar.finish_and_clear();
+    summary.elapsed = started.elapsed();
+    Ok((summary, taken))
+}
+
+/// [`run_map_fresh`] collecting the items.
+pub fn collect_fresh<G: Game>(
+    game: &G,
+    opts: &RunOptions,
+    count: u64,
+    seen: &mut crate::catalogue::Seen,
+) -> Result<(Vec<Item<G::Puzzle>>, Taken)> {
+    let mut items = Vec::with_capacity(count.min(1 << 20) as usize);
+    let (_, taken) = run_map_fresh(game, opts, count, seen, Ok, |item| {
+        items.push(item);
+        Ok(())
+    })?;
+    Ok((items, taken))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

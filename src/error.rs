@@ -1,4 +1,6 @@
-//! Typed errors. The binary prints `Display` as one line and exits with status 1.
+//! Typed errors. The binary prints `Display` as one line and exits with a status that
+//! tells a scheduler what to do (see `main.rs`: 1 fix the configuration or input, 75
+//! try again later, 128 + N stopped by signal N).
 
 use std::path::PathBuf;
 
@@ -51,6 +53,10 @@ pub enum Error {
     /// A check on produced data failed (a solution that does not verify, an unsolvable board).
     #[error("{0}")]
     Check(String),
+    /// Another run holds what this one needs (a job's output folder, a catalogue):
+    /// nothing was done, and the same command can be tried again later.
+    #[error("{0}")]
+    Busy(String),
     /// Stopped by Ctrl-C (or another stop request) before the work was done; nothing
     /// unfinished was left under a real output name.
     #[error(
@@ -85,6 +91,35 @@ impl Error {
                 Error::Invalid(format!("--{} {problem}", name.replace('_', "-")))
             }
             e => e,
+        }
+    }
+
+    /// Whether trying the same command again later may succeed without changing
+    /// anything: another run held a lock, or the file system failed in a way that
+    /// passes (full, busy, timed out). Bad configuration, bad input and failed checks
+    /// are not retryable. (A stop, [`Error::Interrupted`], has its own exit status.)
+    pub fn is_retryable(&self) -> bool {
+        use std::io::ErrorKind as K;
+        match self {
+            Error::Busy(_) => true,
+            Error::Io { source, .. } => {
+                matches!(
+                    source.kind(),
+                    K::StorageFull
+                        | K::QuotaExceeded
+                        | K::ResourceBusy
+                        | K::TimedOut
+                        | K::WouldBlock
+                        | K::Interrupted
+                        | K::OutOfMemory
+                        | K::StaleNetworkFileHandle
+                        | K::ConnectionReset
+                        | K::ConnectionAborted
+                        | K::BrokenPipe
+                        | K::UnexpectedEof
+                ) || matches!(source.raw_os_error(), Some(libc::EIO) | Some(libc::EAGAIN))
+            }
+            _ => false,
         }
     }
 

@@ -1,7 +1,7 @@
 //! puzzlebook: seeded, parallel generation of printable puzzle books and board statistics.
 //!
 //! Floors, from the ground up: [`error`], [`seed`], [`shard`], [`limits`], [`interrupt`],
-//! [`progress`], [`input`], [`output`], [`canvas`], [`svg`], [`stats`], [`scheduler`]
+//! [`progress`], [`input`], [`output`], [`catalogue`], [`canvas`], [`svg`], [`stats`], [`scheduler`]
 //! and [`preflight`] -> [`games`] -> [`batch`] -> [`book`] -> [`jobs`]. A module
 //! imports only its own floor and lower ones, and there are no import cycles
 //! (`tests/architecture.rs` checks both; ARCHITECTURE.md describes the floors, the
@@ -16,6 +16,7 @@
 pub mod batch;
 pub mod book;
 pub mod canvas;
+pub mod catalogue;
 pub mod error;
 pub mod games;
 pub mod input;

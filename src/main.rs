@@ -1,6 +1,14 @@
-//! The command line: parse, call the library, print, map errors to exit codes
-//! (0 success, 1 invalid input or a failed check, 2 usage errors from clap). The
+//! The command line: parse, call the library, print, map errors to exit codes. The
 //! subcommands are in [`cli`]; this file holds the process: signals and exit codes.
+//!
+//! Exit statuses, for people and for schedulers (docs/failure-behaviour.md):
+//! - 0: done.
+//! - 1: bad configuration, bad input or a failed check: running again changes
+//!   nothing until the job, template or input is fixed.
+//! - 2: a command line clap cannot parse (a usage error).
+//! - 75 (`EX_TEMPFAIL`): try again later: another run holds the output folder or the
+//!   catalogue, or the file system failed in a way that passes (full, busy).
+//! - 128 + N: stopped by signal N (130 for Ctrl-C, 143 for SIGTERM); a rerun resumes.
 
 mod cli;
 
@@ -10,6 +18,10 @@ use std::process::ExitCode;
 /// Seconds a stop may take before the process ends at once anyway (its temporary files
 /// removed first): every loop looks at the stop flag far more often than this.
 const STOP_GRACE_SECONDS: u64 = 5;
+
+/// The exit status of a failure that may pass if the command is run again later
+/// (sysexits' `EX_TEMPFAIL`).
+const RETRY_LATER: u8 = 75;
 
 /// SIGINT, SIGTERM and SIGHUP: the first asks the work to stop at its next check
 /// (unfinished files are dropped, never renamed into place; exit 128 + signal); a
@@ -86,6 +98,13 @@ fn main() -> ExitCode {
         Err(Error::Interrupted) => {
             eprintln!("error: {}", Error::Interrupted);
             ExitCode::from(puzzlebook::interrupt::exit_status())
+        }
+        Err(e) if e.is_retryable() => {
+            eprintln!(
+                "error: {}",
+                puzzlebook::input::escape_controls(&e.to_string())
+            );
+            ExitCode::from(RETRY_LATER)
         }
         Err(e) => {
             // Messages quote user input: control characters never reach the terminal raw.

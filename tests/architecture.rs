@@ -315,6 +315,7 @@ fn lower_floors_do_not_import_higher_ones() {
             "progress",
             "input",
             "output",
+            "catalogue",
             "canvas",
             "svg",
             "stats",

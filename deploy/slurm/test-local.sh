@@ -151,6 +151,8 @@ ReturnToService=2
 # Keep finished jobs visible to scontrol for an hour (there is no accounting).
 MinJobAge=3600
 SchedulerType=sched/backfill
+# scrontab (deploy/slurm/puzzlebook.scrontab is installed and read back below).
+ScronParameters=enable
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
 PartitionName=main Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
@@ -352,6 +354,37 @@ else
         errors+=("puzzlebook verify slurm-out/manifest.json failed (see $work/log/verify.log)")
     grep -q "^ok " "$logs/merge-$merge_id.log" 2>/dev/null ||
         errors+=("the merge job's own verify printed nothing (see $logs/merge-$merge_id.log)")
+fi
+
+# The shipped scrontab. With scrontab (Slurm built with it; Debian's packages leave it
+# out), slurmctld must accept the file, keep one job queued for it and list it back.
+# Without it, slurmctld checks the #SCRON options as sbatch options of the same line
+# (sbatch --test-only), and tests/cli/deploy.rs checks the schedule.
+scron="$root/deploy/slurm/puzzlebook.scrontab"
+if command -v scrontab >/dev/null 2>&1; then
+    if ! scrontab "$scron" >"$work/log/scrontab.log" 2>&1; then
+        errors+=("scrontab refused $scron: $(tr '\n' ' ' <"$work/log/scrontab.log")")
+    else
+        scrontab -l >"$work/log/scrontab-l.log" 2>&1 || true
+        grep -q 'puzzlebook run /srv/puzzlebook/jobs/daily.toml --date tomorrow' "$work/log/scrontab-l.log" ||
+            errors+=("scrontab -l does not list the daily line")
+        squeue -h -o '%j %T' >"$work/log/scron-queue.log" 2>&1 || true
+        grep -q '^puzzlebook-daily ' "$work/log/scron-queue.log" ||
+            errors+=("no queued puzzlebook-daily job for the scrontab line")
+        scrontab -r >/dev/null 2>&1 || true
+        say "scrontab accepted it: $(tr '\n' ' ' <"$work/log/scron-queue.log")"
+    fi
+else
+    {
+        echo '#!/bin/sh'
+        sed -n 's/^#SCRON /#SBATCH /p' "$scron"
+        grep -v -e '^#' -e '^[[:space:]]*$' "$scron" | awk '{ $1=$2=$3=$4=$5=""; sub(/^ +/, ""); print }'
+    } >"$work/scron.sh"
+    if sbatch --test-only "$work/scron.sh" >"$work/log/scron-test.log" 2>&1; then
+        say "the scrontab's options pass sbatch --test-only: $(tail -n 1 "$work/log/scron-test.log")"
+    else
+        errors+=("sbatch --test-only refused the scrontab's options: $(tr '\n' ' ' <"$work/log/scron-test.log")")
+    fi
 fi
 
 if ((${#errors[@]})); then

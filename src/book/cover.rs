@@ -137,6 +137,8 @@ pub struct Cover {
 pub fn build(template: &Template, opts: &BookOptions, paper: Option<Paper>) -> Result<Cover> {
     let composed =
         crate::batch::thread_pool(opts.env.jobs)?.install(|| super::compose(template, opts))?;
+    let volume_template = super::for_volume(template, opts.volume)?;
+    let template = &volume_template;
     let paper = paper.unwrap_or(template.cover.paper);
     let (geometry, canvas, spine_text, warnings) = compose(template, &composed, paper)?;
     let meta = pdf::Meta {

@@ -46,6 +46,37 @@ pub struct BookOptions {
     /// The template's file name as the copyright page should print it in the command
     /// that makes the book again (None: the built-in default, `puzzlebook book`).
     pub template_name: Option<String>,
+    /// Draw past these puzzles (a catalogue's, or what a job's earlier outputs
+    /// took); every puzzle the book takes is added. None: no catalogue.
+    pub fresh: Option<std::sync::Arc<std::sync::Mutex<crate::catalogue::Seen>>>,
+    /// Volume N of a series: the puzzles of volumes 1 to N-1 are drawn first (each
+    /// section's stream continues where the volume before it stopped) and drawn
+    /// past, so no puzzle of an earlier volume comes back. The title page and cover
+    /// say "Volume N" (see [`for_volume`]).
+    pub volume: Option<u32>,
+}
+
+/// The most volumes a series may have.
+pub const MAX_VOLUME: u32 = 1000;
+
+/// The template of volume `n` of a series: its subtitle says "Volume N". Volume 0,
+/// or one past [`MAX_VOLUME`], is an error.
+pub fn for_volume(template: &Template, volume: Option<u32>) -> Result<Template> {
+    let mut t = template.clone();
+    if let Some(n) = volume {
+        if n == 0 || n > MAX_VOLUME {
+            return Err(Error::param(
+                "volume",
+                format!("is {n}: volumes are numbered 1 to {MAX_VOLUME}"),
+            ));
+        }
+        t.subtitle = if t.subtitle.trim().is_empty() {
+            format!("Volume {n}")
+        } else {
+            format!("{}, Volume {n}", t.subtitle.trim_end())
+        };
+    }
+    Ok(t)
 }
 
 /// A book laid out on canvases, ready to be written as PDF.
@@ -70,6 +101,8 @@ pub struct Composed {
     pub faces: (Face, Face),
     /// The print service the book is made for (its preflight rules).
     pub service: template::Service,
+    /// The puzzles the book took, when it drew past a catalogue or is a volume.
+    pub published: Vec<crate::catalogue::Published>,
 }
 
 impl Composed {
@@ -92,6 +125,7 @@ impl Composed {
             puzzles: self.puzzles,
             seed: self.seed,
             warnings,
+            published: self.published.clone(),
         })
     }
 }
@@ -109,6 +143,9 @@ pub struct Book {
     pub seed: u64,
     /// Things the user should know (one line each), e.g. notes pages added.
     pub warnings: Vec<String>,
+    /// The puzzles the book took, when it drew past a catalogue or is a volume
+    /// (place `S.I`: section S's item I).
+    pub published: Vec<crate::catalogue::Published>,
 }
 
 /// A generated section, with the game's type erased for layout.
@@ -189,10 +226,16 @@ struct BuildSection<'a> {
     run: RunOptions,
     /// A greyscale book: the game draws for it (`Game::for_greyscale`).
     grey: bool,
+    /// Draw past these puzzles, adding the ones taken.
+    fresh: Option<&'a std::sync::Mutex<crate::catalogue::Seen>>,
 }
 
+/// A section made: its items, what it took past a catalogue, and the index after
+/// its last item (where the next volume's stream goes on).
+type BuiltSection = (Box<dyn SectionItems>, Vec<crate::catalogue::Published>, u64);
+
 impl GameVisitor for BuildSection<'_> {
-    type Output = Result<Box<dyn SectionItems>>;
+    type Output = Result<BuiltSection>;
     fn visit<G: Game>(self) -> Self::Output {
         let s = self.section;
         let where_ = format!("section {} ({})", self.number, s.game);
@@ -202,8 +245,28 @@ impl GameVisitor for BuildSection<'_> {
             G::for_greyscale(&mut params);
         }
         let game = G::new(params).map_err(|e| Error::invalid(format!("{where_}: {e}")))?;
-        let (items, _) = batch::collect(&game, &self.run, s.count as u64)?;
-        Ok(Box::new(Generated { game, items }))
+        let (items, published) = match self.fresh {
+            None => (
+                batch::collect(&game, &self.run, s.count as u64)?.0,
+                Vec::new(),
+            ),
+            Some(seen) => {
+                let mut seen = seen.lock().unwrap_or_else(|p| p.into_inner());
+                let (items, taken) =
+                    batch::collect_fresh(&game, &self.run, s.count as u64, &mut seen)?;
+                let published = taken
+                    .into_iter()
+                    .map(|(fingerprint, index)| crate::catalogue::Published {
+                        game: G::NAME,
+                        fingerprint,
+                        place: format!("{}.{index}", self.number),
+                    })
+                    .collect();
+                (items, published)
+            }
+        };
+        let next = items.last().map_or(self.run.first, |i| i.index + 1);
+        Ok((Box::new(Generated { game, items }), published, next))
     }
 }
 
@@ -290,6 +353,8 @@ fn creation_date(template: &Template) -> Result<Option<String>> {
 
 /// Generate every section and lay out every page.
 pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
+    let volume_template = for_volume(template, opts.volume)?;
+    let template = &volume_template;
     let seed = opts
         .seed
         .or(template.seed)
@@ -316,27 +381,50 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
     let mut chapters = Vec::new();
     let mut howtos: Vec<HowTo> = Vec::new();
     let mut number = 1;
-    for (i, s) in template.sections.iter().enumerate() {
-        let section_seed = s.seed.unwrap_or_else(|| seed.wrapping_add(i as u64 + 1));
+    // A volume draws past the catalogue (if any) and past every earlier volume.
+    let fresh = match (&opts.fresh, opts.volume) {
+        (Some(f), _) => Some(f.clone()),
+        (None, Some(_)) => Some(Default::default()),
+        (None, None) => None,
+    };
+    let section_seed =
+        |i: usize, s: &template::Section| s.seed.unwrap_or_else(|| seed.wrapping_add(i as u64 + 1));
+    let build = |i: usize, s: &template::Section, first: u64, label: String| {
         let run = RunOptions {
-            seed: section_seed,
+            seed: section_seed(i, s),
             env: opts.env.clone(),
-            label: format!("section {} ({})", i + 1, s.game),
+            first,
+            label,
             ..RunOptions::default()
         };
-        let items = games::visit(
+        games::visit(
             &s.game,
             BuildSection {
                 number: i + 1,
                 section: s,
                 run,
                 grey: template.color == template::ColorMode::Gray,
+                fresh: fresh.as_deref(),
             },
         )
         .map_err(|e| match e {
             e @ Error::UnknownGame { .. } => Error::invalid(format!("section {}: {e}", i + 1)),
             e => e,
-        })??;
+        })?
+    };
+    // Each section's stream goes on from where the volume before stopped.
+    let mut first = vec![0u64; template.sections.len()];
+    for v in 1..opts.volume.unwrap_or(1) {
+        for (i, s) in template.sections.iter().enumerate() {
+            let label = format!("volume {v}, section {} ({})", i + 1, s.game);
+            first[i] = build(i, s, first[i], label)?.2;
+        }
+    }
+    let mut published = Vec::new();
+    for (i, s) in template.sections.iter().enumerate() {
+        let section_seed = section_seed(i, s);
+        let (items, took, _) = build(i, s, first[i], format!("section {} ({})", i + 1, s.game))?;
+        published.extend(took);
         // Easiest first, by the game's own measure; ties keep the generation order.
         let mut order: Vec<usize> = (0..items.len()).collect();
         let scores: Vec<f64> = order
@@ -429,6 +517,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         template,
         seed,
         template_name: opts.template_name.as_deref(),
+        volume: opts.volume,
         with_answers,
         date: date.as_deref(),
     };
@@ -459,6 +548,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         cover_art,
         faces: (ty.regular, ty.bold),
         service: template.service,
+        published,
     })
 }
 

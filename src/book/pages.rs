@@ -688,6 +688,8 @@ pub(super) struct BookText<'a> {
     pub template: &'a Template,
     pub seed: u64,
     pub template_name: Option<&'a str>,
+    /// The volume of a series, if the book is one.
+    pub volume: Option<u32>,
     pub with_answers: bool,
     /// The PDF creation date, when the book has one.
     pub date: Option<&'a str>,
@@ -933,10 +935,13 @@ fn copyright_page(
         ty.regular,
         ty.small,
     );
-    let command = match book.template_name {
+    let mut command = match book.template_name {
         Some(name) => format!("puzzlebook book --template {name} --seed {}", book.seed),
         None => format!("puzzlebook book --seed {}", book.seed),
     };
+    if let Some(v) = book.volume {
+        command += &format!(" --volume {v}");
+    }
     push(format!("    {command}"), ty.regular, ty.small);
     push(
         "Each section's puzzles are these items of its seed, easiest first:".into(),

@@ -406,6 +406,11 @@ pub struct Template {
     pub bleed: bool,
     /// The book's master seed (the command line's --seed wins).
     pub seed: Option<u64>,
+    /// A catalogue of puzzles already published (a text file, relative to the
+    /// template's folder): `puzzlebook book` draws past them and adds the book's own
+    /// once the PDF is whole (see `puzzlebook::catalogue`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub catalogue: Option<PathBuf>,
     /// Page margins (defaults 12.7 mm).
     #[serde(default)]
     pub margins: Margins,

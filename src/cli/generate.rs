@@ -48,6 +48,7 @@ pub fn generate<G: Game>(game: &G, run: &RunArgs, ctx: Ctx, format: GenFormat) -
             jobs: ctx.jobs,
             progress: ctx.progress,
         },
+        None,
     );
     let (_, summary) = match made {
         // Records already sent to standard output cannot be taken back: say so.

@@ -33,9 +33,9 @@ pub struct RunJobArgs {
     /// Log events as JSON lines on standard error
     #[arg(long)]
     json_log: bool,
-    /// The date the run is for, YYYY-MM-DD (default: today in UTC): a job's
-    /// seed = "date" and its {date}, {year}, {month}, {day} and {week} draw on it.
-    /// Give it to every shard and to the merge of one run
+    /// The date the run is for, YYYY-MM-DD, or today, tomorrow or yesterday (default:
+    /// today in UTC): a job's seed = "date" and its {date}, {year}, {month}, {day} and
+    /// {week} draw on it. Give it to every shard and to the merge of one run
     #[arg(long, value_name = "YYYY-MM-DD")]
     date: Option<String>,
 }
@@ -68,6 +68,10 @@ pub struct BookArgs {
     /// Output PDF
     #[arg(long, default_value = "output/book.pdf")]
     out: PathBuf,
+    /// Volume N of a series: no puzzle of volumes 1 to N-1, and "Volume N" on the
+    /// title page
+    #[arg(long, value_name = "N")]
+    volume: Option<u32>,
 }
 
 /// What `book` and `cover` share before making anything: the template (loaded and
@@ -79,8 +83,10 @@ fn book_inputs(
     out: &Path,
     default_out: &str,
     (jobs, progress): (usize, bool),
+    volume: Option<u32>,
 ) -> Result<(book::Template, BookOptions)> {
     let loaded = book::load_template(template)?;
+    book::for_volume(&loaded, volume).map_err(Error::as_flag)?;
     let template_path = template.unwrap_or(Path::new("templates/default.toml"));
     let fonts = loaded.input_files();
     let mut inputs: Vec<(&str, &Path)> = vec![("the template", template_path)];
@@ -97,22 +103,86 @@ fn book_inputs(
         template_name: template
             .and_then(Path::file_name)
             .map(|n| n.to_string_lossy().into_owned()),
+        fresh: None,
+        volume,
     };
     Ok((loaded, opts))
+}
+
+/// The catalogue a template names (relative to the template's folder), locked and
+/// read, with the source its book's entries carry: `TEMPLATE[/volume-N]`. The
+/// book's own entries from an earlier run are not drawn past, so making the same
+/// book again gives the same pages.
+fn template_catalogue(
+    template: &book::Template,
+    template_path: Option<&Path>,
+    volume: Option<u32>,
+) -> Result<Option<(puzzlebook::catalogue::Catalogue, String)>> {
+    let Some(named) = &template.catalogue else {
+        return Ok(None);
+    };
+    let path = match template_path.and_then(Path::parent) {
+        Some(dir) if named.is_relative() => dir.join(named),
+        _ => named.clone(),
+    };
+    let name = template_path
+        .and_then(Path::file_name)
+        .map_or("default.toml".into(), |n| n.to_string_lossy().into_owned());
+    let source = match volume {
+        Some(v) => format!("{name}/volume-{v}"),
+        None => name,
+    };
+    let own = format!("{source}#");
+    let cat = puzzlebook::catalogue::Catalogue::open(&path, |e| e.source.starts_with(&own))?;
+    Ok(Some((cat, source)))
+}
+
+/// Add what a book published to its catalogue (after the PDF is whole).
+fn publish(
+    cat: &mut puzzlebook::catalogue::Catalogue,
+    source: &str,
+    date: &str,
+    published: &[puzzlebook::catalogue::Published],
+) -> Result<()> {
+    let entries: Vec<_> = published
+        .iter()
+        .map(|p| puzzlebook::catalogue::Entry {
+            fingerprint: p.fingerprint,
+            game: p.game.to_string(),
+            date: date.to_string(),
+            source: format!("{source}#{}", p.place),
+        })
+        .collect();
+    let added = cat.add(&entries)?;
+    eprintln!(
+        "catalogue {}: {added} puzzles added ({} already there)",
+        cat.path().display(),
+        entries.len() - added
+    );
+    Ok(())
 }
 
 /// `puzzlebook book`: make a PDF book from a template (templates/default.toml by default).
 pub fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
     let started = std::time::Instant::now();
-    let (template, opts) = book_inputs(
+    let (template, mut opts) = book_inputs(
         args.template.as_deref(),
         args.seed,
         &args.out,
         "output/book.pdf",
         (jobs, show_progress),
+        args.volume,
     )?;
+    let mut catalogue = template_catalogue(&template, args.template.as_deref(), args.volume)?;
+    if let Some((cat, _)) = &catalogue {
+        opts.fresh = Some(std::sync::Arc::new(std::sync::Mutex::new(cat.seen())));
+    }
     let built = book::build(&template, &opts)?;
     write_atomic(&args.out, &built.pdf)?;
+    if let Some((cat, source)) = &mut catalogue {
+        let date = template.date.clone().unwrap_or_else(|| "-".into());
+        publish(cat, source, &date, &built.published)?;
+    }
     for w in &built.warnings {
         eprintln!("warning: {w}");
     }
@@ -143,18 +213,26 @@ pub struct CoverArgs {
     /// Output PDF
     #[arg(long, default_value = "output/cover.pdf")]
     out: PathBuf,
+    /// Volume N of a series (as the interior was made): "Volume N" on the front
+    #[arg(long, value_name = "N")]
+    volume: Option<u32>,
 }
 
 /// `puzzlebook cover`: the full-wrap cover for the interior the same template makes.
 pub fn cover_cmd(args: CoverArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
     let started = std::time::Instant::now();
-    let (template, opts) = book_inputs(
+    let (template, mut opts) = book_inputs(
         args.template.as_deref(),
         args.seed,
         &args.out,
         "output/cover.pdf",
         (jobs, show_progress),
+        args.volume,
     )?;
+    // The front shows the interior's first puzzle: drawn past the same catalogue.
+    if let Some((cat, _)) = template_catalogue(&template, args.template.as_deref(), args.volume)? {
+        opts.fresh = Some(std::sync::Arc::new(std::sync::Mutex::new(cat.seen())));
+    }
     let cover = book::cover::build(&template, &opts, args.paper)?;
     write_atomic(&args.out, &cover.pdf)?;
     for w in &cover.warnings {
@@ -190,7 +268,7 @@ pub fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<Exi
             args.shard
         };
         let run_date = match &args.date {
-            Some(text) => jobs::date::RunDate::parse(text)?,
+            Some(text) => jobs::date::RunDate::parse_relative(text, jobs::date::RunDate::today())?,
             None => jobs::date::RunDate::today(),
         };
         let job = jobs::Job::load_for(&args.job, run_date)?;
@@ -222,6 +300,8 @@ pub fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<Exi
             );
             Ok(ExitCode::from(if matches!(e, Error::Interrupted) {
                 puzzlebook::interrupt::exit_status()
+            } else if e.is_retryable() {
+                75
             } else {
                 1
             }))
@@ -317,5 +397,64 @@ pub fn verify_cmd(manifest: &Path) -> Result<ExitCode> {
         )));
     }
     eprintln!("all {} files match {}", checks.len(), manifest.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `puzzlebook catalogue ...`.
+#[derive(clap::Subcommand)]
+pub enum CatalogueCommand {
+    /// Put catalogues together: every puzzle once (its first entry), written atomically
+    #[command(
+        after_help = "Example:\n  puzzlebook catalogue merge node1/catalogue.txt node2/catalogue.txt --into catalogue.txt"
+    )]
+    Merge {
+        /// The catalogues to merge (the file --into names may be one of them)
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The merged catalogue (replaced atomically when it exists)
+        #[arg(long)]
+        into: PathBuf,
+    },
+    /// Count a catalogue's puzzles by game and by date
+    #[command(after_help = "Example:\n  puzzlebook catalogue count catalogue.txt")]
+    Count {
+        /// The catalogue
+        catalogue: PathBuf,
+    },
+}
+
+/// `puzzlebook catalogue merge|count`.
+pub fn catalogue_cmd(c: CatalogueCommand) -> Result<ExitCode> {
+    use puzzlebook::catalogue;
+    match c {
+        CatalogueCommand::Merge { inputs, into } => {
+            let n = catalogue::merge(&inputs, &into)?;
+            eprintln!("wrote {}: {n} puzzles", into.display());
+        }
+        CatalogueCommand::Count { catalogue: path } => {
+            if !path.exists() {
+                return Err(Error::invalid(format!(
+                    "catalogue {} does not exist",
+                    path.display()
+                )));
+            }
+            let mut by_game: std::collections::BTreeMap<String, u64> = Default::default();
+            let mut dates = std::collections::BTreeSet::new();
+            let mut total = 0u64;
+            for e in catalogue::entries(&path)? {
+                *by_game.entry(e.game).or_default() += 1;
+                dates.insert(e.date);
+                total += 1;
+            }
+            println!("{total} puzzles in {}", path.display());
+            for (g, n) in by_game {
+                println!("  {g}: {n}");
+            }
+            let dated: Vec<&String> = dates.iter().filter(|d| *d != "-").collect();
+            if let (Some(a), Some(b)) = (dated.first(), dated.last()) {
+                println!("  dates {a} to {b} ({} dates)", dated.len());
+            }
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -84,6 +84,9 @@ pub(crate) enum Command {
     /// Check the files of a manifest against their recorded SHA-256 and size
     #[command(after_help = "Example:\n  puzzlebook verify output/nightly/manifest.json")]
     Verify { manifest: PathBuf },
+    /// Catalogues of published puzzles: merge them (from shards, machines, series) or count them
+    #[command(subcommand)]
+    Catalogue(jobs::CatalogueCommand),
     /// Print a shell completion script (install lines in the README)
     #[command(
         after_help = "Examples:\n  puzzlebook completions bash > ~/.local/share/bash-completion/completions/puzzlebook\n  puzzlebook completions zsh > ~/.zfunc/_puzzlebook      (with fpath+=~/.zfunc in ~/.zshrc)\n  puzzlebook completions fish > ~/.config/fish/completions/puzzlebook.fish"
@@ -291,6 +294,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Run(args) => jobs::run_job(args, ctx.jobs, ctx.progress),
         Command::Merge(args) => jobs::merge_cmd(args),
         Command::Verify { manifest } => jobs::verify_cmd(&manifest),
+        Command::Catalogue(c) => jobs::catalogue_cmd(c),
         Command::Preflight(args) => preflight::preflight_cmd(args),
         Command::Completions { shell } => {
             let mut script = Vec::new();

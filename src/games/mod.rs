@@ -92,6 +92,14 @@ pub trait Game: Sized + Sync + Send + 'static {
     fn text_settings(&self) -> Vec<(&'static str, String)> {
         Vec::new()
     }
+    /// The puzzle as canonical text: equal for two puzzles exactly when they are the
+    /// same puzzle up to the board's symmetries (Flip: rotations and mirrors; Numbrix
+    /// and Hidato: those and numbering backwards). A catalogue of published puzzles
+    /// keeps its fingerprint ([`crate::catalogue::fingerprint`]). The default is the
+    /// whole record, which treats every difference as a new puzzle.
+    fn canonical(&self, puzzle: &Self::Puzzle) -> String {
+        serde_json::to_string(puzzle).expect("puzzles serialise")
+    }
     /// Whether books print an answer key for this game.
     fn has_answers(&self) -> bool {
         true

@@ -54,6 +54,22 @@ impl RunDate {
             .map_err(|_| bad())
     }
 
+    /// A date as `run --date` takes it: `YYYY-MM-DD`, or `today`, `tomorrow` or
+    /// `yesterday` (in UTC, from `today`), so a feed can be made a day ahead.
+    pub fn parse_relative(text: &str, today: RunDate) -> Result<RunDate> {
+        let days = match text {
+            "today" => 0,
+            "tomorrow" => 1,
+            "yesterday" => -1,
+            _ => return RunDate::parse(text),
+        };
+        today
+            .0
+            .checked_add(time::Duration::days(days))
+            .map(RunDate)
+            .ok_or_else(|| Error::invalid(format!("date {text}: outside the years 1 to 9999")))
+    }
+
     /// Today in UTC.
     pub fn today() -> RunDate {
         RunDate(time::OffsetDateTime::now_utc().date())
@@ -171,6 +187,19 @@ impl SeedSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relative_dates_count_from_today() {
+        let d = RunDate::parse("2026-12-31").unwrap();
+        let r = |t| RunDate::parse_relative(t, d).unwrap().iso();
+        assert_eq!(r("today"), "2026-12-31");
+        assert_eq!(r("tomorrow"), "2027-01-01");
+        assert_eq!(r("yesterday"), "2026-12-30");
+        assert_eq!(r("2026-02-03"), "2026-02-03");
+        assert!(RunDate::parse_relative("next week", d).is_err());
+        let last = RunDate::parse("9999-12-31").unwrap();
+        assert!(RunDate::parse_relative("tomorrow", last).is_err());
+    }
 
     #[test]
     fn dates_parse_strictly_and_name_their_week() {

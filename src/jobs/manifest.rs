@@ -62,30 +62,7 @@ pub(crate) fn hex(d: &[u8]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Open a file only if it is a regular file, without following a symbolic link at
-/// its name and without blocking on a FIFO.
-pub fn open_regular(path: &Path) -> Result<std::fs::File> {
-    let mut o = std::fs::OpenOptions::new();
-    o.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let f = o
-        .open(path)
-        .map_err(|e| Error::io("cannot read", path, e))?;
-    let m = f
-        .metadata()
-        .map_err(|e| Error::io("cannot read", path, e))?;
-    if !m.is_file() {
-        return Err(Error::invalid(format!(
-            "{} is not a regular file",
-            path.display()
-        )));
-    }
-    Ok(f)
-}
+pub use crate::output::open_regular;
 
 /// SHA-256 and size of a regular file (never a link, FIFO or device), read in blocks.
 pub fn file_sha256(path: &Path) -> Result<(String, u64)> {

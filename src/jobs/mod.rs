@@ -24,6 +24,7 @@
 //! output names ([`date`]).
 
 pub mod date;
+pub mod index;
 pub mod make;
 pub mod manifest;
 pub mod part;
@@ -42,6 +43,8 @@ use std::time::Instant;
 struct JobFile {
     seed: Option<toml::Value>,
     out_dir: Option<String>,
+    catalogue: Option<String>,
+    keep: Option<u32>,
     #[serde(default)]
     output: Vec<toml::Spanned<toml::Table>>,
 }
@@ -63,6 +66,19 @@ pub struct Job {
     pub date: Option<String>,
     /// The outputs, in the job file's order (their files never collide).
     pub outputs: Vec<Output>,
+    /// The catalogue of published puzzles the job's items and books draw past and
+    /// add to (`catalogue = "PATH"`, relative to the job file).
+    pub catalogue: Option<PathBuf>,
+    /// The catalogue as the job file spells it (for the index, which is the same
+    /// from whatever folder the job is run).
+    pub catalogue_named: Option<String>,
+    /// Keep this many date folders (`keep = N`): after a whole run, older folders
+    /// this job made for other dates are removed (see [`index::retain`]).
+    pub keep: Option<u32>,
+    /// The last part of `out_dir` as the job file writes it, when that part names the
+    /// date (`{date}`, ...) and the parts before it do not: the date folders of
+    /// this job are the folders beside the output folder named like it.
+    pub date_folder: Option<String>,
 }
 
 /// One output of a job.
@@ -83,6 +99,9 @@ impl Output {
     /// a Catan bias run the summary CSV and the optional report (a Catan stats run:
     /// the optional report).
     pub fn files(&self) -> Vec<String> {
+        if let Spec::Images(i) = &self.spec {
+            return i.files(&self.name);
+        }
         self.target(Path::new(""))
             .all()
             .iter()
@@ -119,12 +138,20 @@ impl Output {
     }
 }
 
+/// Names in an output folder that puzzlebook keeps for itself.
+const RESERVED: &[&str] = &[
+    "manifest.json",
+    "parts",
+    PUBLISHED,
+    "index.json",
+    "index.md",
+];
+
 fn file_name_ok(name: &str) -> bool {
     !name.is_empty()
         && !name.starts_with('.')
         && !name.contains(['/', '\\'])
-        && name != "manifest.json"
-        && name != "parts"
+        && !RESERVED.contains(&name)
 }
 
 impl Job {
@@ -180,6 +207,11 @@ impl Job {
             return Err(bad("no [[output]] tables: name at least one output".into()));
         }
         let mut dated = false;
+        if file.keep == Some(0) {
+            return Err(bad(
+                "keep = 0 would remove the run it makes: keep at least 1 date folder".into(),
+            ));
+        }
         // Paths in the job file are relative to its folder.
         let base = path.parent().unwrap_or(Path::new(""));
         let near_job = |p: &Path| {
@@ -244,8 +276,24 @@ impl Job {
                 .map_err(|e: toml::de::Error| at(e.message().trim().to_string()))?;
             if let Spec::Book(b) = &mut spec {
                 b.read_from = Some(near_job(&b.template));
+                let named = crate::book::Template::load(b.template_path())
+                    .ok()
+                    .and_then(|t| t.catalogue);
+                if named.is_some() && file.catalogue.is_none() {
+                    return Err(at(format!(
+                        "its template names a catalogue ({}); a job draws from the catalogue its job file names: add catalogue = \"PATH\" to the job",
+                        named.unwrap_or_default().display()
+                    )));
+                }
             }
-            let config = spec.check(seed).map_err(|e| at(e.to_string()))?;
+            let mut config = spec.check(seed).map_err(|e| at(e.to_string()))?;
+            if let Spec::Images(i) = &mut spec {
+                i.solutions = config["solutions"] == true;
+            }
+            if let (Some(c), true) = (&file.catalogue, spec.publishes()) {
+                // Drawn past a catalogue: other puzzles than without one.
+                config["catalogue"] = json!(c);
+            }
             let config_sha256 = manifest::sha256_hex(
                 json!({"kind": spec.kind(), "version": crate::VERSION, "config": config})
                     .to_string()
@@ -273,16 +321,35 @@ impl Job {
         let stem = path
             .file_stem()
             .map_or("job".into(), |s| s.to_string_lossy().into_owned());
+        let mut dir_dated = false;
+        let date_folder = file.out_dir.as_deref().and_then(|d| {
+            let d = d.trim_end_matches('/');
+            let (head, last) = d.rsplit_once('/').unwrap_or(("", d));
+            let plain = |s: &str| run_date.expand(s).is_ok_and(|e| e == s);
+            (plain(head) && !plain(last)).then(|| last.to_string())
+        });
         let out_dir = match &file.out_dir {
             Some(dir) => {
                 let expanded = run_date
                     .expand(dir)
                     .map_err(|e| bad(format!("out_dir {e}")))?;
-                dated |= &expanded != dir;
+                dir_dated = &expanded != dir;
+                dated |= dir_dated;
                 near_job(Path::new(&expanded))
             }
             None => near_job(&Path::new("output").join(stem)),
         };
+        if file.keep.is_some() && !dir_dated {
+            return Err(bad(
+                "keep = N removes older date folders, but out_dir has no {date} (or {year}, {month}, {day}, {week}): put one in out_dir".into(),
+            ));
+        }
+        if file.keep.is_some() && date_folder.is_none() {
+            return Err(bad(
+                "keep = N needs the date in the last folder of out_dir only (e.g. out_dir = \"../feed/{date}\")".into(),
+            ));
+        }
+        let catalogue = file.catalogue.as_deref().map(|c| near_job(Path::new(c)));
         Ok(Job {
             path: path.to_path_buf(),
             sha256: manifest::sha256_hex(&bytes),
@@ -290,6 +357,10 @@ impl Job {
             out_dir,
             date: dated.then(|| run_date.iso()),
             outputs,
+            catalogue,
+            catalogue_named: file.catalogue.clone(),
+            keep: file.keep,
+            date_folder,
         })
     }
 }
@@ -401,6 +472,8 @@ pub struct RunReport {
     pub skipped: usize,
     /// The output folder the run wrote to.
     pub out_dir: PathBuf,
+    /// The catalogue a whole run drew from: (path, puzzles added, already there).
+    pub catalogue: Option<(PathBuf, usize, usize)>,
 }
 
 /// Open (creating it) a lock file inside the job's folder: never through a link,
@@ -462,7 +535,7 @@ fn take_lock(
             record_holder(&f, note);
             Ok(f)
         }
-        Err(std::fs::TryLockError::WouldBlock) => Err(Error::invalid(busy(holder(path)))),
+        Err(std::fs::TryLockError::WouldBlock) => Err(Error::Busy(busy(holder(path)))),
         Err(std::fs::TryLockError::Error(e)) => Err(Error::io("cannot lock", path, e)),
     }
 }
@@ -572,10 +645,16 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
     } else {
         None
     };
-    let mut own: Vec<PathBuf> = ["manifest.json", ".puzzlebook.lock"]
-        .iter()
-        .map(|n| dir.join(n))
-        .collect();
+    let mut own: Vec<PathBuf> = [
+        "manifest.json",
+        ".puzzlebook.lock",
+        PUBLISHED,
+        "index.json",
+        "index.md",
+    ]
+    .iter()
+    .map(|n| dir.join(n))
+    .collect();
     for o in &job.outputs {
         own.extend(o.files().iter().map(|f| dir.join(f)));
         if let Some(s) = opts.shard {
@@ -600,6 +679,19 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
         }
     }
     crate::output::check_distinct(&[("manifest.json", &dir.join("manifest.json"))], &inputs)?;
+    if let Some(cat) = &job.catalogue {
+        // The catalogue is read and written: never an input, never another output.
+        crate::output::check_distinct(&[("the catalogue", cat)], &inputs)?;
+        for p in &own {
+            if crate::output::same_file(cat, p) {
+                return Err(Error::invalid(format!(
+                    "the catalogue {} is also a file the run writes ({}): name another",
+                    cat.display(),
+                    p.display()
+                )));
+            }
+        }
+    }
     let _lock = lock(&dir, opts.shard)?;
     let log = Log { style: opts.log };
     let what = match (opts.shard, opts.merge) {
@@ -630,6 +722,35 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
         Some(shard) => run_shard(job, opts, &dir, shard, &log)?,
         None => run_whole(job, opts, &dir, &log)?,
     };
+    if opts.shard.is_none() && job.date.is_some() {
+        let cat = report
+            .catalogue
+            .as_ref()
+            .zip(job.catalogue_named.as_deref())
+            .map(|((_, a, t), named)| (Path::new(named), *a + *t));
+        let index = index::write(job, &dir, cat)?;
+        if index["verified"] != true {
+            return Err(Error::check(format!(
+                "{}: a file does not match the manifest just written (see index.md): another process changed it; run again",
+                dir.display()
+            )));
+        }
+    }
+    if let (None, Some(keep), Some(pattern)) = (opts.shard, job.keep, &job.date_folder) {
+        let r = index::retain(job, &dir, pattern, keep)?;
+        for p in &r.removed {
+            log.event(
+                format!("removed {} (keep = {keep})", p.display()),
+                json!({"event": "removed", "folder": p.display().to_string(), "keep": keep}),
+            );
+        }
+        for (p, why) in &r.kept {
+            log.event(
+                format!("left {}: {why}", p.display()),
+                json!({"event": "left", "folder": p.display().to_string(), "reason": why}),
+            );
+        }
+    }
     log.event(
         format!(
             "done: {} made, {} up to date, in {:.2} s",
@@ -688,9 +809,22 @@ fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunR
         out_dir: dir.to_path_buf(),
         ..RunReport::default()
     };
+    // Drawing past a catalogue: this job's entries for this date are its own (a rerun
+    // makes them again); every output's puzzles are kept in published.txt until the
+    // whole run is done, and only then added to the catalogue.
+    let mut pool = match &job.catalogue {
+        Some(path) => Some(Pool::open(job, path, dir)?),
+        None => None,
+    };
     for o in &job.outputs {
         crate::interrupt::check()?;
-        if !opts.force && up_to_date(&m, o, dir) {
+        let drawn = pool.as_ref().filter(|_| o.spec.publishes());
+        let recorded =
+            drawn.is_none_or(|p| p.holds(o, m.entries(&o.name).first().map(|e| e.items)));
+        if !opts.force && up_to_date(&m, o, dir) && recorded {
+            if let Some(p) = pool.as_mut().filter(|_| o.spec.publishes()) {
+                p.draw_past(o);
+            }
             report.skipped += 1;
             log.event(
                 format!("up to date: {}", o.name),
@@ -701,17 +835,24 @@ fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunR
         clean_stale(dir, &o.files());
         let t = Instant::now();
         let _ticker = log.ticker(&o.name, || o.spec.total(Shard::default()));
-        let made = if opts.merge {
+        let publishing = pool.is_some() && o.spec.publishes();
+        let made = if opts.merge && !whole_only(job, o) {
             let parts = find_parts(&parts_dir, o)?;
             make::merge(&parts, &o.target(dir))?.made
         } else {
+            // Outputs drawn past a catalogue are made whole, by the merge of a
+            // sharded run too: only one run can choose them in order.
             o.spec.make(
                 o.seed,
                 Shard::default(),
                 &Target::Whole(o.target(dir)),
                 &opts.env,
+                pool.as_mut().filter(|_| publishing).map(|p| &mut p.seen),
             )?
         };
+        if let Some(p) = pool.as_mut().filter(|_| publishing) {
+            p.record(o, &made.published)?;
+        }
         let secs = t.elapsed().as_secs_f64();
         m.outputs.retain(|e| e.output != o.name);
         let mut bytes = 0;
@@ -738,8 +879,127 @@ fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunR
         log_made(log, &o.name, o.spec.kind(), &made, secs, bytes);
     }
     m.save(&mpath)?;
+    if let Some(p) = pool.as_mut() {
+        let (added, there) = p.commit()?;
+        report.catalogue = Some((p.catalogue.path().to_path_buf(), added, there));
+        log.event(
+            format!(
+                "catalogue {}: {added} puzzles added, {there} already there",
+                p.catalogue.path().display()
+            ),
+            json!({"event": "catalogue", "catalogue": p.catalogue.path().display().to_string(),
+                   "added": added, "already_there": there}),
+        );
+    }
     Ok(report)
 }
+
+/// Whether an output is made whole even in a sharded run (by its merge): puzzles
+/// drawn past a catalogue (chosen in order) and pictures (a file each).
+fn whole_only(job: &Job, o: &Output) -> bool {
+    (job.catalogue.is_some() && o.spec.publishes()) || matches!(o.spec, Spec::Images(_))
+}
+
+/// A whole run's draw from its job's catalogue: the catalogue (locked), the
+/// fingerprints to draw past, and what each output published (`published.txt` in the
+/// output folder, kept until the whole run is done).
+struct Pool {
+    catalogue: crate::catalogue::Catalogue,
+    seen: crate::catalogue::Seen,
+    /// `published.txt`.
+    path: PathBuf,
+    /// Its entries, in job order.
+    entries: Vec<crate::catalogue::Entry>,
+    /// `JOB-STEM/`: where this job's entries say they come from.
+    prefix: String,
+    date: String,
+}
+
+impl Pool {
+    fn open(job: &Job, path: &Path, dir: &Path) -> Result<Pool> {
+        let stem = job
+            .path
+            .file_stem()
+            .map_or("job".into(), |s| s.to_string_lossy().into_owned());
+        let prefix = format!("{stem}/");
+        let date = job.date.clone().unwrap_or_else(|| "-".into());
+        let catalogue = crate::catalogue::Catalogue::open(path, |e| {
+            e.date == date && e.source.starts_with(&prefix)
+        })?;
+        let seen = catalogue.seen();
+        let published = dir.join(PUBLISHED);
+        // What an earlier, unfinished run of this date recorded (outputs of the job only).
+        let mut entries = if published.exists() {
+            crate::catalogue::entries(&published).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        entries.retain(|e| {
+            e.date == date
+                && job.outputs.iter().any(|o| {
+                    o.spec.publishes() && e.source.starts_with(&format!("{prefix}{}#", o.name))
+                })
+        });
+        Ok(Pool {
+            catalogue,
+            seen,
+            path: published,
+            entries,
+            prefix,
+            date,
+        })
+    }
+
+    fn mine<'a>(&'a self, o: &Output) -> impl Iterator<Item = &'a crate::catalogue::Entry> {
+        let own = format!("{}{}#", self.prefix, o.name);
+        self.entries
+            .iter()
+            .filter(move |e| e.source.starts_with(&own))
+    }
+
+    /// Whether published.txt holds the `items` puzzles of a made output.
+    fn holds(&self, o: &Output, items: Option<u64>) -> bool {
+        items.is_some_and(|n| self.mine(o).count() as u64 == n)
+    }
+
+    /// An output already made: later outputs draw past its puzzles.
+    fn draw_past(&mut self, o: &Output) {
+        let fs: Vec<_> = self.mine(o).map(|e| e.fingerprint).collect();
+        for f in fs {
+            self.seen.take(f);
+        }
+    }
+
+    /// Record what an output published (published.txt is rewritten whole).
+    fn record(&mut self, o: &Output, published: &[crate::catalogue::Published]) -> Result<()> {
+        let own = format!("{}{}#", self.prefix, o.name);
+        self.entries.retain(|e| !e.source.starts_with(&own));
+        self.entries
+            .extend(published.iter().map(|p| crate::catalogue::Entry {
+                fingerprint: p.fingerprint,
+                game: p.game.to_string(),
+                date: self.date.clone(),
+                source: format!("{own}{}", p.place),
+            }));
+        let mut text = String::from(
+            "# The puzzles this run published, as the catalogue lists them (added to it once every output is made).\n",
+        );
+        for e in &self.entries {
+            text += &e.line();
+        }
+        crate::output::write_atomic(&self.path, text.as_bytes())
+    }
+
+    /// Add everything the run published to the catalogue: (added, already there).
+    fn commit(&mut self) -> Result<(usize, usize)> {
+        let added = self.catalogue.add(&self.entries)?;
+        Ok((added, self.entries.len() - added))
+    }
+}
+
+/// The file in an output folder that lists what a run drawing past a catalogue
+/// published.
+pub const PUBLISHED: &str = "published.txt";
 
 /// The parts of one output made by `run --shard` for this configuration: one complete
 /// set (shards 0..N-1 of one N). Files that are not parts of this output are ignored;
@@ -822,6 +1082,14 @@ fn run_shard(
     let mut books = 0u64;
     for o in &job.outputs {
         crate::interrupt::check()?;
+        if whole_only(job, o) {
+            // Chosen in order past the catalogue, or many files: the merge makes it whole.
+            log.event(
+                format!("left to the merge: {} (drawn past the catalogue)", o.name),
+                json!({"event": "left_to_merge", "output": o.name}),
+            );
+            continue;
+        }
         // A book is one PDF: the shards take turns making whole books.
         let my_shard = if matches!(o.spec, Spec::Book(_)) {
             let owner = books % shard.count;
@@ -862,6 +1130,7 @@ fn run_shard(
                 tag: Some(o.config_sha256.clone()),
             },
             &opts.env,
+            None,
         )?;
         let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         report.made += 1;

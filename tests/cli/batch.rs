@@ -705,7 +705,11 @@ fn a_second_run_on_the_same_folder_is_refused_while_the_first_runs() {
         .unwrap();
     wait_for_manifest(&out, &mut child);
     if child.try_wait().unwrap().is_none() {
-        fails(&["run", p(&job)], "another puzzlebook run is using");
+        // Refused with the status that tells a scheduler to try again later.
+        let (code, err) = run(&["run", p(&job)]);
+        assert_eq!(code, 75, "{err}");
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(err.contains("another puzzlebook run is using"), "{err}");
     }
     child.kill().unwrap();
     child.wait().unwrap();

@@ -70,6 +70,11 @@ pub struct Carcassonne {
 }
 
 impl Game for Carcassonne {
+    /// The landscape as laid (a turned landscape counts as another).
+    fn canonical(&self, p: &CarcassonnePuzzle) -> String {
+        p.landscape.to_string()
+    }
+
     fn params(&self) -> &CarcassonneParams {
         &self.params
     }

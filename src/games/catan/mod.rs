@@ -378,6 +378,12 @@ fn table_context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<sam
 }
 
 impl Game for Catan {
+    /// The layout itself (board, hexes, harbors), not how it was drawn (sampler,
+    /// attempts, rules). A turned or mirrored layout counts as another board.
+    fn canonical(&self, b: &CatanBoard) -> String {
+        serde_json::to_string(&(b.board, &b.hexes, &b.harbors)).expect("serialises")
+    }
+
     fn params(&self) -> &CatanParams {
         &self.params
     }

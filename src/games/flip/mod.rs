@@ -217,6 +217,25 @@ impl Game for Flip {
         }
     }
 
+    /// The start board up to rotations and mirrors (both move shapes are symmetric,
+    /// so the turned board takes the same number of moves): the least of its eight
+    /// images, with the shape. The compatibility mode only says how the board was
+    /// drawn, so it is left out.
+    fn canonical(&self, p: &FlipPuzzle) -> String {
+        let grid: Vec<Vec<char>> = p.start.iter().map(|r| r.chars().collect()).collect();
+        let best = crate::catalogue::dihedral(&grid)
+            .into_iter()
+            .map(|g| {
+                g.iter()
+                    .map(|r| r.iter().collect::<String>())
+                    .collect::<Vec<_>>()
+                    .join("/")
+            })
+            .min()
+            .unwrap_or_default();
+        format!("{}|{best}", p.shape.name())
+    }
+
     fn verify(&self, p: &FlipPuzzle) -> Result<()> {
         let l = self.layout();
         // Rebuild the start board from its text rows and replay the moves from their

@@ -311,6 +311,19 @@ pub fn replay(rules: &Rules, board: &[u8], moves: &[Move], adds: u8) -> Result<u
 }
 
 impl Game for NumberMatch {
+    /// The board as it is read, with what changes play (cells a row, where adds go,
+    /// diagonals): a board read in another order plays differently, so there are no
+    /// symmetries to divide out.
+    fn canonical(&self, p: &NumberMatchPuzzle) -> String {
+        format!(
+            "{}|{}|{}|{}",
+            p.columns,
+            serde_json::to_string(&p.append).expect("serialises"),
+            p.no_diagonals,
+            p.board
+        )
+    }
+
     fn params(&self) -> &NumberMatchParams {
         &self.params
     }

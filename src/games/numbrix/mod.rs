@@ -359,6 +359,51 @@ fn start_path(what: &str, board: &Board, solver: &mut AnySolver, budget: u64) ->
 }
 
 impl Game for Numbrix {
+    /// The givens up to the grid's rotations and mirrors and numbering backwards
+    /// (k for N + 1 - k, N the open cells: the path read from its other end), with
+    /// the moves: the least of the sixteen images. Blocked cells are `#`.
+    fn canonical(&self, p: &NumbrixPuzzle) -> String {
+        let n = p.givens.iter().flatten().filter(|&&v| v != BLOCKED).count() as u16;
+        let backwards: Vec<Vec<u16>> = p
+            .givens
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|&v| if v == 0 || v == BLOCKED { v } else { n + 1 - v })
+                    .collect()
+            })
+            .collect();
+        let text = |g: &Vec<Vec<u16>>| {
+            g.iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|&v| {
+                            if v == BLOCKED {
+                                "#".to_string()
+                            } else {
+                                v.to_string()
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join(",")
+                })
+                .collect::<Vec<_>>()
+                .join("/")
+        };
+        let best = crate::catalogue::dihedral(&p.givens)
+            .iter()
+            .chain(crate::catalogue::dihedral(&backwards).iter())
+            .map(text)
+            .min()
+            .unwrap_or_default();
+        let moves = if p.moves == Moves::Orthogonal {
+            "orthogonal"
+        } else {
+            "king"
+        };
+        format!("{moves}|{best}")
+    }
+
     fn params(&self) -> &NumbrixParams {
         &self.params
     }

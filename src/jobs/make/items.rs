@@ -80,6 +80,7 @@ pub fn items<G: Game>(
     part: Option<Tag>,
     dest: &Dest,
     env: &Env,
+    fresh: Option<&mut crate::catalogue::Seen>,
 ) -> Result<(Made, batch::RunSummary)> {
     if count == 0 {
         return Err(Error::invalid("the count is 0: ask for at least 1 item"));
@@ -114,9 +115,28 @@ pub fn items<G: Game>(
             text
         })
     };
-    let summary = batch::run_map(game, &opts, count, to_text, |t| sink.write(t.as_bytes()))?;
+    let write = |t: String| sink.write(t.as_bytes());
+    let (summary, published) = match fresh {
+        None => (
+            batch::run_map(game, &opts, count, to_text, write)?,
+            Vec::new(),
+        ),
+        Some(seen) => {
+            let (summary, taken) = batch::run_map_fresh(game, &opts, count, seen, to_text, write)?;
+            let published = taken
+                .into_iter()
+                .map(|(fingerprint, index)| crate::catalogue::Published {
+                    game: G::NAME,
+                    fingerprint,
+                    place: index.to_string(),
+                })
+                .collect();
+            (summary, published)
+        }
+    };
     sink.finish()?;
     let made = Made {
+        published,
         items: summary.items,
         files: file_of(dest),
         note: if summary.rejections.is_empty() {
@@ -231,6 +251,7 @@ impl GameVisitor for MergeItems<'_> {
         }
         sink.finish()?;
         Ok(Made {
+            published: Vec::new(),
             items: count,
             files: file_of(dest),
             note: String::new(),
@@ -278,6 +299,7 @@ pub(super) struct MakeItems<'a> {
     pub(super) part: Option<Tag<'a>>,
     pub(super) dest: &'a Dest,
     pub(super) env: &'a Env,
+    pub(super) fresh: Option<&'a mut crate::catalogue::Seen>,
 }
 
 impl WithGame for MakeItems<'_> {
@@ -285,7 +307,7 @@ impl WithGame for MakeItems<'_> {
         let s = self.spec;
         items(
             &game, &params, self.seed, s.first, s.count, s.format, self.shard, self.part,
-            self.dest, self.env,
+            self.dest, self.env, self.fresh,
         )
         .map(|(m, _)| m)
     }
@@ -319,14 +341,16 @@ pub(super) fn book_config(
         crate::limits::MAX_CONFIG_BYTES,
         "template",
     )?;
-    Ok((
-        json!({
-            "template": spec.template.display().to_string(),
-            "template_sha256": crate::jobs::manifest::sha256_hex(&text),
-            "seed": seed,
-        }),
-        template,
-    ))
+    crate::book::for_volume(&template, spec.volume)?;
+    let mut config = json!({
+        "template": spec.template.display().to_string(),
+        "template_sha256": crate::jobs::manifest::sha256_hex(&text),
+        "seed": seed,
+    });
+    if let Some(v) = spec.volume {
+        config["volume"] = json!(v);
+    }
+    Ok((config, template))
 }
 
 pub(super) fn book(
@@ -335,8 +359,17 @@ pub(super) fn book(
     part: Option<Tag>,
     dest: &Dest,
     env: &Env,
+    fresh: Option<&mut crate::catalogue::Seen>,
 ) -> Result<Made> {
     let (config, template) = book_config(spec, seed)?;
+    // The book takes the set and gives it back with its own puzzles added.
+    let shared = fresh
+        .as_ref()
+        .map(|_| std::sync::Arc::new(std::sync::Mutex::new(Default::default())));
+    let mut fresh = fresh;
+    if let (Some(seen), Some(s)) = (fresh.as_mut(), &shared) {
+        *s.lock().unwrap_or_else(|p| p.into_inner()) = std::mem::take(*seen);
+    }
     let built = crate::book::build(
         &template,
         &crate::book::BookOptions {
@@ -346,8 +379,14 @@ pub(super) fn book(
                 .template
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned()),
+            fresh: shared.clone(),
+            volume: spec.volume,
         },
-    )?;
+    );
+    if let (Some(seen), Some(s)) = (fresh, &shared) {
+        *seen = std::mem::take(&mut *s.lock().unwrap_or_else(|p| p.into_inner()));
+    }
+    let built = built?;
     let mut sink = Sink::open(dest)?;
     if let Some(tag) = part {
         let mut h = Header::new("book", config, Shard::default()).tagged(tag);
@@ -358,6 +397,7 @@ pub(super) fn book(
     sink.write(&built.pdf)?;
     sink.finish()?;
     Ok(Made {
+        published: built.published,
         items: built.puzzles as u64,
         files: file_of(dest),
         note: std::iter::once(format!("{} pages", built.pages))
@@ -365,4 +405,103 @@ pub(super) fn book(
             .collect::<Vec<_>>()
             .join("; "),
     })
+}
+
+/// The configuration of an images output (its identity).
+pub(super) struct CheckImages<'a> {
+    pub(super) spec: &'a ImagesSpec,
+    pub(super) seed: u64,
+    pub(super) config: &'a std::cell::RefCell<Value>,
+}
+
+impl WithGame for CheckImages<'_> {
+    fn with<G: Game>(self, game: G, params: G::Params) -> Result<Made> {
+        let s = self.spec;
+        let mut c = items_config::<G>(&params, self.seed, s.first, s.count, ItemFormat::Jsonl);
+        c["formats"] = json!(s.formats);
+        c["dpi"] = json!(s.dpi);
+        c["solutions"] = json!(game.has_answers());
+        *self.config.borrow_mut() = c;
+        Ok(Made::default())
+    }
+}
+
+/// Make an images output: the puzzles (past `fresh`, if given), then every picture and
+/// the records, all appearing together once whole.
+pub(super) struct MakeImages<'a> {
+    pub(super) spec: &'a ImagesSpec,
+    pub(super) seed: u64,
+    /// The output folder joined with the output's name: the files' stem.
+    pub(super) stem: &'a Path,
+    pub(super) env: &'a Env,
+    pub(super) fresh: Option<&'a mut crate::catalogue::Seen>,
+}
+
+impl WithGame for MakeImages<'_> {
+    fn with<G: Game>(self, game: G, _params: G::Params) -> Result<Made> {
+        use crate::svg::Picture;
+        let s = self.spec;
+        let opts = RunOptions {
+            seed: self.seed,
+            env: self.env.clone(),
+            first: s.first,
+            label: G::NAME.to_string(),
+            ..RunOptions::default()
+        };
+        let (items, published) = match self.fresh {
+            None => (batch::collect(&game, &opts, s.count)?.0, Vec::new()),
+            Some(seen) => {
+                let (items, taken) = batch::collect_fresh(&game, &opts, s.count, seen)?;
+                let published = taken
+                    .into_iter()
+                    .map(|(fingerprint, index)| crate::catalogue::Published {
+                        game: G::NAME,
+                        fingerprint,
+                        place: index.to_string(),
+                    })
+                    .collect();
+                (items, published)
+            }
+        };
+        let dir = self.stem.parent().unwrap_or(Path::new(""));
+        let stem = self
+            .stem
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let mut set = crate::output::FileSet::new();
+        let mut files = Vec::new();
+        let records = dir.join(format!("{stem}.jsonl"));
+        {
+            let f = set.create(&records)?;
+            for item in &items {
+                f.write_all(item_text(&game, item, self.seed, ItemFormat::Jsonl).as_bytes())
+                    .map_err(|e| Error::io("cannot write to", &records, e))?;
+            }
+        }
+        files.push(records);
+        for (k, item) in items.iter().enumerate() {
+            crate::interrupt::check()?;
+            for (name, format, solution) in s.pictures(&stem, k as u64 + 1, game.has_answers()) {
+                let p = Picture::sized(game.aspect(), |canvas, area| {
+                    game.draw(&item.puzzle, canvas, area, solution)
+                });
+                let bytes = match format {
+                    ImageFormat::Svg => p.svg().into_bytes(),
+                    ImageFormat::Png => p.png(s.dpi)?,
+                };
+                let path = dir.join(&name);
+                set.create(&path)?
+                    .write_all(&bytes)
+                    .map_err(|e| Error::io("cannot write to", &path, e))?;
+                files.push(path);
+            }
+        }
+        set.commit()?;
+        Ok(Made {
+            items: items.len() as u64,
+            files,
+            note: String::new(),
+            published,
+        })
+    }
 }

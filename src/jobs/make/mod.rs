@@ -31,6 +31,9 @@ pub enum Spec {
     Items(ItemsSpec),
     /// A PDF book from a template.
     Book(BookSpec),
+    /// One picture per puzzle and one per solution (SVG, PNG or both), with the
+    /// puzzles' JSON records: a daily feed's files.
+    Images(ImagesSpec),
     /// `catan bias`: per-hex statistics of the samplers against the reference.
     #[serde(alias = "catan_bias")]
     CatanBias(BiasSpec),
@@ -77,6 +80,93 @@ pub struct ItemsSpec {
     pub params: toml::Table,
 }
 
+/// The most puzzles one `images` output holds (each picture file is held open until
+/// all of them are whole, so they appear together).
+pub const MAX_IMAGES: u64 = 100;
+
+/// A picture format of an `images` output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ImageFormat {
+    /// SVG, sized in mm, text as outlines.
+    Svg,
+    /// PNG at `dpi`.
+    Png,
+}
+
+fn svg_only() -> Vec<ImageFormat> {
+    vec![ImageFormat::Svg]
+}
+fn default_dpi() -> u32 {
+    crate::svg::DEFAULT_DPI
+}
+
+/// `kind = "images"`: for each of `count` puzzles, `NAME-K.svg` (and `.png`) and
+/// `NAME-K-solution.svg` (for games with solutions), K = 1..count, and `NAME.jsonl`
+/// with their records in the same order. The output's name is the files' stem.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImagesSpec {
+    /// The game's name.
+    #[serde(deserialize_with = "crate::games::deserialize_name")]
+    pub game: String,
+    /// How many puzzles (1 to [`MAX_IMAGES`]).
+    pub count: u64,
+    /// Index of the first item drawn (default 0).
+    #[serde(default)]
+    pub first: u64,
+    /// `["svg"]` (the default), `["png"]` or both.
+    #[serde(default = "svg_only")]
+    pub formats: Vec<ImageFormat>,
+    /// Pixels per inch of the PNGs (default 300).
+    #[serde(default = "default_dpi")]
+    pub dpi: u32,
+    /// The game's parameters.
+    #[serde(default)]
+    pub params: toml::Table,
+    /// Whether the game draws solutions (filled in by [`ImagesSpec::files`]'s caller
+    /// when the job is loaded).
+    #[serde(skip)]
+    pub solutions: bool,
+}
+
+impl ImagesSpec {
+    /// Every file of the output named `stem`: the records, then each puzzle's pictures.
+    pub fn files(&self, stem: &str) -> Vec<String> {
+        let mut v = vec![format!("{stem}.jsonl")];
+        for k in 1..=self.count.min(MAX_IMAGES) {
+            v.extend(
+                self.pictures(stem, k, self.solutions)
+                    .into_iter()
+                    .map(|p| p.0),
+            );
+        }
+        v
+    }
+
+    /// The picture files of puzzle `k` (1-based), puzzle first, for a game that has
+    /// solutions or not.
+    pub fn pictures(
+        &self,
+        stem: &str,
+        k: u64,
+        solutions: bool,
+    ) -> Vec<(String, ImageFormat, bool)> {
+        let mut v = Vec::new();
+        for &f in &self.formats {
+            let ext = match f {
+                ImageFormat::Svg => "svg",
+                ImageFormat::Png => "png",
+            };
+            v.push((format!("{stem}-{k}.{ext}"), f, false));
+            if solutions {
+                v.push((format!("{stem}-{k}-solution.{ext}"), f, true));
+            }
+        }
+        v
+    }
+}
+
 /// `kind = "book"`: a PDF book.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -90,6 +180,9 @@ pub struct BookSpec {
     /// job is loaded; None: `template` as it is).
     #[serde(skip)]
     pub read_from: Option<PathBuf>,
+    /// Volume N of a series (see `book --volume`).
+    #[serde(default)]
+    pub volume: Option<u32>,
 }
 
 impl BookSpec {
@@ -330,6 +423,8 @@ pub struct Made {
     pub files: Vec<PathBuf>,
     /// Extra words for the log ("27 pages", "rejected: ...").
     pub note: String,
+    /// The puzzles it published, when it drew past a catalogue (else empty).
+    pub published: Vec<crate::catalogue::Published>,
 }
 
 // ---------------------------------------------------------------- merge and make
@@ -357,6 +452,7 @@ pub fn merge(paths: &[PathBuf], files: &StatsFiles) -> Result<Merged> {
             parts[0].copy_payload(&mut f)?;
             f.commit()?;
             let made = Made {
+                published: Vec::new(),
                 items: parts[0].header.items.unwrap_or(0),
                 files: vec![files.out.clone()],
                 note: String::new(),
@@ -422,6 +518,7 @@ impl Spec {
         match self {
             Spec::Items(_) => "items",
             Spec::Book(_) => "book",
+            Spec::Images(_) => "images",
             Spec::CatanBias(_) => "catan-bias",
             Spec::CarcassonneStats(_) => "carcassonne-stats",
             Spec::NumberMatchStats(_) => "number-match-stats",
@@ -429,11 +526,18 @@ impl Spec {
         }
     }
 
+    /// Whether the output publishes puzzles (items, books), which a job's catalogue
+    /// applies to; statistics do not.
+    pub fn publishes(&self) -> bool {
+        matches!(self, Spec::Items(_) | Spec::Book(_) | Spec::Images(_))
+    }
+
     /// Items (or samples) this output makes for `shard`, for progress reports (None
     /// for a book, whose sections count for themselves).
     pub fn total(&self, shard: Shard) -> Option<u64> {
         match self {
             Spec::Items(i) => Some(shard.len(i.first, i.count)),
+            Spec::Images(i) => Some(i.count),
             Spec::Book(_) => None,
             Spec::CatanBias(b) => {
                 let samplers = catan_bias::setup(b).map_or(1, |(_, s)| s.len()) as u64;
@@ -470,6 +574,32 @@ impl Spec {
                 config.into_inner()
             }
             Spec::Book(b) => book_config(b, seed)?.0,
+            Spec::Images(i) => {
+                if i.count == 0 || i.count > MAX_IMAGES {
+                    return Err(Error::invalid(format!(
+                        "count is {}: an images output holds 1 to {MAX_IMAGES} puzzles",
+                        i.count
+                    )));
+                }
+                if i.formats.is_empty() {
+                    return Err(Error::invalid(
+                        "formats is empty: name \"svg\", \"png\" or both",
+                    ));
+                }
+                crate::svg::check_dpi(i.dpi)?;
+                crate::shard::check_range(i.first, i.count)?;
+                let config = std::cell::RefCell::new(Value::Null);
+                with_game(
+                    &i.game,
+                    &i.params,
+                    CheckImages {
+                        spec: i,
+                        seed: s,
+                        config: &config,
+                    },
+                )?;
+                config.into_inner()
+            }
             Spec::CatanBias(_)
             | Spec::CarcassonneStats(_)
             | Spec::NumberMatchStats(_)
@@ -480,13 +610,15 @@ impl Spec {
     }
 
     /// Make the output: whole into `files`, or (with `part`) this shard's part at
-    /// `part_path`.
+    /// `part_path`. With `fresh`, items and books draw past those puzzles (a
+    /// catalogue's, and what earlier outputs took) and say what they published.
     pub fn make(
         &self,
         seed: Option<u64>,
         shard: Shard,
         target: &Target,
         env: &Env,
+        fresh: Option<&mut crate::catalogue::Seen>,
     ) -> Result<Made> {
         let s = seed.unwrap_or(crate::seed::DEFAULT_SEED);
         let (part, dest) = match target {
@@ -504,9 +636,28 @@ impl Spec {
                     part,
                     dest: &dest,
                     env,
+                    fresh,
                 },
             ),
-            Spec::Book(b) => book(b, seed, part, &dest, env),
+            Spec::Book(b) => book(b, seed, part, &dest, env, fresh),
+            Spec::Images(i) => {
+                let Target::Whole(files) = target else {
+                    return Err(Error::invalid(
+                        "an images output is made whole, not in shards",
+                    ));
+                };
+                with_game(
+                    &i.game,
+                    &i.params,
+                    MakeImages {
+                        spec: i,
+                        seed: s,
+                        stem: &files.out,
+                        env,
+                        fresh,
+                    },
+                )
+            }
             Spec::CatanBias(_)
             | Spec::CarcassonneStats(_)
             | Spec::NumberMatchStats(_)

@@ -187,7 +187,7 @@ impl Prepared {
             Spec::CatanStats(c) => {
                 Prepared::CatanStats(Box::new(super::catan_stats::CatanStats::new(c, seed)?))
             }
-            Spec::Items(_) | Spec::Book(_) => return Ok(None),
+            Spec::Items(_) | Spec::Book(_) | Spec::Images(_) => return Ok(None),
         }))
     }
 
@@ -242,6 +242,7 @@ pub fn make_statistic<S: Statistic>(
         }
     };
     let made = Made {
+        published: Vec::new(),
         items: shard.len(0, stat.samples()),
         files,
         note: String::new(),
@@ -278,6 +279,7 @@ pub(in crate::jobs) fn merge_parts<S: Statistic>(
     let totals = stat.finish(total)?;
     stat.write(&totals, &files)?;
     let made = Made {
+        published: Vec::new(),
         items: stat.samples(),
         files: files.all(),
         note: String::new(),

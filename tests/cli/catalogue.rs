@@ -1,0 +1,485 @@
+//! Scheduled runs that never print a puzzle twice: a job for three dates, run from
+//! another folder, twice each, draws past its catalogue; the test checks with a
+//! fingerprint of its own (every rotation and mirror, and numbering backwards,
+//! written here apart from the tool's) that no puzzle appears twice, that reruns
+//! change nothing, that an interrupted run adds nothing to the catalogue, that a
+//! second run is locked out with the retryable status, and that a dry pool says so.
+
+use crate::common::*;
+use serde_json::Value;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const JOB: &str = r#"seed = "date"
+out_dir = "../feed/{date}"
+catalogue = "../catalogue.txt"
+keep = 5
+
+# 3 x 3 Flip has about a hundred boards up to symmetry: without the catalogue
+# three days of 12 would repeat some.
+[[output]]
+name = "flip-{date}.jsonl"
+kind = "items"
+game = "flip"
+count = 12
+params = { size = 3 }
+
+[[output]]
+name = "numbrix-{date}.jsonl"
+kind = "items"
+game = "numbrix"
+count = 4
+params = { size = "4" }
+
+[[output]]
+name = "more-flip.jsonl"
+kind = "items"
+game = "flip"
+count = 6
+params = { size = 3 }
+"#;
+
+/// The test's own canonical form of a grid: the least of its images under the
+/// square's eight symmetries, written as turns (rotate = read columns bottom-up) and a
+/// mirror (reverse each row).
+fn least_image(grid: Vec<Vec<String>>) -> String {
+    fn rotate(g: &[Vec<String>]) -> Vec<Vec<String>> {
+        let (h, w) = (g.len(), g[0].len());
+        (0..w)
+            .map(|c| (0..h).rev().map(|r| g[r][c].clone()).collect())
+            .collect()
+    }
+    let mut images = Vec::new();
+    let mut g = grid;
+    for _ in 0..4 {
+        let mirrored: Vec<Vec<String>> = g
+            .iter()
+            .map(|row| row.iter().rev().cloned().collect())
+            .collect();
+        images.push(format!("{g:?}"));
+        images.push(format!("{mirrored:?}"));
+        g = rotate(&g);
+    }
+    images.into_iter().min().unwrap()
+}
+
+/// A record's puzzle up to symmetry, as the test sees it.
+fn fingerprint(record: &Value) -> String {
+    match record["game"].as_str().unwrap() {
+        "flip" => {
+            let grid = record["start"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_str().unwrap().chars().map(String::from).collect())
+                .collect();
+            format!("flip {}", least_image(grid))
+        }
+        "numbrix" => {
+            let rows: Vec<Vec<i64>> = record["givens"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| {
+                    r.as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|v| v.as_i64().unwrap())
+                        .collect()
+                })
+                .collect();
+            let open = rows.iter().flatten().filter(|&&v| v >= 0).count() as i64;
+            let as_text = |f: &dyn Fn(i64) -> i64| -> Vec<Vec<String>> {
+                rows.iter()
+                    .map(|r| {
+                        r.iter()
+                            .map(|&v| if v > 0 { f(v) } else { v }.to_string())
+                            .collect()
+                    })
+                    .collect()
+            };
+            let forwards = least_image(as_text(&|v| v));
+            let backwards = least_image(as_text(&|v| open + 1 - v));
+            format!("numbrix {}", forwards.min(backwards))
+        }
+        g => panic!("unexpected game {g}"),
+    }
+}
+
+fn records(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = bin().current_dir(dir).args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn setup() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let jobs = dir.path().join("jobs");
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir_all(&jobs).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::write(jobs.join("daily.toml"), JOB).unwrap();
+    (dir, jobs.join("daily.toml"), elsewhere)
+}
+
+#[test]
+fn three_dates_twice_each_from_another_folder_never_repeat_a_puzzle() {
+    let (dir, job, elsewhere) = setup();
+    let job = job.to_str().unwrap().to_string();
+    let catalogue = dir.path().join("catalogue.txt");
+    let mut seen: HashMap<String, String> = HashMap::new();
+    let mut total = 0;
+    for date in ["2026-11-30", "2026-12-01", "2026-12-02"] {
+        let (code, log) = run_in(&elsewhere, &["run", &job, "--date", date]);
+        assert_eq!(code, Some(0), "{log}");
+        assert!(log.contains("3 made"), "{log}");
+        let folder = dir.path().join("feed").join(date);
+        // Every file but the lock (which names the process that held it last).
+        let before: Vec<(String, Vec<u8>)> = files_in(&folder)
+            .into_iter()
+            .filter(|f| !f.starts_with('.'))
+            .map(|f| (f.clone(), std::fs::read(folder.join(&f)).unwrap()))
+            .collect();
+        let cat_before = std::fs::read(&catalogue).unwrap();
+        // The rerun (at another thread count) changes nothing: no file, no catalogue line.
+        let (code, log) = run_in(&elsewhere, &["run", &job, "--date", date, "-j", "1"]);
+        assert_eq!(code, Some(0), "{log}");
+        assert!(log.contains("0 made, 3 up to date"), "{log}");
+        assert_eq!(std::fs::read(&catalogue).unwrap(), cat_before, "{date}");
+        for (f, bytes) in &before {
+            assert_eq!(&std::fs::read(folder.join(f)).unwrap(), bytes, "{date} {f}");
+        }
+        for name in [
+            format!("flip-{date}.jsonl"),
+            format!("numbrix-{date}.jsonl"),
+            "more-flip.jsonl".to_string(),
+        ] {
+            for r in records(&folder.join(&name)) {
+                total += 1;
+                let f = fingerprint(&r);
+                let here = format!("{date}/{name}#{}", r["index"]);
+                if let Some(first) = seen.insert(f, here.clone()) {
+                    panic!("{here} repeats {first}");
+                }
+            }
+        }
+        // The index says what the run made, each file checked against the manifest.
+        let index: Value =
+            serde_json::from_str(&std::fs::read_to_string(folder.join("index.json")).unwrap())
+                .unwrap();
+        assert_eq!(index["date"], date);
+        assert_eq!(index["verified"], true);
+        assert_eq!(index["outputs"].as_array().unwrap().len(), 3);
+        assert!(std::fs::read_to_string(folder.join("index.md"))
+            .unwrap()
+            .contains(&format!("for {date}")));
+    }
+    assert_eq!(total, 3 * (12 + 4 + 6));
+    // The catalogue holds each published puzzle once, in lines people can read.
+    let text = std::fs::read_to_string(&catalogue).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), total);
+    let fps: BTreeSet<&str> = lines
+        .iter()
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    assert_eq!(fps.len(), total);
+    assert!(lines.iter().all(|l| l.split('\t').count() == 4), "{text}");
+    assert!(text.contains("\tflip\t2026-12-01\tdaily/flip-2026-12-01.jsonl#"));
+
+    // The test's fingerprint has teeth: the same 3 x 3 Flip drawn without a catalogue
+    // repeats puzzles within 36 boards.
+    let plain = stdout_of(&[
+        "flip", "generate", "--size", "3", "--count", "36", "--seed", "1",
+    ]);
+    let plain: Vec<String> = plain
+        .lines()
+        .map(|l| fingerprint(&serde_json::from_str(l).unwrap()))
+        .collect();
+    let distinct: BTreeSet<&String> = plain.iter().collect();
+    assert!(distinct.len() < plain.len(), "no repeat in 36 plain boards");
+}
+
+#[test]
+fn an_interrupted_run_adds_nothing_to_the_catalogue_and_its_rerun_finishes_the_same() {
+    let (dir, _, _) = setup();
+    let jobs = dir.path().join("jobs");
+    // A fast output, then a slow one to be stopped in.
+    std::fs::write(
+        jobs.join("slow.toml"),
+        r#"seed = 5
+out_dir = "../slow"
+catalogue = "../catalogue.txt"
+
+[[output]]
+name = "flip.jsonl"
+kind = "items"
+game = "flip"
+count = 10
+params = { size = 3 }
+
+[[output]]
+name = "numbrix.jsonl"
+kind = "items"
+game = "numbrix"
+count = 2000
+params = { size = "9" }
+"#,
+    )
+    .unwrap();
+    let catalogue = dir.path().join("catalogue.txt");
+    std::fs::write(&catalogue, "# started by hand\n").unwrap();
+    let before = std::fs::read(&catalogue).unwrap();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("puzzlebook"))
+        .current_dir(&jobs)
+        .args(["run", "slow.toml", "-j", "1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the first output to be made, then stop the run.
+    let made = dir.path().join("slow").join("flip.jsonl");
+    let start = Instant::now();
+    while !made.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "flip.jsonl never made"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(143));
+    assert_eq!(
+        std::fs::read(&catalogue).unwrap(),
+        before,
+        "an interrupted run added to the catalogue"
+    );
+    let first = std::fs::read(&made).unwrap();
+    // The rerun makes only the rest, and then adds everything.
+    let fast = r#"seed = 5
+out_dir = "../slow"
+catalogue = "../catalogue.txt"
+
+[[output]]
+name = "flip.jsonl"
+kind = "items"
+game = "flip"
+count = 10
+params = { size = 3 }
+
+[[output]]
+name = "numbrix.jsonl"
+kind = "items"
+game = "numbrix"
+count = 3
+params = { size = "9" }
+"#;
+    std::fs::write(jobs.join("slow.toml"), fast).unwrap();
+    let (code, log) = run_in(&jobs, &["run", "slow.toml"]);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("up to date: flip.jsonl"), "{log}");
+    assert_eq!(std::fs::read(&made).unwrap(), first);
+    let text = std::fs::read_to_string(&catalogue).unwrap();
+    assert!(text.starts_with("# started by hand\n"));
+    assert_eq!(text.lines().filter(|l| l.contains("\tflip\t")).count(), 10);
+    assert_eq!(
+        text.lines().filter(|l| l.contains("\tnumbrix\t")).count(),
+        3
+    );
+}
+
+#[test]
+fn a_second_run_on_one_catalogue_is_refused_with_the_retryable_status() {
+    let (dir, job, elsewhere) = setup();
+    let lock_path = dir.path().join("catalogue.txt.lock");
+    let held = std::fs::File::create(&lock_path).unwrap();
+    held.lock().unwrap();
+    let (code, log) = run_in(
+        &elsewhere,
+        &["run", job.to_str().unwrap(), "--date", "2026-12-01"],
+    );
+    assert_eq!(code, Some(75), "{log}");
+    assert!(
+        log.contains("another puzzlebook run is drawing from the catalogue"),
+        "{log}"
+    );
+    assert_eq!(log.lines().count(), 2, "{log}"); // the start line and the error
+    assert!(!dir.path().join("catalogue.txt").exists());
+    drop(held);
+    let (code, log) = run_in(
+        &elsewhere,
+        &["run", job.to_str().unwrap(), "--date", "2026-12-01"],
+    );
+    assert_eq!(code, Some(0), "{log}");
+}
+
+#[test]
+fn a_dry_pool_says_so_with_the_counts_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("big.toml"),
+        r#"out_dir = "out"
+catalogue = "catalogue.txt"
+[[output]]
+name = "flip.jsonl"
+kind = "items"
+game = "flip"
+count = 500
+params = { size = 3 }
+"#,
+    )
+    .unwrap();
+    let start = Instant::now();
+    let (code, log) = run_in(dir.path(), &["run", "big.toml"]);
+    assert!(start.elapsed() < Duration::from_secs(30));
+    assert_eq!(code, Some(1), "{log}");
+    assert!(log.contains("the pool ran dry"), "{log}");
+    assert!(
+        log.contains("of 500 new puzzles after 26000 draws"),
+        "{log}"
+    );
+    assert!(!dir.path().join("out").join("flip.jsonl").exists());
+    assert!(!dir.path().join("catalogue.txt").exists());
+}
+
+#[test]
+fn catalogues_merge_by_fingerprint_and_bad_lines_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.txt");
+    let b = dir.path().join("b.txt");
+    let f = |n: u8| format!("{:032x}", n);
+    std::fs::write(
+        &a,
+        format!(
+            "# a\n{}\tflip\t2026-11-30\tdaily/x#1\n{}\tflip\t-\tdaily/x#2\n",
+            f(1),
+            f(2)
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        &b,
+        format!(
+            "{}\tflip\t2026-12-01\tother/y#7\n{}\tnumbrix\t-\tbook.toml#1.4\n",
+            f(2),
+            f(3)
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("all.txt");
+    let (code, log) = run_in(
+        dir.path(),
+        &["catalogue", "merge", "a.txt", "b.txt", "--into", "all.txt"],
+    );
+    assert_eq!(code, Some(0), "{log}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 3);
+    // The first entry of a fingerprint wins.
+    assert!(lines.contains(&format!("{}\tflip\t-\tdaily/x#2", f(2)).as_str()));
+    // Merging again into one of the inputs changes nothing in what it lists.
+    let (code, _) = run_in(
+        dir.path(),
+        &[
+            "catalogue",
+            "merge",
+            "all.txt",
+            "a.txt",
+            "--into",
+            "all.txt",
+        ],
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    let (code, log) = run_in(dir.path(), &["catalogue", "count", "all.txt"]);
+    assert_eq!(code, Some(0), "{log}");
+    std::fs::write(&b, "not a line\n").unwrap();
+    fails_with_in(
+        dir.path(),
+        &["catalogue", "merge", "a.txt", "b.txt", "--into", "c.txt"],
+        "b.txt line 1",
+    );
+    assert!(!dir.path().join("c.txt").exists());
+}
+
+fn fails_with_in(dir: &Path, args: &[&str], needle: &str) {
+    let (code, log) = run_in(dir, args);
+    assert_eq!(code, Some(1), "{log}");
+    assert_eq!(log.lines().count(), 1, "{log}");
+    assert!(log.contains(needle), "{log}");
+}
+
+#[test]
+fn volume_two_of_a_series_holds_no_puzzle_of_volume_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = std::fs::read_to_string(template("flip-6x9.toml")).unwrap();
+    // The same template, drawing from a catalogue beside it.
+    let t = format!("catalogue = \"catalogue.txt\"\n{template}");
+    std::fs::write(dir.path().join("series.toml"), t).unwrap();
+    let mut sets = Vec::new();
+    for v in ["1", "2"] {
+        let out = format!("vol{v}.pdf");
+        let (code, log) = run_in(
+            dir.path(),
+            &[
+                "book",
+                "--template",
+                "series.toml",
+                "--volume",
+                v,
+                "--out",
+                &out,
+            ],
+        );
+        assert_eq!(code, Some(0), "{log}");
+        let text = std::fs::read_to_string(dir.path().join("catalogue.txt")).unwrap();
+        let fps: BTreeSet<String> = text
+            .lines()
+            .filter(|l| l.contains(&format!("series.toml/volume-{v}#")))
+            .map(|l| l.split('\t').next().unwrap().to_string())
+            .collect();
+        assert!(!fps.is_empty());
+        sets.push(fps);
+        let doc = lopdf::Document::load(dir.path().join(&out)).unwrap();
+        let pages = page_texts(&doc);
+        assert!(
+            pages
+                .iter()
+                .take(3)
+                .any(|p| p.contains(&format!("Volume {v}"))),
+            "no 'Volume {v}' on the first pages"
+        );
+    }
+    assert!(sets[0].is_disjoint(&sets[1]));
+    // Making volume 2 again gives the same book (its own entries are not drawn past).
+    let first = std::fs::read(dir.path().join("vol2.pdf")).unwrap();
+    let (code, log) = run_in(
+        dir.path(),
+        &[
+            "book",
+            "--template",
+            "series.toml",
+            "--volume",
+            "2",
+            "--out",
+            "again.pdf",
+        ],
+    );
+    assert_eq!(code, Some(0), "{log}");
+    assert_eq!(std::fs::read(dir.path().join("again.pdf")).unwrap(), first);
+}
