@@ -392,6 +392,24 @@ pub struct Published {
     pub place: String,
 }
 
+/// The puzzles a run took past a catalogue ([`crate::batch::Taken`]: fingerprint and
+/// item index), as published by an output of `game`; `place` names an item's place
+/// from its index.
+pub fn published(
+    game: &'static str,
+    taken: Vec<(Fingerprint, u64)>,
+    place: impl Fn(u64) -> String,
+) -> Vec<Published> {
+    taken
+        .into_iter()
+        .map(|(fingerprint, index)| Published {
+            game,
+            fingerprint,
+            place: place(index),
+        })
+        .collect()
+}
+
 /// Merge catalogues: every entry of `inputs`, each fingerprint once (its first
 /// entry), written to `into` atomically (which may be one of the inputs). Returns the
 /// entries written.

@@ -254,14 +254,9 @@ impl GameVisitor for BuildSection<'_> {
                 let mut seen = seen.lock().unwrap_or_else(|p| p.into_inner());
                 let (items, taken) =
                     batch::collect_fresh(&game, &self.run, s.count as u64, &mut seen)?;
-                let published = taken
-                    .into_iter()
-                    .map(|(fingerprint, index)| crate::catalogue::Published {
-                        game: G::NAME,
-                        fingerprint,
-                        place: format!("{}.{index}", self.number),
-                    })
-                    .collect();
+                let number = self.number;
+                let published =
+                    crate::catalogue::published(G::NAME, taken, |i| format!("{number}.{i}"));
                 (items, published)
             }
         };

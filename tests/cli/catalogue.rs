@@ -216,10 +216,10 @@ fn three_dates_twice_each_from_another_folder_never_repeat_a_puzzle() {
 fn an_interrupted_run_adds_nothing_to_the_catalogue_and_its_rerun_finishes_the_same() {
     let (dir, _, _) = setup();
     let jobs = dir.path().join("jobs");
-    // A fast output, then a slow one to be stopped in.
-    std::fs::write(
-        jobs.join("slow.toml"),
-        r#"seed = 5
+    // A fast output, then a slow one to be stopped in (and, for the rerun, made small).
+    let job = |numbrix: u32| {
+        format!(
+            r#"seed = 5
 out_dir = "../slow"
 catalogue = "../catalogue.txt"
 
@@ -228,17 +228,18 @@ name = "flip.jsonl"
 kind = "items"
 game = "flip"
 count = 10
-params = { size = 3 }
+params = {{ size = 3 }}
 
 [[output]]
 name = "numbrix.jsonl"
 kind = "items"
 game = "numbrix"
-count = 2000
-params = { size = "9" }
-"#,
-    )
-    .unwrap();
+count = {numbrix}
+params = {{ size = "9" }}
+"#
+        )
+    };
+    std::fs::write(jobs.join("slow.toml"), job(2000)).unwrap();
     let catalogue = dir.path().join("catalogue.txt");
     std::fs::write(&catalogue, "# started by hand\n").unwrap();
     let before = std::fs::read(&catalogue).unwrap();
@@ -271,25 +272,7 @@ params = { size = "9" }
     );
     let first = std::fs::read(&made).unwrap();
     // The rerun makes only the rest, and then adds everything.
-    let fast = r#"seed = 5
-out_dir = "../slow"
-catalogue = "../catalogue.txt"
-
-[[output]]
-name = "flip.jsonl"
-kind = "items"
-game = "flip"
-count = 10
-params = { size = 3 }
-
-[[output]]
-name = "numbrix.jsonl"
-kind = "items"
-game = "numbrix"
-count = 3
-params = { size = "9" }
-"#;
-    std::fs::write(jobs.join("slow.toml"), fast).unwrap();
+    std::fs::write(jobs.join("slow.toml"), job(3)).unwrap();
     let (code, log) = run_in(&jobs, &["run", "slow.toml"]);
     assert_eq!(code, Some(0), "{log}");
     assert!(log.contains("up to date: flip.jsonl"), "{log}");

@@ -123,14 +123,7 @@ pub fn items<G: Game>(
         ),
         Some(seen) => {
             let (summary, taken) = batch::run_map_fresh(game, &opts, count, seen, to_text, write)?;
-            let published = taken
-                .into_iter()
-                .map(|(fingerprint, index)| crate::catalogue::Published {
-                    game: G::NAME,
-                    fingerprint,
-                    place: index.to_string(),
-                })
-                .collect();
+            let published = crate::catalogue::published(G::NAME, taken, |i| i.to_string());
             (summary, published)
         }
     };
@@ -452,14 +445,7 @@ impl WithGame for MakeImages<'_> {
             None => (batch::collect(&game, &opts, s.count)?.0, Vec::new()),
             Some(seen) => {
                 let (items, taken) = batch::collect_fresh(&game, &opts, s.count, seen)?;
-                let published = taken
-                    .into_iter()
-                    .map(|(fingerprint, index)| crate::catalogue::Published {
-                        game: G::NAME,
-                        fingerprint,
-                        place: index.to_string(),
-                    })
-                    .collect();
+                let published = crate::catalogue::published(G::NAME, taken, |i| i.to_string());
                 (items, published)
             }
         };
