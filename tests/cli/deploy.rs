@@ -285,3 +285,87 @@ fn the_scrontab_line_has_a_schedule_and_sbatch_options() {
         ["puzzlebook", "run", "/srv/puzzlebook/jobs/daily.toml"]
     );
 }
+
+#[test]
+fn the_sharded_cronjobs_driver_starts_shards_then_merge_with_one_date() {
+    let file = deploy("k8s/cronjob-sharded.yaml");
+    let (ok, out) = k8s_check(&file);
+    assert!(ok, "{out}");
+    assert!(out.contains("cronjob/puzzlebook-nightly"), "{out}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("concurrencyPolicy: Forbid") && text.contains("startingDeadlineSeconds:")
+    );
+    // The driver's script, as the pod runs it, with kubectl replaced by a recorder.
+    let start = text.find("                - |\n").unwrap() + "                - |\n".len();
+    let script: String = text[start..]
+        .lines()
+        .take_while(|l| l.starts_with("                  "))
+        .map(|l| format!("{}\n", &l[18..]))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let manifests = dir.path().join("manifests");
+    let bin_dir = dir.path().join("bin");
+    std::fs::create_dir_all(&manifests).unwrap();
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    for m in ["shards.yaml", "merge.yaml"] {
+        std::fs::copy(deploy(&format!("k8s/{m}")), manifests.join(m)).unwrap();
+    }
+    let calls = dir.path().join("calls.log");
+    let kubectl = bin_dir.join("kubectl");
+    std::fs::write(
+        &kubectl,
+        format!(
+            "#!/bin/sh\necho \"$*\" >> {calls}\nif [ \"$1\" = apply ]; then cp \"$3\" {dir}/applied-$(basename \"$3\"); fi\n",
+            calls = calls.display(),
+            dir = dir.path().display()
+        ),
+    )
+    .unwrap();
+    let mut mode = std::fs::metadata(&kubectl).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut mode, 0o755);
+    std::fs::set_permissions(&kubectl, mode).unwrap();
+    // The script's own /tmp first: the test's folder is under /tmp too.
+    let script = script
+        .replace("/tmp/", &format!("{}/", dir.path().display()))
+        .replace("/manifests/", &format!("{}/", manifests.display()));
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .env("PATH", format!("{}:/usr/bin:/bin", bin_dir.display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let log = std::fs::read_to_string(&calls).unwrap();
+    let verbs: Vec<&str> = log.lines().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(
+        verbs,
+        ["delete", "apply", "wait", "apply", "wait", "logs"],
+        "{log}"
+    );
+    // Both Jobs get the same date, and still pass the schema.
+    let today = String::from_utf8(
+        Command::new("date")
+            .args(["-u", "+%F"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let today = today.trim();
+    for m in ["shards.yaml", "merge.yaml"] {
+        let applied = dir.path().join(format!("applied-{m}"));
+        let yaml = std::fs::read_to_string(&applied).unwrap();
+        assert!(
+            yaml.contains(&format!("--date\", \"{today}\""))
+                || yaml.contains(&format!("--date {today} ")),
+            "{m}: {yaml}"
+        );
+        let (ok, out) = k8s_check(&applied);
+        assert!(ok, "{m}: {out}");
+    }
+}
