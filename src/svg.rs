@@ -105,7 +105,7 @@ impl Picture {
                 "--dpi {dpi} makes a {w} × {h} pixel image, over the limit of {MAX_PIXELS} pixels: ask for a lower --dpi"
             )));
         }
-        svg_to_png(&self.svg(), w, h)
+        svg_to_png(&self.svg(), w, h, dpi)
     }
 }
 
@@ -421,7 +421,7 @@ static LARGE_IMAGE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// reserved first, so a machine or a limit (`ulimit -v`) without room for it is an
 /// error naming the image's size, not an abort; the PNG is encoded straight from the
 /// pixels (opaque, so no copy is needed to undo premultiplied alpha).
-fn svg_to_png(svg: &str, w: u32, h: u32) -> Result<Vec<u8>> {
+fn svg_to_png(svg: &str, w: u32, h: u32, dpi: u32) -> Result<Vec<u8>> {
     use resvg::{tiny_skia, usvg};
     let tree = usvg::Tree::from_str(svg, &usvg::Options::default())
         .map_err(|e| Error::invalid(format!("cannot read the drawing as SVG: {e}")))?;
@@ -454,6 +454,14 @@ fn svg_to_png(svg: &str, w: u32, h: u32) -> Result<Vec<u8>> {
         let mut encoder = png::Encoder::new(&mut out, w, h);
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
+        // The resolution (pHYs, pixels per metre), so a layout program places the
+        // picture at its size in mm rather than at 72 or 96 dpi.
+        let per_metre = (f64::from(dpi) / 0.0254).round() as u32;
+        encoder.set_pixel_dims(Some(png::PixelDimensions {
+            xppu: per_metre,
+            yppu: per_metre,
+            unit: png::Unit::Meter,
+        }));
         let mut writer = encoder.write_header()?;
         // Every pixel is opaque (the page is filled white first), so premultiplied
         // and straight alpha are the same bytes.
@@ -468,6 +476,29 @@ fn svg_to_png(svg: &str, w: u32, h: u32) -> Result<Vec<u8>> {
 mod tests {
     use super::*;
     use crate::canvas::{pt, Align};
+
+    /// The pHYs chunk of PNG bytes, read by hand: (x, y pixels per unit, unit).
+    fn phys(png: &[u8]) -> Option<(u32, u32, u8)> {
+        let mut i = 8;
+        while i + 8 <= png.len() {
+            let len = u32::from_be_bytes(png[i..i + 4].try_into().unwrap()) as usize;
+            if &png[i + 4..i + 8] == b"pHYs" {
+                let d = &png[i + 8..i + 8 + len];
+                let n = |k: usize| u32::from_be_bytes(d[k..k + 4].try_into().unwrap());
+                return Some((n(0), n(4), d[8]));
+            }
+            i += 12 + len;
+        }
+        None
+    }
+
+    #[test]
+    fn pngs_say_their_resolution() {
+        // 300 dpi is 300 / 2.54 cm = 11811.02 pixels per metre; 96 dpi 3779.5 -> 3780.
+        let p = sample();
+        assert_eq!(phys(&p.png(300).unwrap()), Some((11811, 11811, 1)));
+        assert_eq!(phys(&p.png(96).unwrap()), Some((3780, 3780, 1)));
+    }
 
     fn sample() -> Picture {
         Picture::sized(2.0, |c, a| {

@@ -178,6 +178,19 @@ fn every_game_draws_png_at_the_asked_resolution() {
             );
             assert!(px.iter().all(|c| c.alpha() == 255), "{name}: opaque");
             assert_eq!(px[0].red(), 255, "{name}: white background");
+            // The resolution is in the file (pHYs, pixels per metre: 150 dpi = 5905.5,
+            // written 5906), so a layout program places it at its size in mm.
+            let at = bytes
+                .windows(4)
+                .position(|w| w == b"pHYs")
+                .expect("a pHYs chunk");
+            let field =
+                |k: usize| u32::from_be_bytes(bytes[at + 4 + k..at + 8 + k].try_into().unwrap());
+            assert_eq!(
+                (field(0), field(4), bytes[at + 12]),
+                (5906, 5906, 1),
+                "{name}"
+            );
         }
     }
 }
