@@ -357,7 +357,7 @@ where
         crate::interrupt::check()?;
         if draws >= max_draws {
             return Err(Error::Generation(format!(
-                "{}: the pool ran dry: {} of {count} new puzzles after {draws} draws ({passed} were published before or drawn twice; {before} puzzles to draw past): ask for fewer, change the parameters, or start another catalogue",
+                "{}: the pool ran dry: {} of {count} new puzzles after {draws} draws ({passed} were published before (in the catalogue, an earlier output or an earlier volume) or drawn twice; {before} puzzles of all games to draw past): ask for fewer, or change the parameters",
                 G::NAME,
                 taken.len()
             )));

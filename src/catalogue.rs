@@ -134,8 +134,28 @@ impl Entry {
         let game = f.next()?.to_string();
         let date = f.next()?.to_string();
         let source = f.next()?.to_string();
+        let source = source.trim_end().to_string();
         let clean = |s: &str| !s.is_empty() && !s.chars().any(char::is_control);
-        (clean(&game) && clean(&date) && clean(&source)).then_some(Entry {
+        // A game as the registry spells it; a date as YYYY-MM-DD (month 1-12, day
+        // 1-31) or "-".
+        let game_ok = game.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') && !game.is_empty();
+        let b = date.as_bytes();
+        let num = |r: std::ops::Range<usize>| {
+            std::str::from_utf8(&b[r])
+                .ok()
+                .and_then(|t| t.parse::<u32>().ok())
+        };
+        let date_ok = date == "-"
+            || (b.len() == 10
+                && b[4] == b'-'
+                && b[7] == b'-'
+                && date
+                    .bytes()
+                    .enumerate()
+                    .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+                && num(5..7).is_some_and(|m| (1..=12).contains(&m))
+                && num(8..10).is_some_and(|d| (1..=31).contains(&d)));
+        (game_ok && date_ok && clean(&source)).then_some(Entry {
             fingerprint,
             game,
             date,
@@ -147,6 +167,7 @@ impl Entry {
 /// Read every entry of a catalogue file in order, passing each to `each` (at most
 /// [`MAX_ENTRIES`]; a bad line is an error naming it). A missing file has none.
 fn read_entries(path: &Path, mut each: impl FnMut(Entry) -> Result<()>) -> Result<usize> {
+    check_path(path)?;
     let file = match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
         _ => crate::output::open_regular(path)?,
@@ -209,6 +230,7 @@ impl Catalogue {
     /// they are not drawn past (so a rerun makes the same puzzles again), and they are
     /// not added twice. Another run holding the catalogue is [`Error::Busy`].
     pub fn open(path: &Path, own: impl Fn(&Entry) -> bool) -> Result<Catalogue> {
+        check_path(path)?;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             crate::output::create_folder(dir, "the catalogue's folder")?;
         }
@@ -315,19 +337,65 @@ fn ends_with_newline(path: &Path) -> Result<bool> {
     Ok(last[0] == b'\n')
 }
 
+/// `path` with `.` and `name/..` taken out by their spelling (a folder that does not
+/// exist yet cannot be resolved on disk), so two spellings of one file compare equal.
+pub fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    let p: PathBuf = out.iter().collect();
+    if p.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        p
+    }
+}
+
+/// The lock file beside a catalogue: `PATH.lock`.
+pub fn lock_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// Refuse a catalogue path that cannot be one, before anything is created beside it:
+/// empty, ending in a separator, a folder, a link, a device or a FIFO.
+pub fn check_path(path: &Path) -> Result<()> {
+    let text = path.as_os_str().to_string_lossy();
+    if text.is_empty() {
+        return Err(Error::invalid("the catalogue's path is empty: name a file"));
+    }
+    if text.ends_with('/') || path.file_name().is_none() {
+        return Err(Error::invalid(format!(
+            "catalogue {}: name a file, not a folder",
+            path.display()
+        )));
+    }
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(Error::invalid(format!(
+            "catalogue {} is a symbolic link: name the file itself",
+            path.display()
+        ))),
+        Ok(m) if !m.is_file() => Err(Error::invalid(format!(
+            "catalogue {} is not a regular file (a folder, a device or a FIFO)",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Take `PATH.lock` beside the catalogue, without waiting.
 fn lock_beside(path: &Path) -> Result<std::fs::File> {
-    let mut name = path
-        .file_name()
-        .ok_or_else(|| {
-            Error::invalid(format!(
-                "catalogue {}: name a file, not a folder",
-                path.display()
-            ))
-        })?
-        .to_os_string();
-    name.push(".lock");
-    let lock_path = path.with_file_name(name);
+    check_path(path)?;
+    let lock_path = lock_path(path);
     let mut o = std::fs::OpenOptions::new();
     o.create(true).truncate(false).read(true).write(true);
     #[cfg(unix)]
@@ -479,6 +547,19 @@ mod tests {
                 assert_ne!(imgs[a], imgs[b]);
             }
         }
+    }
+
+    #[test]
+    fn paths_are_normalized_by_their_spelling() {
+        assert_eq!(
+            normalize(Path::new("a/nope/../b/./c.txt")),
+            PathBuf::from("a/b/c.txt")
+        );
+        assert_eq!(
+            normalize(Path::new("../x/../c.txt")),
+            PathBuf::from("../c.txt")
+        );
+        assert_eq!(normalize(Path::new("/a/../c.txt")), PathBuf::from("/c.txt"));
     }
 
     #[test]

@@ -24,7 +24,8 @@ use crate::games::{self, Game, GameVisitor, Rating};
 use crate::{Error, Result};
 use layout::{gutter_mm, Geometry};
 use serde::Deserialize;
-use std::path::Path;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 pub use template::Template;
 use template::MAX_PAGES;
 use typeset::typeset;
@@ -103,6 +104,8 @@ pub struct Composed {
     pub service: template::Service,
     /// The puzzles the book took, when it drew past a catalogue or is a volume.
     pub published: Vec<crate::catalogue::Published>,
+    /// What the publisher needs to make the book again (see [`Book::facts`]).
+    pub facts: serde_json::Value,
 }
 
 impl Composed {
@@ -119,6 +122,9 @@ impl Composed {
                 .iter()
                 .map(|p| format!("{} preflight: {p}", self.service.name())),
         );
+        let mut facts = self.facts.clone();
+        facts["pages"] = self.pages.len().into();
+        facts["pdf_sha256"] = sha256_hex(&pdf).into();
         Ok(Book {
             pdf,
             pages: self.pages.len(),
@@ -126,6 +132,7 @@ impl Composed {
             seed: self.seed,
             warnings,
             published: self.published.clone(),
+            facts,
         })
     }
 }
@@ -146,6 +153,47 @@ pub struct Book {
     /// The puzzles the book took, when it drew past a catalogue or is a volume
     /// (place `S.I`: section S's item I).
     pub published: Vec<crate::catalogue::Published>,
+    /// The facts to make the book again, written beside the PDF as `FILE.pdf.json`
+    /// ([`facts_path`]): the tool and its version, the command, the template, the
+    /// seeds, each section's items in print order, the page count and the PDF's
+    /// SHA-256.
+    pub facts: serde_json::Value,
+}
+
+/// Where a book's facts go: beside the PDF, its name with `.json` added.
+pub fn facts_path(pdf: &Path) -> PathBuf {
+    let mut name = pdf.as_os_str().to_os_string();
+    name.push(".json");
+    PathBuf::from(name)
+}
+
+/// Write a book and its facts beside it (both appear together). A PDF written to a
+/// stream (a pipe, a device) has no facts file.
+pub fn write_with_facts(path: &Path, book: &Book) -> Result<Vec<PathBuf>> {
+    let stream = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
+    if stream {
+        crate::output::write_atomic(path, &book.pdf)?;
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let facts = facts_path(path);
+    let mut set = crate::output::FileSet::new();
+    set.create(path)?
+        .write_all(&book.pdf)
+        .map_err(|e| Error::io("cannot write to", path, e))?;
+    let text = serde_json::to_string_pretty(&book.facts).expect("serialises") + "\n";
+    set.create(&facts)?
+        .write_all(text.as_bytes())
+        .map_err(|e| Error::io("cannot write to", &facts, e))?;
+    set.commit()?;
+    Ok(vec![path.to_path_buf(), facts])
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// A generated section, with the game's type erased for layout.
@@ -508,6 +556,25 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
             if plan.kinds.len() - plan.content_pages == 1 { "was" } else { "were" },
         ));
     }
+    let facts = serde_json::json!({
+        "tool": "puzzlebook",
+        "version": crate::VERSION,
+        "command": pages::remake_command(opts.template_name.as_deref(), seed, opts.volume),
+        "template": opts.template_name,
+        "seed": seed,
+        "volume": opts.volume,
+        "title": template.title,
+        "puzzles": puzzles,
+        "sections": chapters.iter().map(|ch| serde_json::json!({
+            "section": ch.number,
+            "heading": ch.heading,
+            "game": ch.game,
+            "params": ch.params,
+            "seed": ch.seed,
+            "first_number": ch.first_number,
+            "items": ch.order.iter().map(|&i| ch.items.index(i)).collect::<Vec<u64>>(),
+        })).collect::<Vec<_>>(),
+    });
     let book = pages::BookText {
         template,
         seed,
@@ -544,6 +611,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         faces: (ty.regular, ty.bold),
         service: template.service,
         published,
+        facts,
     })
 }
 

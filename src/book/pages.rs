@@ -898,16 +898,23 @@ fn copyright_page(
         push(typeset(&t.subtitle), ty.regular, ty.small);
     }
     push(String::new(), ty.regular, ty.small);
+    // The year of the PDF date ("D:YYYY...") the book carries, else this year.
+    let year = book
+        .date
+        .and_then(|d| d.get(2..6))
+        .map(str::to_string)
+        .unwrap_or_else(|| time::OffsetDateTime::now_utc().year().to_string());
+    let holder = if t.author.is_empty() {
+        &t.publisher
+    } else {
+        &t.author
+    };
     let copyright = if !t.copyright.is_empty() {
         typeset(&t.copyright)
-    } else if !t.author.is_empty() {
-        // The year of the PDF date ("D:YYYY...") the book carries.
-        match book.date.and_then(|d| d.get(2..6)) {
-            Some(y) => format!("© {y} {}. All rights reserved.", typeset(&t.author)),
-            None => format!("© {}. All rights reserved.", typeset(&t.author)),
-        }
+    } else if !holder.is_empty() {
+        format!("© {year} {}. All rights reserved.", typeset(holder))
     } else {
-        String::new()
+        format!("© {year}. All rights reserved.")
     };
     if !copyright.is_empty() {
         push(copyright, ty.regular, ty.small);
@@ -926,6 +933,23 @@ fn copyright_page(
         push(format!("ISBN {}", t.isbn), ty.regular, ty.small);
     }
     push(String::new(), ty.regular, ty.small);
+    if !t.colophon {
+        // The facts to make the book again are the publisher's: beside the PDF.
+        push(
+            format!(
+                "Every puzzle and board was made, and checked by a second, independent method, with puzzlebook {}.",
+                env!("CARGO_PKG_VERSION")
+            ),
+            ty.regular,
+            ty.small,
+        );
+        let h: f32 = lines
+            .iter()
+            .map(|(s, f, size)| wrap(s, *size, *f, area.w).len() as f32 * leading(*size))
+            .sum();
+        draw_lines(c, area, h, &lines);
+        return;
+    }
     push("How this book was made".into(), ty.bold, ty.small);
     push(
         format!(
@@ -935,13 +959,7 @@ fn copyright_page(
         ty.regular,
         ty.small,
     );
-    let mut command = match book.template_name {
-        Some(name) => format!("puzzlebook book --template {name} --seed {}", book.seed),
-        None => format!("puzzlebook book --seed {}", book.seed),
-    };
-    if let Some(v) = book.volume {
-        command += &format!(" --volume {v}");
-    }
+    let command = remake_command(book.template_name, book.seed, book.volume);
     push(format!("    {command}"), ty.regular, ty.small);
     push(
         "Each section's puzzles are these items of its seed, easiest first:".into(),
@@ -988,8 +1006,29 @@ fn copyright_page(
         lines
     };
     let h = measure(&chosen);
+    draw_lines(c, area, h, &chosen);
+}
+
+/// The command that makes the book again, page for page.
+pub(super) fn remake_command(
+    template_name: Option<&str>,
+    seed: u64,
+    volume: Option<u32>,
+) -> String {
+    let mut command = match template_name {
+        Some(name) => format!("puzzlebook book --template {name} --seed {seed}"),
+        None => format!("puzzlebook book --seed {seed}"),
+    };
+    if let Some(v) = volume {
+        command += &format!(" --volume {v}");
+    }
+    command
+}
+
+/// Lines of the copyright page, set at the foot of `area` (`h` their height).
+fn draw_lines(c: &mut Canvas, area: Rect, h: f32, lines: &[(String, Face, f32)]) {
     let mut top = area.bottom() - h;
-    for (s, face, size) in &chosen {
+    for (s, face, size) in lines {
         if s.is_empty() {
             top += leading(*size);
             continue;

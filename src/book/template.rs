@@ -370,9 +370,16 @@ pub struct Template {
     /// The ISBN, checked when given; empty leaves it out.
     #[serde(default)]
     pub isbn: String,
-    /// The copyright line; empty uses the default when year and author are known.
+    /// The copyright line; empty uses "© YEAR AUTHOR. All rights reserved." (the
+    /// year of `date`, of SOURCE_DATE_EPOCH, or the current one; the publisher when
+    /// there is no author).
     #[serde(default)]
     pub copyright: String,
+    /// Print how the book was made (the command, each section's seed and items) on the
+    /// copyright page. Off by default: those facts are for the publisher and always
+    /// go beside the PDF, in `FILE.pdf.json`.
+    #[serde(default)]
+    pub colophon: bool,
     /// The book's date, YYYY-MM-DD: the copyright page's and the PDF's (SOURCE_DATE_EPOCH wins there).
     #[serde(default)]
     pub date: Option<String>,
@@ -620,9 +627,38 @@ impl Template {
                     .to_string(),
             );
         }
+        // A back cover must not promise a game the book does not hold.
+        let blurb = self.cover.blurb.to_lowercase();
+        let words: Vec<&str> = blurb
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let holds = |game: &str| self.sections.iter().any(|s| s.game == game);
+        for (title, game) in GAME_TITLES {
+            let t: Vec<String> = title.to_lowercase().split(' ').map(String::from).collect();
+            let named = words
+                .windows(t.len())
+                .any(|w| w.iter().zip(&t).all(|(a, b)| *a == b.as_str()));
+            if named && !holds(game) {
+                w.push(format!(
+                    "cover.blurb names {title}, but the book has no {title} section: change the blurb or add the section"
+                ));
+            }
+        }
         w
     }
 }
+
+/// The names a blurb may use for each game, with the game (Hidato is Numbrix with
+/// king moves).
+const GAME_TITLES: &[(&str, &str)] = &[
+    ("Flip", "flip"),
+    ("Catan", "catan"),
+    ("Numbrix", "numbrix"),
+    ("Hidato", "numbrix"),
+    ("Number Match", "number_match"),
+    ("Carcassonne", "carcassonne"),
+];
 
 /// A date written YYYY-MM-DD, as (year, month, day).
 pub fn parse_date(s: &str) -> Option<(i64, u32, u32)> {

@@ -36,8 +36,8 @@ pub struct RunJobArgs {
     /// The date the run is for, YYYY-MM-DD, or today, tomorrow or yesterday (default:
     /// today in UTC): a job's seed = "date" and its {date}, {year}, {month}, {day} and
     /// {week} draw on it. Give it to every shard and to the merge of one run
-    #[arg(long, value_name = "YYYY-MM-DD")]
-    date: Option<String>,
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_run_date)]
+    date: Option<puzzlebook::jobs::date::RunDate>,
 }
 
 #[derive(Args)]
@@ -91,7 +91,13 @@ fn book_inputs(
     let fonts = loaded.input_files();
     let mut inputs: Vec<(&str, &Path)> = vec![("the template", template_path)];
     inputs.extend(fonts.iter().map(|(what, p)| (*what, p.as_path())));
-    output::check_distinct(&[("--out", out)], &inputs)?;
+    output::check_distinct(
+        &[
+            ("--out", out),
+            ("the book's facts file", &book::facts_path(out)),
+        ],
+        &inputs,
+    )?;
     if out == Path::new(default_out) {
         output::create_folder(Path::new("output"), "the default output folder")?;
     }
@@ -130,9 +136,15 @@ fn template_catalogue(
         .map_or("default.toml".into(), |n| n.to_string_lossy().into_owned());
     let source = match volume {
         Some(v) => format!("{name}/volume-{v}"),
-        None => name,
+        None => name.clone(),
     };
-    let own = format!("{source}#");
+    // Its own entries are not drawn past: this book's from an earlier run, and for a
+    // volume every volume of the series (volume N draws volumes 1 to N-1 itself, so
+    // any volume comes out the same whichever were made before it).
+    let own = match volume {
+        Some(_) => format!("{name}/volume-"),
+        None => format!("{source}#"),
+    };
     let cat = puzzlebook::catalogue::Catalogue::open(&path, |e| e.source.starts_with(&own))?;
     Ok(Some((cat, source)))
 }
@@ -175,16 +187,30 @@ pub fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<Exit
     )?;
     let mut catalogue = template_catalogue(&template, args.template.as_deref(), args.volume)?;
     if let Some((cat, _)) = &catalogue {
+        let lock = puzzlebook::catalogue::lock_path(cat.path());
+        output::check_distinct(
+            &[
+                ("--out", &args.out),
+                ("the book's facts file", &book::facts_path(&args.out)),
+            ],
+            &[
+                ("the template's catalogue", cat.path()),
+                ("the catalogue's lock", &lock),
+            ],
+        )?;
         opts.fresh = Some(std::sync::Arc::new(std::sync::Mutex::new(cat.seen())));
     }
     let built = book::build(&template, &opts)?;
-    write_atomic(&args.out, &built.pdf)?;
+    let written = book::write_with_facts(&args.out, &built)?;
     if let Some((cat, source)) = &mut catalogue {
         let date = template.date.clone().unwrap_or_else(|| "-".into());
         publish(cat, source, &date, &built.published)?;
     }
     for w in &built.warnings {
         eprintln!("warning: {w}");
+    }
+    if let Some(facts) = written.get(1) {
+        eprintln!("wrote {} (how to make the book again)", facts.display());
     }
     eprintln!(
         "wrote {}: {} pages, {} items, seed {}, {} KB in {:.2} s",
@@ -254,6 +280,12 @@ pub fn cover_cmd(args: CoverArgs, jobs: usize, show_progress: bool) -> Result<Ex
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--date`: a date, or today, tomorrow or yesterday (a usage error otherwise).
+fn parse_run_date(text: &str) -> std::result::Result<puzzlebook::jobs::date::RunDate, String> {
+    use puzzlebook::jobs::date::RunDate;
+    RunDate::parse_relative(text, RunDate::today()).map_err(|e| e.to_string())
+}
+
 /// `puzzlebook run JOB.toml`: make a job's outputs (whole, one shard, or the merge).
 pub fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
     use puzzlebook::jobs::{self, LogStyle};
@@ -267,10 +299,7 @@ pub fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<Exi
         } else {
             args.shard
         };
-        let run_date = match &args.date {
-            Some(text) => jobs::date::RunDate::parse_relative(text, jobs::date::RunDate::today())?,
-            None => jobs::date::RunDate::today(),
-        };
+        let run_date = args.date.unwrap_or_else(jobs::date::RunDate::today);
         let job = jobs::Job::load_for(&args.job, run_date)?;
         let opts = jobs::RunOptions {
             out_dir: args.out_dir,
@@ -441,7 +470,12 @@ pub fn catalogue_cmd(c: CatalogueCommand) -> Result<ExitCode> {
             let mut by_game: std::collections::BTreeMap<String, u64> = Default::default();
             let mut dates = std::collections::BTreeSet::new();
             let mut total = 0u64;
+            // A fingerprint counts once, as when a run draws past the catalogue.
+            let mut seen = std::collections::HashSet::new();
             for e in catalogue::entries(&path)? {
+                if !seen.insert(e.fingerprint) {
+                    continue;
+                }
                 *by_game.entry(e.game).or_default() += 1;
                 dates.insert(e.date);
                 total += 1;

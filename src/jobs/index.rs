@@ -67,6 +67,50 @@ pub fn write(job: &Job, dir: &Path, catalogue: Option<(&Path, usize)>) -> Result
     Ok(index)
 }
 
+/// The line every `index.md` puzzlebook writes starts its second paragraph with.
+const MD_MARK: &str = "Made by puzzlebook ";
+
+/// Refuse to run when the output folder holds an `index.json`, `index.md` or
+/// `published.txt` that puzzlebook did not write (the run would replace it): a
+/// website's own index, say. Checked before any work.
+pub fn check_not_users(job: &Job, dir: &Path) -> Result<()> {
+    // Each name, with how to tell a file puzzlebook wrote under it.
+    type Ours = fn(&str) -> bool;
+    let mut names: Vec<(&str, Ours)> = Vec::new();
+    if job.date.is_some() {
+        names.push(("index.json", |t| {
+            serde_json::from_str::<Value>(t).is_ok_and(|v| v["tool"] == "puzzlebook")
+        }));
+        names.push(("index.md", |t| t.lines().any(|l| l.starts_with(MD_MARK))));
+    }
+    if job.catalogue.is_some() {
+        names.push((PUBLISHED, |t| t.starts_with(super::PUBLISHED_HEADER)));
+    }
+    for (name, ours) in names {
+        let path = dir.join(name);
+        if std::fs::symlink_metadata(&path).is_err() {
+            continue;
+        }
+        // Read without counting it as an input (the run is about to replace it).
+        let text = crate::output::open_regular(&path).ok().and_then(|f| {
+            let mut b = Vec::new();
+            std::io::Read::read_to_end(
+                &mut std::io::Read::take(f, crate::limits::MAX_MANIFEST_BYTES),
+                &mut b,
+            )
+            .ok()?;
+            String::from_utf8(b).ok()
+        });
+        if !text.as_deref().is_some_and(ours) {
+            return Err(Error::invalid(format!(
+                "{} was not written by puzzlebook, and a run writes that name: move it, or choose another out_dir",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The index as a short Markdown page.
 fn markdown(index: &Value) -> String {
     let job = index["job"].as_str().unwrap_or("job");
@@ -75,7 +119,7 @@ fn markdown(index: &Value) -> String {
         None => format!("# {job}\n\n"),
     };
     s += &format!(
-        "Made by puzzlebook {}. Every file {} the manifest (SHA-256 and size, read back after the run).\n\n",
+        "{MD_MARK}{}. Every file {} the manifest (SHA-256 and size, read back after the run).\n\n",
         index["version"].as_str().unwrap_or(""),
         if index["verified"] == true {
             "matches"

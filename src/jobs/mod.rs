@@ -99,8 +99,11 @@ impl Output {
     /// a Catan bias run the summary CSV and the optional report (a Catan stats run:
     /// the optional report).
     pub fn files(&self) -> Vec<String> {
-        if let Spec::Images(i) = &self.spec {
-            return i.files(&self.name);
+        match &self.spec {
+            Spec::Images(i) => return i.files(&self.name),
+            // The PDF, and beside it the facts to make it again.
+            Spec::Book(_) => return vec![self.name.clone(), format!("{}.json", self.name)],
+            _ => {}
         }
         self.target(Path::new(""))
             .all()
@@ -258,9 +261,10 @@ impl Job {
             let shown = crate::input::excerpt(&name);
             let at = |m: String| bad(format!("line {line}: output '{shown}': {m}"));
             if !file_name_ok(&name) {
-                return Err(at(
-                    "the name is a file name inside out_dir (no folders, not hidden, not manifest.json)".into(),
-                ));
+                return Err(at(format!(
+                    "the name is a file name inside out_dir: no folders, not hidden, and none of the names puzzlebook keeps for itself ({})",
+                    RESERVED.join(", ")
+                )));
             }
             let seed = match t.remove("seed") {
                 None => job_seed,
@@ -349,7 +353,25 @@ impl Job {
                 "keep = N needs the date in the last folder of out_dir only (e.g. out_dir = \"../feed/{date}\")".into(),
             ));
         }
-        let catalogue = file.catalogue.as_deref().map(|c| near_job(Path::new(c)));
+        let catalogue = match file.catalogue.as_deref() {
+            None => None,
+            Some(c) => {
+                let expanded = run_date
+                    .expand(c)
+                    .map_err(|e| bad(format!("catalogue {e}")))?;
+                if expanded.is_empty() {
+                    return Err(bad("catalogue is empty: name a file".into()));
+                }
+                if expanded.ends_with('/') {
+                    return Err(bad(format!(
+                        "catalogue {expanded}: name a file, not a folder"
+                    )));
+                }
+                let path = crate::catalogue::normalize(&near_job(Path::new(&expanded)));
+                crate::catalogue::check_path(&path).map_err(|e| bad(e.to_string()))?;
+                Some(path)
+            }
+        };
         Ok(Job {
             path: path.to_path_buf(),
             sha256: manifest::sha256_hex(&bytes),
@@ -358,7 +380,10 @@ impl Job {
             date: dated.then(|| run_date.iso()),
             outputs,
             catalogue,
-            catalogue_named: file.catalogue.clone(),
+            catalogue_named: file
+                .catalogue
+                .as_deref()
+                .map(|c| run_date.expand(c).unwrap_or_else(|_| c.to_string())),
             keep: file.keep,
             date_folder,
         })
@@ -693,6 +718,11 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
         }
     }
     let _lock = lock(&dir, opts.shard)?;
+    // Files of these names that puzzlebook did not write are the user's: refused,
+    // never replaced.
+    if opts.shard.is_none() {
+        index::check_not_users(job, &dir)?;
+    }
     let log = Log { style: opts.log };
     let what = match (opts.shard, opts.merge) {
         (Some(s), _) => format!("shard {s}"),
@@ -821,7 +851,19 @@ fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunR
         let drawn = pool.as_ref().filter(|_| o.spec.publishes());
         let recorded =
             drawn.is_none_or(|p| p.holds(o, m.entries(&o.name).first().map(|e| e.items)));
-        if !opts.force && up_to_date(&m, o, dir) && recorded {
+        // An output made by a run that stopped before adding to the catalogue: if
+        // another run published any of its puzzles meanwhile, it is made again.
+        let taken_meanwhile = drawn.map_or(0, |p| p.collisions(o));
+        if taken_meanwhile > 0 && up_to_date(&m, o, dir) {
+            log.event(
+                format!(
+                    "made again: {} ({taken_meanwhile} of its puzzles were published by another run since it was made)",
+                    o.name
+                ),
+                json!({"event": "published_meanwhile", "output": o.name, "puzzles": taken_meanwhile}),
+            );
+        }
+        if !opts.force && up_to_date(&m, o, dir) && recorded && taken_meanwhile == 0 {
             if let Some(p) = pool.as_mut().filter(|_| o.spec.publishes()) {
                 p.draw_past(o);
             }
@@ -962,6 +1004,14 @@ impl Pool {
         items.is_some_and(|n| self.mine(o).count() as u64 == n)
     }
 
+    /// How many of an output's recorded puzzles are now taken: published by another
+    /// run, or by an earlier output of this one.
+    fn collisions(&self, o: &Output) -> usize {
+        self.mine(o)
+            .filter(|e| self.seen.contains(&e.fingerprint))
+            .count()
+    }
+
     /// An output already made: later outputs draw past its puzzles.
     fn draw_past(&mut self, o: &Output) {
         let fs: Vec<_> = self.mine(o).map(|e| e.fingerprint).collect();
@@ -981,9 +1031,7 @@ impl Pool {
                 date: self.date.clone(),
                 source: format!("{own}{}", p.place),
             }));
-        let mut text = String::from(
-            "# The puzzles this run published, as the catalogue lists them (added to it once every output is made).\n",
-        );
+        let mut text = String::from(PUBLISHED_HEADER);
         for e in &self.entries {
             text += &e.line();
         }
@@ -996,6 +1044,9 @@ impl Pool {
         Ok((added, self.entries.len() - added))
     }
 }
+
+/// The first line of `published.txt`.
+pub const PUBLISHED_HEADER: &str = "# The puzzles this run published, as the catalogue lists them (added to it once every output is made).\n";
 
 /// The file in an output folder that lists what a run drawing past a catalogue
 /// published.

@@ -107,6 +107,9 @@ pub struct Header {
     /// payload is refused).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payload_sha256: Option<String>,
+    /// For a book part: the facts written beside the merged PDF (`FILE.pdf.json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<Value>,
 }
 
 impl Header {
@@ -121,6 +124,7 @@ impl Header {
             job_output: None,
             items: None,
             payload_sha256: None,
+            facts: None,
         }
     }
 

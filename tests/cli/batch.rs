@@ -166,6 +166,7 @@ fn every_output_kind_merges_back_byte_for_byte() {
             "bias.pdf",
             "bias.summary.csv",
             "book.pdf",
+            "book.pdf.json",
             "carcassonne.csv",
             "flip.txt",
             "number-match.csv",
@@ -278,8 +279,8 @@ fn a_second_run_does_nothing_and_a_changed_output_is_made_again() {
     assert_eq!(m["seed"], 11);
     assert_eq!(
         m["outputs"].as_array().unwrap().len(),
-        8,
-        "one entry per file"
+        9,
+        "one entry per file (the book's facts beside it)"
     );
     for e in m["outputs"].as_array().unwrap() {
         assert_eq!(e["sha256"].as_str().unwrap().len(), 64);

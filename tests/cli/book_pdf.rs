@@ -61,7 +61,9 @@ fn default_book_structure_text_and_fonts() {
     // Front matter in order: title, copyright, contents, then one "how to play" page
     // per game and rule set (Flip, Flip Plus, Numbrix, Number Match, Catan).
     assert!(texts[0].contains("Puzzlebook Sampler"));
-    assert!(texts[1].contains("How this book was made"));
+    // The copyright page is for readers; the facts to remake the book are beside it.
+    assert!(texts[1].contains("All rights reserved"));
+    assert!(!texts[1].contains("How this book was made"));
     assert!(texts[2].contains("Contents"));
     let howto: Vec<usize> = (0..n)
         .filter(|&i| texts[i].contains("How to play") && !texts[i].contains("Contents"))
@@ -255,9 +257,36 @@ fn too_many_pages_is_refused() {
 #[test]
 fn the_copyright_page_makes_the_puzzles_again() {
     // Section 1 of the default template: flip, size 3, min_moves 3, seed 2026 + 1. The
-    // copyright page lists its items easiest first; puzzle k's answer in the key is
-    // the answer the command line gives for the k-th listed item.
-    let (_dir, bytes) = build(&template("default.toml"), &[]);
+    // facts beside the PDF list its items easiest first (and, with colophon = true,
+    // the copyright page does too); puzzle k's answer in the key is the answer the
+    // command line gives for the k-th listed item.
+    let dir = tempfile::tempdir().unwrap();
+    let colophon = dir.path().join("default.toml");
+    std::fs::write(
+        &colophon,
+        format!(
+            "colophon = true\n{}",
+            std::fs::read_to_string(template("default.toml")).unwrap()
+        ),
+    )
+    .unwrap();
+    let (out_dir, bytes) = build(&colophon, &[]);
+    let facts: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out_dir.path().join("book.pdf.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        facts["command"],
+        "puzzlebook book --template default.toml --seed 2026"
+    );
+    assert_eq!(facts["sections"][0]["seed"], 2027);
+    let items: Vec<usize> = facts["sections"][0]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap() as usize)
+        .collect();
+    assert_eq!(items.len(), 6);
     let doc = Document::load_mem(&bytes).unwrap();
     let texts = page_texts(&doc);
     assert!(texts[1].contains("puzzlebook book --template default.toml --seed 2026"));
@@ -265,7 +294,7 @@ fn the_copyright_page_makes_the_puzzles_again() {
         .split("Flip: warm-up (puzzles 1–6): flip min_moves=3 size=3, seed 2027, items ")
         .nth(1)
         .expect("section 1's items on the copyright page");
-    let items: Vec<usize> = line
+    let printed: Vec<usize> = line
         .split(|c: char| !c.is_ascii_digit() && c != '–')
         .filter(|w| !w.is_empty())
         .flat_map(|w| match w.split_once('–') {
@@ -274,7 +303,7 @@ fn the_copyright_page_makes_the_puzzles_again() {
         })
         .take(6)
         .collect();
-    assert_eq!(items.len(), 6, "{line}");
+    assert_eq!(printed, items, "{line}");
     let cli = stdout_of(&[
         "flip",
         "generate",

@@ -517,8 +517,10 @@ fn readers_see_reader_text_and_references_that_round_trip() {
                 );
             }
         }
+        // The copyright page has its year and leaves the publisher's facts out.
+        assert!(inks[1].text.contains("©"), "{name}");
         assert!(
-            inks[1].text.contains("puzzlebook book --template"),
+            !inks[1].text.contains("puzzlebook book --template"),
             "{name}"
         );
         // Every "Puzzle N ... Answer on page P": page P has "Puzzle N · page Q" where

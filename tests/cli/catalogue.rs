@@ -466,3 +466,211 @@ fn volume_two_of_a_series_holds_no_puzzle_of_volume_one() {
     assert_eq!(code, Some(0), "{log}");
     assert_eq!(std::fs::read(dir.path().join("again.pdf")).unwrap(), first);
 }
+
+/// A job `name` in `dir` drawing from `catalogue.txt`: 3 x 3 Flip with a fixed seed
+/// (so two dates draw the same boards unless the catalogue keeps them apart), then
+/// `numbrix` 9 x 9 puzzles (many: slow enough to stop the run in).
+fn fixed_seed_job(dir: &Path, name: &str, numbrix: u32) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!(
+            r#"seed = 77
+out_dir = "out/{{date}}"
+catalogue = "catalogue.txt"
+
+[[output]]
+name = "flip.jsonl"
+kind = "items"
+game = "flip"
+count = 20
+params = {{ size = 3 }}
+
+[[output]]
+name = "numbrix.jsonl"
+kind = "items"
+game = "numbrix"
+count = {numbrix}
+params = {{ size = "9" }}
+"#
+        ),
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn an_output_whose_puzzles_were_published_while_its_run_was_stopped_is_made_again() {
+    let dir = tempfile::tempdir().unwrap();
+    fixed_seed_job(dir.path(), "feed.toml", 2000);
+    // Day 1 stops after its Flip output is made: nothing reaches the catalogue yet.
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("puzzlebook"))
+        .current_dir(dir.path())
+        .args(["run", "feed.toml", "--date", "2026-07-01", "-j", "1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let made = dir.path().join("out/2026-07-01/flip.jsonl");
+    let start = Instant::now();
+    while !made.exists() {
+        assert!(start.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+    // Day 2 runs whole meanwhile (with fewer Numbrix puzzles) and publishes the same
+    // 20 Flip boards, since the seed is fixed.
+    fixed_seed_job(dir.path(), "feed.toml", 2);
+    let (code, log) = run_in(dir.path(), &["run", "feed.toml", "--date", "2026-07-02"]);
+    assert_eq!(code, Some(0), "{log}");
+    // Day 1 resumes: its Flip output is made again past them, never published twice.
+    let (code, log) = run_in(dir.path(), &["run", "feed.toml", "--date", "2026-07-01"]);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(
+        log.contains("made again: flip.jsonl (20 of its puzzles"),
+        "{log}"
+    );
+    let text = std::fs::read_to_string(dir.path().join("catalogue.txt")).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let fps: BTreeSet<&str> = lines
+        .iter()
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2 * 22);
+    assert_eq!(fps.len(), lines.len(), "a puzzle published twice");
+    let mut all = BTreeSet::new();
+    for day in ["2026-07-01", "2026-07-02"] {
+        for r in records(&dir.path().join(format!("out/{day}/flip.jsonl"))) {
+            assert!(
+                all.insert(fingerprint(&r)),
+                "{day}: a board of the other day"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_catalogue_path_that_cannot_be_one_is_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = |catalogue: &str| {
+        std::fs::write(
+            dir.path().join("j.toml"),
+            format!(
+                "out_dir = \"out/{{date}}\"\ncatalogue = \"{catalogue}\"\n[[output]]\nname = \"f.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 2\nparams = {{ size = 4 }}\n"
+            ),
+        )
+        .unwrap();
+    };
+    std::fs::create_dir(dir.path().join("adir")).unwrap();
+    let fifo = dir.path().join("cat.fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    std::os::unix::fs::symlink("real.txt", dir.path().join("link.txt")).unwrap();
+    for (catalogue, says) in [
+        ("newdir/", "name a file, not a folder"),
+        ("adir", "not a regular file"),
+        ("cat.fifo", "not a regular file"),
+        ("link.txt", "is a symbolic link"),
+        ("", "catalogue is empty"),
+        // Another spelling of a file the run writes, through a folder that does not exist.
+        (
+            "nope/../out/2026-02-01/index.md",
+            "is also a file the run writes",
+        ),
+    ] {
+        job(catalogue);
+        fails_with_in(dir.path(), &["run", "j.toml", "--date", "2026-02-01"], says);
+        assert!(
+            !dir.path()
+                .join("out")
+                .join("2026-02-01")
+                .join("f.jsonl")
+                .exists(),
+            "{catalogue}"
+        );
+    }
+    let left: Vec<String> = files_in(dir.path());
+    assert!(left.iter().all(|f| !f.ends_with(".lock")), "{left:?}");
+    assert!(!dir.path().join("nope").exists());
+}
+
+#[test]
+fn a_users_index_in_the_output_folder_is_refused_not_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("site")).unwrap();
+    std::fs::write(dir.path().join("site/index.md"), "# My website\n").unwrap();
+    std::fs::write(
+        dir.path().join("j.toml"),
+        "seed = \"date\"\nout_dir = \"site\"\ncatalogue = \"cat.txt\"\n[[output]]\nname = \"flip-{date}.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 2\nparams = { size = 4 }\n",
+    )
+    .unwrap();
+    fails_with_in(
+        dir.path(),
+        &["run", "j.toml", "--date", "2026-03-04"],
+        "index.md was not written by puzzlebook",
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("site/index.md")).unwrap(),
+        "# My website\n"
+    );
+    assert!(!dir.path().join("site/flip-2026-03-04.jsonl").exists());
+    // Its own index is replaced on the next date, as it should be.
+    std::fs::remove_file(dir.path().join("site/index.md")).unwrap();
+    for date in ["2026-03-04", "2026-03-05"] {
+        let (code, log) = run_in(dir.path(), &["run", "j.toml", "--date", date]);
+        assert_eq!(code, Some(0), "{log}");
+    }
+}
+
+#[test]
+fn a_book_is_never_written_over_its_catalogue_and_volumes_do_not_depend_on_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = std::fs::read_to_string(template("flip-6x9.toml")).unwrap();
+    std::fs::write(
+        dir.path().join("series.toml"),
+        format!("catalogue = \"catalogue.txt\"\n{template}"),
+    )
+    .unwrap();
+    let book = |v: &str, out: &str| {
+        run_in(
+            dir.path(),
+            &[
+                "book",
+                "--template",
+                "series.toml",
+                "--volume",
+                v,
+                "--out",
+                out,
+            ],
+        )
+    };
+    let (code, log) = book("2", "first-2.pdf");
+    assert_eq!(code, Some(0), "{log}");
+    let catalogue = std::fs::read(dir.path().join("catalogue.txt")).unwrap();
+    for out in ["catalogue.txt", "catalogue.txt.lock"] {
+        let (code, log) = book("3", out);
+        assert_eq!(code, Some(1), "{out}: {log}");
+        assert!(
+            log.contains("the template's catalogue") || log.contains("the catalogue's lock"),
+            "{log}"
+        );
+    }
+    assert_eq!(
+        std::fs::read(dir.path().join("catalogue.txt")).unwrap(),
+        catalogue
+    );
+    // Volume 1 after volume 2, then volume 2 again: the same volume 2, nothing added.
+    let (code, log) = book("1", "v1.pdf");
+    assert_eq!(code, Some(0), "{log}");
+    let (code, log) = book("2", "again-2.pdf");
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("0 puzzles added"), "{log}");
+    assert_eq!(
+        std::fs::read(dir.path().join("again-2.pdf")).unwrap(),
+        std::fs::read(dir.path().join("first-2.pdf")).unwrap()
+    );
+}

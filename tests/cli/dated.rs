@@ -105,12 +105,13 @@ fn bad_dates_and_placeholders_are_one_clear_error() {
     let job = dir.path().join("daily.toml");
     std::fs::write(&job, JOB).unwrap();
     let job = job.to_str().unwrap();
+    // A date that does not parse is a usage error (status 2), like any flag value.
     for date in ["2026-02-29", "26-11-26", "next-week"] {
-        fails_with(
-            &["run", job, "--date", date],
-            None,
-            "write a calendar date as YYYY-MM-DD",
-        );
+        let out = bin().args(["run", job, "--date", date]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{date}: {err}");
+        assert!(err.contains("write a calendar date as YYYY-MM-DD"), "{err}");
+        assert!(err.starts_with("error: "), "{err}");
     }
     std::fs::write(dir.path().join("typo.toml"), JOB.replace("{week}", "{wek}")).unwrap();
     fails_with(

@@ -23,6 +23,7 @@ mod catan_stats;
 mod commands;
 mod dated;
 mod deploy;
+mod front_matter;
 mod newcomer;
 mod number_match_cli;
 mod numbrix_cli;

@@ -380,19 +380,30 @@ pub(super) fn book(
         *seen = std::mem::take(&mut *s.lock().unwrap_or_else(|p| p.into_inner()));
     }
     let built = built?;
-    let mut sink = Sink::open(dest)?;
-    if let Some(tag) = part {
-        let mut h = Header::new("book", config, Shard::default()).tagged(tag);
-        h.items = Some(built.puzzles as u64);
-        h.payload_sha256 = Some(crate::jobs::manifest::sha256_hex(&built.pdf));
-        sink.write(h.line().as_bytes())?;
-    }
-    sink.write(&built.pdf)?;
-    sink.finish()?;
+    let files = match (part, dest) {
+        (Some(tag), _) => {
+            let mut sink = Sink::open(dest)?;
+            let mut h = Header::new("book", config, Shard::default()).tagged(tag);
+            h.items = Some(built.puzzles as u64);
+            h.payload_sha256 = Some(crate::jobs::manifest::sha256_hex(&built.pdf));
+            h.facts = Some(built.facts.clone());
+            sink.write(h.line().as_bytes())?;
+            sink.write(&built.pdf)?;
+            sink.finish()?;
+            file_of(dest)
+        }
+        (None, Dest::File(path)) => crate::book::write_with_facts(path, &built)?,
+        (None, Dest::Stdout) => {
+            let mut sink = Sink::open(dest)?;
+            sink.write(&built.pdf)?;
+            sink.finish()?;
+            Vec::new()
+        }
+    };
     Ok(Made {
         published: built.published,
         items: built.puzzles as u64,
-        files: file_of(dest),
+        files,
         note: std::iter::once(format!("{} pages", built.pages))
             .chain(built.warnings.iter().map(|w| format!("warning: {w}")))
             .collect::<Vec<_>>()

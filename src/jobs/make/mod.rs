@@ -448,13 +448,23 @@ pub fn merge(paths: &[PathBuf], files: &StatsFiles) -> Result<Merged> {
     let (made, table) = match kind.as_str() {
         "items" => (merge_items(&mut parts, &dest)?, String::new()),
         "book" => {
-            let mut f = AtomicFile::create(&files.out)?;
-            parts[0].copy_payload(&mut f)?;
-            f.commit()?;
+            // The PDF and, when the part carries them, its facts: appearing together.
+            let mut set = crate::output::FileSet::new();
+            parts[0].copy_payload(set.create(&files.out)?)?;
+            let mut written = vec![files.out.clone()];
+            if let Some(facts) = parts[0].header.facts.clone() {
+                let path = crate::book::facts_path(&files.out);
+                let text = serde_json::to_string_pretty(&facts).expect("serialises") + "\n";
+                set.create(&path)?
+                    .write_all(text.as_bytes())
+                    .map_err(|e| Error::io("cannot write to", &path, e))?;
+                written.push(path);
+            }
+            set.commit()?;
             let made = Made {
                 published: Vec::new(),
                 items: parts[0].header.items.unwrap_or(0),
-                files: vec![files.out.clone()],
+                files: written,
                 note: String::new(),
             };
             (made, String::new())
@@ -580,6 +590,9 @@ impl Spec {
                         "count is {}: an images output holds 1 to {MAX_IMAGES} puzzles",
                         i.count
                     )));
+                }
+                if (1..i.formats.len()).any(|k| i.formats[..k].contains(&i.formats[k])) {
+                    return Err(Error::invalid("formats names a format twice"));
                 }
                 if i.formats.is_empty() {
                     return Err(Error::invalid(

@@ -1,0 +1,160 @@
+//! Front matter for the reader, facts for the publisher: the copyright page prints a
+//! year and no regeneration facts unless `colophon = true`; those facts always go
+//! beside the PDF (`FILE.pdf.json`), and the command they give makes the same PDF; a
+//! back cover that names a game the book does not hold is a warning.
+
+use crate::common::*;
+use serde_json::Value;
+use sha2::Digest;
+use std::path::Path;
+
+/// A small template (two sections) in `dir`, with `extra` lines at the top.
+fn small_template(dir: &Path, extra: &str) -> std::path::PathBuf {
+    let t = format!(
+        r#"{extra}
+title = "Small Book"
+author = "A. Writer"
+seed = 3
+
+[[section]]
+game = "flip"
+count = 4
+params = {{ size = 4 }}
+
+[[section]]
+game = "numbrix"
+count = 2
+params = {{ size = "5" }}
+"#
+    );
+    let path = dir.join("small.toml");
+    std::fs::write(&path, t).unwrap();
+    path
+}
+
+fn book(dir: &Path, template: &Path, out: &str) -> (String, Vec<u8>) {
+    let o = bin()
+        .current_dir(dir)
+        .args([
+            "book",
+            "--template",
+            template.to_str().unwrap(),
+            "--out",
+            out,
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(o.status.success(), "{err}");
+    (err, std::fs::read(dir.join(out)).unwrap())
+}
+
+/// The copyright page: the page whose text holds "©".
+fn copyright_text(pdf: &[u8]) -> String {
+    let doc = lopdf::Document::load_mem(pdf).unwrap();
+    page_texts(&doc)
+        .into_iter()
+        .find(|t| t.contains('©'))
+        .expect("a page with a copyright line")
+}
+
+#[test]
+fn the_copyright_page_has_a_year_and_the_facts_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = small_template(dir.path(), "date = \"2025-03-04\"");
+    let (_, pdf) = book(dir.path(), &plain, "plain.pdf");
+    let text = copyright_text(&pdf);
+    assert!(
+        text.contains("© 2025 A. Writer. All rights reserved."),
+        "{text}"
+    );
+    assert!(!text.contains("puzzlebook book --template"), "{text}");
+    assert!(!text.contains("items"), "{text}");
+    let with = small_template(dir.path(), "date = \"2025-03-04\"\ncolophon = true");
+    let (_, pdf) = book(dir.path(), &with, "colophon.pdf");
+    let text = copyright_text(&pdf);
+    assert!(
+        text.contains("puzzlebook book --template small.toml --seed 3"),
+        "{text}"
+    );
+    // No date in the template: the year the book is made.
+    let undated = small_template(dir.path(), "");
+    let (_, pdf) = book(dir.path(), &undated, "undated.pdf");
+    let year = String::from_utf8(
+        std::process::Command::new("date")
+            .args(["-u", "+%Y"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(copyright_text(&pdf).contains(&format!("© {} A. Writer", year.trim())));
+}
+
+#[test]
+fn the_facts_beside_the_pdf_make_the_same_book_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = small_template(dir.path(), "date = \"2025-03-04\"");
+    let (log, pdf) = book(dir.path(), &t, "small.pdf");
+    assert!(log.contains("small.pdf.json"), "{log}");
+    let facts: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("small.pdf.json")).unwrap())
+            .unwrap();
+    let digest: String = sha2::Sha256::digest(&pdf)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(facts["pdf_sha256"], digest);
+    assert_eq!(facts["seed"], 3);
+    assert_eq!(facts["puzzles"], 6);
+    let sections = facts["sections"].as_array().unwrap();
+    assert_eq!(sections.len(), 2);
+    assert_eq!(sections[0]["items"].as_array().unwrap().len(), 4);
+    assert_eq!(sections[1]["game"], "numbrix");
+    let pages = lopdf::Document::load_mem(&pdf).unwrap().get_pages().len();
+    assert_eq!(facts["pages"], pages);
+    // The command, run where the template is, makes the same bytes.
+    let command = facts["command"].as_str().unwrap();
+    let mut args: Vec<&str> = command.split(' ').skip(1).collect();
+    args.extend(["--out", "again.pdf"]);
+    let o = bin().current_dir(dir.path()).args(&args).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(dir.path().join("again.pdf")).unwrap(), pdf);
+}
+
+#[test]
+fn a_blurb_that_names_a_game_the_book_lacks_is_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = small_template(
+        dir.path(),
+        "[cover]\nblurb = \"Flip, Numbrix and Number Match puzzles.\"\n",
+    );
+    // [cover] must follow the top-level keys: rewrite the file in that order.
+    let text = std::fs::read_to_string(&t).unwrap();
+    let (cover, rest) = text.split_at(text.find("title =").unwrap());
+    let (top, sections) = rest.split_at(rest.find("[[section]]").unwrap());
+    std::fs::write(&t, format!("{top}{cover}{sections}")).unwrap();
+    let (log, _) = book(dir.path(), &t, "b.pdf");
+    assert!(
+        log.contains("cover.blurb names Number Match, but the book has no Number Match section"),
+        "{log}"
+    );
+    assert!(
+        !log.contains("names Flip") && !log.contains("names Numbrix"),
+        "{log}"
+    );
+    // The shipped default book promises only what it holds.
+    let o = bin()
+        .current_dir(dir.path())
+        .args([
+            "book",
+            "--template",
+            template("default.toml").to_str().unwrap(),
+            "--out",
+            "d.pdf",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("cover.blurb names"));
+}
