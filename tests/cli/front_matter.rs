@@ -158,3 +158,42 @@ fn a_blurb_that_names_a_game_the_book_lacks_is_a_warning() {
     assert!(o.status.success());
     assert!(!String::from_utf8_lossy(&o.stderr).contains("cover.blurb names"));
 }
+
+#[test]
+fn the_template_table_in_books_md_is_what_the_templates_make() {
+    let doc = std::fs::read_to_string(root().join("docs/books.md")).unwrap();
+    let rows: Vec<(String, u64, u64)> = doc
+        .lines()
+        .filter(|l| l.starts_with("| `") && l.contains(".toml`"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let name = cells[1].trim_matches('`').to_string();
+            let pages = cells[3].parse().unwrap();
+            let puzzles = cells[4]
+                .split(|c: char| !c.is_ascii_digit())
+                .find(|w| !w.is_empty())
+                .unwrap()
+                .parse()
+                .unwrap();
+            (name, pages, puzzles)
+        })
+        .collect();
+    let shipped: Vec<String> = std::fs::read_dir(root().join("templates"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    assert_eq!(rows.len(), shipped.len(), "one row per template: {rows:?}");
+    let dir = tempfile::tempdir().unwrap();
+    for (name, pages, puzzles) in rows {
+        let (log, _) = book(dir.path(), &template(&name), "t.pdf");
+        let wrote = log
+            .lines()
+            .find(|l| l.starts_with("wrote t.pdf:"))
+            .unwrap_or_else(|| panic!("{name}: {log}"));
+        assert!(
+            wrote.contains(&format!(": {pages} pages, {puzzles} items")),
+            "{name}: the table says {pages} pages, {puzzles} puzzles; {wrote}"
+        );
+    }
+}
