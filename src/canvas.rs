@@ -103,6 +103,16 @@ pub struct Color {
 }
 
 impl Color {
+    /// The colour's grey (its Rec. 709 luminance), as a colour.
+    pub fn to_grey(self) -> Color {
+        let l =
+            0.2126 * f32::from(self.r) + 0.7152 * f32::from(self.g) + 0.0722 * f32::from(self.b);
+        Color::grey(l.round().clamp(0.0, 255.0) as u8)
+    }
+    /// Whether the colour is a grey (red, green and blue equal).
+    pub fn is_grey(self) -> bool {
+        self.r == self.g && self.g == self.b
+    }
     /// Black.
     pub const BLACK: Color = Color::rgb(0, 0, 0);
     /// White.
@@ -208,6 +218,34 @@ pub struct Canvas {
 }
 
 impl Canvas {
+    /// Turn every colour of the shapes from `start` on into its grey (a drawing for a
+    /// black-and-white printer: no colour reaches the page, whatever it asked for).
+    pub fn greyscale_since(&mut self, start: usize) {
+        for shape in self.shapes.iter_mut().skip(start) {
+            match shape {
+                Shape::Path { fill, stroke, .. } | Shape::Circle { fill, stroke, .. } => {
+                    if let Some(f) = fill {
+                        *f = f.to_grey();
+                    }
+                    if let Some(s) = stroke {
+                        s.color = s.color.to_grey();
+                    }
+                }
+                Shape::Text { color, .. } => *color = color.to_grey(),
+            }
+        }
+    }
+
+    /// Whether any shape from `start` on has a colour that is not a grey.
+    pub fn has_colour_since(&self, start: usize) -> bool {
+        self.shapes.iter().skip(start).any(|shape| match shape {
+            Shape::Path { fill, stroke, .. } | Shape::Circle { fill, stroke, .. } => {
+                fill.is_some_and(|f| !f.is_grey()) || stroke.is_some_and(|s| !s.color.is_grey())
+            }
+            Shape::Text { color, .. } => !color.is_grey(),
+        })
+    }
+
     /// An empty page.
     pub fn new() -> Self {
         Canvas::default()

@@ -115,6 +115,15 @@ impl Composed {
     pub fn render(&self) -> Result<Book> {
         let pdf = pdf::render(&self.meta, &self.geometry, &self.pages)?;
         let report = crate::preflight::check(&pdf, self.service)?;
+        // Checked from the bytes: a greyscale book paints in DeviceGray only.
+        if self.meta.color == template::ColorMode::Gray
+            && report.colour_spaces.iter().any(|c| c != "DeviceGray")
+        {
+            return Err(Error::check(format!(
+                "a greyscale book's PDF paints in {}: this is a bug, please report it",
+                report.colour_spaces.join(", ")
+            )));
+        }
         let mut warnings = self.warnings.clone();
         warnings.extend(
             report
@@ -584,6 +593,18 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         date: date.as_deref(),
     };
     let canvases = pages::draw_all(&ty, &book, &chapters, &howtos, &geometry, &plan);
+    // Ink must agree with the paper: colour on black-ink paper prints in black ink
+    // (a greyscale book's colours are turned to grey when written, so it never does).
+    let paper = template.cover.paper;
+    if template.color != template::ColorMode::Gray
+        && paper != template::Paper::Color
+        && canvases.iter().any(|c| c.has_colour_since(0))
+    {
+        warnings.push(format!(
+            "the pages are in colour, but [cover] paper = \"{}\" is black-ink paper, so they would print in black ink: set paper = \"color\" for a colour interior, or color = \"gray\"",
+            paper.name()
+        ));
+    }
     let cover_art = chapters.first().and_then(|ch| {
         let (w, h) = template.page_size.mm();
         let mut art = Canvas::new();
@@ -601,6 +622,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
             subject: typeset(&template.subtitle),
             date,
             color: template.color,
+            min_line_pt: template.min_line_pt,
         },
         geometry,
         pages: canvases,

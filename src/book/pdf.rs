@@ -163,7 +163,7 @@ fn set_paint(
     ops: &mut Vec<Op>,
     fill: Option<Color>,
     stroke: Option<Stroke>,
-    mode: ColorMode,
+    (mode, min_pt): (ColorMode, f32),
 ) -> Option<PaintMode> {
     if let Some(c) = fill {
         ops.push(Op::SetFillColor {
@@ -175,8 +175,9 @@ fn set_paint(
             col: paint(s.color, mode),
         });
         ops.push(Op::SetOutlineThickness {
-            // Never under the 0.5 pt print minimum, whatever a drawing asked for.
-            pt: Pt(round2(s.width.max(crate::canvas::MIN_LINE_MM) * PT_PER_MM).max(0.5)),
+            // Never under the 0.5 pt print minimum (or the template's own), whatever a
+            // drawing asked for.
+            pt: Pt(round2(s.width.max(crate::canvas::MIN_LINE_MM) * PT_PER_MM).max(min_pt.max(0.5))),
         });
     }
     match (fill.is_some(), stroke.is_some()) {
@@ -192,7 +193,7 @@ fn page_ops(
     m: &Mapper,
     fonts: &BTreeMap<Face, FontId>,
     hash: &mut Fnv,
-    mode: ColorMode,
+    (mode, min_pt): (ColorMode, f32),
 ) -> Vec<Op> {
     let mut ops = Vec::with_capacity(canvas.shapes.len() * 4);
     for shape in &canvas.shapes {
@@ -207,7 +208,7 @@ fn page_ops(
                     hash.write_u32(p.x.to_bits());
                     hash.write_u32(p.y.to_bits());
                 }
-                let Some(mode) = set_paint(&mut ops, *fill, *stroke, mode) else {
+                let Some(mode) = set_paint(&mut ops, *fill, *stroke, (mode, min_pt)) else {
                     continue;
                 };
                 if *closed {
@@ -238,7 +239,7 @@ fn page_ops(
                 hash.write_u32(c.x.to_bits());
                 hash.write_u32(c.y.to_bits());
                 hash.write_u32(r.to_bits());
-                let Some(mode) = set_paint(&mut ops, *fill, *stroke, mode) else {
+                let Some(mode) = set_paint(&mut ops, *fill, *stroke, (mode, min_pt)) else {
                     continue;
                 };
                 let k = r * KAPPA;
@@ -329,6 +330,9 @@ pub struct Meta {
     pub date: Option<String>,
     /// The colour model every colour is written in.
     pub color: ColorMode,
+    /// The thinnest line drawn, in points (at least the 0.5 pt print minimum): the
+    /// template's `min_line_pt`, so a book meets a service's stricter figure.
+    pub min_line_pt: f32,
 }
 
 /// The PDF date (UTC) of a Unix time in seconds.
@@ -416,7 +420,13 @@ pub fn render(meta: &Meta, geometry: &dyn Sheets, pages: &[Canvas]) -> Result<Ve
     for (i, canvas) in pages.iter().enumerate() {
         let (dx, dy) = geometry.trim_offset(i + 1);
         let mapper = Mapper { dx, dy, media_h };
-        let ops = page_ops(canvas, &mapper, &fonts, &mut hash, meta.color);
+        let ops = page_ops(
+            canvas,
+            &mapper,
+            &fonts,
+            &mut hash,
+            (meta.color, meta.min_line_pt),
+        );
         pdf_pages.push(PdfPage::new(Mm(media_w), Mm(media_h), ops));
     }
     doc.with_pages(pdf_pages);

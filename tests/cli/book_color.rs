@@ -28,6 +28,12 @@ fn book_and_cover(mode: &str) -> (Document, Document) {
     let dir = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(template("default.toml")).unwrap();
     let t = dir.path().join("t.toml");
+    // The template's own colour mode replaced by `mode`.
+    let text: String = text
+        .lines()
+        .filter(|l| !l.starts_with("color ="))
+        .map(|l| format!("{l}\n"))
+        .collect();
     std::fs::write(&t, format!("color = \"{mode}\"\n{text}")).unwrap();
     let (book, cover) = (dir.path().join("b.pdf"), dir.path().join("c.pdf"));
     for (cmd, out) in [("book", &book), ("cover", &cover)] {

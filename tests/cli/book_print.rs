@@ -359,9 +359,18 @@ fn preflight(template: &std::path::Path, bytes: &[u8]) -> (Vec<String>, Vec<Page
     if info.get(b"GTS_PDFXVersion").is_ok() {
         problems.push("the information dictionary claims PDF/X".into());
     }
+    // An output intent names the printing condition of a CMYK book (and claims no
+    // PDF/X); any other book has none.
     let catalog = doc.catalog().unwrap();
-    if catalog.get(b"OutputIntents").is_ok() {
-        problems.push("an output intent without PDF/X".into());
+    let cmyk = std::fs::read_to_string(template)
+        .unwrap()
+        .lines()
+        .any(|l| l.starts_with("color = \"cmyk\""));
+    if catalog.get(b"OutputIntents").is_ok() != cmyk {
+        problems.push(format!(
+            "an output intent in a book whose colour is {}",
+            if cmyk { "cmyk, missing" } else { "not cmyk" }
+        ));
     }
     match info.get(b"CreationDate") {
         Ok(Object::String(s, _)) if s.as_slice() == EPOCH_DATE.as_bytes() => {}

@@ -197,3 +197,133 @@ fn the_template_table_in_books_md_is_what_the_templates_make() {
         );
     }
 }
+
+/// Each page's colour operators: (operator, operands) for rg, RG, k, K, g, G, and
+/// every line width (w), read from the PDF's content streams.
+fn paint_ops(pdf: &[u8]) -> Vec<Vec<(String, Vec<f64>)>> {
+    let doc = lopdf::Document::load_mem(pdf).unwrap();
+    doc.get_pages()
+        .values()
+        .map(|&id| {
+            let content = doc.get_and_decode_page_content(id).unwrap();
+            content
+                .operations
+                .iter()
+                .filter(|op| {
+                    [
+                        "rg", "RG", "k", "K", "g", "G", "w", "sc", "SC", "scn", "SCN",
+                    ]
+                    .contains(&op.operator.as_str())
+                })
+                .map(|op| {
+                    let nums = op
+                        .operands
+                        .iter()
+                        .filter_map(|o| match o {
+                            lopdf::Object::Integer(i) => Some(*i as f64),
+                            lopdf::Object::Real(r) => Some(f64::from(*r)),
+                            _ => None,
+                        })
+                        .collect();
+                    (op.operator.clone(), nums)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn shipped_templates_print_without_a_warning_and_their_ink_agrees_with_the_paper() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in [
+        "default.toml",
+        "flip-6x9.toml",
+        "numbrix-6x9.toml",
+        "hidato-shapes-6x9.toml",
+        "number-match.toml",
+        "carcassonne.toml",
+        "catan-almanac.toml",
+    ] {
+        let text = std::fs::read_to_string(template(name)).unwrap();
+        let (log, pdf) = book(dir.path(), &template(name), "t.pdf");
+        assert!(!log.contains("warning"), "{name}: {log}");
+        let pages = paint_ops(&pdf);
+        // Every line at least the template's 0.75 pt.
+        for (i, ops) in pages.iter().enumerate() {
+            for (op, n) in ops.iter().filter(|(op, _)| op == "w") {
+                assert!(n[0] >= 0.75 - 1e-6, "{name} page {}: {op} {n:?}", i + 1);
+            }
+        }
+        let gray = text.contains("\ncolor = \"gray\"");
+        for (i, ops) in pages.iter().enumerate() {
+            for (op, n) in ops.iter().filter(|(op, _)| op != "w") {
+                if gray {
+                    // Black ink only: grey operators, nothing else.
+                    assert!(op == "g" || op == "G", "{name} page {}: {op} {n:?}", i + 1);
+                } else {
+                    assert!(
+                        op == "k" || op == "K" || op == "g" || op == "G",
+                        "{name}: {op}"
+                    );
+                }
+            }
+        }
+        if name == "catan-almanac.toml" {
+            // The section for black-and-white printers is black ink only: every CMYK
+            // colour on its pages has no cyan, magenta or yellow.
+            let doc = lopdf::Document::load_mem(&pdf).unwrap();
+            let texts = page_texts(&doc);
+            let grey_pages: Vec<usize> = (0..texts.len())
+                .filter(|&i| {
+                    texts[i].starts_with("Greyscale boards")
+                        || texts[i].contains("\nGreyscale boards")
+                })
+                .collect();
+            assert!(!grey_pages.is_empty());
+            for &i in &grey_pages {
+                for (op, n) in pages[i].iter().filter(|(op, _)| op == "k" || op == "K") {
+                    assert!(
+                        n[0] == 0.0 && n[1] == 0.0 && n[2] == 0.0,
+                        "page {}: {op} {n:?}",
+                        i + 1
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_colour_book_on_black_ink_paper_is_a_warning_and_line_weights_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("c.toml");
+    std::fs::write(
+        &t,
+        "title = \"Boards\"\n[[section]]\ngame = \"catan\"\ncount = 2\n",
+    )
+    .unwrap();
+    let (log, _) = book(dir.path(), &t, "c.pdf");
+    assert!(
+        log.contains("the pages are in colour, but [cover] paper = \"white\" is black-ink paper"),
+        "{log}"
+    );
+    std::fs::write(
+        &t,
+        "title = \"Boards\"\ncolor = \"gray\"\n[[section]]\ngame = \"catan\"\ncount = 2\n",
+    )
+    .unwrap();
+    let (log, _) = book(dir.path(), &t, "g.pdf");
+    assert!(!log.contains("black-ink paper"), "{log}");
+    std::fs::write(
+        &t,
+        "title = \"Boards\"\nmin_line_pt = 0.3\n[[section]]\ngame = \"catan\"\ncount = 2\n",
+    )
+    .unwrap();
+    let o = bin()
+        .current_dir(dir.path())
+        .args(["book", "--template", "c.toml", "--out", "x.pdf"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("min_line_pt is 0.3"));
+}

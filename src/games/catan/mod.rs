@@ -149,6 +149,41 @@ const RULES_SHARE: f32 = 0.07;
 const CAPTION_MAX_MM: f32 = 100.0;
 
 impl Catan {
+    /// The board as drawn in its style's colours (see [`Game::draw`]).
+    fn draw_in_colour(&self, b: &CatanBoard, canvas: &mut Canvas, area: Rect) {
+        let share = self.words_share();
+        let board_area = if share > 0.0 {
+            let mut lines = Vec::new();
+            if self.rules_below() {
+                lines.push(rules_sentence(&self.ctx.rules));
+            }
+            if self.params.balance {
+                lines.extend(self.balance_words(b));
+            }
+            // The words' share of the height, or what they need at 7 pt in a narrow
+            // box (the board is then drawn smaller), up to half the box.
+            let words_h = (area.h * share)
+                .max(draw::words_height(&lines, area.w))
+                .min(area.h / 2.0);
+            let h = area.h - words_h;
+            draw::words(
+                canvas,
+                Rect::new(area.x, area.y + h, area.w, words_h),
+                &lines,
+            );
+            Rect::new(area.x, area.y, area.w, h)
+        } else {
+            area
+        };
+        draw::board(
+            canvas,
+            board_area,
+            self.params.board,
+            &b.layout,
+            self.params.style,
+        );
+    }
+
     /// The board shape this generator draws on.
     pub fn shape(&self) -> &'static Shape {
         self.ctx.shape
@@ -450,37 +485,13 @@ impl Game for Catan {
     }
 
     fn draw(&self, b: &CatanBoard, canvas: &mut Canvas, area: Rect, _with_solution: bool) {
-        let share = self.words_share();
-        let board_area = if share > 0.0 {
-            let mut lines = Vec::new();
-            if self.rules_below() {
-                lines.push(rules_sentence(&self.ctx.rules));
-            }
-            if self.params.balance {
-                lines.extend(self.balance_words(b));
-            }
-            // The words' share of the height, or what they need at 7 pt in a narrow
-            // box (the board is then drawn smaller), up to half the box.
-            let words_h = (area.h * share)
-                .max(draw::words_height(&lines, area.w))
-                .min(area.h / 2.0);
-            let h = area.h - words_h;
-            draw::words(
-                canvas,
-                Rect::new(area.x, area.y + h, area.w, words_h),
-                &lines,
-            );
-            Rect::new(area.x, area.y, area.w, h)
-        } else {
-            area
-        };
-        draw::board(
-            canvas,
-            board_area,
-            self.params.board,
-            &b.layout,
-            self.params.style,
-        );
+        let start = canvas.shapes.len();
+        self.draw_in_colour(b, canvas, area);
+        // The greyscale style is for black-and-white printers: no colour at all (the
+        // 6 and 8 stand out by their bold face and five pips).
+        if self.params.style == Style::Greyscale {
+            canvas.greyscale_since(start);
+        }
     }
 
     fn aspect(&self) -> f32 {
@@ -503,7 +514,11 @@ impl Game for Catan {
     }
 
     fn draw_example(&self, canvas: &mut Canvas, area: Rect) -> bool {
+        let start = canvas.shapes.len();
         draw::legend(canvas, area, self.params.style);
+        if self.params.style == Style::Greyscale {
+            canvas.greyscale_since(start);
+        }
         true
     }
 
