@@ -141,8 +141,15 @@ pub fn build(template: &Template, opts: &BookOptions, paper: Option<Paper>) -> R
     let template = &volume_template;
     let paper = paper.unwrap_or(template.cover.paper);
     let (geometry, canvas, spine_text, warnings) = compose(template, &composed, paper)?;
+    // A cover prints in colour even on a black-ink interior: a greyscale book's cover
+    // is written in process colour.
+    let color = match composed.meta.color {
+        super::template::ColorMode::Gray => super::template::ColorMode::Cmyk,
+        c => c,
+    };
     let meta = pdf::Meta {
         title: format!("{} (cover)", composed.meta.title),
+        color,
         ..composed.meta.clone()
     };
     Ok(Cover {

@@ -112,6 +112,10 @@ const PAD_MM: f32 = 2.0;
 /// answer may take (longer ones are cut with "…").
 const ANSWER_LINES: usize = 3;
 const MAX_ANSWER_LINES: usize = 8;
+/// The least a section's first page may shrink its drawings to keep every row of the
+/// page under its heading (rather than drop a row).
+const FIRST_PAGE_MIN_SCALE: f32 = 0.7;
+
 /// The share of a section's first page an intro may take.
 const MAX_INTRO_SHARE: f32 = 0.35;
 /// DejaVu Sans: ascender and descender, in em (its hhea table).
@@ -221,10 +225,13 @@ pub(super) enum Block {
 pub(super) struct SectionLayout {
     /// Height of the first page's heading, intro and pointer lines.
     header: f32,
-    rows: usize,
     cols: usize,
     box_w: f32,
     box_h: f32,
+    /// The box height on the section's first page: `box_h`, or less so that every row
+    /// fits under the heading and intro (drawings shrunk, never by more than
+    /// [`FIRST_PAGE_MIN_SCALE`], and never below the drawing text minimum).
+    first_box_h: f32,
     /// Puzzles a page: the template's, or in large print the most (at most half the
     /// template's) whose drawings keep their text at the large-print minimum.
     per_page: usize,
@@ -532,14 +539,35 @@ pub(super) fn plan(
         let (rows, cols, box_w, draw_w) = layout(per_page);
         let box_h = (draw_w / aspect + extra).min(grid.h / rows as f32);
         // Rows under the first page's header; a whisker of rounding is not a row lost.
-        let first_rows = (((body_h - header) / box_h) + 1e-3).floor().max(0.0) as usize;
+        let mut first_rows = (((body_h - header) / box_h) + 1e-3).floor().max(0.0) as usize;
+        let mut first_box_h = box_h;
+        let needed = rows.min(chapter.items.len().div_ceil(cols));
+        if first_rows < needed {
+            // Every row of a full page under the heading, the drawings a little smaller,
+            // when they stay legible: a first page that drops a row looks half empty.
+            let h = (body_h - header) / needed as f32;
+            let scale = (h - extra) / (box_h - extra);
+            let small_w = draw_w * scale;
+            let legible = scale >= FIRST_PAGE_MIN_SCALE
+                && (0..chapter.items.len()).all(|i| {
+                    let mut c = Canvas::new();
+                    chapter
+                        .items
+                        .draw(i, &mut c, Rect::new(0.0, 0.0, small_w, small_w / aspect));
+                    c.min_text_pt().is_none_or(|s| s >= ty.min_drawing - 1e-3)
+                });
+            if legible {
+                first_rows = needed;
+                first_box_h = h;
+            }
+        }
         let first_slots = (first_rows * cols).min(per_page);
         sections.push(SectionLayout {
             header,
-            rows,
             cols,
             box_w,
             box_h,
+            first_box_h,
             per_page,
         });
         section_pages.push(kinds.len() + 1);
@@ -1108,13 +1136,14 @@ fn howto_page(ty: &Type, c: &mut Canvas, area: Rect, h: &HowTo, chapters: &[Chap
 }
 
 /// The box of puzzle slot `slot` on a page of a section.
-fn slot_box(s: &SectionLayout, grid_top: f32, x: f32, slot: usize) -> Rect {
+fn slot_box(s: &SectionLayout, grid_top: f32, x: f32, slot: usize, opens: bool) -> Rect {
     let (r, col) = (slot / s.cols, slot % s.cols);
+    let h = if opens { s.first_box_h } else { s.box_h };
     Rect::new(
         x + col as f32 * s.box_w,
-        grid_top + r as f32 * s.box_h,
+        grid_top + r as f32 * h,
         s.box_w,
-        s.box_h,
+        h,
     )
 }
 
@@ -1151,7 +1180,6 @@ fn puzzle_page(
     plan: &Plan,
 ) {
     let s = &plan.sections[p];
-    let grid_h = s.box_h * s.rows as f32;
     let grid_top = if opens {
         page_heading(ty, c, area, &chapter.heading);
         let mut top = area.y + line_h(ty.heading) + 3.0;
@@ -1173,14 +1201,14 @@ fn puzzle_page(
         );
         area.y + s.header
     } else {
-        // Later pages: the same boxes, centred in the room under the running head.
-        let room = area.h - HEADER_MM;
-        area.y + HEADER_MM + (room - grid_h).max(0.0) / 2.0
+        // Later pages: the same boxes, from the top of the room under the running
+        // head, as on the first page (a section's pages align alike).
+        area.y + HEADER_MM
     };
     for slot in 0..n {
         let k = first + slot;
         let item = chapter.order[k];
-        let b = slot_box(s, grid_top, area.x, slot).inset(PAD_MM);
+        let b = slot_box(s, grid_top, area.x, slot, opens).inset(PAD_MM);
         let (label, drawing, caption) =
             place(b, chapter.items.aspect(), label_h(ty), caption_h(ty));
         let base = label.bottom() - 1.5 - DESCENT * em(ty.label);

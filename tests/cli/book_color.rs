@@ -79,9 +79,19 @@ fn no_rgb_anywhere(doc: &Document, what: &str) {
 }
 
 #[test]
-fn grey_books_and_covers_hold_no_rgb_or_cmyk() {
+fn grey_books_hold_no_rgb_or_cmyk_and_their_covers_print_in_process_colour() {
     let (book, cover) = book_and_cover("gray");
-    for (doc, what) in [(&book, "grey book"), (&cover, "grey cover")] {
+    // A cover prints in colour even for a black-ink interior: a grey book's cover is
+    // CMYK (never RGB), with its coloured background.
+    no_rgb_anywhere(&cover, "grey book's cover");
+    let cover_ops = operations(&cover);
+    assert!(
+        cover_ops
+            .iter()
+            .any(|(op, n)| op == "k" && n.len() == 4 && (n[0] > 0.0 || n[1] > 0.0 || n[2] > 0.0)),
+        "the cover of a grey book has no process colour"
+    );
+    for (doc, what) in [(&book, "grey book")] {
         no_rgb_anywhere(doc, what);
         let ops = operations(doc);
         assert!(ops.iter().all(|(op, _)| op != "k" && op != "K"), "{what}");

@@ -327,3 +327,73 @@ fn a_colour_book_on_black_ink_paper_is_a_warning_and_line_weights_are_bounded() 
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("min_line_pt is 0.3"));
 }
+
+#[test]
+fn one_game_books_run_easiest_first_with_one_how_to_page_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, howtos) in [
+        ("hidato-shapes-6x9.toml", 2), // Hidato and Numbrix
+        ("numbrix-6x9.toml", 1),
+        ("flip-6x9.toml", 1),
+        ("number-match.toml", 1),
+    ] {
+        book(dir.path(), &template(name), "t.pdf");
+        // pdftotext (poppler-utils, which .ci/run installs): one string a page.
+        let out = std::process::Command::new("pdftotext")
+            .args(["-enc", "UTF-8", "t.pdf", "-"])
+            .current_dir(dir.path())
+            .output()
+            .expect("pdftotext (poppler-utils)");
+        let all = String::from_utf8(out.stdout).unwrap();
+        let texts: Vec<&str> = all.split('\u{c}').collect();
+        // The stars of every puzzle, in page order, never go down across the book.
+        let stars: Vec<usize> = all
+            .split("Puzzle ")
+            .skip(1)
+            .filter_map(|rest| {
+                let after = rest.split_once(' ')?.1;
+                let s: String = after
+                    .chars()
+                    .take_while(|c| *c == '★' || *c == '☆')
+                    .collect();
+                (!s.is_empty()).then(|| s.chars().filter(|c| *c == '★').count())
+            })
+            .collect();
+        assert!(!stars.is_empty(), "{name}");
+        assert!(stars.windows(2).all(|w| w[0] <= w[1]), "{name}: {stars:?}");
+        let pages = texts
+            .iter()
+            .filter(|t| t.trim_start().starts_with("How to play"))
+            .count();
+        assert_eq!(pages, howtos, "{name}: how-to pages");
+    }
+}
+
+#[test]
+fn a_sections_first_page_holds_a_full_page_of_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    // (template, a section's heading, the puzzles its first page must hold)
+    for (name, heading, first, per_page) in [
+        ("number-match.toml", "Warm-up: two adds", 1, 4),
+        ("default.toml", "Flip: warm-up", 1, 2),
+        ("carcassonne.toml", "Small landscapes", 1, 2),
+    ] {
+        book(dir.path(), &template(name), "t.pdf");
+        let out = std::process::Command::new("pdftotext")
+            .args(["-enc", "UTF-8", "t.pdf", "-"])
+            .current_dir(dir.path())
+            .output()
+            .expect("pdftotext (poppler-utils)");
+        let all = String::from_utf8(out.stdout).unwrap();
+        let page = all
+            .split('\u{c}')
+            .find(|p| p.trim_start().starts_with(heading))
+            .unwrap_or_else(|| panic!("{name}: no page opens with {heading}"));
+        for k in first..first + per_page {
+            assert!(
+                page.contains(&format!("Puzzle {k} ")),
+                "{name}: puzzle {k} not on the first page of {heading}"
+            );
+        }
+    }
+}

@@ -677,17 +677,11 @@ impl Game for Numbrix {
     }
 
     fn how_to_play(&self) -> String {
-        let n = self.board.count();
         let touch = match self.board.moves {
             Moves::Orthogonal => "up, down, left or right, never diagonally",
             Moves::King => {
                 "up, down, left, right or diagonally (on any of the eight squares around it)"
             }
-        };
-        let blocked = if self.board.mask.is_full() {
-            ""
-        } else {
-            " The dark squares are not part of the grid: no number goes there and the path goes around them."
         };
         let gap = match self.board.moves {
             Moves::Orthogonal => {
@@ -695,9 +689,12 @@ impl Game for Numbrix {
             }
             Moves::King => "if 5 and 7 share just one free neighbouring square, 6 goes there",
         };
+        // The same words for every grid of these moves (its size and shape are on its
+        // page), so a book has one "how to play" page per game.
         format!(
-            "Write a number in every empty square so that the numbers 1 to {n} make one path: \
-             each number sits next to the one before it, {touch}.{blocked} \
+            "Write a number in every empty square so that the numbers from 1 up to the number of light squares make one path: \
+             each number sits next to the one before it, {touch}. \
+             Dark squares, where a grid has them, are not part of it: no number goes there and the path goes around them. \
              The printed numbers are clues, already in their places, and each puzzle has exactly one solution. \
              Start where a gap is short: {gap}. \
              A number squeezed between clues, or a square that only one number can reach, is the next to write."
