@@ -49,6 +49,17 @@ fn book(dir: &Path, template: &Path, out: &str) -> (String, Vec<u8>) {
     (err, std::fs::read(dir.join(out)).unwrap())
 }
 
+/// The text of a PDF in `dir`, pages split by form feeds, as pdftotext reads it
+/// (poppler-utils, which .ci/run installs).
+fn pdf_text(dir: &Path, file: &str) -> String {
+    let out = std::process::Command::new("pdftotext")
+        .args(["-enc", "UTF-8", file, "-"])
+        .current_dir(dir)
+        .output()
+        .expect("pdftotext (poppler-utils)");
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// The copyright page: the page whose text holds "©".
 fn copyright_text(pdf: &[u8]) -> String {
     let doc = lopdf::Document::load_mem(pdf).unwrap();
@@ -338,13 +349,7 @@ fn one_game_books_run_easiest_first_with_one_how_to_page_a_game() {
         ("number-match.toml", 1),
     ] {
         book(dir.path(), &template(name), "t.pdf");
-        // pdftotext (poppler-utils, which .ci/run installs): one string a page.
-        let out = std::process::Command::new("pdftotext")
-            .args(["-enc", "UTF-8", "t.pdf", "-"])
-            .current_dir(dir.path())
-            .output()
-            .expect("pdftotext (poppler-utils)");
-        let all = String::from_utf8(out.stdout).unwrap();
+        let all = pdf_text(dir.path(), "t.pdf");
         let texts: Vec<&str> = all.split('\u{c}').collect();
         // The stars of every puzzle, in page order, never go down across the book.
         let stars: Vec<usize> = all
@@ -379,12 +384,7 @@ fn a_sections_first_page_holds_a_full_page_of_puzzles() {
         ("carcassonne.toml", "Small landscapes", 1, 2),
     ] {
         book(dir.path(), &template(name), "t.pdf");
-        let out = std::process::Command::new("pdftotext")
-            .args(["-enc", "UTF-8", "t.pdf", "-"])
-            .current_dir(dir.path())
-            .output()
-            .expect("pdftotext (poppler-utils)");
-        let all = String::from_utf8(out.stdout).unwrap();
+        let all = pdf_text(dir.path(), "t.pdf");
         let page = all
             .split('\u{c}')
             .find(|p| p.trim_start().starts_with(heading))
