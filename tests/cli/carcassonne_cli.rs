@@ -340,3 +340,35 @@ fn score_refuses_unknown_record_keys_by_name() {
         "{out}"
     );
 }
+
+#[test]
+fn solution_pictures_show_the_points_of_every_feature() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("svg");
+    let o = bin()
+        .args([
+            "carcassonne",
+            "generate",
+            "--count",
+            "6",
+            "--format",
+            "svg",
+            "--out-dir",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for i in 0..6 {
+        let puzzle = std::fs::read_to_string(out.join(format!("carcassonne-{i}.svg"))).unwrap();
+        let solution =
+            std::fs::read_to_string(out.join(format!("carcassonne-{i}-solution.svg"))).unwrap();
+        assert_ne!(
+            puzzle, solution,
+            "item {i}: the solution picture is the puzzle"
+        );
+        // Every feature's points: one white disc each, none on the puzzle.
+        let discs = |s: &str| s.matches("fill=\"#ffffff\"").count();
+        assert!(discs(&solution) > discs(&puzzle), "item {i}");
+    }
+}

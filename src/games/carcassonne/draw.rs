@@ -38,8 +38,15 @@ pub fn grid(area: Rect, l: &Landscape) -> (f32, Point) {
     (s, pt(x0, y0))
 }
 
-/// Draw a landscape; with `marks` (one per square), complete features are marked.
-pub fn landscape(canvas: &mut Canvas, area: Rect, l: &Landscape, marks: Option<&[Marks]>) {
+/// Draw a landscape; with `marks` (one per square), complete features are marked, and
+/// with `labels` each scored feature shows its points.
+pub fn landscape(
+    canvas: &mut Canvas,
+    area: Rect,
+    l: &Landscape,
+    marks: Option<&[Marks]>,
+    labels: &[super::score::Label],
+) {
     let (s, o) = grid(area, l);
     for r in 0..l.rows {
         for c in 0..l.cols {
@@ -57,6 +64,37 @@ pub fn landscape(canvas: &mut Canvas, area: Rect, l: &Landscape, marks: Option<&
                 ),
             }
         }
+    }
+    // Points: a white disc with the number, just inside the edge the feature
+    // reaches (a monastery's in the middle of its square).
+    for lb in labels {
+        let (r, c) = (lb.square / l.cols, lb.square % l.cols);
+        let cell = Rect::new(o.x + c as f32 * s, o.y + r as f32 * s, s, s);
+        let (u, v) = match lb.edge {
+            Some(0) => (0.5, 0.22),
+            Some(1) => (0.78, 0.5),
+            Some(2) => (0.5, 0.78),
+            Some(_) => (0.22, 0.5),
+            None => (0.5, 0.5),
+        };
+        let centre = at(cell, u, v);
+        let radius = s * 0.17;
+        canvas.circle(
+            centre,
+            radius,
+            Some(Color::WHITE),
+            Some(stroke(Color::BLACK, s * 0.02)),
+        );
+        let text = lb.points.to_string();
+        let size = radius * if text.len() > 1 { 1.05 } else { 1.35 } / crate::canvas::MM_PER_PT;
+        canvas.text(
+            centre.x,
+            centre.y + radius * 0.42,
+            size,
+            crate::canvas::Face::Bold,
+            crate::canvas::Align::Center,
+            &text,
+        );
     }
 }
 
@@ -234,7 +272,7 @@ pub fn example(
     let box_h = side * (l.rows as f32 + 2.0 * PAD);
     let land = Rect::new(top.x + (top.w - box_w) / 2.0, top.y, box_w, box_h);
     let m = super::score::marks(l);
-    landscape(canvas, land, l, Some(&m));
+    landscape(canvas, land, l, Some(&m), &[]);
     let (s, o) = grid(land, l);
     let radius = (s * 0.16).max(size * MM_PER_PT * 0.62);
     for (letter, (u, v)) in labels {

@@ -156,16 +156,27 @@ impl Game for Carcassonne {
     }
 
     fn draw(&self, p: &CarcassonnePuzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
+        // A solution picture (`generate --format svg|png`) shows the scoring: complete
+        // features marked and every feature's points.
         let marks = with_solution.then(|| score::marks(&p.map));
-        draw::landscape(canvas, area, &p.map, marks.as_deref());
+        let labels = if with_solution {
+            score::labels(&p.map)
+        } else {
+            Vec::new()
+        };
+        draw::landscape(canvas, area, &p.map, marks.as_deref(), &labels);
     }
 
     fn answer_aspect(&self, p: &CarcassonnePuzzle) -> f32 {
         draw::aspect(&p.map)
     }
 
+    /// The answer key's drawing: complete features marked (the points are in the
+    /// answer line under it; labels on every feature would need the answers drawn
+    /// about twice as large to keep their figures at 7 pt).
     fn draw_answer(&self, p: &CarcassonnePuzzle, canvas: &mut Canvas, area: Rect) {
-        self.draw(p, canvas, area, true);
+        let marks = score::marks(&p.map);
+        draw::landscape(canvas, area, &p.map, Some(&marks), &[]);
     }
 
     fn answer_note(&self) -> Option<String> {

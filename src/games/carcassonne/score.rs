@@ -257,6 +257,92 @@ pub fn marks(l: &Landscape) -> Vec<Marks> {
     out
 }
 
+/// Where an answer drawing writes the points of one scored feature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Label {
+    /// The square the label sits on.
+    pub square: usize,
+    /// The edge (N, E, S, W) of that square the feature reaches, the label set just
+    /// inside it; None: the square's centre (a monastery).
+    pub edge: Option<usize>,
+    /// The feature's points by the one-player rules (shields included, farms not).
+    pub points: u32,
+}
+
+/// One label for every city, road and monastery, with its points: the same points
+/// [`score`] adds up. Each feature's label sits on its first square (in reading order),
+/// at the first edge (N, E, S, W) the feature reaches there.
+pub fn labels(l: &Landscape) -> Vec<Label> {
+    let n = l.squares.len();
+    let Joined {
+        segs,
+        mut parent,
+        open,
+    } = join(l);
+    // Per feature root: open?, its squares (distinct), its first (square, edge).
+    let mut feature_open = vec![false; n * 8];
+    let mut squares: Vec<Vec<usize>> = vec![Vec::new(); n * 8];
+    let mut anchor: Vec<Option<(usize, usize)>> = vec![None; n * 8];
+    let mut kind = vec![0u8; n * 8];
+    for sq in 0..n {
+        let Some(s) = &segs[sq] else { continue };
+        for local in 0..s.n {
+            let root = find(&mut parent, node(sq, local)) as usize;
+            feature_open[root] |= open[node(sq, local) as usize];
+            kind[root] = s.kinds[local as usize];
+            if squares[root].last() != Some(&sq) {
+                squares[root].push(sq);
+            }
+            if anchor[root].is_none() {
+                if let Some(d) = (0..4).find(|&d| s.of_edge[d] == local) {
+                    anchor[root] = Some((sq, d));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for root in 0..n * 8 {
+        let (Some((square, edge)), false) = (anchor[root], squares[root].is_empty()) else {
+            continue;
+        };
+        let tiles = squares[root].len() as u32;
+        let complete = !feature_open[root];
+        let points = if kind[root] == CITY {
+            let shields = squares[root].iter().filter(|&&sq| l.has_shield(sq)).count() as u32;
+            if complete {
+                2 * tiles + 2 * shields
+            } else {
+                tiles + shields
+            }
+        } else {
+            tiles
+        };
+        out.push(Label {
+            square,
+            edge: Some(edge),
+            points,
+        });
+    }
+    for sq in 0..n {
+        let Some(t) = l.squares[sq] else { continue };
+        if !t.is_monastery() {
+            continue;
+        }
+        let (r, c) = ((sq / l.cols) as isize, (sq % l.cols) as isize);
+        let around = (-1..=1)
+            .flat_map(|dr| (-1..=1).map(move |dc| (dr, dc)))
+            .filter(|&(dr, dc)| (dr, dc) != (0, 0) && l.get(r + dr, c + dc).is_some())
+            .count() as u32;
+        out.push(Label {
+            square: sq,
+            edge: None,
+            points: if around == 8 { 9 } else { 1 + around },
+        });
+    }
+    out.sort_by_key(|lb| (lb.square, lb.edge.map_or(4, |e| e)));
+    out
+}
+
 /// Score with or without the full game's farms: every field area (farm) scores 3 points
 /// for each complete city it borders.
 pub fn score_with(l: &Landscape, farms: bool) -> Breakdown {

@@ -293,6 +293,46 @@ fn both_scorers_agree_on_thousands_of_generated_landscapes() {
     }
 }
 
+#[test]
+fn the_solution_pictures_points_add_up_to_the_independent_score() {
+    use crate::seed::item_rng;
+    for i in 0..2000u64 {
+        let tiles = 1 + (i as usize % 72);
+        let mut l = generate::landscape(tiles, &mut item_rng(2, "carcassonne-labels", i)).landscape;
+        if i % 2 == 1 {
+            l.shields = (0..l.squares.len())
+                .map(|sq| {
+                    l.squares[sq].is_some_and(|t| t.cities == 1 && t.count(CITY) > 0)
+                        && (sq as u64 * 5 + i).is_multiple_of(2)
+                })
+                .collect();
+        }
+        let labels = score::labels(&l);
+        let sum: u32 = labels.iter().map(|lb| lb.points).sum();
+        // The raster scorer is a second, plain implementation of the rules.
+        assert_eq!(sum, raster::score(&l), "landscape {i}: {}", l.to_json());
+        let b = score(&l);
+        let features = b.complete_cities.count
+            + b.incomplete_cities.count
+            + b.complete_roads.count
+            + b.incomplete_roads.count
+            + b.complete_monasteries.count
+            + b.incomplete_monasteries.count;
+        assert_eq!(
+            labels.len() as u32,
+            features,
+            "landscape {i}: one label a feature"
+        );
+        for lb in &labels {
+            let t = l.squares[lb.square].expect("a label on a tile");
+            match lb.edge {
+                Some(d) => assert_ne!(t.edges[d], super::tiles::FIELD, "landscape {i}"),
+                None => assert!(t.is_monastery(), "landscape {i}"),
+            }
+        }
+    }
+}
+
 fn rotate(l: &Landscape) -> Landscape {
     // Clockwise: new (r, c) = old (rows - 1 - c, r).
     let (rows, cols) = (l.cols, l.rows);
