@@ -179,7 +179,10 @@ pub fn facts_path(pdf: &Path) -> PathBuf {
 /// Write a book and its facts beside it (both appear together). A PDF written to a
 /// stream (a pipe, a device) has no facts file.
 pub fn write_with_facts(path: &Path, book: &Book) -> Result<Vec<PathBuf>> {
-    let stream = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
+    // A pipe, a device, or a name for one (/dev/stdout, /proc/self/fd/1, even when
+    // it leads to a file) gets the PDF only: no facts file beside it.
+    let special = path.starts_with("/dev") || path.starts_with("/proc");
+    let stream = special || std::fs::metadata(path).is_ok_and(|m| !m.is_file());
     if stream {
         crate::output::write_atomic(path, &book.pdf)?;
         return Ok(vec![path.to_path_buf()]);

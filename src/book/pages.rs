@@ -932,10 +932,10 @@ fn copyright_page(
         .and_then(|d| d.get(2..6))
         .map(str::to_string)
         .unwrap_or_else(|| time::OffsetDateTime::now_utc().year().to_string());
-    let holder = if t.author.is_empty() {
-        &t.publisher
+    let holder = if t.author.trim().is_empty() {
+        t.publisher.trim()
     } else {
-        &t.author
+        t.author.trim()
     };
     let copyright = if !t.copyright.is_empty() {
         typeset(&t.copyright)
@@ -1031,6 +1031,12 @@ fn copyright_page(
     let chosen = if measure(&all) <= area.h * 0.9 {
         all
     } else {
+        // Too long for the page: the facts file beside the PDF has them all.
+        lines.push((
+            "(The lists are too long for this page: they are in the file written beside the book, NAME.pdf.json.)".into(),
+            ty.regular,
+            ty.small,
+        ));
         lines
     };
     let h = measure(&chosen);
@@ -1043,14 +1049,35 @@ pub(super) fn remake_command(
     seed: u64,
     volume: Option<u32>,
 ) -> String {
-    let mut command = match template_name {
-        Some(name) => format!("puzzlebook book --template {name} --seed {seed}"),
+    // The book's date when it came from the environment: the same bytes need it.
+    let mut command = match std::env::var("SOURCE_DATE_EPOCH") {
+        Ok(v) if !v.trim().is_empty() => format!("SOURCE_DATE_EPOCH={} ", shell_word(v.trim())),
+        _ => String::new(),
+    };
+    command += &match template_name {
+        Some(name) => format!(
+            "puzzlebook book --template {} --seed {seed}",
+            shell_word(name)
+        ),
         None => format!("puzzlebook book --seed {seed}"),
     };
     if let Some(v) = volume {
         command += &format!(" --volume {v}");
     }
     command
+}
+
+/// A word as a POSIX shell reads it back: as it is when it is plain, else in single
+/// quotes (a quote inside written '\'').
+fn shell_word(w: &str) -> String {
+    let plain = !w.is_empty()
+        && w.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.,/+=:@%".contains(&b));
+    if plain {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
 }
 
 /// Lines of the copyright page, set at the foot of `area` (`h` their height).

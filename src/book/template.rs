@@ -638,19 +638,41 @@ impl Template {
                     .to_string(),
             );
         }
-        // A back cover must not promise a game the book does not hold.
-        let blurb = self.cover.blurb.to_lowercase();
-        let words: Vec<&str> = blurb
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .collect();
-        let holds = |game: &str| self.sections.iter().any(|s| s.game == game);
+        // A back cover must not promise a game the book does not hold: a game's name
+        // as a name (capitalized, its words side by side), not the verb "flip".
+        let blurb = &self.cover.blurb;
+        let words: Vec<&str> = blurb.split_whitespace().collect();
+        let named = |title: &str| {
+            let t: Vec<&str> = title.split(' ').collect();
+            words.windows(t.len()).any(|w| {
+                w.iter().zip(&t).enumerate().all(|(i, (word, want))| {
+                    // Letters of the word (punctuation may follow only the last).
+                    let core = word.trim_start_matches(|c: char| !c.is_alphanumeric());
+                    let core = if i + 1 == t.len() {
+                        core.trim_end_matches(|c: char| !c.is_alphanumeric())
+                    } else {
+                        core
+                    };
+                    core == *want
+                })
+            })
+        };
+        let king = |s: &Section| {
+            s.params
+                .get("moves")
+                .and_then(|v| v.as_str())
+                .is_some_and(|m| m == "king")
+        };
         for (title, game) in GAME_TITLES {
-            let t: Vec<String> = title.to_lowercase().split(' ').map(String::from).collect();
-            let named = words
-                .windows(t.len())
-                .any(|w| w.iter().zip(&t).all(|(a, b)| *a == b.as_str()));
-            if named && !holds(game) {
+            let holds = self.sections.iter().any(|s| {
+                s.game == *game
+                    && match *title {
+                        "Hidato" => king(s),
+                        "Numbrix" => !king(s),
+                        _ => true,
+                    }
+            });
+            if named(title) && !holds {
                 w.push(format!(
                     "cover.blurb names {title}, but the book has no {title} section: change the blurb or add the section"
                 ));

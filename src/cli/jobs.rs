@@ -201,6 +201,8 @@ pub fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<Exit
         opts.fresh = Some(std::sync::Arc::new(std::sync::Mutex::new(cat.seen())));
     }
     let built = book::build(&template, &opts)?;
+    // A stop asked for while the book was laid out: nothing is written.
+    puzzlebook::interrupt::check()?;
     let written = book::write_with_facts(&args.out, &built)?;
     if let Some((cat, source)) = &mut catalogue {
         let date = template.date.clone().unwrap_or_else(|| "-".into());
@@ -260,6 +262,7 @@ pub fn cover_cmd(args: CoverArgs, jobs: usize, show_progress: bool) -> Result<Ex
         opts.fresh = Some(std::sync::Arc::new(std::sync::Mutex::new(cat.seen())));
     }
     let cover = book::cover::build(&template, &opts, args.paper)?;
+    puzzlebook::interrupt::check()?;
     write_atomic(&args.out, &cover.pdf)?;
     for w in &cover.warnings {
         eprintln!("note: {w}");

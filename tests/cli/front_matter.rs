@@ -124,13 +124,94 @@ fn the_facts_beside_the_pdf_make_the_same_book_again() {
     assert_eq!(sections[1]["game"], "numbrix");
     let pages = lopdf::Document::load_mem(&pdf).unwrap().get_pages().len();
     assert_eq!(facts["pages"], pages);
-    // The command, run where the template is, makes the same bytes.
-    let command = facts["command"].as_str().unwrap();
-    let mut args: Vec<&str> = command.split(' ').skip(1).collect();
-    args.extend(["--out", "again.pdf"]);
-    let o = bin().current_dir(dir.path()).args(&args).output().unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The command, run by a shell where the template is, makes the same bytes.
+    rerun(dir.path(), facts["command"].as_str().unwrap(), "again.pdf");
     assert_eq!(std::fs::read(dir.path().join("again.pdf")).unwrap(), pdf);
+}
+
+/// Run a facts file's command with `sh -c` in `dir` (this build's binary first on the
+/// PATH), writing `out`.
+fn rerun(dir: &Path, command: &str, out: &str) {
+    let bin_dir = assert_cmd::cargo::cargo_bin("puzzlebook")
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{command} --out {out}"))
+        .current_dir(dir)
+        .env_remove("SOURCE_DATE_EPOCH")
+        .env("PATH", format!("{}:/usr/bin:/bin", bin_dir.display()))
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{command}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn the_facts_command_survives_odd_names_and_a_fixed_date() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = small_template(dir.path(), "");
+    let odd = dir.path().join("my book's \"x\" $HOME.toml");
+    std::fs::rename(&t, &odd).unwrap();
+    let o = bin()
+        .current_dir(dir.path())
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .args([
+            "book",
+            "--template",
+            odd.file_name().unwrap().to_str().unwrap(),
+            "--out",
+            "odd.pdf",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let facts: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("odd.pdf.json")).unwrap())
+            .unwrap();
+    let command = facts["command"].as_str().unwrap();
+    assert!(
+        command.starts_with("SOURCE_DATE_EPOCH=1700000000 puzzlebook book --template '"),
+        "{command}"
+    );
+    rerun(dir.path(), command, "again.pdf");
+    assert_eq!(
+        std::fs::read(dir.path().join("again.pdf")).unwrap(),
+        std::fs::read(dir.path().join("odd.pdf")).unwrap()
+    );
+    assert!(copyright_text(&std::fs::read(dir.path().join("odd.pdf")).unwrap()).contains("© 2023"));
+}
+
+#[test]
+fn a_book_to_a_device_name_gets_no_facts_file_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = small_template(dir.path(), "");
+    let sink = std::fs::File::create(dir.path().join("piped.pdf")).unwrap();
+    let _ = std::fs::remove_file("/dev/stdout.json");
+    let o = std::process::Command::new(assert_cmd::cargo::cargo_bin("puzzlebook"))
+        .current_dir(dir.path())
+        .args([
+            "book",
+            "--template",
+            t.to_str().unwrap(),
+            "--out",
+            "/dev/stdout",
+        ])
+        .stdout(sink)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::read(dir.path().join("piped.pdf"))
+        .unwrap()
+        .starts_with(b"%PDF-"));
+    assert!(
+        !Path::new("/dev/stdout.json").exists(),
+        "a facts file beside /dev/stdout"
+    );
 }
 
 #[test]
@@ -154,6 +235,27 @@ fn a_blurb_that_names_a_game_the_book_lacks_is_a_warning() {
         !log.contains("names Flip") && !log.contains("names Numbrix"),
         "{log}"
     );
+    // Words, not names: the verb "flip", "number. Match" across a sentence.
+    for blurb in [
+        "Grab a pencil and flip a page.",
+        "Circle a number. Match it with its pair.",
+    ] {
+        std::fs::write(
+            &t,
+            format!("title = \"T\"\n[cover]\nblurb = \"{blurb}\"\n[[section]]\ngame = \"numbrix\"\ncount = 2\nparams = {{ size = \"5\" }}\n"),
+        )
+        .unwrap();
+        let (log, _) = book(dir.path(), &t, "w.pdf");
+        assert!(!log.contains("cover.blurb names"), "{blurb}: {log}");
+    }
+    // Hidato is Numbrix with king moves: a book of plain Numbrix does not hold it.
+    std::fs::write(
+        &t,
+        "title = \"T\"\n[cover]\nblurb = \"Hidato puzzles.\"\n[[section]]\ngame = \"numbrix\"\ncount = 2\nparams = { size = \"5\" }\n",
+    )
+    .unwrap();
+    let (log, _) = book(dir.path(), &t, "h.pdf");
+    assert!(log.contains("cover.blurb names Hidato"), "{log}");
     // The shipped default book promises only what it holds.
     let o = bin()
         .current_dir(dir.path())
