@@ -234,6 +234,18 @@ fn classify(user: &Path) -> Result<Target> {
             permissions: fs::symlink_metadata(user).ok().map(|m| m.permissions()),
         });
     }
+    // A pipe or a device reached through the kernel's own links (/dev/stdout ->
+    // /proc/self/fd/1 -> "pipe:[N]", a name no folder holds): written where it is.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if let Ok(m) = fs::metadata(user) {
+            let t = m.file_type();
+            if t.is_fifo() || t.is_char_device() {
+                return Ok(Target::Stream(user.to_path_buf()));
+            }
+        }
+    }
     let path = follow_links(user)?;
     let meta = match fs::symlink_metadata(&path) {
         Ok(m) => m,

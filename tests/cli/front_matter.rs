@@ -212,6 +212,21 @@ fn a_book_to_a_device_name_gets_no_facts_file_beside_it() {
         !Path::new("/dev/stdout.json").exists(),
         "a facts file beside /dev/stdout"
     );
+    // Into a pipe (this test's capture of standard output) too.
+    let o = bin()
+        .current_dir(dir.path())
+        .args([
+            "book",
+            "--template",
+            t.to_str().unwrap(),
+            "--out",
+            "/dev/stdout",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stdout.starts_with(b"%PDF-"));
+    assert!(!Path::new("/dev/stdout.json").exists());
 }
 
 #[test]
