@@ -1416,6 +1416,34 @@ pub(super) fn check_pages(
         }
         if let Some(b) = c.ink_bounds() {
             let live = g.live(page);
+            // Pages whose text runs as long as it needs (how to play, the answer key)
+            // can outgrow a small page: that is the template's to change.
+            let large = if ty.large {
+                " or turn large_print off"
+            } else {
+                ""
+            };
+            let too_small = |what: String, fix: &str| {
+                Error::invalid(format!(
+                    "{what} (page {page}) runs {:.1} mm past the safe area of this page size: {fix}{large}",
+                    (b.bottom() - live.bottom()).max(b.right() - live.right()).max(0.1)
+                ))
+            };
+            match kind {
+                Kind::HowTo(_) if !within(b, live) => {
+                    return Err(too_small(
+                        "a \"how to play\" page".into(),
+                        "choose a larger page_size",
+                    ));
+                }
+                Kind::Answers(_) if !within(b, live) => {
+                    return Err(too_small(
+                        "the answer key".into(),
+                        "choose a larger page_size, or put fewer puzzles in a section",
+                    ));
+                }
+                _ => {}
+            }
             if !within(b, live) {
                 return Err(Error::Check(format!(
                     "page {page} draws outside its safe area ({:.1}..{:.1} x {:.1}..{:.1} mm, safe {:.1}..{:.1} x {:.1}..{:.1}): a bug",

@@ -514,3 +514,31 @@ fn a_sections_first_page_holds_a_full_page_of_puzzles() {
         }
     }
 }
+
+#[test]
+fn pages_that_outgrow_a_small_page_size_are_a_clear_error_not_a_bug() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, says) in [
+        (
+            "title=\"C\"\npage_size=\"5x8\"\n[[section]]\ngame=\"carcassonne\"\ncount=4\nper_page=1\nparams={ tiles = 12 }\n",
+            "the answer key (page 9) runs",
+        ),
+        (
+            "title=\"C\"\npage_size=\"4x6in\"\nlarge_print=true\n[[section]]\ngame=\"flip\"\ncount=4\nparams={ size = 4 }\n",
+            "or turn large_print off",
+        ),
+    ] {
+        std::fs::write(dir.path().join("s.toml"), text).unwrap();
+        let o = bin()
+            .current_dir(dir.path())
+            .args(["book", "--template", "s.toml", "--out", "s.pdf"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says) && err.contains("choose a larger page_size"), "{err}");
+        assert!(!err.contains("a bug"), "{err}");
+        assert!(!dir.path().join("s.pdf").exists());
+    }
+}
