@@ -820,3 +820,12 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File> {
     }
     Ok(f)
 }
+
+/// SHA-256 of `bytes`, as 64 lowercase hex digits.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}

@@ -133,7 +133,7 @@ impl Composed {
         );
         let mut facts = self.facts.clone();
         facts["pages"] = self.pages.len().into();
-        facts["pdf_sha256"] = sha256_hex(&pdf).into();
+        facts["pdf_sha256"] = crate::output::sha256_hex(&pdf).into();
         Ok(Book {
             pdf,
             pages: self.pages.len(),
@@ -192,7 +192,7 @@ pub fn write_with_facts(path: &Path, book: &Book) -> Result<Vec<PathBuf>> {
     set.create(path)?
         .write_all(&book.pdf)
         .map_err(|e| Error::io("cannot write to", path, e))?;
-    let text = serde_json::to_string_pretty(&book.facts).expect("serialises") + "\n";
+    let text = facts_text(&book.facts);
     set.create(&facts)?
         .write_all(text.as_bytes())
         .map_err(|e| Error::io("cannot write to", &facts, e))?;
@@ -200,12 +200,9 @@ pub fn write_with_facts(path: &Path, book: &Book) -> Result<Vec<PathBuf>> {
     Ok(vec![path.to_path_buf(), facts])
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+/// The facts as their file holds them: pretty JSON, one newline at the end.
+pub fn facts_text(facts: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(facts).expect("serialises") + "\n"
 }
 
 /// A generated section, with the game's type erased for layout.

@@ -53,10 +53,7 @@ pub struct Entry {
     pub seed: u64,
 }
 
-/// SHA-256 of `bytes`, as 64 lowercase hex digits.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
+pub use crate::output::sha256_hex;
 
 pub(crate) fn hex(d: &[u8]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()

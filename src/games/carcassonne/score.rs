@@ -248,13 +248,19 @@ pub fn marks(l: &Landscape) -> Vec<Marks> {
             }
         }
         if t.is_monastery() {
-            let (r, c) = ((sq / l.cols) as isize, (sq % l.cols) as isize);
-            out[sq].surrounded_monastery = (-1..=1)
-                .flat_map(|dr| (-1..=1).map(move |dc| (dr, dc)))
-                .all(|(dr, dc)| l.get(r + dr, c + dc).is_some());
+            out[sq].surrounded_monastery = neighbours(l, sq) == 8;
         }
     }
     out
+}
+
+/// The squares around `sq` (of its eight) that hold a tile.
+fn neighbours(l: &Landscape, sq: usize) -> u32 {
+    let (r, c) = ((sq / l.cols) as isize, (sq % l.cols) as isize);
+    (-1..=1)
+        .flat_map(|dr| (-1..=1).map(move |dc| (dr, dc)))
+        .filter(|&(dr, dc)| (dr, dc) != (0, 0) && l.get(r + dr, c + dc).is_some())
+        .count() as u32
 }
 
 /// Where an answer drawing writes the points of one scored feature.
@@ -328,11 +334,7 @@ pub fn labels(l: &Landscape) -> Vec<Label> {
         if !t.is_monastery() {
             continue;
         }
-        let (r, c) = ((sq / l.cols) as isize, (sq % l.cols) as isize);
-        let around = (-1..=1)
-            .flat_map(|dr| (-1..=1).map(move |dc| (dr, dc)))
-            .filter(|&(dr, dc)| (dr, dc) != (0, 0) && l.get(r + dr, c + dc).is_some())
-            .count() as u32;
+        let around = neighbours(l, sq);
         out.push(Label {
             square: sq,
             edge: None,
@@ -400,11 +402,7 @@ pub fn score_with(l: &Landscape, farms: bool) -> Breakdown {
         if !t.is_monastery() {
             continue;
         }
-        let (r, c) = ((sq / l.cols) as isize, (sq % l.cols) as isize);
-        let around = (-1..=1)
-            .flat_map(|dr| (-1..=1).map(move |dc| (dr, dc)))
-            .filter(|&(dr, dc)| (dr, dc) != (0, 0) && l.get(r + dr, c + dc).is_some())
-            .count() as u32;
+        let around = neighbours(l, sq);
         if around == 8 {
             b.complete_monasteries.count += 1;
             b.complete_monasteries.points += 9;

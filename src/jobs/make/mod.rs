@@ -454,7 +454,7 @@ pub fn merge(paths: &[PathBuf], files: &StatsFiles) -> Result<Merged> {
             let mut written = vec![files.out.clone()];
             if let Some(facts) = parts[0].header.facts.clone() {
                 let path = crate::book::facts_path(&files.out);
-                let text = serde_json::to_string_pretty(&facts).expect("serialises") + "\n";
+                let text = crate::book::facts_text(&facts);
                 set.create(&path)?
                     .write_all(text.as_bytes())
                     .map_err(|e| Error::io("cannot write to", &path, e))?;
