@@ -17,16 +17,18 @@ page_of() {
     [[ -n "$n" ]] || { echo "no page of $1 starts with '$2'" >&2; exit 1; }
     echo "$n"
 }
-shot() { # book page name
-    pdftoppm -png -r 60 -f "$2" -l "$2" -singlefile "$tmp/$1.pdf" "docs/img/$3"
+shot() { # book heading name: the page a heading starts (a failed lookup stops the script)
+    local page
+    page="$(page_of "$1" "$2")"
+    pdftoppm -png -r 60 -f "$page" -l "$page" -singlefile "$tmp/$1.pdf" "docs/img/$3"
 }
 for t in flip-6x9 numbrix-6x9 number-match carcassonne catan-almanac; do book "$t"; done
-shot flip-6x9 "$(page_of flip-6x9 'The classic 5 x 5')" book-flip
-shot numbrix-6x9 "$(page_of numbrix-6x9 'Medium')" book-numbrix
-shot number-match "$(page_of number-match 'Warm-up: two adds')" book-number-match
-shot carcassonne "$(page_of carcassonne 'Medium landscapes')" book-carcassonne
-shot catan-almanac "$(page_of catan-almanac 'players: reds apart')" book-catan
-shot number-match "$(page_of number-match 'Answers')" book-answers
+shot flip-6x9 'The classic 5' book-flip
+shot numbrix-6x9 'Medium' book-numbrix
+shot number-match 'Warm-up: two adds' book-number-match
+shot carcassonne 'Medium landscapes' book-carcassonne
+shot catan-almanac 'players: reds apart' book-catan
+shot number-match 'Answers' book-answers
 "$pb" cover --template templates/numbrix-6x9.toml --out "$tmp/cover.pdf" >/dev/null 2>&1
 pdftoppm -png -r 30 -singlefile "$tmp/cover.pdf" docs/img/cover-numbrix-6x9
 ls -l docs/img

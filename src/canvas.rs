@@ -246,6 +246,20 @@ impl Canvas {
         })
     }
 
+    /// How many different colours (not greys) the shapes fill with: how colourful a
+    /// drawing is.
+    pub fn fill_colours(&self) -> usize {
+        let mut seen: Vec<Color> = Vec::new();
+        for shape in &self.shapes {
+            if let Shape::Path { fill: Some(f), .. } | Shape::Circle { fill: Some(f), .. } = shape {
+                if !f.is_grey() && !seen.contains(f) {
+                    seen.push(*f);
+                }
+            }
+        }
+        seen.len()
+    }
+
     /// An empty page.
     pub fn new() -> Self {
         Canvas::default()

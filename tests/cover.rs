@@ -11,6 +11,17 @@ use puzzlebook::canvas::{Rect, Shape, MM_PER_PT};
 
 const PT_PER_IN: f32 = 72.0;
 
+/// The templates the project ships.
+const SHIPPED: [&str; 7] = [
+    "carcassonne.toml",
+    "catan-almanac.toml",
+    "default.toml",
+    "flip-6x9.toml",
+    "hidato-shapes-6x9.toml",
+    "number-match.toml",
+    "numbrix-6x9.toml",
+];
+
 fn box_of(doc: &Document, key: &[u8]) -> Vec<f32> {
     let (_, page) = doc.get_pages().into_iter().next().unwrap();
     doc.get_dictionary(page)
@@ -157,10 +168,28 @@ fn overlaps(a: &Rect, b: &Rect) -> bool {
 fn text_keeps_to_the_safe_zones_and_the_barcode_box_stays_clear() {
     let safe = 0.125 * 25.4;
     let spine_safe = 0.0625 * 25.4;
-    for name in ["numbrix-6x9.toml", "default.toml", "catan-almanac.toml"] {
-        let t = Template::load(&common::template(name)).unwrap();
-        let interior = compose(&t, &BookOptions::default()).unwrap();
-        let (g, canvas, spine_text, _) = cover::compose(&t, &interior, Paper::White).unwrap();
+    // Every shipped template (each theme), and one as a large-print second volume
+    // (the marks' band across the top of the front).
+    let mut cases: Vec<(String, Template, BookOptions)> = SHIPPED
+        .iter()
+        .map(|n| {
+            let t = Template::load(&common::template(n)).unwrap();
+            (n.to_string(), t, BookOptions::default())
+        })
+        .collect();
+    let mut big = Template::load(&common::template("numbrix-6x9.toml")).unwrap();
+    big.large_print = true;
+    cases.push((
+        "numbrix-6x9.toml, large print, volume 2".into(),
+        big,
+        BookOptions {
+            volume: Some(2),
+            ..BookOptions::default()
+        },
+    ));
+    for (name, t, opts) in &cases {
+        let interior = compose(t, opts).unwrap();
+        let (g, canvas, spine_text, _) = cover::compose(t, &interior, Paper::White).unwrap();
         let g: CoverGeometry = g;
         let panels = [g.back().inset(safe), g.front().inset(safe)];
         let spine = Rect::new(
@@ -244,6 +273,8 @@ fn cover_template_errors_are_one_line() {
     let out = dir.path().join("c.pdf");
     for (cover, needle) in [
         ("background = \"navy\"", "cover.background"),
+        ("accent = \"#12345\"", "cover.accent"),
+        ("theme = \"waves\"", "waves"),
         ("paper = \"glossy\"", "glossy"),
         ("colour = \"#000000\"", "colour"),
     ] {
@@ -379,5 +410,293 @@ fn ingram_margins_are_half_an_inch() {
         ],
         None,
         "IngramSpark asks for CMYK or grey",
+    );
+}
+
+/// The numbers drawn as text on a canvas, in drawing order.
+fn numbers_of(c: &puzzlebook::canvas::Canvas) -> Vec<u32> {
+    c.shapes
+        .iter()
+        .filter_map(|s| match s {
+            Shape::Text { text, .. } => text.parse().ok(),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The front's puzzle is the book's hardest by the stars printed inside: find the
+/// interior page whose puzzle has the art's givens and read its stars from the page.
+#[test]
+fn front_art_is_a_hardest_puzzle_of_the_book() {
+    for name in [
+        "numbrix-6x9.toml",
+        "hidato-shapes-6x9.toml",
+        "number-match.toml",
+    ] {
+        let t = Template::load(&common::template(name)).unwrap();
+        let interior = compose(&t, &BookOptions::default()).unwrap();
+        let art = interior.cover.art.as_ref().expect("art");
+        let page_stars = |p: &puzzlebook::canvas::Canvas| {
+            p.shapes
+                .iter()
+                .filter_map(|s| match s {
+                    Shape::Text { text, .. } if text.contains('★') => {
+                        Some(text.chars().filter(|&c| c == '★').count())
+                    }
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        let most = interior
+            .pages
+            .iter()
+            .flat_map(page_stars)
+            .max()
+            .expect("stars inside");
+        let want = {
+            let mut v = numbers_of(art);
+            v.sort_unstable();
+            v
+        };
+        assert!(
+            want.len() >= 5,
+            "{name}: the art has {} numbers",
+            want.len()
+        );
+        // The page that holds every one of the art's numbers (with their counts).
+        let holds = |p: &puzzlebook::canvas::Canvas| {
+            let mut have = numbers_of(p);
+            want.iter().all(|n| match have.iter().position(|h| h == n) {
+                Some(k) => {
+                    have.swap_remove(k);
+                    true
+                }
+                None => false,
+            })
+        };
+        let pages: Vec<usize> = (0..interior.pages.len())
+            .filter(|&i| !page_stars(&interior.pages[i]).is_empty() && holds(&interior.pages[i]))
+            .collect();
+        assert!(
+            !pages.is_empty(),
+            "{name}: no page holds the front's puzzle"
+        );
+        assert!(
+            pages
+                .iter()
+                .any(|&i| page_stars(&interior.pages[i]).contains(&most)),
+            "{name}: the front's puzzle is on pages {pages:?}, none at the book's most stars ({most})"
+        );
+    }
+}
+
+/// Unrated games (Catan): the front shows a colour board, not the greyscale section's.
+#[test]
+fn unrated_front_art_is_in_colour() {
+    let t = Template::load(&common::template("catan-almanac.toml")).unwrap();
+    let interior = compose(&t, &BookOptions::default()).unwrap();
+    let art = interior.cover.art.as_ref().expect("art");
+    assert!(art.fill_colours() >= 5, "{} colours", art.fill_colours());
+}
+
+/// Sum of the numbers `N` written "N <game>" in `text` for each game name.
+fn counted(text: &str, games: &[&str]) -> usize {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut total = 0;
+    for w in 0..words.len().saturating_sub(1) {
+        if let Ok(n) = words[w].parse::<usize>() {
+            let rest = words[w + 1..].join(" ");
+            if games.iter().any(|g| rest.starts_with(g)) {
+                total += n;
+            }
+        }
+    }
+    total
+}
+
+/// The back says what is inside: the counts add up to the template's sections (read
+/// from its TOML here), the stars to the rated games' counts, the pages to the
+/// interior's, and the answers are promised only when the book has them.
+#[test]
+fn back_cover_says_whats_inside() {
+    let games = [
+        "Flip",
+        "Numbrix",
+        "Hidato",
+        "Number Match",
+        "Catan",
+        "Carcassonne",
+    ];
+    for name in SHIPPED {
+        let path = common::template(name);
+        let raw: toml::Table = std::fs::read_to_string(&path).unwrap().parse().unwrap();
+        let sections = raw["section"].as_array().unwrap();
+        let count = |filter: &dyn Fn(&str) -> bool| -> usize {
+            sections
+                .iter()
+                .filter(|s| filter(s["game"].as_str().unwrap()))
+                .map(|s| s["count"].as_integer().unwrap() as usize)
+                .sum()
+        };
+        let total = count(&|_| true);
+        let rated = count(&|g| g != "catan");
+        let t = Template::load(&path).unwrap();
+        let made = cover::build(&t, &BookOptions::default(), None).unwrap();
+        let doc = Document::load_mem(&made.pdf).unwrap();
+        let text = page_texts(&doc).join(" ");
+        let inside = text
+            .split("What’s inside")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{name}: no \"What’s inside\" in {text}"));
+        // Up to the pages line (the spine and the sample follow).
+        let end = inside.find(" pages.").expect("a pages line") + " pages.".len();
+        let (inside, after) = inside.split_at(end);
+        assert_eq!(counted(inside, &games), total, "{name}: {inside}");
+        // "★★ 4": the number after each run of stars.
+        let words: Vec<&str> = inside.split_whitespace().collect();
+        let starred: usize = words
+            .windows(2)
+            .filter(|w| !w[0].is_empty() && w[0].chars().all(|c| c == '★'))
+            .map(|w| w[1].parse::<usize>().unwrap())
+            .sum();
+        assert_eq!(starred, rated, "{name}: {inside}");
+        assert!(
+            inside.contains(&format!("{} pages.", made.interior_pages)),
+            "{name}: {inside}"
+        );
+        let catan_only = rated == 0;
+        assert_eq!(
+            after
+                .trim_start()
+                .starts_with("Answers to every puzzle at the back."),
+            !catan_only && count(&|g| g == "catan") == 0,
+            "{name}: {inside}"
+        );
+        assert!(text.contains("from inside"), "{name}: no sample caption");
+        assert!(!text.contains("LARGE PRINT") && !text.contains("VOLUME"));
+    }
+}
+
+#[test]
+fn large_print_and_volume_are_marked_on_the_front() {
+    let mut t = Template::load(&common::template("flip-6x9.toml")).unwrap();
+    t.large_print = true;
+    let opts = BookOptions {
+        volume: Some(3),
+        ..BookOptions::default()
+    };
+    let made = cover::build(&t, &opts, None).unwrap();
+    let text = page_texts(&Document::load_mem(&made.pdf).unwrap())
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(text.contains("LARGE PRINT · VOLUME 3"), "{text}");
+    // The subtitle is the template's own: the volume is the mark's, not repeated.
+    assert!(!text.contains(", Volume 3"), "{text}");
+}
+
+/// Each cover rendered by poppler at 150 px across its front: the title's lines stand
+/// at least 7 px tall in light ink with a contrast of 4.5:1 or more against the
+/// background, and the themes give the shipped books different colours.
+/// poppler-utils comes from Debian (`.ci/run` installs it); without pdftoppm the test
+/// prints a note and passes, unless CI is set.
+#[test]
+fn every_cover_title_reads_as_a_150_px_thumbnail() {
+    if std::process::Command::new("pdftoppm")
+        .arg("-v")
+        .output()
+        .is_err()
+    {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have pdftoppm (.ci/run installs poppler-utils)"
+        );
+        eprintln!("note: pdftoppm is missing; the thumbnail test did not run");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut backgrounds = std::collections::BTreeSet::new();
+    for name in SHIPPED {
+        let t = Template::load(&common::template(name)).unwrap();
+        let made = cover::build(&t, &BookOptions::default(), None).unwrap();
+        let g = made.geometry;
+        let pdf = dir.path().join("c.pdf");
+        std::fs::write(&pdf, &made.pdf).unwrap();
+        let dpi = 150.0 / (g.trim_w / 25.4);
+        let out = std::process::Command::new("pdftoppm")
+            .args(["-png", "-singlefile", "-r", &format!("{dpi:.4}")])
+            .arg(&pdf)
+            .arg(dir.path().join("c"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let png = std::fs::File::open(dir.path().join("c.png")).unwrap();
+        let mut reader = png::Decoder::new(std::io::BufReader::new(png))
+            .read_info()
+            .unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!(info.color_type, png::ColorType::Rgb, "{name}");
+        let px_per_mm = dpi / 25.4;
+        let at = |x: usize, y: usize| {
+            let k = (y * info.width as usize + x) * 3;
+            (buf[k], buf[k + 1], buf[k + 2])
+        };
+        // The front panel's title band: the top 31% of the trim, inside the margins.
+        let x0 = ((3.175 + g.trim_w + g.spine + 9.5) * px_per_mm) as usize;
+        let x1 = ((3.175 + 2.0 * g.trim_w + g.spine - 9.5) * px_per_mm) as usize;
+        let y0 = (3.175 * px_per_mm) as usize;
+        let y1 = ((3.175 + 0.31 * g.trim_h) * px_per_mm) as usize;
+        // The background: the commonest colour of the band.
+        let mut freq = std::collections::HashMap::new();
+        for y in y0..y1 {
+            for x in x0..x1 {
+                *freq.entry(at(x, y)).or_insert(0usize) += 1;
+            }
+        }
+        let bg = *freq.iter().max_by_key(|(_, n)| **n).unwrap().0;
+        backgrounds.insert(bg);
+        let lum = |(r, g, b): (u8, u8, u8)| {
+            let lin = |v: u8| {
+                let c = f64::from(v) / 255.0;
+                if c <= 0.04045 {
+                    c / 12.92
+                } else {
+                    ((c + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+        };
+        let title_ink = |p: (u8, u8, u8)| lum(p) > 0.6;
+        // Runs of rows with title ink; the tallest is the title's line.
+        let (mut run, mut tallest, mut brightest) = (0, 0, 0.0f64);
+        for y in y0..y1 {
+            let inked: Vec<(u8, u8, u8)> = (x0..x1)
+                .map(|x| at(x, y))
+                .filter(|&p| title_ink(p))
+                .collect();
+            if inked.len() >= 2 {
+                run += 1;
+                tallest = tallest.max(run);
+                brightest = inked.iter().map(|&p| lum(p)).fold(brightest, f64::max);
+            } else {
+                run = 0;
+            }
+        }
+        assert!(
+            tallest >= 7,
+            "{name}: the title's tallest line is {tallest} px at 150 px wide"
+        );
+        let contrast = (brightest + 0.05) / (lum(bg) + 0.05);
+        assert!(contrast >= 4.5, "{name}: contrast {contrast:.2} on {bg:?}");
+    }
+    assert!(
+        backgrounds.len() >= 5,
+        "the shipped covers share their colours: {backgrounds:?}"
     );
 }

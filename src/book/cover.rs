@@ -10,6 +10,7 @@
 //! trim and 0.25 in from the spine.
 
 use super::layout::{Sheets, BLEED_MM, MM_PER_IN};
+use super::motif;
 use super::template::{parse_hex_color, Paper, Template};
 use super::{pdf, BookOptions, Composed};
 use crate::canvas::{cap_height, text_width, wrap, Align, Canvas, Color, Face, Rect, MM_PER_PT};
@@ -29,6 +30,14 @@ pub const BARCODE_OFFSET_MM: f32 = 0.25 * MM_PER_IN;
 const MARGIN: f32 = 0.375 * MM_PER_IN;
 /// The top share of the front that holds the title and subtitle.
 const TITLE_SHARE: f32 = 0.31;
+/// The back's text keeps above this share of its height; the sample puzzle and the
+/// barcode go below.
+const BACK_SPLIT: f32 = 0.56;
+/// A cover must sell as a thumbnail: at 150 px wide, the title's capitals must be
+/// at least this many pixels tall to read.
+pub const THUMBNAIL_CAP_PX: f32 = 7.0;
+/// The thumbnail width the title is checked at, in pixels.
+pub const THUMBNAIL_PX: f32 = 150.0;
 
 /// The spine's width for `pages` interior pages on `paper`, in mm.
 pub fn spine_mm(pages: usize, paper: Paper) -> f32 {
@@ -115,6 +124,102 @@ pub(crate) fn art_box(trim_w: f32, trim_h: f32, aspect: f32) -> Rect {
     )
 }
 
+/// Where the back's sample puzzle goes, in the back panel's coordinates, for a
+/// drawing of `aspect`: below the text, left of the barcode box.
+pub(crate) fn sample_box(trim_w: f32, trim_h: f32, aspect: f32) -> Rect {
+    let region = sample_region(trim_w, trim_h);
+    let w = region.w.min(region.h * aspect.max(0.05));
+    let h = w / aspect.max(0.05);
+    // Against the region's left and bottom, next to the barcode.
+    Rect::new(region.x, region.bottom() - h, w, h)
+}
+
+/// The room the sample puzzle may take on the back (card padding and caption
+/// included outside it).
+fn sample_region(trim_w: f32, trim_h: f32) -> Rect {
+    let pad = 4.0;
+    let caption = 7.0;
+    let left = MARGIN + pad;
+    let right = trim_w - BARCODE_OFFSET_MM - BARCODE_MM.0 - 6.0 - pad;
+    let top = trim_h * BACK_SPLIT + pad + caption;
+    let bottom = trim_h - MARGIN - pad;
+    Rect::new(left, top, (right - left).max(1.0), (bottom - top).max(1.0))
+}
+
+/// What the cover shows of the book (made with the interior).
+#[derive(Debug, Clone)]
+pub struct CoverFacts {
+    /// The pattern and palette.
+    pub theme: crate::games::Motif,
+    /// The front's puzzle, drawn in [`art_box`] (front panel coordinates).
+    pub art: Option<Canvas>,
+    /// The back's sample puzzle, drawn in [`sample_box`], and its caption.
+    pub sample: Option<(Canvas, String)>,
+    /// What's inside, one entry a game.
+    pub inside: Vec<Inside>,
+    /// The answers line, when the book has an answer key.
+    pub answers: Option<String>,
+    /// A large-print book: marked on the front.
+    pub large_print: bool,
+    /// Volume N of a series: marked on the front.
+    pub volume: Option<u32>,
+}
+
+/// One game's line in "what's inside".
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inside {
+    /// The game's name in books ("Numbrix").
+    pub title: String,
+    /// What one item is called ("Puzzle").
+    pub label: String,
+    /// How many the book holds.
+    pub count: usize,
+    /// Their sizes, in book order, each once.
+    pub sizes: Vec<String>,
+    /// How many at 1 to 5 stars (all zero: the game does not rate).
+    pub stars: [usize; 5],
+}
+
+impl Inside {
+    /// "22 Flip puzzles: 3 × 3, 5 × 5 and 4 × 7".
+    pub fn line(&self) -> String {
+        let label = self.label.to_lowercase();
+        let plural = if self.count == 1 {
+            label
+        } else {
+            format!("{label}s")
+        };
+        let title_l = self.title.to_lowercase();
+        let mut s = if title_l.ends_with(&plural) || title_l.ends_with(&format!("{plural}s")) {
+            format!("{} {}", self.count, self.title)
+        } else {
+            format!("{} {} {plural}", self.count, self.title)
+        };
+        if !self.sizes.is_empty() {
+            s.push_str(": ");
+            s.push_str(&join_and(&self.sizes));
+        }
+        s
+    }
+    /// "★ 6 · ★★ 10 · ★★★ 6", or None for a game without ratings.
+    pub fn difficulty(&self) -> Option<String> {
+        let parts: Vec<String> = (0..5)
+            .filter(|&k| self.stars[k] > 0)
+            .map(|k| format!("{} {}", "★".repeat(k + 1), self.stars[k]))
+            .collect();
+        (!parts.is_empty()).then(|| parts.join("  ·  "))
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 /// A finished cover.
 #[derive(Debug, Clone)]
 pub struct Cover {
@@ -137,8 +242,7 @@ pub struct Cover {
 pub fn build(template: &Template, opts: &BookOptions, paper: Option<Paper>) -> Result<Cover> {
     let composed =
         crate::batch::thread_pool(opts.env.jobs)?.install(|| super::compose(template, opts))?;
-    let volume_template = super::for_volume(template, opts.volume)?;
-    let template = &volume_template;
+    // The volume is the front's mark: the subtitle stays the template's own.
     let paper = paper.unwrap_or(template.cover.paper);
     let (geometry, canvas, spine_text, warnings) = compose(template, &composed, paper)?;
     // A cover prints in colour even on a black-ink interior: a greyscale book's cover
@@ -175,33 +279,66 @@ pub fn compose(
         trim_h: interior.geometry.trim_h,
         spine: spine_mm(pages, paper),
     };
-    let (r, gr, b) = parse_hex_color(&template.cover.background)
-        .ok_or_else(|| Error::param("cover.background", "is not a colour: write \"#RRGGBB\""))?;
-    let background = Color::rgb(r, gr, b);
+    let facts = &interior.cover;
+    let (theme_bg, theme_accent) = motif::palette(facts.theme);
+    let colour = |key: &'static str, v: &Option<String>, default: Color| -> Result<Color> {
+        match v {
+            None => Ok(default),
+            Some(v) => parse_hex_color(v)
+                .map(|(r, g, b)| Color::rgb(r, g, b))
+                .ok_or_else(|| Error::param(key, "is not a colour: write \"#RRGGBB\"")),
+        }
+    };
+    let background = colour("cover.background", &template.cover.background, theme_bg)?;
+    let accent = colour("cover.accent", &template.cover.accent, theme_accent)?;
     // Light text on a dark background, dark text on a light one.
-    let lum = 0.2126 * f32::from(r) + 0.7152 * f32::from(gr) + 0.0722 * f32::from(b);
-    let ink = if lum < 140.0 {
+    let ink = if motif::luminance(background) < 140.0 {
         Color::WHITE
     } else {
         Color::BLACK
     };
     let mut c = Canvas::new();
-    c.rect(
-        Rect::new(
-            -BLEED_MM,
-            -BLEED_MM,
-            g.width() + 2.0 * BLEED_MM,
-            g.trim_h + 2.0 * BLEED_MM,
-        ),
-        Some(background),
-        None,
+    let sheet = Rect::new(
+        -BLEED_MM,
+        -BLEED_MM,
+        g.width() + 2.0 * BLEED_MM,
+        g.trim_h + 2.0 * BLEED_MM,
+    );
+    c.rect(sheet, Some(background), None);
+    motif::draw(
+        &mut c,
+        facts.theme,
+        sheet,
+        g.trim_w / 9.0,
+        motif::mix(background, ink, motif::tint(facts.theme)),
+        interior.seed,
     );
     let mut warnings = Vec::new();
     let faces = interior.faces;
-    front(&mut c, template, interior, &g, ink)?;
-    back(&mut c, template, &g, ink, faces)?;
+    let style = Style { ink, accent, faces };
+    front(&mut c, template, interior, &g, &style, &mut warnings)?;
+    back(&mut c, template, interior, &g, &style, &mut warnings)?;
     let spine_text = spine(&mut c, template, &g, pages, ink, faces, &mut warnings);
+    super::check_glyphs_of(faces, std::slice::from_ref(&c))?;
     Ok((g, c, spine_text, warnings))
+}
+
+/// The cover's colours and faces.
+struct Style {
+    ink: Color,
+    accent: Color,
+    faces: (Face, Face),
+}
+
+impl Style {
+    /// Text on the accent colour: black or white, whichever reads.
+    fn on_accent(&self) -> Color {
+        if motif::luminance(self.accent) < 140.0 {
+            Color::WHITE
+        } else {
+            Color::BLACK
+        }
+    }
 }
 
 /// Lines of `text` wrapped to `width` at the largest size from `max` down to `min`
@@ -230,50 +367,102 @@ fn fit_lines(
     None
 }
 
+/// The front's marks, in the order they are printed: "LARGE PRINT", "VOLUME 2".
+fn marks(facts: &CoverFacts) -> Vec<String> {
+    let mut m = Vec::new();
+    if facts.large_print {
+        m.push("LARGE PRINT".to_string());
+    }
+    if let Some(v) = facts.volume {
+        m.push(format!("VOLUME {v}"));
+    }
+    m
+}
+
 fn front(
     c: &mut Canvas,
     t: &Template,
     interior: &Composed,
     g: &CoverGeometry,
-    ink: Color,
+    st: &Style,
+    warnings: &mut Vec<String>,
 ) -> Result<()> {
-    let (regular, bold) = interior.faces;
+    let (regular, bold) = st.faces;
     let f = g.front();
-    let inner = Rect::new(
+    let mut inner = Rect::new(
         f.x + MARGIN,
         f.y + MARGIN,
         f.w - 2.0 * MARGIN,
         f.h - 2.0 * MARGIN,
     );
-    // Title and subtitle in the top part, above the drawing.
-    let title_h = g.trim_h * TITLE_SHARE - MARGIN - 2.0;
+    let cx = inner.center().x;
+    // Large print and volume: a band across the top, running into the bleed.
+    let marks = marks(&interior.cover);
+    if !marks.is_empty() {
+        let text = marks.join("  ·  ");
+        let band_h = MARGIN + 9.0;
+        c.rect(
+            Rect::new(f.x, -BLEED_MM, f.w + BLEED_MM, band_h + BLEED_MM),
+            Some(st.accent),
+            None,
+        );
+        let size = fit_size_line(&text, bold, inner.w, 15.0).ok_or_else(|| {
+            Error::param("volume", "makes the front's mark too long for one line")
+        })?;
+        c.text_colored(
+            cx,
+            band_h - 3.0,
+            size,
+            bold,
+            Align::Center,
+            st.on_accent(),
+            &text,
+        );
+        inner.y = band_h + 4.0;
+        inner.h = f.bottom() - MARGIN - inner.y;
+    }
+    // Title (large and heavy) and subtitle in the top part, above the drawing.
+    let title_h = g.trim_h * TITLE_SHARE - inner.y - 2.0;
     let title = super::typeset::typeset(&t.title);
     let subtitle = super::typeset::typeset(&t.subtitle);
-    let sub_h = if subtitle.is_empty() { 0.0 } else { 16.0 };
-    let (size, lines) = fit_lines(&title, bold, inner.w, title_h - sub_h, 4, (14.0, 40.0))
+    let sub_h = if subtitle.is_empty() { 0.0 } else { 17.0 };
+    let max_pt = (g.trim_w * 0.42).clamp(40.0, 80.0);
+    let (size, lines) = fit_lines(&title, bold, inner.w, title_h - sub_h, 4, (14.0, max_pt))
         .ok_or_else(|| {
             Error::param(
                 "title",
                 "is too long for the front cover: shorten it (it must fit in 4 lines at 14 pt)",
             )
         })?;
-    let cx = inner.center().x;
-    let mut y = inner.y + size * MM_PER_PT;
+    let cap_px = cap_height(size) / g.trim_w * THUMBNAIL_PX;
+    if cap_px < THUMBNAIL_CAP_PX {
+        warnings.push(format!(
+            "the title will not read as a {THUMBNAIL_PX:.0} px thumbnail: its capitals are {cap_px:.1} px tall (at least {THUMBNAIL_CAP_PX:.0} reads): shorten the title"
+        ));
+    }
+    let mut y = inner.y + cap_height(size);
     for l in &lines {
-        c.text_colored(cx, y, size, bold, Align::Center, ink, l);
+        c.text_colored(cx, y, size, bold, Align::Center, st.ink, l);
         y += size * MM_PER_PT * 1.2;
     }
+    // An accent rule between title and subtitle, below the title's descenders.
+    let rule_y = y - size * MM_PER_PT * 1.2 + 0.3 * size * MM_PER_PT + 1.5;
+    c.rect(
+        Rect::new(cx - 18.0, rule_y, 36.0, 1.2),
+        Some(st.accent),
+        None,
+    );
     if !subtitle.is_empty() {
-        let (s, sl) = fit_lines(&subtitle, regular, inner.w, sub_h, 2, (9.0, 14.0))
+        let (s, sl) = fit_lines(&subtitle, regular, inner.w, sub_h - 5.0, 2, (9.0, 14.0))
             .ok_or_else(|| Error::param("subtitle", "is too long for the front cover"))?;
-        y += 1.0;
+        let mut y = rule_y + 4.0 + cap_height(s);
         for l in &sl {
-            c.text_colored(cx, y, s, regular, Align::Center, ink, l);
+            c.text_colored(cx, y, s, regular, Align::Center, st.ink, l);
             y += s * MM_PER_PT * 1.2;
         }
     }
-    // The book's own first puzzle, on a white card.
-    if let Some(art) = interior.cover_art.as_ref().filter(|_| t.cover.art) {
+    // The book's most striking puzzle, on a white card.
+    if let Some(art) = interior.cover.art.as_ref().filter(|_| t.cover.art) {
         let mut art = art.clone();
         if let Some(b) = art.ink_bounds() {
             c.rect(
@@ -296,7 +485,7 @@ fn front(
             size,
             bold,
             Align::Center,
-            ink,
+            st.ink,
             &author,
         );
     }
@@ -309,12 +498,90 @@ fn fit_size_line(text: &str, face: Face, width: f32, max: f32) -> Option<f32> {
     (size >= 9.0).then_some(size)
 }
 
+/// One line of the back's text: its face, size factor, colour and indent.
+struct BackLine {
+    text: String,
+    face: Face,
+    scale: f32,
+    color: Color,
+    indent: f32,
+    /// Space before it, in lines.
+    gap: f32,
+}
+
+/// The back's text as lines at `size` points, wrapped to `width`; and their height.
+fn back_lines(
+    interior: &Composed,
+    blurb: &str,
+    with_inside: bool,
+    st: &Style,
+    width: f32,
+    size: f32,
+) -> (Vec<(f32, BackLine)>, f32) {
+    let (regular, bold) = st.faces;
+    let facts = &interior.cover;
+    let mut out: Vec<BackLine> = Vec::new();
+    let mut push = |text: &str, face, scale, color, indent: f32, gap| {
+        let lines = wrap(text, size * scale, face, width - indent);
+        for (k, l) in lines.into_iter().enumerate() {
+            out.push(BackLine {
+                text: l,
+                face,
+                scale,
+                color,
+                indent,
+                gap: if k == 0 { gap } else { 0.0 },
+            });
+        }
+    };
+    for (k, para) in blurb.split("\n\n").enumerate() {
+        push(
+            para.trim(),
+            regular,
+            1.0,
+            st.ink,
+            0.0,
+            if k == 0 { 0.0 } else { 0.6 },
+        );
+    }
+    if with_inside && !facts.inside.is_empty() {
+        push("What’s inside", bold, 1.1, st.accent, 0.0, 1.0);
+        for e in &facts.inside {
+            push(&e.line(), bold, 0.95, st.ink, 0.0, 0.35);
+            if let Some(d) = e.difficulty() {
+                push(&d, STAR_FACE, 0.85, st.ink, 4.0, 0.0);
+            }
+        }
+        let pages = interior.pages.len();
+        let last = match &facts.answers {
+            Some(a) => format!("{pages} pages. {a}."),
+            None => format!("{pages} pages."),
+        };
+        push(&last, regular, 0.95, st.ink, 0.0, 0.5);
+    }
+    let mut y = 0.0;
+    let placed = out
+        .into_iter()
+        .map(|l| {
+            let lh = size * l.scale * MM_PER_PT * 1.25;
+            y += l.gap * size * MM_PER_PT * 1.25 + lh;
+            (y - lh + cap_height(size * l.scale), l)
+        })
+        .collect();
+    (placed, y)
+}
+
+/// The face the difficulty stars are set in (DejaVu Sans has ★ whatever the book's
+/// font), as inside the book.
+const STAR_FACE: Face = Face::Regular;
+
 fn back(
     c: &mut Canvas,
     t: &Template,
+    interior: &Composed,
     g: &CoverGeometry,
-    ink: Color,
-    (regular, _): (Face, Face),
+    st: &Style,
+    warnings: &mut Vec<String>,
 ) -> Result<()> {
     let b = g.back();
     let inner = Rect::new(
@@ -325,21 +592,70 @@ fn back(
     );
     let bar = g.barcode();
     let blurb = super::typeset::typeset(&t.cover.blurb);
-    if !blurb.is_empty() {
-        // Above the barcode box, with room to spare.
-        let room = bar.y - 6.0 - inner.y;
-        let (size, lines) = fit_lines(&blurb, regular, inner.w, room, usize::MAX, (9.0, 12.0))
-            .ok_or_else(|| {
+    let with_inside = t.cover.inside;
+    let sample = interior.cover.sample.as_ref().filter(|_| with_inside);
+    // The text's room: above the sample when there is one, else above the barcode.
+    let room_with_sample = g.trim_h * BACK_SPLIT - inner.y;
+    let room_alone = bar.y - 6.0 - inner.y;
+    let lines_at = |size: f32| back_lines(interior, &blurb, with_inside, st, inner.w, size);
+    let fit = |room: f32| {
+        let mut size = 12.0;
+        while size >= 9.0 {
+            let (lines, h) = lines_at(size);
+            if h <= room {
+                return Some((size, lines));
+            }
+            size -= 0.5;
+        }
+        None
+    };
+    let ((size, lines), sample) = match (sample, fit(room_with_sample)) {
+        (Some(s), Some(fitted)) => (fitted, Some(s)),
+        (s, _) => {
+            let fitted = fit(room_alone).ok_or_else(|| {
                 Error::param(
                     "cover.blurb",
-                    "is too long for the back cover at 9 pt: shorten it",
+                    "is too long for the back cover at 9 pt: shorten it (or set inside = false in [cover])",
                 )
             })?;
-        let mut y = inner.y + size * MM_PER_PT;
-        for l in &lines {
-            c.text_colored(inner.x, y, size, regular, Align::Left, ink, l);
-            y += size * MM_PER_PT * 1.2;
+            if s.is_some() {
+                warnings.push(
+                    "the back cover has no sample puzzle: the blurb and what's inside fill it (shorten the blurb to make room)"
+                        .to_string(),
+                );
+            }
+            (fitted, None)
         }
+    };
+    for (y, l) in &lines {
+        c.text_colored(
+            inner.x + l.indent,
+            inner.y + y,
+            size * l.scale,
+            l.face,
+            Align::Left,
+            l.color,
+            &l.text,
+        );
+    }
+    if let Some((art, caption)) = sample {
+        if let Some(bx) = art.ink_bounds() {
+            let card = Rect::new(b.x + bx.x - 4.0, bx.y - 4.0, bx.w + 8.0, bx.h + 8.0);
+            c.rect(card, Some(Color::WHITE), None);
+            let (regular, _) = st.faces;
+            c.text_colored(
+                card.x,
+                card.y - 2.5,
+                9.0,
+                regular,
+                Align::Left,
+                st.ink,
+                caption,
+            );
+        }
+        let mut art = art.clone();
+        art.translate(b.x, b.y);
+        c.shapes.extend(art.shapes);
     }
     // The barcode's clear box: white, nothing on it.
     c.rect(bar, Some(Color::WHITE), None);

@@ -13,6 +13,7 @@
 
 pub mod cover;
 pub mod layout;
+mod motif;
 mod pages;
 pub mod pdf;
 pub mod template;
@@ -95,9 +96,8 @@ pub struct Composed {
     pub seed: u64,
     /// Things the user should know (one line each), e.g. notes pages added.
     pub warnings: Vec<String>,
-    /// The book's first puzzle drawn for the front cover (see `cover::art_box`), in
-    /// the front panel's coordinates.
-    pub cover_art: Option<Canvas>,
+    /// What the cover shows of the book: its art, sample and contents.
+    pub cover: cover::CoverFacts,
     /// The faces of the book's own text: (regular, bold).
     pub faces: (Face, Face),
     /// The print service the book is made for (its preflight rules).
@@ -222,6 +222,8 @@ trait SectionItems: Send + Sync {
     fn label(&self) -> &'static str;
     fn title(&self) -> &'static str;
     fn index(&self, i: usize) -> u64;
+    fn size_label(&self) -> Option<String>;
+    fn motif(&self) -> crate::games::Motif;
 }
 
 struct Generated<G: Game> {
@@ -274,6 +276,12 @@ impl<G: Game> SectionItems for Generated<G> {
     }
     fn index(&self, i: usize) -> u64 {
         self.items[i].index
+    }
+    fn size_label(&self) -> Option<String> {
+        self.game.size_label()
+    }
+    fn motif(&self) -> crate::games::Motif {
+        self.game.motif()
     }
 }
 
@@ -605,14 +613,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
             paper.name()
         ));
     }
-    let cover_art = chapters.first().and_then(|ch| {
-        let (w, h) = template.page_size.mm();
-        let mut art = Canvas::new();
-        let first = *ch.order.first()?;
-        ch.items
-            .draw(first, &mut art, cover::art_box(w, h, ch.items.aspect()));
-        Some(art)
-    });
+    let cover = cover_facts(template, &chapters, with_answers, opts.volume);
     pages::check_pages(&ty, &canvases, &geometry, &plan, &chapters)?;
     check_glyphs(&ty, &canvases)?;
     Ok(Composed {
@@ -629,12 +630,156 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         puzzles,
         seed,
         warnings,
-        cover_art,
+        cover,
         faces: (ty.regular, ty.bold),
         service: template.service,
         published,
         facts,
     })
+}
+
+/// What the cover shows of the book. The theme is the motif of the game with the most
+/// puzzles (the first such section's, on a tie) unless the template names one. The
+/// front's art is the hardest puzzle of that game by its own rating (the later one on
+/// a tie; without ratings, the last puzzle of its most colourful section, the later
+/// on a tie, as sections run easiest first); the back's sample is the puzzle half-way through that game's
+/// puzzles in book order, never the front's.
+fn cover_facts(
+    template: &Template,
+    chapters: &[Chapter],
+    with_answers: bool,
+    volume: Option<u32>,
+) -> cover::CoverFacts {
+    use crate::games::Motif;
+    let mut by_motif: Vec<(Motif, usize)> = Vec::new();
+    for ch in chapters {
+        let m = ch.items.motif();
+        match by_motif.iter_mut().find(|(k, _)| *k == m) {
+            Some((_, n)) => *n += ch.items.len(),
+            None => by_motif.push((m, ch.items.len())),
+        }
+    }
+    // The first motif with the largest count.
+    let main = by_motif
+        .iter()
+        .fold(None, |best: Option<(Motif, usize)>, &(m, n)| match best {
+            Some((_, b)) if b >= n => best,
+            _ => Some((m, n)),
+        })
+        .map_or(Motif::Grid, |(m, _)| m);
+    let theme = template.cover.theme.unwrap_or(main);
+    // The main game's puzzles in book order: (chapter, position in its order).
+    let pool: Vec<(usize, usize)> = chapters
+        .iter()
+        .enumerate()
+        .filter(|(_, ch)| ch.items.motif() == main)
+        .flat_map(|(c, ch)| (0..ch.order.len()).map(move |k| (c, k)))
+        .collect();
+    let score = |&(c, k): &(usize, usize)| {
+        let ch = &chapters[c];
+        ch.items.rating(ch.order[k]).map(|r| r.score)
+    };
+    let art_at = if pool.iter().any(|p| score(p).is_some()) {
+        pool.iter()
+            .enumerate()
+            .filter_map(|(i, p)| score(p).map(|s| (i, s)))
+            .fold(None, |best: Option<(usize, f64)>, (i, s)| match best {
+                Some((_, b)) if b > s => best,
+                _ => Some((i, s)),
+            })
+            .map(|(i, _)| i)
+    } else {
+        // Unrated: the last puzzle of the most colourful section (the later on a tie).
+        let (w, h) = template.page_size.mm();
+        let colours = |c: usize| {
+            let ch = &chapters[c];
+            let mut canvas = Canvas::new();
+            ch.items.draw(
+                ch.order[0],
+                &mut canvas,
+                cover::art_box(w, h, ch.items.aspect()),
+            );
+            canvas.fill_colours()
+        };
+        let mut best: Option<(usize, usize)> = None;
+        for (i, &(c, k)) in pool.iter().enumerate() {
+            if k + 1 == chapters[c].order.len() {
+                let n = colours(c);
+                if best.is_none_or(|(_, b)| n >= b) {
+                    best = Some((i, n));
+                }
+            }
+        }
+        best.map(|(i, _)| i)
+    };
+    let (w, h) = template.page_size.mm();
+    let draw = |(c, k): (usize, usize), area: fn(f32, f32, f32) -> Rect| {
+        let ch = &chapters[c];
+        let mut canvas = Canvas::new();
+        ch.items
+            .draw(ch.order[k], &mut canvas, area(w, h, ch.items.aspect()));
+        canvas
+    };
+    let art = art_at
+        .filter(|_| template.cover.art)
+        .map(|i| draw(pool[i], cover::art_box));
+    let sample_at = match pool.len() / 2 {
+        i if Some(i) != art_at => Some(i),
+        i => i.checked_sub(1).or((pool.len() > 1).then_some(1)),
+    };
+    let sample = sample_at.filter(|_| template.cover.inside).map(|i| {
+        let (c, k) = pool[i];
+        let ch = &chapters[c];
+        (
+            draw(pool[i], cover::sample_box),
+            format!("{} {}, from inside", ch.items.label(), ch.number_of(k)),
+        )
+    });
+    // What's inside: one entry a game, in the order the book first has it.
+    let mut inside: Vec<cover::Inside> = Vec::new();
+    for ch in chapters {
+        let title = ch.items.title();
+        let k = match inside.iter().position(|e| e.title == title) {
+            Some(k) => k,
+            None => {
+                inside.push(cover::Inside {
+                    title: title.to_string(),
+                    label: ch.items.label().to_string(),
+                    count: 0,
+                    sizes: Vec::new(),
+                    stars: [0; 5],
+                });
+                inside.len() - 1
+            }
+        };
+        let e = &mut inside[k];
+        e.count += ch.items.len();
+        if let Some(size) = ch.items.size_label() {
+            if !e.sizes.contains(&size) {
+                e.sizes.push(size);
+            }
+        }
+        for i in 0..ch.items.len() {
+            if let Some(r) = ch.items.rating(i) {
+                e.stars[usize::from(r.stars.clamp(1, 5)) - 1] += 1;
+            }
+        }
+    }
+    let answered = chapters.iter().filter(|ch| ch.items.has_answers()).count();
+    let answers = match (with_answers, answered == chapters.len()) {
+        (false, _) => None,
+        (true, true) => Some("Answers to every puzzle at the back".to_string()),
+        (true, false) => Some("Answers at the back".to_string()),
+    };
+    cover::CoverFacts {
+        theme,
+        art,
+        sample,
+        inside,
+        answers,
+        large_print: template.large_print,
+        volume,
+    }
 }
 
 /// The book's type: the template's fonts (loaded and embedded) or DejaVu Sans, and
@@ -666,6 +811,11 @@ fn book_type(template: &Template) -> Result<pages::Type> {
 /// Every character set in a face must be in it (the template's fonts and the bundled
 /// DejaVu Sans alike): a missing glyph would print as an empty box.
 fn check_glyphs(ty: &pages::Type, pages: &[Canvas]) -> Result<()> {
+    check_glyphs_of((ty.regular, ty.bold), pages)
+}
+
+/// [`check_glyphs`] for the book's (regular, bold) faces.
+pub(crate) fn check_glyphs_of((regular, _): (Face, Face), pages: &[Canvas]) -> Result<()> {
     let mut used = std::collections::BTreeSet::new();
     for p in pages {
         p.collect_chars(&mut used);
@@ -683,7 +833,7 @@ fn check_glyphs(ty: &pages::Type, pages: &[Canvas]) -> Result<()> {
         let missing = crate::canvas::missing_glyphs(face, &text);
         if !missing.is_empty() {
             let which = match face {
-                Face::Loaded(_) if face == ty.regular => "font",
+                Face::Loaded(_) if face == regular => "font",
                 Face::Loaded(_) => "bold_font",
                 _ => "text",
             };

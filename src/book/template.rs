@@ -263,10 +263,20 @@ pub struct CoverSpec {
     pub blurb: String,
     /// The interior's paper (the command line's --paper wins).
     pub paper: Paper,
-    /// The background colour, "#RRGGBB" (default a dark blue).
-    pub background: String,
-    /// Draw the book's first puzzle on the front.
+    /// The pattern behind the title (default: the motif of the game with the most
+    /// puzzles in the book; "plain" for none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub theme: Option<crate::games::Motif>,
+    /// The background colour, "#RRGGBB" (default: the theme's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub background: Option<String>,
+    /// The accent colour of marks and headings, "#RRGGBB" (default: the theme's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accent: Option<String>,
+    /// Draw the book's most striking puzzle on the front.
     pub art: bool,
+    /// Draw a sample puzzle and "what's inside" on the back.
+    pub inside: bool,
 }
 
 impl Default for CoverSpec {
@@ -274,8 +284,11 @@ impl Default for CoverSpec {
         CoverSpec {
             blurb: String::new(),
             paper: Paper::White,
-            background: "#1d3557".into(),
+            theme: None,
+            background: None,
+            accent: None,
             art: true,
+            inside: true,
         }
     }
 }
@@ -550,11 +563,16 @@ impl Template {
         if !self.isbn.is_empty() {
             check_isbn(&self.isbn)?;
         }
-        if parse_hex_color(&self.cover.background).is_none() {
-            return Err(Error::invalid(format!(
-                "cover.background = {} is not a colour: write \"#RRGGBB\", e.g. \"#1d3557\"",
-                crate::input::excerpt(&self.cover.background)
-            )));
+        for (key, value) in [
+            ("background", &self.cover.background),
+            ("accent", &self.cover.accent),
+        ] {
+            if let Some(v) = value.as_deref().filter(|v| parse_hex_color(v).is_none()) {
+                return Err(Error::invalid(format!(
+                    "cover.{key} = {} is not a colour: write \"#RRGGBB\", e.g. \"#1d3557\"",
+                    crate::input::excerpt(v)
+                )));
+            }
         }
         if self.cover.blurb.chars().count() > MAX_BLURB_CHARS {
             return Err(Error::invalid(format!(

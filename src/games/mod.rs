@@ -78,6 +78,16 @@ pub trait Game: Sized + Sync + Send + 'static {
     fn label(&self) -> &'static str {
         "Puzzle"
     }
+    /// The size of this configuration's puzzles in a few words for a book's back
+    /// cover ("9 × 9", "30 tiles"). None: the cover names no size.
+    fn size_label(&self) -> Option<String> {
+        None
+    }
+    /// The pattern a book's cover draws behind its title when this game fills most
+    /// of the book.
+    fn motif(&self) -> Motif {
+        Motif::Grid
+    }
     /// Read a puzzle back from its JSON record (as `generate` writes it), so that a
     /// record from elsewhere (a part being merged) can be re-checked with
     /// [`Game::verify`]. None: this game's records are not read back.
@@ -178,6 +188,39 @@ pub struct Rating {
     /// 1 (easiest) to 5, on a scale fixed by the game (the same puzzle gets the same
     /// stars in every book).
     pub stars: u8,
+}
+
+/// A cover's background pattern, drawn faintly from the game's own look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Motif {
+    /// Square grid lines.
+    Grid,
+    /// A random path through every cell of a grid (Numbrix, Hidato).
+    Path,
+    /// A hexagon tiling (Catan).
+    Hexes,
+    /// Square tiles with roads and city walls (Carcassonne).
+    Tiles,
+    /// Rows of digits, some pairs crossed out (Number Match).
+    Digits,
+    /// Dots, filled and open (Flip).
+    Dots,
+    /// No pattern: the background colour alone.
+    Plain,
+}
+
+impl Motif {
+    /// Every motif, in the order the docs list them.
+    pub const ALL: [Motif; 7] = [
+        Motif::Grid,
+        Motif::Path,
+        Motif::Hexes,
+        Motif::Tiles,
+        Motif::Digits,
+        Motif::Dots,
+        Motif::Plain,
+    ];
 }
 
 /// Something to do with a game chosen by name at run time (the registry's visitor).

@@ -15,7 +15,7 @@ pub use tiles::{parse, Landscape, Tile};
 mod tests;
 
 use crate::canvas::{Canvas, Rect};
-use crate::games::{Game, Outcome, Rating};
+use crate::games::{Game, Motif, Outcome, Rating};
 use crate::seed::Rng;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -224,6 +224,12 @@ impl Game for Carcassonne {
         }
     }
 
+    fn size_label(&self) -> Option<String> {
+        Some(format!("{} tiles", self.params.tiles))
+    }
+    fn motif(&self) -> Motif {
+        Motif::Tiles
+    }
     fn how_to_play(&self) -> String {
         let farms = if self.params.farms {
             " Farms count too: each field area scores 3 points for every complete city it touches."

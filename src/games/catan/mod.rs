@@ -19,7 +19,7 @@ pub mod sampler;
 pub mod witness;
 
 use crate::canvas::{Canvas, Face, Rect};
-use crate::games::{Game, Outcome};
+use crate::games::{Game, Motif, Outcome};
 use crate::seed::Rng;
 use crate::{Error, Result};
 use board::{BoardKind, Shape, DESERT, HARBOR_NAMES, TERRAIN_NAMES};
@@ -534,6 +534,15 @@ impl Game for Catan {
         "Board"
     }
 
+    fn size_label(&self) -> Option<String> {
+        Some(match self.params.board {
+            BoardKind::Base => "3–4 players".to_string(),
+            BoardKind::Extended => "5–6 players".to_string(),
+        })
+    }
+    fn motif(&self) -> Motif {
+        Motif::Hexes
+    }
     fn how_to_play(&self) -> String {
         // The same words for every board and rule set, so a book needs one page: the
         // players and the rules of each board are printed under it.

@@ -14,7 +14,7 @@ pub use model::{MoveGrid, Shape};
 pub use solve::{analyze, Analysis, Solution, Solver};
 
 use crate::canvas::{Canvas, Rect};
-use crate::games::{Game, Outcome, Rating};
+use crate::games::{Game, Motif, Outcome, Rating};
 use crate::seed::Rng;
 use crate::{Error, Result};
 use rand::Rng as _;
@@ -412,6 +412,15 @@ impl Game for Flip {
         }
     }
 
+    fn size_label(&self) -> Option<String> {
+        Some(format!(
+            "{} × {}",
+            self.params.size.rows, self.params.size.cols
+        ))
+    }
+    fn motif(&self) -> Motif {
+        Motif::Dots
+    }
     fn how_to_play(&self) -> String {
         match self.layout().shape {
             Shape::Block => "Each move flips a 3 × 3 block of nine cells: every dot becomes a dash and every dash a dot. \

@@ -18,7 +18,7 @@ pub use rules::{Append, Rules};
 pub use solve::{Move, Solver, Verdict};
 
 use crate::canvas::{Canvas, Rect};
-use crate::games::{Game, Outcome};
+use crate::games::{Game, Motif, Outcome};
 use crate::seed::Rng;
 use crate::{Error, Result};
 use rand::Rng as _;
@@ -479,6 +479,12 @@ impl Game for NumberMatch {
         settings
     }
 
+    fn size_label(&self) -> Option<String> {
+        Some(format!("{} digits", self.params.length))
+    }
+    fn motif(&self) -> Motif {
+        Motif::Digits
+    }
     fn how_to_play(&self) -> String {
         let (lines, diag_gone) = if self.params.diagonals {
             ("a row, a column or a diagonal", " (also along diagonals)")

@@ -25,7 +25,7 @@ pub use solve::{AnySolver, Count, Prover, Verdict};
 
 use crate::canvas::{Canvas, Rect};
 use crate::games::size::Size;
-use crate::games::{Game, Outcome, Rating};
+use crate::games::{Game, Motif, Outcome, Rating};
 use crate::seed::Rng;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -676,6 +676,15 @@ impl Game for Numbrix {
         }
     }
 
+    fn size_label(&self) -> Option<String> {
+        Some(match &self.params.shape {
+            Some(shape) => format!("{} × {} {shape}", self.board.rows(), self.board.cols()),
+            None => format!("{} × {}", self.board.rows(), self.board.cols()),
+        })
+    }
+    fn motif(&self) -> Motif {
+        Motif::Path
+    }
     fn how_to_play(&self) -> String {
         let touch = match self.board.moves {
             Moves::Orthogonal => "up, down, left or right, never diagonally",
