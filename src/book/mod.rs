@@ -564,6 +564,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         planned_for = n;
     };
     let mut warnings = template.warnings();
+    warnings.extend(plan.fill_notes.iter().cloned());
     if plan.content_pages < MIN_PAGES {
         warnings.push(format!(
             "the template makes {} pages; print-on-demand services print at least {MIN_PAGES}, so {} notes page{} {} added at the end (add puzzles to use them)",

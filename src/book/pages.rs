@@ -106,6 +106,9 @@ const RULE_GREY: Color = Color::grey(150);
 const FOOTER_MM: f32 = 8.0;
 /// Height kept at the top of a page for its running head.
 const HEADER_MM: f32 = 7.0;
+/// A section's full pages (all but its last) should use at least this share of the
+/// live height; the book warns when a template's per_page leaves them emptier.
+pub(super) const MIN_FILL: f32 = 0.70;
 /// Space around each drawing's box.
 const PAD_MM: f32 = 2.0;
 /// Lines of answer text kept free under a tall answer drawing, and the most lines an
@@ -253,6 +256,8 @@ pub(super) struct Plan {
     /// [section]: the tallest an answer drawing may be.
     answer_max_h: Vec<f32>,
     answers_page: usize,
+    /// Sections whose full pages would use less than [`MIN_FILL`] of the height.
+    pub fill_notes: Vec<String>,
 }
 
 fn label_h(ty: &Type) -> f32 {
@@ -503,6 +508,7 @@ pub(super) fn plan(
     let mut sections = Vec::new();
     let mut section_pages = Vec::new();
     let mut puzzle_page = Vec::new();
+    let mut fill_notes = Vec::new();
     for (p, chapter) in chapters.iter().enumerate() {
         let header = section_header_h(ty, chapter, live.w).max(HEADER_MM);
         let grid = Rect::new(0.0, 0.0, live.w, body_h - HEADER_MM);
@@ -538,6 +544,28 @@ pub(super) fn plan(
         }
         let (rows, cols, box_w, draw_w) = layout(per_page);
         let box_h = (draw_w / aspect + extra).min(grid.h / rows as f32);
+        // A full page of the section (one that is not its last) should use at least
+        // MIN_FILL of the live height; when it would not, name the per_page that does.
+        let fill_of = |n: usize| {
+            let (rows, _, _, draw_w) = layout(n);
+            let box_h = (draw_w / aspect + extra).min(grid.h / rows as f32);
+            (HEADER_MM + rows as f32 * box_h) / live.h
+        };
+        let fill = fill_of(per_page);
+        if chapter.items.len() > per_page && fill < MIN_FILL {
+            let better = (per_page + 1..=crate::book::template::MAX_PER_PAGE)
+                .find(|&n| fill_of(n) >= MIN_FILL);
+            fill_notes.push(format!(
+                "section {} ({}): a full page of its puzzles uses {:.0}% of the page's height{}",
+                chapter.number,
+                chapter.heading,
+                100.0 * fill,
+                match better {
+                    Some(n) => format!("; per_page = {n} fills {:.0}%", 100.0 * fill_of(n)),
+                    None => String::new(),
+                }
+            ));
+        }
         // Rows under the first page's header; a whisker of rounding is not a row lost.
         let mut first_rows = (((body_h - header) / box_h) + 1e-3).floor().max(0.0) as usize;
         let mut first_box_h = box_h;
@@ -698,6 +726,7 @@ pub(super) fn plan(
         answer_cols,
         answer_max_h,
         answers_page,
+        fill_notes,
     })
 }
 
