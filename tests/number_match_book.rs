@@ -100,9 +100,73 @@ fn the_worked_example_clears_its_board() {
     }
 }
 
+/// The new-row example: it clears with one add under new-row (diagonals on, as
+/// its second line says), the add lands in row 3 while row 2 keeps its crossed-out 5
+/// at d2, and the last pair runs on in reading order.
+#[test]
+fn the_new_row_example_starts_its_add_on_a_fresh_row() {
+    let moves = number_match::new_row_example_moves();
+    assert_eq!(moves.len(), number_match::NEW_ROW_EXAMPLE_STEPS.len());
+    let rules = Rules {
+        cols: number_match::EXAMPLE_COLS,
+        diagonals: true,
+        append: Append::NewRow,
+    };
+    let board = number_match::NEW_ROW_EXAMPLE_BOARD;
+    assert_eq!(
+        number_match::replay(&rules, &board, &moves, 1).ok(),
+        Some(1)
+    );
+    // Without an add it cannot be cleared (the plain search in the unit tests is the
+    // engine's check; here the solver says so for the whole board).
+    let mut solver = number_match::Solver::search_only(rules);
+    assert!(!matches!(
+        solver.solve(&board, 0, u64::MAX),
+        number_match::Verdict::Solvable(_)
+    ));
+    let play = paper::play(&rules, &board, &moves);
+    assert_eq!(play.rows_used, 3);
+    let after_add = &play.pages[4];
+    // Row 2 (cells 4..8): 8, crossed 2, 1, crossed 5; row 3 (cells 8..): 8, 1.
+    assert_eq!(&after_add[4..8], &[Some(8), Some(0), Some(1), Some(0)]);
+    assert_eq!(&after_add[8..10], &[Some(8), Some(1)]);
+    // Under after-last-digit the same play would have written 8 over the crossed 5.
+    let old = paper::play(
+        &Rules {
+            append: Append::AfterLastDigit,
+            ..rules
+        },
+        &board,
+        &moves[..4],
+    );
+    assert_eq!(old.pages[4][7], Some(8));
+    // The example page is drawn for a new-row game.
+    let g = NumberMatch::new(NumberMatchParams {
+        append: Append::NewRow,
+        ..NumberMatchParams::default()
+    })
+    .unwrap();
+    let mut c = Canvas::new();
+    assert!(g.draw_example(&mut c, Rect::new(15.0, 100.0, 180.0, 160.0)));
+    check_print(&c, Rect::new(15.0, 100.0, 180.0, 160.0), "new-row example");
+    let texts: Vec<String> = c
+        .shapes
+        .iter()
+        .filter_map(|s| match s {
+            puzzlebook::canvas::Shape::Text { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(texts.iter().any(|t| t.contains("fresh row")), "{texts:?}");
+}
+
 #[test]
 fn how_to_play_is_short_and_in_reader_words() {
-    for append in [Append::AfterLastDigit, Append::AfterLastCell] {
+    for append in [
+        Append::AfterLastDigit,
+        Append::AfterLastCell,
+        Append::NewRow,
+    ] {
         for diagonals in [true, false] {
             let g = NumberMatch::new(NumberMatchParams {
                 append,
@@ -125,8 +189,9 @@ fn how_to_play_is_short_and_in_reader_words() {
 
 /// An independent model of the paper rules as the "How to play" page states them: the
 /// page as rows that never move; crossed-out cells stay, a row with nothing left is
-/// gone and skipped, an add is written after the last digit (or last written cell) and
-/// on in fresh rows.
+/// gone and skipped, an add is written after the last digit (or last written cell, or
+/// from the start of a fresh row) and on in fresh rows; a blank cell counts as crossed
+/// out.
 #[derive(Clone)]
 struct Page {
     cols: usize,
@@ -168,8 +233,9 @@ impl Page {
                 return None;
             }
             match self.cells[live[k]][c as usize] {
-                None => return None,
-                Some(0) => continue,
+                // A blank cell (never written: the rest of a row a new-row add left)
+                // counts as crossed out, as the how-to says.
+                None | Some(0) => continue,
                 Some(_) => return Some((k, c as usize)),
             }
         }
@@ -237,6 +303,8 @@ impl Page {
         let mut c = match append {
             Append::AfterLastDigit => row.iter().rposition(|d| d.is_some_and(|d| d != 0)),
             Append::AfterLastCell => row.iter().rposition(|d| d.is_some()),
+            // A fresh row, whatever is left in the last one.
+            Append::NewRow => Some(self.cols - 1),
         }
         .map_or(0, |p| p + 1);
         assert!(
@@ -299,11 +367,11 @@ fn paper_play_is_the_game_and_the_ruled_rows_suffice() {
         let len = rng.random_range(1..=3 * cols);
         let adds = rng.random_range(0..=4u8);
         let diagonals = rng.random_bool(0.7);
-        let append = if rng.random_bool(0.5) {
-            Append::AfterLastDigit
-        } else {
-            Append::AfterLastCell
-        };
+        let append = [
+            Append::AfterLastDigit,
+            Append::AfterLastCell,
+            Append::NewRow,
+        ][rng.random_range(0..3usize)];
         let rules = Rules {
             cols,
             diagonals,
@@ -477,4 +545,90 @@ fn stars_follow_a_fixed_scale() {
         assert_eq!(r.stars, stars(p.playout_win_rate));
         assert!((r.score - (1.0 - p.playout_win_rate)).abs() < 1e-12);
     }
+}
+
+/// Hard boards carry a spare copy of the start beside them: every printed digit twice
+/// (read from the drawing's text, against the puzzle's own digits), under the spare's
+/// words; medium boards once, without them. In the shipped book, every board of the
+/// hard section has its spare and no other board does.
+#[test]
+fn hard_boards_have_a_spare_copy_of_the_start() {
+    use puzzlebook::canvas::Shape;
+    let digits_drawn = |c: &Canvas| -> Vec<u8> {
+        let mut v: Vec<u8> = c
+            .shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Text { text, size, .. } if *size > 0.0 => {
+                    let mut ch = text.chars();
+                    match (ch.next(), ch.next()) {
+                        (Some(d @ '1'..='9'), None) => Some(d as u8 - b'0'),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    for (difficulty, spare) in [
+        (number_match::Difficulty::Hard, true),
+        (number_match::Difficulty::Medium, false),
+    ] {
+        let g = NumberMatch::new(NumberMatchParams {
+            adds: 1,
+            difficulty: Some(difficulty),
+            append: Append::NewRow,
+            playouts: 50,
+            ..NumberMatchParams::default()
+        })
+        .unwrap();
+        let p = &puzzles(&g, 1, "nm-spare")[0];
+        let area = Rect::new(15.0, 20.0, 180.0, 180.0 / g.aspect());
+        let mut c = Canvas::new();
+        g.draw(p, &mut c, area, false);
+        check_print(&c, area, &format!("{difficulty:?}"));
+        let mut want: Vec<u8> = p.digits().iter().copied().filter(|&d| d != 0).collect();
+        if spare {
+            want.extend(want.clone());
+        }
+        want.sort_unstable();
+        // Row numbers 1-9 are drawn as text too: take them out of what was drawn.
+        let mut drawn = digits_drawn(&c);
+        let rows = paper::paper_rows(p.digits().len(), 9, 1);
+        for _copy in 0..if spare { 2 } else { 1 } {
+            for r in 1..=rows.min(9) {
+                let k = drawn
+                    .iter()
+                    .position(|&d| d == r as u8)
+                    .expect("row number");
+                drawn.remove(k);
+            }
+        }
+        assert_eq!(drawn, want, "{difficulty:?}");
+        let has_words = c
+            .shapes
+            .iter()
+            .any(|s| matches!(s, Shape::Text { text, .. } if text == number_match::SPARE_TITLE));
+        assert_eq!(has_words, spare, "{difficulty:?}");
+    }
+    // The shipped book: one spare a hard board, and only there.
+    let t =
+        puzzlebook::book::template::Template::load(&common::template("number-match.toml")).unwrap();
+    let hard: usize = t
+        .sections
+        .iter()
+        .filter(|s| s.params.get("difficulty").and_then(|v| v.as_str()) == Some("hard"))
+        .map(|s| s.count)
+        .sum();
+    assert!(hard > 0);
+    let book = puzzlebook::book::compose(&t, &puzzlebook::book::BookOptions::default()).unwrap();
+    let spares = book
+        .pages
+        .iter()
+        .flat_map(|p| p.shapes.iter())
+        .filter(|s| matches!(s, Shape::Text { text, .. } if text == number_match::SPARE_TITLE))
+        .count();
+    assert_eq!(spares, hard);
 }

@@ -257,6 +257,40 @@ fn bad_input_is_one_clear_error() {
         None,
         "--length is 0",
     );
+    // new-row's blank cells could push a board past what a move addresses:
+    // 256 * 2^8 + 8 * 63 = 66,040 cells.
+    fails_with(
+        &[
+            "number-match",
+            "generate",
+            "--length",
+            "256",
+            "--adds",
+            "8",
+            "--columns",
+            "64",
+            "--append",
+            "new-row",
+        ],
+        None,
+        "can grow to 66040 cells",
+    );
+    let long = "5".repeat(256);
+    fails_with(
+        &[
+            "number-match",
+            "solve",
+            &long,
+            "--adds",
+            "8",
+            "--columns",
+            "64",
+            "--append",
+            "new-row",
+        ],
+        None,
+        "can grow to 66040 cells",
+    );
     fails_with(
         &["number-match", "generate", "--count", "0"],
         None,

@@ -38,7 +38,7 @@ pub struct SolveOptions {
     /// row when it is given in rows, else 9]
     #[arg(long)]
     pub columns: Option<usize>,
-    /// Where adds go: after-last-digit or after-last-cell [default: after-last-digit,
+    /// Where adds go: after-last-digit, after-last-cell or new-row [default: after-last-digit,
     /// or a JSON record's]
     #[arg(long)]
     pub append: Option<Append>,
@@ -101,6 +101,7 @@ fn setup_of(o: &SolveOptions, item: &Item) -> Result<Setup> {
         (None, None) => 4,
     };
     NumberMatch::check(cols, adds)?;
+    NumberMatch::check_growth(board.len(), cols, adds, append)?;
     Ok(Setup {
         board,
         rules: rules::Rules {

@@ -60,8 +60,13 @@ pub fn blocks(rows: usize, cols: usize) -> (usize, usize) {
     (blocks, rows.div_ceil(blocks))
 }
 
-/// Width and height of the puzzle drawing, in cells.
-fn paper_size(len: usize, cols: usize, adds: u8) -> (f32, f32) {
+/// Space between the board and its spare copy, in cells.
+const SPARE_GAP: f32 = 1.2;
+/// Height of the line over the spare copy, in cells.
+const SPARE_HEAD: f32 = 0.8;
+
+/// Width and height of one copy of the board, in cells.
+fn copy_size(len: usize, cols: usize, adds: u8) -> (f32, f32) {
     let rows = paper::paper_rows(len, cols, adds);
     let (nb, per) = blocks(rows, cols);
     (
@@ -70,11 +75,25 @@ fn paper_size(len: usize, cols: usize, adds: u8) -> (f32, f32) {
     )
 }
 
+/// Width and height of the puzzle drawing, in cells: the board, and with `spare` a
+/// second copy beside it under a line that says what it is for.
+fn paper_size(len: usize, cols: usize, adds: u8, spare: bool) -> (f32, f32) {
+    let (w, h) = copy_size(len, cols, adds);
+    if spare {
+        (2.0 * w + SPARE_GAP, SPARE_HEAD + h)
+    } else {
+        (w, h)
+    }
+}
+
 /// Width / height of the puzzle drawing.
-pub fn paper_aspect(len: usize, cols: usize, adds: u8) -> f32 {
-    let (w, h) = paper_size(len, cols, adds);
+pub fn paper_aspect(len: usize, cols: usize, adds: u8, spare: bool) -> f32 {
+    let (w, h) = paper_size(len, cols, adds, spare);
     w / h
 }
+
+/// The words over a spare copy.
+pub const SPARE_TITLE: &str = "Spare copy: start again here";
 
 fn grid_stroke(s: f32) -> Stroke {
     Stroke::new(Color::grey(110), (s * 0.03).clamp(0.2, 0.3))
@@ -86,16 +105,46 @@ fn label_size(s: f32) -> f32 {
 
 /// The puzzle for paper play: the digits, then blank ruled cells for every cell the
 /// adds can need ([`paper::ruled_rows`]), column letters over each block, a row number
-/// before every row.
-pub fn paper(canvas: &mut Canvas, area: Rect, digits: &[u8], cols: usize, adds: u8) {
+/// before every row; with `spare`, a second copy to the right, for a fresh start.
+pub fn paper(canvas: &mut Canvas, area: Rect, digits: &[u8], cols: usize, adds: u8, spare: bool) {
     // Room for half the widest line around the edge.
     let area = area.inset(0.3);
-    let rows = paper::paper_rows(digits.len(), cols, adds);
-    let (nb, per) = blocks(rows, cols);
-    let (w, h) = paper_size(digits.len(), cols, adds);
+    let (w, h) = paper_size(digits.len(), cols, adds, spare);
     let s = (area.w / w).min(area.h / h);
     let x0 = area.x + (area.w - s * w) / 2.0;
-    let y0 = area.y + (area.h - s * h) / 2.0 + s * LABEL;
+    let top = area.y + (area.h - s * h) / 2.0;
+    if !spare {
+        copy(canvas, x0, top, s, digits, cols, adds);
+        return;
+    }
+    let (cw, _) = copy_size(digits.len(), cols, adds);
+    let y = top + s * SPARE_HEAD;
+    copy(canvas, x0, y, s, digits, cols, adds);
+    let sx = x0 + (cw + SPARE_GAP) * s;
+    copy(canvas, sx, y, s, digits, cols, adds);
+    let size = fit_size(
+        SPARE_TITLE,
+        Face::Regular,
+        cw * s,
+        s * SPARE_HEAD * 0.8,
+        10.0,
+    );
+    canvas.text(
+        sx + s * LABEL,
+        top + s * SPARE_HEAD * 0.7,
+        size,
+        Face::Regular,
+        Align::Left,
+        SPARE_TITLE,
+    );
+}
+
+/// One copy of the board with its top-left corner (labels included) at (x0, top), `s`
+/// mm a cell.
+fn copy(canvas: &mut Canvas, x0: f32, top: f32, s: f32, digits: &[u8], cols: usize, adds: u8) {
+    let rows = paper::paper_rows(digits.len(), cols, adds);
+    let (nb, per) = blocks(rows, cols);
+    let y0 = top + s * LABEL;
     let thin = grid_stroke(s);
     let dsize = fit_size("8", Face::Bold, s * 0.65, s * 0.65, 26.0);
     let lsize = label_size(s);

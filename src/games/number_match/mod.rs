@@ -13,7 +13,7 @@ pub mod rules;
 pub mod solve;
 pub mod stats;
 
-pub use draw::notation;
+pub use draw::{notation, SPARE_TITLE};
 pub use rules::{Append, Rules};
 pub use solve::{Move, Solver, Verdict};
 
@@ -59,7 +59,7 @@ pub struct NumberMatchParams {
     /// The add limit
     #[arg(long, default_value_t = NumberMatchParams::default().adds)]
     pub adds: u8,
-    /// Where adds go: after-last-digit or after-last-cell
+    /// Where adds go: after-last-digit, after-last-cell or new-row
     #[arg(long, default_value = NumberMatchParams::default().append.name())]
     pub append: Append,
     /// Whether pairs may see each other along diagonals (flag: `--no-diagonals`, a
@@ -262,6 +262,32 @@ impl NumberMatch {
     }
 }
 
+impl NumberMatch {
+    /// Check that a board of `length` cells stays addressable through `adds` adds.
+    /// Digits at most double at an add; under `new-row` an add may also leave up to
+    /// `columns - 1` blank cells to close a row, so after k adds a board has at most
+    /// `length * 2^k + k * (columns - 1)` cells, which must stay within [`MAX_CELLS`]
+    /// (the other rules stay within `length * 2^k`, which [`MAX_LENGTH`] and
+    /// [`MAX_ADDS`] already bound).
+    pub fn check_growth(length: usize, columns: usize, adds: u8, append: Append) -> Result<()> {
+        if append != Append::NewRow {
+            return Ok(());
+        }
+        let most = (length << adds) + usize::from(adds) * columns.saturating_sub(1);
+        if most > MAX_CELLS {
+            return Err(Error::param(
+                "length",
+                format!(
+                    "is {length}: with append = new-row, {adds} adds and {columns} columns a board \
+                     can grow to {most} cells, more than the {MAX_CELLS} a move can address: \
+                     use fewer adds or a shorter board"
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Replay `moves` on `board` with the rules; Ok(adds used) if they clear it.
 pub fn replay(rules: &Rules, board: &[u8], moves: &[Move], adds: u8) -> Result<u8> {
     let mut b = board.to_vec();
@@ -336,6 +362,7 @@ impl Game for NumberMatch {
     fn new(params: NumberMatchParams) -> Result<Self> {
         Self::check(params.columns, params.adds)?;
         Self::check_length(params.length)?;
+        Self::check_growth(params.length, params.columns, params.adds, params.append)?;
         if params.max_nodes == 0 {
             return Err(Error::param(
                 "max_nodes",
@@ -396,7 +423,7 @@ impl Game for NumberMatch {
         if with_solution {
             self.draw_answer(p, canvas, area);
         } else {
-            draw::paper(canvas, area, &p.digits(), p.columns, p.adds);
+            draw::paper(canvas, area, &p.digits(), p.columns, p.adds, self.spare());
         }
     }
 
@@ -405,7 +432,7 @@ impl Game for NumberMatch {
     /// ([`draw::blocks`]).
     fn aspect(&self) -> f32 {
         let p = &self.params;
-        draw::paper_aspect(p.length, p.columns, p.adds)
+        draw::paper_aspect(p.length, p.columns, p.adds, self.spare())
     }
 
     fn text(&self, p: &NumberMatchPuzzle) -> String {
@@ -497,15 +524,23 @@ impl Game for NumberMatch {
                  cross out lightly)"
             }
             Append::AfterLastCell => "after the last cell written in the last row still in play",
+            Append::NewRow => {
+                "into the ruled rows, starting every add on a fresh row (blank cells left at \
+                 the end of the row before count as crossed out)"
+            }
+        };
+        let then = if self.params.append == Append::NewRow {
+            ", never into a gone row"
+        } else {
+            ", then on into the ruled rows, never into a gone row"
         };
         format!(
             "Cross out two digits that are equal (3 and 3) or add up to 10 (2 and 8) and see each \
              other: in line along {lines}, or one after the other in reading order (the end of a \
              row runs on to the start of the next), with nothing but crossed-out cells between. \
              A row with nothing left is gone: skip it, so the rows above and below it touch\
-             {diag_gone}. Stuck? Add: copy the digits still in play, in reading order, {add}, \
-             then on into the ruled rows, never into a gone row. Clear the board within the adds \
-             allowed."
+             {diag_gone}. Stuck? Add: copy the digits still in play, in reading order, \
+             {add}{then}. Clear the board within the adds allowed."
         )
     }
 
@@ -515,13 +550,20 @@ impl Game for NumberMatch {
             diagonals: self.params.diagonals,
             append: self.params.append,
         };
-        let play = paper::play(&rules, &EXAMPLE_BOARD, &example_moves());
-        draw::example(canvas, area, &play, EXAMPLE_COLS, &EXAMPLE_STEPS);
+        let (board, moves, steps) = example_for(self.params.append);
+        let play = paper::play(&rules, board, &moves);
+        draw::example(canvas, area, &play, EXAMPLE_COLS, steps);
         true
     }
 }
 
 impl NumberMatch {
+    /// Whether puzzles are drawn with a spare copy of the start beside them: hard
+    /// boards (`difficulty = "hard"`), which readers often start again.
+    pub fn spare(&self) -> bool {
+        self.params.difficulty == Some(Difficulty::Hard)
+    }
+
     /// The solution played on paper.
     pub fn paper_play(&self, p: &NumberMatchPuzzle) -> paper::Play {
         let rules = Rules {
@@ -568,6 +610,42 @@ pub const EXAMPLE_STEPS: [&str; 6] = [
     "1 and 1 share a column: the gone row between does not count.",
     "8 runs on to 8 in reading order. The board is clear.",
 ];
+
+/// The worked example under `new-row`, where the add's fresh row matters: the last
+/// digit in play is not at the end of its row when the board is stuck.
+pub const NEW_ROW_EXAMPLE_BOARD: [u8; 8] = [8, 2, 2, 5, 8, 2, 1, 5];
+/// Its moves: pairs as cells of the game's board before the move.
+pub fn new_row_example_moves() -> Vec<Move> {
+    vec![
+        Move::Pair(0, 1),
+        Move::Pair(2, 5),
+        Move::Pair(3, 7),
+        Move::Add,
+        Move::Pair(0, 4),
+        Move::Pair(2, 5),
+    ]
+}
+/// Its lines.
+pub const NEW_ROW_EXAMPLE_STEPS: [&str; 6] = [
+    "8 and 2 add up to 10 and touch: cross them out.",
+    "2 and 2 see each other along a diagonal.",
+    "5 and 5 share a column. Row 1 is now empty: it is gone.",
+    "Stuck: add. 8 and 1 are copied on a fresh row, row 3, not over the crossed-out 5.",
+    "8 and 8 share a column.",
+    "1 runs on to 1 in reading order past crossed-out cells. The board is clear.",
+];
+
+/// The worked example for an append rule: (board, moves, one line a move).
+pub fn example_for(append: Append) -> (&'static [u8], Vec<Move>, &'static [&'static str]) {
+    match append {
+        Append::NewRow => (
+            &NEW_ROW_EXAMPLE_BOARD,
+            new_row_example_moves(),
+            &NEW_ROW_EXAMPLE_STEPS,
+        ),
+        _ => (&EXAMPLE_BOARD, example_moves(), &EXAMPLE_STEPS),
+    }
+}
 
 #[cfg(test)]
 mod tests;

@@ -12,8 +12,9 @@
 //!   from the row above the gone one straight to the row below it, as in the game, where
 //!   the rows close up);
 //! - writes an add where the game puts it: straight after the last digit still in play
-//!   (over crossed-out cells after it in its row) or after the last written cell of the
-//!   last row in play, then on in fresh ruled rows, never in a gone row.
+//!   (over crossed-out cells after it in its row), after the last written cell of the
+//!   last row in play, or (`new-row`, the books' rule) from the first column of the
+//!   next fresh ruled row, then on in fresh ruled rows, never in a gone row.
 
 use super::rules::{Append, Rules};
 use super::solve::Move;
@@ -22,8 +23,8 @@ use super::solve::Move;
 ///
 /// Why it is enough: the digits on the game's board at most double at an add and only
 /// fall between adds, so at the i-th add (i = 1, 2, ...) at most `len * 2^(i-1)` digits
-/// are copied. The copies first fill the rest of the last row in play (0 or more cells)
-/// and then fresh rows from their first column, so add i takes at most
+/// are copied. The copies first fill the rest of the last row in play (0 or more cells;
+/// none under `new-row`) and then fresh rows from their first column, so add i takes at most
 /// `ceil(len * 2^(i-1) / cols)` fresh rows, and the sum over the adds bounds every play,
 /// whatever the reader crosses out and whatever rows go in between (gone rows are never
 /// written in again, which is why the bound counts fresh rows per add rather than the
@@ -119,7 +120,11 @@ pub fn play(rules: &Rules, board: &[u8], moves: &[Move]) -> Play {
                 page.resize(at + cols, None);
             }
             for (c, &d) in cells.iter().enumerate() {
-                page[at + c] = Some(d);
+                // An empty cell never written in (the rest of a row a new-row add
+                // closed) stays blank: only a digit crossed out is a crossed-out cell.
+                if d != 0 || page[at + c].is_some() {
+                    page[at + c] = Some(d);
+                }
             }
         }
     };
@@ -156,7 +161,9 @@ pub fn play(rules: &Rules, board: &[u8], moves: &[Move]) -> Play {
             Move::Add => {
                 phases.push(close(&snap, &marks, &snap_phys));
                 let last = match rules.append {
-                    Append::AfterLastDigit => b.iter().rposition(|&x| x != 0).map_or(0, |p| p + 1),
+                    Append::AfterLastDigit | Append::NewRow => {
+                        b.iter().rposition(|&x| x != 0).map_or(0, |p| p + 1)
+                    }
                     Append::AfterLastCell => b.len(),
                 };
                 rules.add(&mut b);

@@ -14,6 +14,11 @@ pub enum Append {
     AfterLastDigit,
     /// After the last cell, emptied cells at the end included (the article's solver).
     AfterLastCell,
+    /// On a new row: the row of the last remaining digit is closed (its cells after
+    /// that digit stay empty) and the copies start at the first column of the next
+    /// row. On paper every add starts on a fresh ruled row, never over crossed-out
+    /// printed digits.
+    NewRow,
 }
 
 impl Append {
@@ -22,6 +27,7 @@ impl Append {
         match self {
             Append::AfterLastDigit => "after-last-digit",
             Append::AfterLastCell => "after-last-cell",
+            Append::NewRow => "new-row",
         }
     }
 }
@@ -32,8 +38,9 @@ impl std::str::FromStr for Append {
         match s {
             "after-last-digit" => Ok(Append::AfterLastDigit),
             "after-last-cell" => Ok(Append::AfterLastCell),
+            "new-row" => Ok(Append::NewRow),
             _ => Err(Error::invalid(format!(
-                "unknown append rule {}: choose after-last-digit or after-last-cell",
+                "unknown append rule {}: choose after-last-digit, after-last-cell or new-row",
                 shown(s)
             ))),
         }
@@ -183,9 +190,12 @@ impl Rules {
     /// Copy every remaining digit, in reading order, onto the end of the board.
     pub fn add(&self, b: &mut Vec<u8>) {
         let digits: Vec<u8> = b.iter().copied().filter(|&x| x != 0).collect();
-        if self.append == Append::AfterLastDigit {
+        if matches!(self.append, Append::AfterLastDigit | Append::NewRow) {
             let last = b.iter().rposition(|&x| x != 0).map_or(0, |p| p + 1);
             b.truncate(last);
+        }
+        if self.append == Append::NewRow {
+            b.resize(b.len().div_ceil(self.cols) * self.cols, 0);
         }
         b.extend_from_slice(&digits);
     }

@@ -38,11 +38,24 @@ mod plain {
         *b = rows.concat();
     }
 
-    pub fn add(b: &mut Vec<u8>, after_last_cell: bool) {
+    /// Where an add writes (the spec's three readings).
+    #[derive(Clone, Copy, PartialEq)]
+    pub enum Place {
+        AfterLastDigit,
+        AfterLastCell,
+        NewRow,
+    }
+
+    pub fn add(b: &mut Vec<u8>, cols: usize, place: Place) {
         let digits: Vec<u8> = b.iter().copied().filter(|&x| x != 0).collect();
-        if !after_last_cell {
+        if place != Place::AfterLastCell {
             while b.last() == Some(&0) {
                 b.pop();
+            }
+        }
+        if place == Place::NewRow {
+            while !b.len().is_multiple_of(cols) {
+                b.push(0);
             }
         }
         b.extend(digits);
@@ -50,19 +63,13 @@ mod plain {
 
     /// Exhaustive search, remembering boards already seen lost (exact keys, no
     /// pruning): can `b` be cleared?
-    pub fn clearable(
-        b: &[u8],
-        cols: usize,
-        diagonals: bool,
-        adds: u8,
-        after_last_cell: bool,
-    ) -> bool {
+    pub fn clearable(b: &[u8], cols: usize, diagonals: bool, adds: u8, place: Place) -> bool {
         search(
             b,
             cols,
             diagonals,
             adds,
-            after_last_cell,
+            place,
             &mut std::collections::HashSet::new(),
         )
     }
@@ -72,7 +79,7 @@ mod plain {
         cols: usize,
         diagonals: bool,
         adds: u8,
-        after_last_cell: bool,
+        place: Place,
         lost: &mut std::collections::HashSet<(Vec<u8>, u8)>,
     ) -> bool {
         if b.iter().all(|&x| x == 0) {
@@ -90,7 +97,7 @@ mod plain {
                 {
                     let mut c = b.to_vec();
                     apply(&mut c, cols, i, j);
-                    if search(&c, cols, diagonals, adds, after_last_cell, lost) {
+                    if search(&c, cols, diagonals, adds, place, lost) {
                         return true;
                     }
                 }
@@ -98,13 +105,22 @@ mod plain {
         }
         if adds > 0 {
             let mut c = b.to_vec();
-            add(&mut c, after_last_cell);
-            if search(&c, cols, diagonals, adds - 1, after_last_cell, lost) {
+            add(&mut c, cols, place);
+            if search(&c, cols, diagonals, adds - 1, place, lost) {
                 return true;
             }
         }
         lost.insert((b.to_vec(), adds));
         false
+    }
+}
+
+/// The plain implementation's reading of an append rule.
+fn place(a: Append) -> plain::Place {
+    match a {
+        Append::AfterLastDigit => plain::Place::AfterLastDigit,
+        Append::AfterLastCell => plain::Place::AfterLastCell,
+        Append::NewRow => plain::Place::NewRow,
     }
 }
 
@@ -155,6 +171,8 @@ fn solutions_replay_under_the_plain_rules() {
         (27, 1, Append::AfterLastDigit),
         (27, 4, Append::AfterLastCell),
         (18, 2, Append::AfterLastCell),
+        (27, 1, Append::NewRow),
+        (27, 3, Append::NewRow),
     ] {
         let r = rules(9, true, append);
         // Half the boards through the search alone, half with the playouts first.
@@ -173,7 +191,7 @@ fn solutions_replay_under_the_plain_rules() {
                     match *m {
                         Move::Add => {
                             used += 1;
-                            plain::add(&mut cur, append == Append::AfterLastCell);
+                            plain::add(&mut cur, 9, place(append));
                         }
                         Move::Pair(a, c) => {
                             let (a, c) = (a as usize, c as usize);
@@ -202,14 +220,14 @@ fn verdicts_match_a_plain_exhaustive_search_on_small_boards() {
         let b = random_board(&mut rng, n);
         let adds = (i % 2) as u8;
         let diagonals = i % 3 != 0;
-        let append = if i % 5 == 0 {
-            Append::AfterLastCell
-        } else {
-            Append::AfterLastDigit
+        let append = match i % 5 {
+            0 => Append::AfterLastCell,
+            1 | 2 => Append::NewRow,
+            _ => Append::AfterLastDigit,
         };
         let mut solver = Solver::search_only(rules(6, diagonals, append));
         let got = solver.solve(&b, adds, u64::MAX);
-        let want = plain::clearable(&b, 6, diagonals, adds, append == Append::AfterLastCell);
+        let want = plain::clearable(&b, 6, diagonals, adds, place(append));
         assert_ne!(got, Verdict::Unknown);
         assert_eq!(
             matches!(got, Verdict::Solvable(_)),
@@ -242,14 +260,14 @@ fn add_point_rounds_match_a_plain_exhaustive_search() {
             (i % 2) as u8
         };
         let diagonals = i % 3 != 0;
-        let append = if i % 5 == 0 {
-            Append::AfterLastCell
-        } else {
-            Append::AfterLastDigit
+        let append = match i % 5 {
+            0 => Append::AfterLastCell,
+            1 | 2 => Append::NewRow,
+            _ => Append::AfterLastDigit,
         };
         let cols = 4 + (i as usize % 3);
         let r = rules(cols, diagonals, append);
-        let want = plain::clearable(&b, cols, diagonals, adds, append == Append::AfterLastCell);
+        let want = plain::clearable(&b, cols, diagonals, adds, place(append));
         for mut solver in [
             Solver::search_only(r),
             Solver::search_only(r).with_add_budgets(1, 2),
@@ -266,7 +284,7 @@ fn add_point_rounds_match_a_plain_exhaustive_search() {
                 let mut cur = b.clone();
                 for m in &moves {
                     match *m {
-                        Move::Add => plain::add(&mut cur, append == Append::AfterLastCell),
+                        Move::Add => plain::add(&mut cur, cols, place(append)),
                         Move::Pair(a, c) => {
                             let (a, c) = (a as usize, c as usize);
                             assert!(cur[a] != 0 && rules::matches(cur[a], cur[c]));
@@ -386,7 +404,7 @@ fn plain_replay(b: &[u8], r: &Rules, moves: &[Move], adds: u8) -> bool {
         match *m {
             Move::Add => {
                 used += 1;
-                plain::add(&mut cur, r.append == Append::AfterLastCell);
+                plain::add(&mut cur, r.cols, place(r.append));
             }
             Move::Pair(a, c) => {
                 let (a, c) = (a as usize, c as usize);
@@ -459,7 +477,7 @@ fn path_bounds_end_a_search_as_unknown_never_as_a_proof() {
         let b = random_board(&mut rng, n);
         let adds = (i % 3) as u8;
         let r = rules(4 + i as usize % 3, i % 2 == 0, Append::AfterLastDigit);
-        let want = plain::clearable(&b, r.cols, r.diagonals, adds, false);
+        let want = plain::clearable(&b, r.cols, r.diagonals, adds, place(r.append));
         for mut solver in [
             Solver::search_only(r).with_path_bounds(3, usize::MAX),
             Solver::search_only(r).with_path_bounds(usize::MAX, 40),
@@ -489,7 +507,7 @@ fn full_tables_cost_time_never_answers() {
         let b = random_board(&mut rng, n);
         let adds = (i % 2) as u8;
         let r = rules(5, i % 3 != 0, Append::AfterLastDigit);
-        let want = plain::clearable(&b, 5, r.diagonals, adds, false);
+        let want = plain::clearable(&b, 5, r.diagonals, adds, place(r.append));
         let mut solver = Solver::search_only(r).with_table_entries(8);
         let got = solver.solve(&b, adds, u64::MAX);
         assert_eq!(matches!(got, Verdict::Solvable(_)), want, "{b:?}");
@@ -626,7 +644,13 @@ fn the_deepest_search_fits_a_worker_stack_and_deeper_is_unknown() {
     assert_eq!(run(solve::MAX_DEPTH - 8), Verdict::Unsolvable);
     assert_eq!(run(solve::MAX_DEPTH + 8), Verdict::Unknown);
     let small = deep_board(30);
-    assert!(!plain::clearable(&small, 1, true, 0, false));
+    assert!(!plain::clearable(
+        &small,
+        1,
+        true,
+        0,
+        plain::Place::AfterLastDigit
+    ));
     assert_eq!(
         Solver::search_only(rules(1, true, Append::AfterLastDigit)).solve(&small, 0, u64::MAX),
         Verdict::Unsolvable

@@ -311,12 +311,12 @@ pub struct MatchStatsSpec {
     #[serde(default = "nine")]
     #[arg(long, default_value_t = nine())]
     pub columns: usize,
-    /// Where adds go: after-last-digit or after-last-cell
+    /// Where adds go: after-last-digit, after-last-cell or new-row
     #[serde(default = "after_last_digit")]
     #[arg(
         long,
         default_value_t = after_last_digit(),
-        value_parser = clap::builder::PossibleValuesParser::new(["after-last-digit", "after-last-cell"])
+        value_parser = clap::builder::PossibleValuesParser::new(["after-last-digit", "after-last-cell", "new-row"])
     )]
     pub append: String,
     /// Whether pairs may see each other along diagonals (on the command line,

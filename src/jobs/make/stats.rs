@@ -453,6 +453,7 @@ pub mod match_stats {
             }
             NumberMatch::check_named(spec.columns, spec.max_adds, "max_adds")?;
             let append: Append = spec.append.parse()?;
+            NumberMatch::check_growth(spec.length, spec.columns, spec.max_adds, append)?;
             Ok(stats::Config {
                 seed: self.seed,
                 length: spec.length,
