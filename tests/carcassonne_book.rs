@@ -38,11 +38,20 @@ fn puzzles_and_answers_meet_the_print_rules_at_book_sizes() {
                 g.draw(&p, &mut c, area, false);
                 print_rules(&c, area, &format!("{tiles} tiles, puzzle {w} mm"));
             }
-            for w in [55.0, 60.0] {
-                let area = Rect::new(10.0, 12.0, w, w / g.answer_aspect(&p));
+            // Answers are drawn at one tile size a section, the smallest that keeps
+            // the points' figures at 7 pt: 14 mm a tile (a disc is a third of a tile
+            // across, a two-digit figure a little over its radius), and larger.
+            let (uw, uh) = g.answer_units(&p).expect("answers in tiles");
+            assert!((uw / uh - g.answer_aspect(&p)).abs() < 1e-4);
+            for tile in [14.0, 20.0] {
+                let area = Rect::new(10.0, 12.0, uw * tile, uh * tile);
                 let mut c = Canvas::new();
                 g.draw_answer(&p, &mut c, area);
-                print_rules(&c, area, &format!("{tiles} tiles, answer {w} mm"));
+                print_rules(
+                    &c,
+                    area,
+                    &format!("{tiles} tiles, answer at {tile} mm a tile"),
+                );
             }
         }
     }
@@ -243,4 +252,92 @@ fn render_for_viewing() {
     let pdf = puzzlebook::book::render_pages("look", (210.0, 297.0), &pages).unwrap();
     std::fs::write("/tmp/look/carc.pdf", pdf).unwrap();
     eprintln!("{}\n{}", g.answer(&p), big.answer(&q));
+}
+
+/// The shipped book's answer key, read from its composed pages: every scored feature
+/// shows its points in a disc (on each page the discs add up to the totals the answer
+/// lines state), the discs' figures are at least 7 pt, and each section is drawn at one
+/// scale (a disc's radius is a fixed share of the tile, so one section, one radius).
+#[test]
+fn answer_key_labels_every_feature_at_one_scale_a_section() {
+    use puzzlebook::book::template::Template;
+    use puzzlebook::book::{compose, BookOptions};
+    use puzzlebook::canvas::{Color, Shape};
+    let t = Template::load(&common::template("carcassonne.toml")).unwrap();
+    let b = compose(&t, &BookOptions::default()).unwrap();
+    let texts = |c: &Canvas| -> Vec<String> {
+        c.shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Text { text, .. } => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let start = b
+        .pages
+        .iter()
+        .position(|p| texts(p).iter().any(|t| t.contains("(puzzles ")))
+        .expect("an answer key");
+    let mut radii: Vec<f32> = Vec::new();
+    let mut answers = 0;
+    for (i, p) in b.pages.iter().enumerate().skip(start) {
+        let t = texts(p);
+        // "24 points: cities 10 (...)" lines state each answer's total.
+        let stated: u32 = t
+            .iter()
+            .filter_map(|l| l.split_once(" points"))
+            .filter_map(|(n, _)| n.parse::<u32>().ok())
+            .sum();
+        answers += t.iter().filter(|l| l.contains(" points")).count();
+        // Discs: white circles with a black outline, each with its number in it.
+        let discs: Vec<(f32, f32, f32)> = p
+            .shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Circle {
+                    center,
+                    radius,
+                    fill: Some(f),
+                    stroke: Some(_),
+                } if *f == Color::WHITE => Some((center.x, center.y, *radius)),
+                _ => None,
+            })
+            .collect();
+        let mut shown = 0;
+        for &(x, y, r) in &discs {
+            let inside = p.shapes.iter().find_map(|s| match s {
+                Shape::Text {
+                    origin, size, text, ..
+                } if (origin.y - y).abs() < r
+                    && origin.x >= x - r
+                    && origin.x <= x + r
+                    && text.parse::<u32>().is_ok() =>
+                {
+                    Some((*size, text.parse::<u32>().unwrap()))
+                }
+                _ => None,
+            });
+            let (size, n) =
+                inside.unwrap_or_else(|| panic!("page {}: a disc with no number", i + 1));
+            assert!(size >= 7.0 - 1e-3, "page {}: a {size} pt figure", i + 1);
+            shown += n;
+            if !radii.iter().any(|q| (q - r).abs() < 1e-3) {
+                radii.push(r);
+            }
+        }
+        assert_eq!(
+            shown,
+            stated,
+            "page {}: discs {shown}, answer lines {stated}",
+            i + 1
+        );
+    }
+    assert_eq!(answers, 26, "every answer read");
+    let sections = t.sections.len();
+    assert!(
+        radii.len() <= sections,
+        "{} disc sizes for {sections} sections: {radii:?}",
+        radii.len()
+    );
 }

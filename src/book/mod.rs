@@ -214,6 +214,7 @@ trait SectionItems: Send + Sync {
     fn answer(&self, i: usize) -> String;
     fn rating(&self, i: usize) -> Option<Rating>;
     fn answer_aspect(&self, i: usize) -> f32;
+    fn answer_units(&self, i: usize) -> Option<(f32, f32)>;
     fn draw_answer(&self, i: usize, canvas: &mut Canvas, area: Rect);
     fn answer_note(&self) -> Option<String>;
     fn how_to_play(&self) -> String;
@@ -252,6 +253,9 @@ impl<G: Game> SectionItems for Generated<G> {
     }
     fn answer_aspect(&self, i: usize) -> f32 {
         self.game.answer_aspect(&self.items[i].puzzle)
+    }
+    fn answer_units(&self, i: usize) -> Option<(f32, f32)> {
+        self.game.answer_units(&self.items[i].puzzle)
     }
     fn draw_answer(&self, i: usize, canvas: &mut Canvas, area: Rect) {
         self.game.draw_answer(&self.items[i].puzzle, canvas, area);

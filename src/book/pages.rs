@@ -255,6 +255,9 @@ pub(super) struct Plan {
     answer_cols: Vec<usize>,
     /// [section]: the tallest an answer drawing may be.
     answer_max_h: Vec<f32>,
+    /// [section]: the one scale (mm a unit) its answers are drawn at, for a game that
+    /// gives their sizes in units; None: each fitted to its column.
+    answer_scale: Vec<Option<f32>>,
     answers_page: usize,
     /// Sections whose full pages would use less than [`MIN_FILL`] of the height.
     pub fill_notes: Vec<String>,
@@ -467,6 +470,100 @@ fn answer_size(chapter: &Chapter, i: usize, w: f32, max_h: f32) -> (f32, f32) {
     (h * aspect, h)
 }
 
+/// The narrowest an answer's box is drawn at one scale (room for its text), in mm.
+const MIN_SCALED_ANSWER_W: f32 = 45.0;
+
+/// At one scale `s` (mm a unit), the width of answer `i`'s box (padding included).
+fn scaled_box_w(chapter: &Chapter, i: usize, s: f32) -> f32 {
+    let (uw, _) = chapter.items.answer_units(i).unwrap_or((1.0, 1.0));
+    (uw * s).max(MIN_SCALED_ANSWER_W) + 2.0 * PAD_MM
+}
+
+/// A section's answers at one scale `s`, packed into rows across `width`: each row as
+/// (first answer, how many, height).
+fn scaled_rows(ty: &Type, chapter: &Chapter, s: f32, width: f32) -> Vec<(usize, usize, f32)> {
+    let mut rows = Vec::new();
+    let n = chapter.items.len();
+    let mut first = 0;
+    while first < n {
+        let mut used = 0.0;
+        let mut k = first;
+        while k < n {
+            let w = scaled_box_w(chapter, chapter.order[k], s);
+            if k > first && used + w > width + 1e-3 {
+                break;
+            }
+            used += w;
+            k += 1;
+        }
+        let (mut draw_h, mut lines) = (0.0f32, 0usize);
+        for j in first..k {
+            let item = chapter.order[j];
+            let (_, uh) = chapter.items.answer_units(item).unwrap_or((1.0, 1.0));
+            draw_h = draw_h.max(uh * s);
+            let text_w = scaled_box_w(chapter, item, s) - 2.0 * PAD_MM;
+            lines = lines.max(answer_lines(ty, chapter, item, text_w).len());
+        }
+        let height =
+            answer_label_h(ty) + draw_h + text_block_h(lines, ty.answer) + 1.0 + 2.0 * PAD_MM;
+        rows.push((first, k - first, height));
+        first = k;
+    }
+    rows
+}
+
+/// The scale (mm a unit) of a section whose game gives its answers in units: the
+/// smallest at which every answer's text stays legible, then as much larger as keeps
+/// the section on as many pages of `avail` mm (so pages fill rather than grow in
+/// number), and never so large that an answer outgrows the page.
+fn answer_scale(ty: &Type, chapter: &Chapter, width: f32, avail: f32) -> f32 {
+    let n = chapter.items.len();
+    let units: Vec<(f32, f32)> = (0..n)
+        .map(|i| chapter.items.answer_units(i).unwrap_or((1.0, 1.0)))
+        .collect();
+    let text_room = text_block_h(ANSWER_LINES, ty.answer) + 1.0;
+    let tallest_room = avail - answer_label_h(ty) - text_room - 2.0 * PAD_MM;
+    let largest = units
+        .iter()
+        .map(|&(uw, uh)| ((width - 2.0 * PAD_MM) / uw.max(1e-3)).min(tallest_room / uh.max(1e-3)))
+        .fold(f32::INFINITY, f32::min)
+        .max(0.1);
+    let legible = |s: f32| {
+        (0..n).all(|i| {
+            let (uw, uh) = units[i];
+            let mut c = Canvas::new();
+            chapter
+                .items
+                .draw_answer(i, &mut c, Rect::new(0.0, 0.0, uw * s, uh * s));
+            c.min_text_pt().is_none_or(|t| t >= ty.min_answer - 1e-3)
+        })
+    };
+    if !legible(largest) {
+        // Not even the largest keeps the text legible: the page check names it.
+        return largest;
+    }
+    // The smallest legible scale, to a tenth of a millimetre.
+    let (mut lo, mut hi) = (0.0f32, largest);
+    while hi - lo > 0.1 {
+        let mid = (lo + hi) / 2.0;
+        if legible(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    let pages = |s: f32| {
+        let h: f32 = scaled_rows(ty, chapter, s, width).iter().map(|r| r.2).sum();
+        (h / avail).ceil()
+    };
+    let at_least = pages(hi);
+    let mut s = hi;
+    while s * 1.05 <= largest && pages(s * 1.05) <= at_least {
+        s *= 1.05;
+    }
+    s
+}
+
 fn within(b: Rect, area: Rect) -> bool {
     const EPS: f32 = 0.05;
     b.x >= area.x - EPS
@@ -623,6 +720,7 @@ pub(super) fn plan(
         chapters.iter().map(|p| vec![0; p.items.len()]).collect();
     let mut answer_cols = vec![0; chapters.len()];
     let mut answer_max_h = vec![0.0; chapters.len()];
+    let mut answer_scale_of: Vec<Option<f32>> = vec![None; chapters.len()];
     let answers_page = kinds.len() + 1;
     if with_answers {
         let avail = body_h - HEADER_MM;
@@ -638,6 +736,37 @@ pub(super) fn plan(
             let section_h = answer_section_h(ty, chapter, live.w);
             let text_room = text_block_h(ANSWER_LINES, ty.answer) + 1.0;
             let max_draw_h = avail - section_h - answer_label_h(ty) - text_room - 2.0 * PAD_MM;
+            let scaled = template.answers.columns.is_none()
+                && (0..chapter.items.len()).all(|i| chapter.items.answer_units(i).is_some());
+            if scaled {
+                // One scale for the section, answers packed into rows by their width.
+                let s = answer_scale(ty, chapter, live.w, avail - section_h);
+                answer_scale_of[p] = Some(s);
+                let mut first_row = true;
+                for (first, n, height) in scaled_rows(ty, chapter, s, live.w) {
+                    let need = height + if first_row { section_h } else { 0.0 };
+                    if used + need > avail && !blocks.is_empty() {
+                        flush(&mut blocks, &mut kinds);
+                        used = 0.0;
+                    }
+                    if first_row {
+                        blocks.push(Block::Section { chapter: p });
+                        used += section_h;
+                        first_row = false;
+                    }
+                    for slot in &mut answer_page[p][first..first + n] {
+                        *slot = kinds.len() + 1;
+                    }
+                    blocks.push(Block::Row {
+                        chapter: p,
+                        first,
+                        n,
+                        height,
+                    });
+                    used += height;
+                }
+                continue;
+            }
             let cols = template.answers.columns.unwrap_or_else(|| {
                 (1..=super::template::MAX_ANSWER_COLUMNS)
                     .rev()
@@ -725,6 +854,7 @@ pub(super) fn plan(
         sections,
         answer_cols,
         answer_max_h,
+        answer_scale: answer_scale_of,
         answers_page,
         fill_notes,
     })
@@ -1340,12 +1470,18 @@ fn answer_page(
             } => {
                 let p = &chapters[*chapter];
                 let cols = plan.answer_cols[*chapter];
-                let col_w = area.w / cols as f32;
+                let col_w = area.w / cols.max(1) as f32;
+                let scale = plan.answer_scale[*chapter];
+                let mut x = area.x;
                 for slot in 0..*n {
                     let k = first + slot;
                     let item = p.order[k];
-                    let b =
-                        Rect::new(area.x + slot as f32 * col_w, top, col_w, *height).inset(PAD_MM);
+                    let box_w = match scale {
+                        Some(s) => scaled_box_w(p, item, s),
+                        None => col_w,
+                    };
+                    let b = Rect::new(x, top, box_w, *height).inset(PAD_MM);
+                    x += box_w;
                     let label = format!(
                         "{} {} · page {}",
                         p.items.label(),
@@ -1363,7 +1499,10 @@ fn answer_page(
                         Align::Left,
                         &label,
                     );
-                    let (dw, dh) = answer_size(p, item, b.w, plan.answer_max_h[*chapter]);
+                    let (dw, dh) = match (scale, p.items.answer_units(item)) {
+                        (Some(s), Some((uw, uh))) => (uw * s, uh * s),
+                        _ => answer_size(p, item, b.w, plan.answer_max_h[*chapter]),
+                    };
                     let drawing = Rect::new(b.x, b.y + answer_label_h(ty), dw, dh);
                     p.items.draw_answer(item, c, drawing);
                     let lines = answer_lines(ty, p, item, b.w);
@@ -1434,9 +1573,25 @@ pub(super) fn check_pages(
                             p.number, p.game
                         ))
                     }
-                    Kind::Answers(_) => Error::invalid(format!(
-                        "{what} is {size:.1} pt on page {page}, under {needs}: set answers.columns lower"
-                    )),
+                    Kind::Answers(blocks) => {
+                        // A section drawn at one scale has no columns to lower: its
+                        // answers are as large as the page lets them be.
+                        let scaled = blocks.iter().find_map(|b| match b {
+                            Block::Row { chapter, .. } if plan.answer_scale[*chapter].is_some() => {
+                                Some(&chapters[*chapter])
+                            }
+                            _ => None,
+                        });
+                        match scaled {
+                            Some(p) => Error::invalid(format!(
+                                "section {} ({}): {what} is {size:.1} pt on page {page}, under {needs}, even with its largest answer across the page: choose a larger page_size",
+                                p.number, p.game
+                            )),
+                            None => Error::invalid(format!(
+                                "{what} is {size:.1} pt on page {page}, under {needs}: set answers.columns lower"
+                            )),
+                        }
+                    }
                     _ => Error::Check(format!(
                         "page {page} has text of {size:.1} pt, under the 7 pt print minimum (a bug)"
                     )),

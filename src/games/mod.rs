@@ -119,6 +119,13 @@ pub trait Game: Sized + Sync + Send + 'static {
     fn rating(&self, _puzzle: &Self::Puzzle) -> Option<Rating> {
         None
     }
+    /// The answer drawing's natural size (width, height) in the game's own units (a
+    /// Carcassonne tile), when answers of different sizes should share one scale: the
+    /// answer key then draws a section's answers at one size per unit. None: each
+    /// answer is fitted to its box on its own.
+    fn answer_units(&self, _puzzle: &Self::Puzzle) -> Option<(f32, f32)> {
+        None
+    }
     /// Width / height of this puzzle's drawn solution in the answer key.
     fn answer_aspect(&self, _puzzle: &Self::Puzzle) -> f32 {
         self.aspect()

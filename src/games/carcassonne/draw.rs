@@ -22,7 +22,13 @@ const PAD: f32 = 0.15;
 
 /// Width / height of a landscape drawing.
 pub fn aspect(l: &Landscape) -> f32 {
-    (l.cols as f32 + 2.0 * PAD) / (l.rows as f32 + 2.0 * PAD)
+    let (w, h) = units(l);
+    w / h
+}
+
+/// The drawing's size in tiles (the landscape and its margin).
+pub fn units(l: &Landscape) -> (f32, f32) {
+    (l.cols as f32 + 2.0 * PAD, l.rows as f32 + 2.0 * PAD)
 }
 
 /// A stroke no thinner than the print limit.

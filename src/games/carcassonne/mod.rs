@@ -171,12 +171,16 @@ impl Game for Carcassonne {
         draw::aspect(&p.map)
     }
 
-    /// The answer key's drawing: complete features marked (the points are in the
-    /// answer line under it; labels on every feature would need the answers drawn
-    /// about twice as large to keep their figures at 7 pt).
+    /// In tiles: a section's answers share one tile size.
+    fn answer_units(&self, p: &CarcassonnePuzzle) -> Option<(f32, f32)> {
+        Some(draw::units(&p.map))
+    }
+
+    /// The answer key's drawing: complete features marked and every scored feature's
+    /// points in a disc (the book keeps them at 7 pt or more by drawing fewer answers
+    /// to a row).
     fn draw_answer(&self, p: &CarcassonnePuzzle, canvas: &mut Canvas, area: Rect) {
-        let marks = score::marks(&p.map);
-        draw::landscape(canvas, area, &p.map, Some(&marks), &[]);
+        self.draw(p, canvas, area, true);
     }
 
     fn answer_note(&self) -> Option<String> {
