@@ -2,6 +2,8 @@
 //! The exact solver, the backbite sampler and generation are checked against a plain
 //! brute force written here from the coordinates (not from the library's masks).
 
+mod common;
+
 use puzzlebook::games::numbrix::{
     self, path::PathSampler, solve, AnySolver, Board, Count, Mask, Moves, Numbrix, NumbrixParams,
     Prover, BLOCKED,
@@ -495,4 +497,153 @@ fn the_hidato_worked_example_is_unique_and_each_step_is_forced() {
         }
     }
     assert_eq!(known, ex.solution.to_vec());
+}
+
+/// The shaped worked example (for a grid with dark squares): one solution on its own
+/// board, found by brute force and by the solver; every step's claim holds with what
+/// is known before it ("one free square beside it" or "between"), each line names
+/// its numbers, and the steps write every number once.
+#[test]
+fn the_shaped_worked_examples_are_unique_and_each_step_is_forced() {
+    for (ex, moves) in [
+        (numbrix::shaped_example(), Moves::Orthogonal),
+        (numbrix::shaped_hidato_example(), Moves::King),
+    ] {
+        shaped_example_holds(&ex, moves);
+    }
+    // The Hidato one really steps diagonally.
+    let ex = numbrix::shaped_hidato_example();
+    let rows = ["#...", ".#..", "....", "...."];
+    let mark = |v: &[u16]| -> Vec<u16> {
+        v.iter()
+            .enumerate()
+            .map(|(c, &x)| if ex.blocked.contains(&c) { BLOCKED } else { x })
+            .collect()
+    };
+    assert!(solve::check_board_solution(
+        &board(&rows, Moves::Orthogonal),
+        &mark(ex.givens),
+        &mark(ex.solution)
+    )
+    .is_err());
+}
+
+fn shaped_example_holds(ex: &numbrix::Example, moves: Moves) {
+    let rows: Vec<String> = (0..4)
+        .map(|r| {
+            (0..4)
+                .map(|c| {
+                    if ex.blocked.contains(&(r * 4 + c)) {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let b = board(&rows, moves);
+    assert!(!ex.blocked.is_empty(), "a shaped example has dark squares");
+    let mark = |v: &[u16]| -> Vec<u16> {
+        v.iter()
+            .enumerate()
+            .map(|(c, &x)| if ex.blocked.contains(&c) { BLOCKED } else { x })
+            .collect()
+    };
+    let (givens, solution) = (mark(ex.givens), mark(ex.solution));
+    assert_eq!(brute_count(&b, &givens, 2), 1);
+    let v = AnySolver::for_board(&b).solve(&givens, u64::MAX);
+    assert_eq!(v.count, Count::One);
+    assert_eq!(v.solution.as_deref(), Some(&solution[..]));
+    solve::check_board_solution(&b, &givens, &solution).unwrap();
+    let n = b.mask.open.iter().filter(|&&o| o).count() as u16;
+    assert!(ex.start.contains(&format!("1–{n}")), "{}", ex.start);
+    // Each number the steps write is forced by a stated reason.
+    let mut known = givens.clone();
+    for &(numbers, text) in &ex.steps {
+        let free = |known: &[u16], c: usize| -> Vec<usize> {
+            neighbours(&b, c)
+                .into_iter()
+                .filter(|&x| known[x] == 0)
+                .collect()
+        };
+        let at = |known: &[u16], v: u16| known.iter().position(|&x| x == v);
+        for &k in numbers {
+            assert!(text.contains(&k.to_string()), "{text} should name {k}");
+            let cell = solution.iter().position(|&v| v == k).unwrap();
+            assert_eq!(known[cell], 0);
+            // Either k - 1 is placed (with k - 2 placed, or k - 1 = 1) and has one free
+            // square beside it; or k + 1 likewise from above; or k - 1 and k + 1 are
+            // placed and share exactly one free square; or it is the last square.
+            let one_free_after = at(&known, k - 1).is_some_and(|p| {
+                (k == 2 || at(&known, k - 2).is_some()) && free(&known, p) == vec![cell]
+            });
+            let one_free_before = k < n
+                && at(&known, k + 1).is_some_and(|p| {
+                    (k + 1 == n || at(&known, k + 2).is_some()) && free(&known, p) == vec![cell]
+                });
+            let between = k < n
+                && match (at(&known, k - 1), at(&known, k + 1)) {
+                    (Some(a), Some(c)) => {
+                        let fa = free(&known, a);
+                        let common: Vec<usize> = free(&known, c)
+                            .into_iter()
+                            .filter(|x| fa.contains(x))
+                            .collect();
+                        common == vec![cell]
+                    }
+                    _ => false,
+                };
+            let last = known.iter().filter(|&&x| x == 0).count() == 1;
+            assert!(
+                one_free_after || one_free_before || between || last,
+                "{k} is not forced as \"{text}\" says"
+            );
+        }
+        for &k in numbers.iter() {
+            let cell = solution.iter().position(|&v| v == k).unwrap();
+            known[cell] = k;
+        }
+    }
+    assert_eq!(known, solution);
+}
+
+/// A "how to play" page shared by square and shaped sections draws the shaped example
+/// (its first line tells of the dark squares); a book of square grids only, the square
+/// one.
+#[test]
+fn how_to_pages_show_a_shaped_example_when_the_book_has_shaped_grids() {
+    use puzzlebook::book::template::Template;
+    use puzzlebook::book::{compose, BookOptions};
+    use puzzlebook::canvas::Shape;
+    let texts = |name: &str, title: &str| -> Vec<String> {
+        let t = Template::load(&common::template(name)).unwrap();
+        let b = compose(&t, &BookOptions::default()).unwrap();
+        b.pages
+            .iter()
+            .filter(|p| {
+                p.shapes
+                    .iter()
+                    .any(|s| matches!(s, Shape::Text { text, .. } if text.starts_with(title)))
+            })
+            .flat_map(|p| p.shapes.iter())
+            .filter_map(|s| match s {
+                Shape::Text { text, .. } => Some(text.clone()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let first_words = |s: &str| s.split_whitespace().take(6).collect::<Vec<_>>().join(" ");
+    let shaped = first_words(numbrix::shaped_example().start);
+    let square = first_words(numbrix::example().start);
+    let joined = |v: Vec<String>| v.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+    let hidato_book = joined(texts("hidato-shapes-6x9.toml", "How to play Numbrix"));
+    assert!(hidato_book.contains(&shaped), "{hidato_book}");
+    let numbrix_book = joined(texts("numbrix-6x9.toml", "How to play Numbrix"));
+    assert!(numbrix_book.contains(&square) && !numbrix_book.contains(&shaped));
+    // The Hidato page: its first section is square, a later one (hearts) shaped.
+    let shaped_king = first_words(numbrix::shaped_hidato_example().start);
+    let hidato_page = joined(texts("hidato-shapes-6x9.toml", "How to play Hidato"));
+    assert!(hidato_page.contains(&shaped_king), "{hidato_page}");
 }

@@ -225,6 +225,7 @@ trait SectionItems: Send + Sync {
     fn index(&self, i: usize) -> u64;
     fn size_label(&self) -> Option<String>;
     fn motif(&self) -> crate::games::Motif;
+    fn example_detail(&self) -> u8;
 }
 
 struct Generated<G: Game> {
@@ -286,6 +287,9 @@ impl<G: Game> SectionItems for Generated<G> {
     }
     fn motif(&self) -> crate::games::Motif {
         self.game.motif()
+    }
+    fn example_detail(&self) -> u8 {
+        self.game.example_detail()
     }
 }
 
@@ -373,8 +377,13 @@ impl Chapter {
 struct HowTo {
     title: String,
     text: String,
-    /// A section whose game draws the worked example.
+    /// The first section with this page (it names the page when two rule sets of a
+    /// game share a title).
     chapter: usize,
+    /// The section whose game draws the worked example: of the sections sharing the
+    /// page, the first whose example shows most (`Game::example_detail`: a shaped
+    /// grid's example over a square one's).
+    example: usize,
 }
 
 fn params_inline(t: &toml::Table) -> String {
@@ -444,6 +453,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
     }
     let mut chapters = Vec::new();
     let mut howtos: Vec<HowTo> = Vec::new();
+    let mut example_detail: Vec<u8> = Vec::new();
     let mut number = 1;
     // A volume draws past the catalogue (if any) and past every earlier volume.
     let fresh = match (&opts.fresh, opts.volume) {
@@ -498,13 +508,21 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         order.sort_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(a.cmp(&b)));
         let text = typeset(&items.how_to_play());
         let howto = match howtos.iter().position(|h| h.text == text) {
-            Some(h) => h,
+            Some(h) => {
+                if items.example_detail() > example_detail[h] {
+                    howtos[h].example = chapters.len();
+                    example_detail[h] = items.example_detail();
+                }
+                h
+            }
             None => {
                 howtos.push(HowTo {
                     title: items.title().to_string(),
                     text,
                     chapter: chapters.len(),
+                    example: chapters.len(),
                 });
+                example_detail.push(items.example_detail());
                 howtos.len() - 1
             }
         };

@@ -1306,7 +1306,7 @@ fn howto_page(ty: &Type, c: &mut Canvas, area: Rect, h: &HowTo, chapters: &[Chap
     }
     let mut example = Canvas::new();
     // An example too small to read at this book's sizes (large print) is left out.
-    if chapters[h.chapter].items.draw_example(&mut example, rest)
+    if chapters[h.example].items.draw_example(&mut example, rest)
         && example
             .min_text_pt()
             .is_none_or(|s| s >= ty.min_drawing - 1e-3)

@@ -145,6 +145,12 @@ pub trait Game: Sized + Sync + Send + 'static {
     fn draw_example(&self, _canvas: &mut Canvas, _area: Rect) -> bool {
         false
     }
+    /// How much of the rules this configuration's worked example shows, when sections
+    /// share a "how to play" page: the page draws the example of the section with the
+    /// highest (a shaped grid's example, with dark squares, over a square one's).
+    fn example_detail(&self) -> u8 {
+        0
+    }
     /// At most this many calls of `generate` per item (a game whose `generate` runs its
     /// own attempt loop says 1).
     fn attempt_budget(&self) -> u64 {

@@ -626,13 +626,31 @@ impl Game for Numbrix {
         self.aspect()
     }
 
+    fn example_detail(&self) -> u8 {
+        u8::from(!self.board.mask.is_full())
+    }
+
     fn draw_example(&self, canvas: &mut Canvas, area: Rect) -> bool {
-        let ex = match self.board.moves {
-            Moves::Orthogonal => example(),
-            Moves::King => hidato_example(),
+        let shaped = !self.board.mask.is_full();
+        let ex = match (self.board.moves, shaped) {
+            (Moves::Orthogonal, false) => example(),
+            (Moves::Orthogonal, true) => shaped_example(),
+            (Moves::King, false) => hidato_example(),
+            (Moves::King, true) => shaped_hidato_example(),
+        };
+        let cell = |c: usize, v: u16| {
+            if ex.blocked.contains(&c) {
+                draw::Cell::Blocked
+            } else {
+                given_cell(v)
+            }
         };
         let mut panels = vec![(
-            ex.givens.iter().map(|&v| given_cell(v)).collect(),
+            ex.givens
+                .iter()
+                .enumerate()
+                .map(|(c, &v)| cell(c, v))
+                .collect(),
             ex.start.to_string(),
         )];
         let mut known: Vec<u16> = ex.givens.to_vec();
@@ -643,7 +661,9 @@ impl Game for Numbrix {
                 .enumerate()
                 .map(|(c, (&k, &g))| {
                     let new = ex.solution[c];
-                    if g != 0 {
+                    if ex.blocked.contains(&c) {
+                        draw::Cell::Blocked
+                    } else if g != 0 {
                         draw::Cell::Given(g)
                     } else if numbers.contains(&new) {
                         draw::Cell::Shaded(new, false)
@@ -725,8 +745,10 @@ pub const EXAMPLE_SIDE: usize = 4;
 /// The worked example of the "How to play" page: a 4 × 4 puzzle, its solution, and the
 /// steps that solve it (the numbers each step writes, and its line of text).
 pub struct Example {
-    /// The example's givens in reading order, 0 for a blank.
+    /// The example's givens in reading order, 0 for a blank (and a blocked cell).
     pub givens: &'static [u16; 16],
+    /// The cells that are not part of the grid (dark squares), in reading order.
+    pub blocked: &'static [usize],
     /// The example's solution in reading order.
     pub solution: &'static [u16; 16],
     /// The line of text under the start grid.
@@ -753,6 +775,7 @@ pub fn hidato_example() -> Example {
             15, 4, 10, 9,
             14, 13, 12, 11,
         ],
+        blocked: &[],
         start: "Fill in 1–16; numbers may touch diagonally. The bold numbers are the clues.",
         steps: [
             (
@@ -792,6 +815,7 @@ pub fn example() -> Example {
             15, 10, 11, 6,
             16, 9, 8, 7,
         ],
+        blocked: &[],
         start: "Fill in 1–16. The bold numbers are the clues.",
         steps: [
             (&[2, 8], "2 must go between 1 and 3; 8 between 7 and 9."),
@@ -806,6 +830,88 @@ pub fn example() -> Example {
             (
                 &[11, 13, 14],
                 "14 must touch 15, and 13 must touch 14 and 12; 11 takes the last square. Solved!",
+            ),
+        ],
+    }
+}
+
+/// The worked example for a shaped grid: a 4 × 4 grid with two dark squares (a
+/// corner and one inside) that the path of 1 to 14 goes around.
+pub fn shaped_example() -> Example {
+    Example {
+        #[rustfmt::skip]
+        givens: &[
+            0, 1, 0, 0,
+            9, 8, 0, 0,
+            0, 0, 0, 0,
+            11, 0, 0, 0,
+        ],
+        blocked: &[0, 6],
+        #[rustfmt::skip]
+        solution: &[
+            0, 1, 2, 3,
+            9, 8, 0, 4,
+            10, 7, 6, 5,
+            11, 12, 13, 14,
+        ],
+        start: "Fill in 1–14 on the light squares; the dark squares are not part of the grid. The bold numbers are the clues.",
+        steps: [
+            (
+                &[2, 10],
+                "1 has one free square beside it, so 2 goes there; 10 goes between 9 and 11.",
+            ),
+            (
+                &[3, 7, 12],
+                "2, 8 and 11 each have one free square left beside them (a dark square does not count): 3, 7 and 12 go there.",
+            ),
+            (
+                &[4, 6, 13],
+                "Again 3, 7 and 12 each have one free square beside them: 4, 6 and 13.",
+            ),
+            (
+                &[5, 14],
+                "5 goes between 4 and 6, and 14 takes the last square. Solved!",
+            ),
+        ],
+    }
+}
+
+/// The worked example for a shaped Hidato grid: two dark squares (a corner and one
+/// inside), a path of 1 to 14 that steps diagonally past them.
+pub fn shaped_hidato_example() -> Example {
+    Example {
+        #[rustfmt::skip]
+        givens: &[
+            0, 1, 0, 0,
+            8, 0, 4, 0,
+            0, 0, 6, 13,
+            0, 11, 0, 0,
+        ],
+        blocked: &[0, 5],
+        #[rustfmt::skip]
+        solution: &[
+            0, 1, 2, 3,
+            8, 0, 4, 5,
+            9, 7, 6, 13,
+            10, 11, 12, 14,
+        ],
+        start: "Fill in 1–14 on the light squares; numbers may touch diagonally; the dark squares are not part of the grid. The bold numbers are the clues.",
+        steps: [
+            (
+                &[2, 7],
+                "1 has one free square beside it, so 2 goes there. 7 goes between 6 and 8.",
+            ),
+            (
+                &[5, 12],
+                "5 goes between 4 and 6, and 12 between 11 and 13: diagonal steps count.",
+            ),
+            (
+                &[9, 3],
+                "8 has one free square left beside it: 9. 3 goes between 2 and 4.",
+            ),
+            (
+                &[10, 14],
+                "10 goes between 9 and 11, and 14 takes the last square. Solved!",
             ),
         ],
     }
