@@ -4,19 +4,10 @@
 //! leaves pages emptier is told which per_page fills them, and that one does.
 
 mod common;
+use common::SHIPPED;
 use puzzlebook::book::template::Template;
 use puzzlebook::book::{compose, BookOptions, Composed};
 use puzzlebook::canvas::{Canvas, Shape};
-
-const SHIPPED: [&str; 7] = [
-    "carcassonne.toml",
-    "catan-almanac.toml",
-    "default.toml",
-    "flip-6x9.toml",
-    "hidato-shapes-6x9.toml",
-    "number-match.toml",
-    "numbrix-6x9.toml",
-];
 
 fn texts(c: &Canvas) -> Vec<&str> {
     c.shapes

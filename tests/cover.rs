@@ -11,17 +11,6 @@ use puzzlebook::canvas::{Rect, Shape, MM_PER_PT};
 
 const PT_PER_IN: f32 = 72.0;
 
-/// The templates the project ships.
-const SHIPPED: [&str; 7] = [
-    "carcassonne.toml",
-    "catan-almanac.toml",
-    "default.toml",
-    "flip-6x9.toml",
-    "hidato-shapes-6x9.toml",
-    "number-match.toml",
-    "numbrix-6x9.toml",
-];
-
 fn box_of(doc: &Document, key: &[u8]) -> Vec<f32> {
     let (_, page) = doc.get_pages().into_iter().next().unwrap();
     doc.get_dictionary(page)

@@ -181,7 +181,8 @@ pub struct Inside {
 }
 
 impl Inside {
-    /// "22 Flip puzzles: 3 × 3, 5 × 5 and 4 × 7".
+    /// "22 Flip puzzles: 3 × 3, 5 × 5 and 4 × 7", "26 Carcassonne puzzles: 12, 25 and
+    /// 50 tiles".
     pub fn line(&self) -> String {
         let label = self.label.to_lowercase();
         let plural = if self.count == 1 {
@@ -197,7 +198,7 @@ impl Inside {
         };
         if !self.sizes.is_empty() {
             s.push_str(": ");
-            s.push_str(&join_and(&self.sizes));
+            s.push_str(&sizes_text(&self.sizes));
         }
         s
     }
@@ -209,6 +210,25 @@ impl Inside {
             .collect();
         (!parts.is_empty()).then(|| parts.join("  ·  "))
     }
+}
+
+/// Sizes joined: "12, 25 and 50 tiles" when they share their last word, else each
+/// whole ("3 × 3, 5 × 5 and 4 × 7").
+fn sizes_text(sizes: &[String]) -> String {
+    let split: Vec<Option<(&str, &str)>> = sizes.iter().map(|s| s.rsplit_once(' ')).collect();
+    if sizes.len() > 1 {
+        if let Some(Some((_, unit))) = split.first() {
+            let shared = split.iter().all(|p| {
+                p.is_some_and(|(n, u)| u == *unit && n.chars().all(|c| c.is_ascii_digit()))
+            });
+            if shared {
+                let numbers: Vec<String> =
+                    split.iter().flatten().map(|(n, _)| n.to_string()).collect();
+                return format!("{} {unit}", join_and(&numbers));
+            }
+        }
+    }
+    join_and(sizes)
 }
 
 /// "a", "a and b", "a, b and c".
@@ -710,4 +730,58 @@ fn spine(
         &text,
     );
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inside(sizes: &[&str]) -> Inside {
+        Inside {
+            title: "Carcassonne".into(),
+            label: "Puzzle".into(),
+            count: 26,
+            sizes: sizes.iter().map(|s| s.to_string()).collect(),
+            stars: [0; 5],
+        }
+    }
+
+    #[test]
+    fn sizes_share_their_unit_once() {
+        assert_eq!(
+            inside(&["12 tiles", "25 tiles", "50 tiles"]).line(),
+            "26 Carcassonne puzzles: 12, 25 and 50 tiles"
+        );
+        assert_eq!(
+            inside(&["3 × 3", "5 × 5", "4 × 7"]).line(),
+            "26 Carcassonne puzzles: 3 × 3, 5 × 5 and 4 × 7"
+        );
+        assert_eq!(
+            inside(&["9 × 9 frame", "9 × 9 heart"]).line(),
+            "26 Carcassonne puzzles: 9 × 9 frame and 9 × 9 heart"
+        );
+        assert_eq!(
+            inside(&["27 digits"]).line(),
+            "26 Carcassonne puzzles: 27 digits"
+        );
+        let mut one = inside(&[]);
+        one.count = 1;
+        assert_eq!(one.line(), "1 Carcassonne puzzle");
+    }
+
+    #[test]
+    fn a_title_that_names_the_label_is_not_repeated() {
+        let e = Inside {
+            title: "Catan boards".into(),
+            label: "Board".into(),
+            count: 4,
+            sizes: vec!["3–4 players".into()],
+            stars: [0; 5],
+        };
+        assert_eq!(e.line(), "4 Catan boards: 3–4 players");
+        assert_eq!(e.difficulty(), None);
+        let mut rated = e.clone();
+        rated.stars = [2, 0, 1, 0, 0];
+        assert_eq!(rated.difficulty().as_deref(), Some("★ 2  ·  ★★★ 1"));
+    }
 }

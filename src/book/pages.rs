@@ -470,6 +470,35 @@ fn answer_size(chapter: &Chapter, i: usize, w: f32, max_h: f32) -> (f32, f32) {
     (h * aspect, h)
 }
 
+/// A section's answers `cols` to a row in columns `col_w` wide (drawings at most
+/// `max_h` tall): each row as (first answer, how many, height).
+fn column_rows(
+    ty: &Type,
+    chapter: &Chapter,
+    cols: usize,
+    col_w: f32,
+    max_h: f32,
+) -> Vec<(usize, usize, f32)> {
+    (0..chapter.items.len())
+        .step_by(cols.max(1))
+        .map(|first| {
+            let n = cols.min(chapter.items.len() - first);
+            let ks = first..first + n;
+            let draw_h = ks
+                .clone()
+                .map(|k| answer_size(chapter, chapter.order[k], col_w, max_h).1)
+                .fold(0.0f32, f32::max);
+            let lines = ks
+                .map(|k| answer_lines(ty, chapter, chapter.order[k], col_w).len())
+                .max()
+                .unwrap_or(0);
+            let height =
+                answer_label_h(ty) + draw_h + text_block_h(lines, ty.answer) + 1.0 + 2.0 * PAD_MM;
+            (first, n, height)
+        })
+        .collect()
+}
+
 /// The narrowest an answer's box is drawn at one scale (room for its text), in mm.
 const MIN_SCALED_ANSWER_W: f32 = 45.0;
 
@@ -738,64 +767,38 @@ pub(super) fn plan(
             let max_draw_h = avail - section_h - answer_label_h(ty) - text_room - 2.0 * PAD_MM;
             let scaled = template.answers.columns.is_none()
                 && (0..chapter.items.len()).all(|i| chapter.items.answer_units(i).is_some());
-            if scaled {
+            // The section's rows of answers: (first, how many, height).
+            let rows: Vec<(usize, usize, f32)> = if scaled {
                 // One scale for the section, answers packed into rows by their width.
                 let s = answer_scale(ty, chapter, live.w, avail - section_h);
                 answer_scale_of[p] = Some(s);
-                let mut first_row = true;
-                for (first, n, height) in scaled_rows(ty, chapter, s, live.w) {
-                    let need = height + if first_row { section_h } else { 0.0 };
-                    if used + need > avail && !blocks.is_empty() {
-                        flush(&mut blocks, &mut kinds);
-                        used = 0.0;
-                    }
-                    if first_row {
-                        blocks.push(Block::Section { chapter: p });
-                        used += section_h;
-                        first_row = false;
-                    }
-                    for slot in &mut answer_page[p][first..first + n] {
-                        *slot = kinds.len() + 1;
-                    }
-                    blocks.push(Block::Row {
-                        chapter: p,
-                        first,
-                        n,
-                        height,
-                    });
-                    used += height;
-                }
-                continue;
-            }
-            let cols = template.answers.columns.unwrap_or_else(|| {
-                (1..=super::template::MAX_ANSWER_COLUMNS)
-                    .rev()
-                    .find(|&c| {
-                        answers_legible(ty, chapter, live.w / c as f32 - 2.0 * PAD_MM, max_draw_h)
-                    })
-                    .unwrap_or(1)
-            });
-            answer_cols[p] = cols;
-            answer_max_h[p] = max_draw_h;
-            let col_w = live.w / cols as f32 - 2.0 * PAD_MM;
+                scaled_rows(ty, chapter, s, live.w)
+            } else {
+                let cols = template.answers.columns.unwrap_or_else(|| {
+                    (1..=super::template::MAX_ANSWER_COLUMNS)
+                        .rev()
+                        .find(|&c| {
+                            answers_legible(
+                                ty,
+                                chapter,
+                                live.w / c as f32 - 2.0 * PAD_MM,
+                                max_draw_h,
+                            )
+                        })
+                        .unwrap_or(1)
+                });
+                answer_cols[p] = cols;
+                answer_max_h[p] = max_draw_h;
+                column_rows(
+                    ty,
+                    chapter,
+                    cols,
+                    live.w / cols as f32 - 2.0 * PAD_MM,
+                    max_draw_h,
+                )
+            };
             let mut first_row = true;
-            for first in (0..chapter.items.len()).step_by(cols) {
-                let n = cols.min(chapter.items.len() - first);
-                let ks = first..first + n;
-                let draw_h = ks
-                    .clone()
-                    .map(|k| answer_size(chapter, chapter.order[k], col_w, max_draw_h).1)
-                    .fold(0.0f32, f32::max);
-                let lines = ks
-                    .clone()
-                    .map(|k| answer_lines(ty, chapter, chapter.order[k], col_w).len())
-                    .max()
-                    .unwrap_or(0);
-                let height = answer_label_h(ty)
-                    + draw_h
-                    + text_block_h(lines, ty.answer)
-                    + 1.0
-                    + 2.0 * PAD_MM;
+            for (first, n, height) in rows {
                 let need = height + if first_row { section_h } else { 0.0 };
                 if used + need > avail && !blocks.is_empty() {
                     flush(&mut blocks, &mut kinds);
@@ -806,8 +809,8 @@ pub(super) fn plan(
                     used += section_h;
                     first_row = false;
                 }
-                for k in ks {
-                    answer_page[p][k] = kinds.len() + 1;
+                for slot in &mut answer_page[p][first..first + n] {
+                    *slot = kinds.len() + 1;
                 }
                 blocks.push(Block::Row {
                     chapter: p,

@@ -363,15 +363,7 @@ fn paint_ops(pdf: &[u8]) -> Vec<Vec<(String, Vec<f64>)>> {
 #[test]
 fn shipped_templates_print_without_a_warning_and_their_ink_agrees_with_the_paper() {
     let dir = tempfile::tempdir().unwrap();
-    for name in [
-        "default.toml",
-        "flip-6x9.toml",
-        "numbrix-6x9.toml",
-        "hidato-shapes-6x9.toml",
-        "number-match.toml",
-        "carcassonne.toml",
-        "catan-almanac.toml",
-    ] {
+    for name in SHIPPED {
         let text = std::fs::read_to_string(template(name)).unwrap();
         let (log, pdf) = book(dir.path(), &template(name), "t.pdf");
         assert!(!log.contains("warning"), "{name}: {log}");

@@ -13,6 +13,17 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The templates the project ships (`templates/*.toml`).
+pub const SHIPPED: [&str; 7] = [
+    "carcassonne.toml",
+    "catan-almanac.toml",
+    "default.toml",
+    "flip-6x9.toml",
+    "hidato-shapes-6x9.toml",
+    "number-match.toml",
+    "numbrix-6x9.toml",
+];
+
 pub fn template(name: &str) -> PathBuf {
     root().join("templates").join(name)
 }
