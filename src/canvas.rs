@@ -509,7 +509,11 @@ pub fn wrap(text: &str, size: f32, face: Face, width: f32) -> Vec<String> {
     let mut lines = Vec::new();
     for para in text.split('\n') {
         let mut line = String::new();
-        for word in para.split_whitespace() {
+        // A no-break space (U+00A0) joins its neighbours into one word.
+        for word in para
+            .split(|c: char| c.is_whitespace() && c != '\u{a0}')
+            .filter(|w| !w.is_empty())
+        {
             let candidate = if line.is_empty() {
                 word.to_string()
             } else {
@@ -734,6 +738,12 @@ mod tests {
         };
         let w = text_width("Hello", 12.0, Face::Regular);
         assert!((origin.x + w / 2.0 - 50.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn a_no_break_space_keeps_its_words_together() {
+        let lines = wrap("ab 3\u{a0}×\u{a0}8 cd", 10.0, Face::Regular, 1.0);
+        assert_eq!(lines, vec!["ab", "3\u{a0}×\u{a0}8", "cd"]);
     }
 
     #[test]

@@ -341,3 +341,30 @@ fn answer_key_labels_every_feature_at_one_scale_a_section() {
         radii.len()
     );
 }
+
+/// The shipped template builds for other seeds and later volumes too: a 50-tile
+/// landscape too wide for 14 mm tiles on A4 is drawn smaller with its discs kept at
+/// 7 pt (seeds 1 and 12 and volume 2 failed before).
+#[test]
+fn the_shipped_book_builds_for_other_seeds_and_volumes() {
+    use puzzlebook::book::template::Template;
+    use puzzlebook::book::{compose, BookOptions};
+    let t = Template::load(&common::template("carcassonne.toml")).unwrap();
+    for (seed, volume) in [
+        (Some(1), None),
+        (Some(12), None),
+        (None, Some(2)),
+        (Some(5), Some(3)),
+    ] {
+        let opts = BookOptions {
+            seed,
+            volume,
+            ..BookOptions::default()
+        };
+        let b =
+            compose(&t, &opts).unwrap_or_else(|e| panic!("seed {seed:?} volume {volume:?}: {e}"));
+        for p in &b.pages {
+            assert!(p.min_text_pt().is_none_or(|t| t >= 7.0 - 1e-3));
+        }
+    }
+}

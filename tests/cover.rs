@@ -264,6 +264,10 @@ fn cover_template_errors_are_one_line() {
         ("background = \"navy\"", "cover.background"),
         ("accent = \"#12345\"", "cover.accent"),
         ("theme = \"waves\"", "waves"),
+        (
+            "blurb = \"Visit https://www.example.com/a-very-long-path/that-goes-on-and-on/and-on-and-on-without-a-single-space/anywhere/at-all-really\"",
+            "cover.blurb has a word of",
+        ),
         ("paper = \"glossy\"", "glossy"),
         ("colour = \"#000000\"", "colour"),
     ] {
@@ -687,5 +691,21 @@ fn every_cover_title_reads_as_a_150_px_thumbnail() {
     assert!(
         backgrounds.len() >= 5,
         "the shipped covers share their colours: {backgrounds:?}"
+    );
+}
+
+/// A book of one puzzle has it on the front and says why the back has no sample.
+#[test]
+fn a_back_without_a_sample_says_why() {
+    let mut t = Template::load(&common::template("numbrix-6x9.toml")).unwrap();
+    t.sections.truncate(1);
+    t.sections[0].count = 1;
+    let made = cover::build(&t, &BookOptions::default(), None).unwrap();
+    assert!(
+        made.warnings
+            .iter()
+            .any(|w| w.contains("no sample puzzle: the book's one puzzle is on the front")),
+        "{:?}",
+        made.warnings
     );
 }

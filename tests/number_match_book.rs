@@ -632,3 +632,59 @@ fn hard_boards_have_a_spare_copy_of_the_start() {
         .count();
     assert_eq!(spares, hard);
 }
+
+/// Boards long enough to be set in blocks (4 adds) get no spare copy: it would halve
+/// their cells.
+#[test]
+fn long_hard_boards_have_no_spare_copy() {
+    let g = NumberMatch::new(NumberMatchParams {
+        adds: 4,
+        difficulty: Some(number_match::Difficulty::Hard),
+        append: Append::NewRow,
+        ..NumberMatchParams::default()
+    })
+    .unwrap();
+    assert!(!g.spare());
+    let one_add = NumberMatch::new(NumberMatchParams {
+        adds: 1,
+        difficulty: Some(number_match::Difficulty::Hard),
+        ..NumberMatchParams::default()
+    })
+    .unwrap();
+    assert!(one_add.spare());
+}
+
+/// Two rule sets of Number Match in one book, both headed with the game's name: their
+/// "how to play" pages have different titles.
+#[test]
+fn two_rule_sets_get_two_named_how_to_pages() {
+    use puzzlebook::book::template::Template;
+    use puzzlebook::book::{compose, BookOptions};
+    use puzzlebook::canvas::Shape;
+    let t = Template::parse(
+        "title = \"T\"\n[[section]]\ngame = \"number_match\"\ncount = 2\nper_page = 2\nparams = { adds = 1, append = \"new-row\" }\n[[section]]\ngame = \"number_match\"\ncount = 2\nper_page = 2\nparams = { adds = 1 }\n",
+    )
+    .unwrap();
+    let b = compose(&t, &BookOptions::default()).unwrap();
+    let mut titles: Vec<String> = b
+        .pages
+        .iter()
+        .flat_map(|p| p.shapes.iter())
+        .filter_map(|s| match s {
+            Shape::Text { text, .. } if text.starts_with("How to play Number Match") => {
+                Some(text.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    titles.sort();
+    titles.dedup();
+    assert_eq!(
+        titles,
+        [
+            "How to play Number Match",
+            "How to play Number Match (section 2)"
+        ],
+        "{titles:?}"
+    );
+}

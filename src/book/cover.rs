@@ -155,6 +155,8 @@ pub struct CoverFacts {
     pub art: Option<Canvas>,
     /// The back's sample puzzle, drawn in [`sample_box`], and its caption.
     pub sample: Option<(Canvas, String)>,
+    /// Why there is no sample, when there is none.
+    pub sample_note: Option<String>,
     /// What's inside, one entry a game.
     pub inside: Vec<Inside>,
     /// The answers line, when the book has an answer key.
@@ -191,14 +193,22 @@ impl Inside {
             format!("{label}s")
         };
         let title_l = self.title.to_lowercase();
-        let mut s = if title_l.ends_with(&plural) || title_l.ends_with(&format!("{plural}s")) {
-            format!("{} {}", self.count, self.title)
+        let label_s = format!("{}s", self.label.to_lowercase());
+        let mut s = if title_l.ends_with(&label_s) {
+            // "Catan boards": the title names the items; one is "1 Catan board".
+            let title = if self.count == 1 {
+                self.title[..self.title.len() - 1].to_string()
+            } else {
+                self.title.clone()
+            };
+            format!("{} {title}", self.count)
         } else {
             format!("{} {} {plural}", self.count, self.title)
         };
         if !self.sizes.is_empty() {
             s.push_str(": ");
-            s.push_str(&sizes_text(&self.sizes));
+            // A size is never broken across lines ("3 × 8").
+            s.push_str(&sizes_text(&self.sizes).replace(" × ", "\u{a0}×\u{a0}"));
         }
         s
     }
@@ -614,15 +624,42 @@ fn back(
     let blurb = super::typeset::typeset(&t.cover.blurb);
     let with_inside = t.cover.inside;
     let sample = interior.cover.sample.as_ref().filter(|_| with_inside);
+    if let Some(note) = interior.cover.sample_note.as_ref().filter(|_| with_inside) {
+        warnings.push(note.clone());
+    }
     // The text's room: above the sample when there is one, else above the barcode.
     let room_with_sample = g.trim_h * BACK_SPLIT - inner.y;
     let room_alone = bar.y - 6.0 - inner.y;
     let lines_at = |size: f32| back_lines(interior, &blurb, with_inside, st, inner.w, size);
+    let fits_across = |size: f32, lines: &[(f32, BackLine)]| {
+        lines
+            .iter()
+            .all(|(_, l)| text_width(&l.text, size * l.scale, l.face) <= inner.w - l.indent + 1e-3)
+    };
+    // A word wider than the back at the smallest size cannot be set: say so.
+    let (smallest, _) = lines_at(9.0);
+    if let Some((_, l)) = smallest
+        .iter()
+        .find(|(_, l)| text_width(&l.text, 9.0 * l.scale, l.face) > inner.w - l.indent + 1e-3)
+    {
+        let word = l
+            .text
+            .split_whitespace()
+            .max_by(|a, b| text_width(a, 9.0, l.face).total_cmp(&text_width(b, 9.0, l.face)))
+            .unwrap_or(&l.text);
+        return Err(Error::param(
+            "cover.blurb",
+            format!(
+                "has a word of {} characters that is wider than the back cover at 9 pt: break it with spaces or shorten it",
+                word.chars().count()
+            ),
+        ));
+    }
     let fit = |room: f32| {
         let mut size = 12.0;
         while size >= 9.0 {
             let (lines, h) = lines_at(size);
-            if h <= room {
+            if h <= room && fits_across(size, &lines) {
                 return Some((size, lines));
             }
             size -= 0.5;
@@ -754,11 +791,11 @@ mod tests {
         );
         assert_eq!(
             inside(&["3 × 3", "5 × 5", "4 × 7"]).line(),
-            "26 Carcassonne puzzles: 3 × 3, 5 × 5 and 4 × 7"
+            "26 Carcassonne puzzles: 3\u{a0}×\u{a0}3, 5\u{a0}×\u{a0}5 and 4\u{a0}×\u{a0}7"
         );
         assert_eq!(
             inside(&["9 × 9 frame", "9 × 9 heart"]).line(),
-            "26 Carcassonne puzzles: 9 × 9 frame and 9 × 9 heart"
+            "26 Carcassonne puzzles: 9\u{a0}×\u{a0}9 frame and 9\u{a0}×\u{a0}9 heart"
         );
         assert_eq!(
             inside(&["27 digits"]).line(),
@@ -779,6 +816,9 @@ mod tests {
             stars: [0; 5],
         };
         assert_eq!(e.line(), "4 Catan boards: 3–4 players");
+        let mut single = e.clone();
+        single.count = 1;
+        assert_eq!(single.line(), "1 Catan board: 3–4 players");
         assert_eq!(e.difficulty(), None);
         let mut rated = e.clone();
         rated.stars = [2, 0, 1, 0, 0];

@@ -215,6 +215,7 @@ trait SectionItems: Send + Sync {
     fn rating(&self, i: usize) -> Option<Rating>;
     fn answer_aspect(&self, i: usize) -> f32;
     fn answer_units(&self, i: usize) -> Option<(f32, f32)>;
+    fn answer_unit_mm(&self) -> f32;
     fn draw_answer(&self, i: usize, canvas: &mut Canvas, area: Rect);
     fn answer_note(&self) -> Option<String>;
     fn how_to_play(&self) -> String;
@@ -257,6 +258,9 @@ impl<G: Game> SectionItems for Generated<G> {
     }
     fn answer_units(&self, i: usize) -> Option<(f32, f32)> {
         self.game.answer_units(&self.items[i].puzzle)
+    }
+    fn answer_unit_mm(&self) -> f32 {
+        self.game.answer_unit_mm()
     }
     fn draw_answer(&self, i: usize, canvas: &mut Canvas, area: Rect) {
         self.game.draw_answer(&self.items[i].puzzle, canvas, area);
@@ -548,13 +552,30 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
     }
     // Two rule sets of one game: the second and later pages are named after their
     // first section too.
+    // When the heading does not tell them apart either (a section headed only with
+    // the game's name), the page names its sections.
     for h in 0..howtos.len() {
         if howtos[..h].iter().any(|o| o.title == howtos[h].title) {
             let heading = chapters[howtos[h].chapter].heading.clone();
-            howtos[h].title = if heading.contains(&howtos[h].title) {
+            let named = if heading.contains(&howtos[h].title) {
                 heading
             } else {
                 format!("{} ({heading})", howtos[h].title)
+            };
+            howtos[h].title = if howtos[..h].iter().any(|o| o.title == named) {
+                let sections: Vec<String> = chapters
+                    .iter()
+                    .filter(|c| c.howto == h)
+                    .map(|c| c.number.to_string())
+                    .collect();
+                format!(
+                    "{} (section{} {})",
+                    howtos[h].title,
+                    if sections.len() == 1 { "" } else { "s" },
+                    sections.join(", ")
+                )
+            } else {
+                named
             };
         }
     }
@@ -746,18 +767,49 @@ fn cover_facts(
     let art = art_at
         .filter(|_| template.cover.art)
         .map(|i| draw(pool[i], cover::art_box));
-    let sample_at = match pool.len() / 2 {
-        i if Some(i) != art_at => Some(i),
-        i => i.checked_sub(1).or((pool.len() > 1).then_some(1)),
+    // The sample: half-way through the main game's puzzles, else (a main game with
+    // one puzzle, on the front) half-way through the book's other puzzles.
+    let art_cell = art_at.map(|i| pool[i]);
+    let others: Vec<(usize, usize)> = if pool.len() > 1 {
+        pool.iter()
+            .copied()
+            .filter(|&p| Some(p) != art_cell)
+            .collect()
+    } else {
+        chapters
+            .iter()
+            .enumerate()
+            .flat_map(|(c, ch)| (0..ch.order.len()).map(move |k| (c, k)))
+            .filter(|&p| Some(p) != art_cell)
+            .collect()
     };
-    let sample = sample_at.filter(|_| template.cover.inside).map(|i| {
-        let (c, k) = pool[i];
-        let ch = &chapters[c];
-        (
-            draw(pool[i], cover::sample_box),
-            format!("{} {}, from inside", ch.items.label(), ch.number_of(k)),
-        )
-    });
+    let mut sample_note = None;
+    let sample = others
+        .get(others.len() / 2)
+        .filter(|_| template.cover.inside)
+        .and_then(|&(c, k)| {
+            let ch = &chapters[c];
+            let drawn = draw((c, k), cover::sample_box);
+            if drawn
+                .min_text_pt()
+                .is_some_and(|t| t < crate::canvas::MIN_TEXT_PT - 1e-3)
+            {
+                sample_note = Some(format!(
+                    "the back cover has no sample puzzle: at the size the back leaves for it, its text would be under {} pt",
+                    crate::canvas::MIN_TEXT_PT
+                ));
+                return None;
+            }
+            Some((
+                drawn,
+                format!("{} {}, from inside", ch.items.label(), ch.number_of(k)),
+            ))
+        });
+    if template.cover.inside && others.is_empty() {
+        sample_note = Some(
+            "the back cover has no sample puzzle: the book's one puzzle is on the front".into(),
+        );
+    }
     // What's inside: one entry a game, in the order the book first has it.
     let mut inside: Vec<cover::Inside> = Vec::new();
     for ch in chapters {
@@ -798,6 +850,7 @@ fn cover_facts(
         theme,
         art,
         sample,
+        sample_note,
         inside,
         answers,
         large_print: template.large_print,

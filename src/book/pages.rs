@@ -542,10 +542,11 @@ fn scaled_rows(ty: &Type, chapter: &Chapter, s: f32, width: f32) -> Vec<(usize, 
 }
 
 /// The scale (mm a unit) of a section whose game gives its answers in units: the
-/// smallest at which every answer's text stays legible, then as much larger as keeps
+/// game's comfortable unit size (`Game::answer_unit_mm`) or else the smallest at which
+/// every answer's text stays legible, then as much larger as keeps
 /// the section on as many pages of `avail` mm (so pages fill rather than grow in
 /// number), and never so large that an answer outgrows the page.
-fn answer_scale(ty: &Type, chapter: &Chapter, width: f32, avail: f32) -> f32 {
+fn answer_scale(ty: &Type, chapter: &Chapter, width: f32, avail: f32) -> Result<f32> {
     let n = chapter.items.len();
     let units: Vec<(f32, f32)> = (0..n)
         .map(|i| chapter.items.answer_units(i).unwrap_or((1.0, 1.0)))
@@ -567,20 +568,35 @@ fn answer_scale(ty: &Type, chapter: &Chapter, width: f32, avail: f32) -> f32 {
             c.min_text_pt().is_none_or(|t| t >= ty.min_answer - 1e-3)
         })
     };
-    if !legible(largest) {
+    let comfortable = chapter.items.answer_unit_mm();
+    if comfortable > 0.0 && largest < MIN_UNIT_SHARE * comfortable {
+        return Err(Error::invalid(format!(
+            "section {} ({}): its largest answer fits this page only at {largest:.1} mm a unit, under the {:.1} mm its drawings need to stay readable: choose a larger page_size",
+            chapter.number,
+            chapter.game,
+            MIN_UNIT_SHARE * comfortable
+        )));
+    }
+    let hi = if comfortable > 0.0 {
+        // The game's own comfortable size, or less where the page allows less (its
+        // drawing keeps its text legible then; the page check makes sure).
+        comfortable.min(largest)
+    } else if !legible(largest) {
         // Not even the largest keeps the text legible: the page check names it.
-        return largest;
-    }
-    // The smallest legible scale, to a tenth of a millimetre.
-    let (mut lo, mut hi) = (0.0f32, largest);
-    while hi - lo > 0.1 {
-        let mid = (lo + hi) / 2.0;
-        if legible(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
+        return Ok(largest);
+    } else {
+        // The smallest legible scale, to a tenth of a millimetre.
+        let (mut lo, mut hi) = (0.0f32, largest);
+        while hi - lo > 0.1 {
+            let mid = (lo + hi) / 2.0;
+            if legible(mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
         }
-    }
+        hi
+    };
     let pages = |s: f32| {
         let h: f32 = scaled_rows(ty, chapter, s, width).iter().map(|r| r.2).sum();
         (h / avail).ceil()
@@ -590,8 +606,12 @@ fn answer_scale(ty: &Type, chapter: &Chapter, width: f32, avail: f32) -> f32 {
     while s * 1.05 <= largest && pages(s * 1.05) <= at_least {
         s *= 1.05;
     }
-    s
+    Ok(s)
 }
+
+/// A section drawn at one scale may go down to this share of its game's comfortable
+/// unit size when a drawing is too wide for the page; below it, the page is too small.
+const MIN_UNIT_SHARE: f32 = 0.7;
 
 fn within(b: Rect, area: Rect) -> bool {
     const EPS: f32 = 0.05;
@@ -770,7 +790,7 @@ pub(super) fn plan(
             // The section's rows of answers: (first, how many, height).
             let rows: Vec<(usize, usize, f32)> = if scaled {
                 // One scale for the section, answers packed into rows by their width.
-                let s = answer_scale(ty, chapter, live.w, avail - section_h);
+                let s = answer_scale(ty, chapter, live.w, avail - section_h)?;
                 answer_scale_of[p] = Some(s);
                 scaled_rows(ty, chapter, s, live.w)
             } else {

@@ -570,7 +570,7 @@ impl Template {
             if let Some(v) = value.as_deref().filter(|v| parse_hex_color(v).is_none()) {
                 return Err(Error::invalid(format!(
                     "cover.{key} = {} is not a colour: write \"#RRGGBB\", e.g. \"#1d3557\"",
-                    crate::input::excerpt(v)
+                    crate::input::shown(v)
                 )));
             }
         }

@@ -126,6 +126,13 @@ pub trait Game: Sized + Sync + Send + 'static {
     fn answer_units(&self, _puzzle: &Self::Puzzle) -> Option<(f32, f32)> {
         None
     }
+    /// With [`Game::answer_units`]: the size of a unit, in mm, at which an answer reads
+    /// comfortably; a section is drawn at least this large where the page allows, and
+    /// the drawing itself must stay legible when the page allows less. 0: the book
+    /// finds the smallest legible size by drawing.
+    fn answer_unit_mm(&self) -> f32 {
+        0.0
+    }
     /// Width / height of this puzzle's drawn solution in the answer key.
     fn answer_aspect(&self, _puzzle: &Self::Puzzle) -> f32 {
         self.aspect()

@@ -256,7 +256,7 @@ fn the_book_template_builds() {
         String::from_utf8_lossy(&res.stderr)
     );
     let doc = lopdf::Document::load(&out).unwrap();
-    assert_eq!(doc.get_pages().len(), 38);
+    assert_eq!(doc.get_pages().len(), 40);
 }
 
 #[test]

@@ -513,7 +513,7 @@ fn pages_that_outgrow_a_small_page_size_are_a_clear_error_not_a_bug() {
     for (text, says) in [
         (
             "title=\"C\"\npage_size=\"5x8\"\n[[section]]\ngame=\"carcassonne\"\ncount=4\nper_page=1\nparams={ tiles = 50 }\n",
-            "even with its largest answer across the page",
+            "mm its drawings need to stay readable",
         ),
         (
             "title=\"C\"\npage_size=\"4x6in\"\nlarge_print=true\n[[section]]\ngame=\"flip\"\ncount=4\nparams={ size = 4 }\n",

@@ -289,7 +289,7 @@ fn bad_input_is_one_clear_error() {
             "new-row",
         ],
         None,
-        "can grow to 66040 cells",
+        "the board has 256 cells: with append = new-row, 8 adds and 64 columns",
     );
     fails_with(
         &["number-match", "generate", "--count", "0"],

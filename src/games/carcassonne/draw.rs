@@ -81,10 +81,13 @@ pub fn landscape(
             Some(1) => (0.78, 0.5),
             Some(2) => (0.5, 0.78),
             Some(_) => (0.22, 0.5),
-            None => (0.5, 0.5),
+            // A monastery's points sit in the corner, off its icon.
+            None => (0.78, 0.78),
         };
         let centre = at(cell, u, v);
-        let radius = s * 0.17;
+        // A third of a tile across, and never so small that two figures go under
+        // 7 pt (on a landscape too wide for the page the discs grow past a third).
+        let radius = (s * DISC_SHARE).max(MIN_DISC_MM);
         canvas.circle(
             centre,
             radius,
@@ -103,6 +106,12 @@ pub fn landscape(
         );
     }
 }
+
+/// A points disc's radius as a share of the tile.
+pub const DISC_SHARE: f32 = 0.17;
+/// The smallest disc radius, in mm: two figures at 7 pt (a figure is sized 1.05 x the
+/// radius for two digits).
+pub const MIN_DISC_MM: f32 = 7.0 * crate::canvas::MM_PER_PT / 1.05 + 0.01;
 
 /// The point at fraction (u, v) of a cell (0..1 each, v down).
 fn at(cell: Rect, u: f32, v: f32) -> Point {

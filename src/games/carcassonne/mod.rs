@@ -176,6 +176,11 @@ impl Game for Carcassonne {
         Some(draw::units(&p.map))
     }
 
+    /// The tile at which a disc is a third of a tile across and its figures 7 pt.
+    fn answer_unit_mm(&self) -> f32 {
+        draw::MIN_DISC_MM / draw::DISC_SHARE
+    }
+
     /// The answer key's drawing: complete features marked and every scored feature's
     /// points in a disc (the book keeps them at 7 pt or more by drawing fewer answers
     /// to a row).

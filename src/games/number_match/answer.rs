@@ -101,7 +101,14 @@ fn setup_of(o: &SolveOptions, item: &Item) -> Result<Setup> {
         (None, None) => 4,
     };
     NumberMatch::check(cols, adds)?;
-    NumberMatch::check_growth(board.len(), cols, adds, append)?;
+    NumberMatch::check_growth(board.len(), cols, adds, append).map_err(|_| {
+        Error::invalid(format!(
+            "the board has {} cells: with append = new-row, {adds} adds and {cols} columns it can \
+             grow past the {} cells a move can address: use fewer adds or a shorter board",
+            board.len(),
+            super::MAX_CELLS
+        ))
+    })?;
     Ok(Setup {
         board,
         rules: rules::Rules {

@@ -559,9 +559,13 @@ impl Game for NumberMatch {
 
 impl NumberMatch {
     /// Whether puzzles are drawn with a spare copy of the start beside them: hard
-    /// boards (`difficulty = "hard"`), which readers often start again.
+    /// boards (`difficulty = "hard"`), which readers often start again, when the
+    /// board is one block of rows (a board long enough to be set in blocks side by
+    /// side, as with 4 adds, would halve its cells below handwriting size).
     pub fn spare(&self) -> bool {
-        self.params.difficulty == Some(Difficulty::Hard)
+        let p = &self.params;
+        let rows = paper::paper_rows(p.length, p.columns, p.adds);
+        p.difficulty == Some(Difficulty::Hard) && draw::blocks(rows, p.columns).0 == 1
     }
 
     /// The solution played on paper.
