@@ -252,6 +252,37 @@ where
 /// request (see [`crate::interrupt`]) is seen before every chunk, and by the study
 /// within one (before each item, by default): the run ends with
 /// [`Error::Interrupted`] and no counts.
+///
+/// ```
+/// use puzzlebook::{batch, shard::Shard, stats::Study, Result};
+///
+/// /// Counts the multiples of 7 among the items' indices.
+/// struct Sevens;
+/// impl Study for Sevens {
+///     type Counts = u64;
+///     fn chunk(&self) -> u64 {
+///         100 // small chunks, so that two threads share the work
+///     }
+///     fn empty(&self) -> u64 {
+///         0
+///     }
+///     fn merge(&self, into: &mut u64, other: u64) {
+///         *into += other;
+///     }
+///     fn count(&self, index: u64, counts: &mut u64) -> Result<()> {
+///         *counts += u64::from(index % 7 == 0);
+///         Ok(())
+///     }
+/// }
+///
+/// # fn main() -> Result<()> {
+/// // On a pool of two threads, with no progress bar.
+/// let pool = batch::thread_pool(2)?;
+/// let n = pool.install(|| batch::study(&Sevens, 10_000, Shard::default(), false, "sevens"))?;
+/// assert_eq!(n, 1429); // 0, 7, ..., 9996
+/// # Ok(())
+/// # }
+/// ```
 pub fn study<S: Study>(
     study: &S,
     samples: u64,

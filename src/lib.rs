@@ -10,6 +10,8 @@
 // Unsafe code lives in one module only (games::catan::direct::deposit, the BMI2 bit
 // deposit), which allows it for itself.
 #![deny(unsafe_code)]
+// ... and says, at every unsafe block, why it is sound.
+#![deny(clippy::undocumented_unsafe_blocks)]
 // Every public item says what it is (the public API is the library's contract).
 #![deny(missing_docs)]
 

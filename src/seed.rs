@@ -61,6 +61,22 @@ impl Streams {
 }
 
 /// The independent stream of item `index` of `game` in a run with `master` seed.
+///
+/// Every item draws from its own stream, so item 7 is the same whether it is made
+/// first or last, alone or among a million, on one thread or many:
+///
+/// ```
+/// use puzzlebook::seed::item_rng;
+/// use rand::Rng;
+///
+/// let roll = |index| item_rng(2026, "dice", index).random_range(1..=6u8);
+/// // The same (seed, game, index) always draws the same.
+/// assert_eq!(roll(7), roll(7));
+/// // Another game with the same seed and index draws from an unrelated stream.
+/// let mut a = item_rng(2026, "dice", 7);
+/// let mut b = item_rng(2026, "coins", 7);
+/// assert_ne!(a.random::<u64>(), b.random::<u64>());
+/// ```
 pub fn item_rng(master: u64, game: &str, index: u64) -> Rng {
     Streams::new(master, game).item(index)
 }

@@ -5,6 +5,26 @@
 use crate::{Error, Result};
 
 /// Part `index` of `count`: the items whose index i has i mod count == index.
+///
+/// Written `K/N` on the command line (`--shard 1/3`). The shards of a run cover its
+/// items once each:
+///
+/// ```
+/// use puzzlebook::shard::Shard;
+///
+/// let second: Shard = "1/3".parse()?;
+/// assert_eq!(second.indices(0, 10).collect::<Vec<_>>(), [1, 4, 7]);
+/// assert_eq!(second.len(0, 10), 3);
+/// // Together the three parts are every item, each once.
+/// let mut all: Vec<u64> = (0..3)
+///     .flat_map(|index| Shard { index, count: 3 }.indices(0, 10))
+///     .collect();
+/// all.sort_unstable();
+/// assert_eq!(all, (0..10).collect::<Vec<_>>());
+/// // A part past the count is a clear error.
+/// assert!("3/3".parse::<Shard>().is_err());
+/// # Ok::<(), puzzlebook::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
     /// Which part this is, from 0 to `count - 1`.

@@ -30,6 +30,113 @@ pub enum Outcome<T> {
 /// A configured game: parameters are validated once in [`Game::new`] (where expensive
 /// set-up such as a solver's precomputation happens), then every item is one call of
 /// [`Game::generate`] with that item's own random stream.
+///
+/// A toy game, "Missing digit": three digits and their sum with one digit hidden. The
+/// pipeline ([`crate::batch::collect`]) runs it in parallel, verifies every item with
+/// [`Game::verify`], and gives the same items at any thread count.
+///
+/// ```
+/// use puzzlebook::batch::{collect, Env, RunOptions};
+/// use puzzlebook::canvas::{Align, Canvas, Face, Rect};
+/// use puzzlebook::games::{Game, Outcome};
+/// use puzzlebook::seed::Rng;
+/// use puzzlebook::{Error, Result};
+/// use rand::Rng as _;
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Debug, Clone, Serialize, Deserialize)]
+/// #[serde(deny_unknown_fields, default)]
+/// struct Params {
+///     /// The smallest sum kept (easy puzzles are thrown away).
+///     min_sum: u32,
+/// }
+/// impl Default for Params {
+///     fn default() -> Self {
+///         Params { min_sum: 10 }
+///     }
+/// }
+///
+/// #[derive(Serialize)]
+/// struct Puzzle {
+///     digits: [u32; 3],
+///     hidden: usize,
+///     sum: u32,
+/// }
+///
+/// struct MissingDigit(Params);
+///
+/// impl Game for MissingDigit {
+///     const NAME: &'static str = "missing_digit";
+///     const TITLE: &'static str = "Missing Digit";
+///     type Params = Params;
+///     type Puzzle = Puzzle;
+///
+///     fn new(params: Params) -> Result<Self> {
+///         if params.min_sum > 27 {
+///             return Err(Error::param("min_sum", "is over 27, the most three digits make"));
+///         }
+///         Ok(MissingDigit(params))
+///     }
+///     fn params(&self) -> &Params {
+///         &self.0
+///     }
+///     fn generate(&self, rng: &mut Rng) -> Outcome<Puzzle> {
+///         let digits = [0; 3].map(|_| rng.random_range(1..=9));
+///         let sum = digits.iter().sum();
+///         if sum < self.0.min_sum {
+///             return Outcome::Rejected("too easy");
+///         }
+///         Outcome::Accepted(Puzzle { digits, hidden: rng.random_range(0..3), sum })
+///     }
+///     fn verify(&self, p: &Puzzle) -> Result<()> {
+///         if p.digits.iter().sum::<u32>() != p.sum || p.hidden > 2 {
+///             return Err(Error::check("the digits do not make the sum"));
+///         }
+///         Ok(())
+///     }
+///     fn text(&self, p: &Puzzle) -> String {
+///         let shown: Vec<String> = (0..3)
+///             .map(|i| if i == p.hidden { "?".into() } else { p.digits[i].to_string() })
+///             .collect();
+///         format!("{} = {}", shown.join(" + "), p.sum)
+///     }
+///     fn draw(&self, p: &Puzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
+///         let line = if with_solution {
+///             format!("{} + {} + {} = {}", p.digits[0], p.digits[1], p.digits[2], p.sum)
+///         } else {
+///             self.text(p)
+///         };
+///         let c = area.center();
+///         canvas.text(c.x, c.y, 14.0, Face::Regular, Align::Center, &line);
+///     }
+///     fn caption(&self, _: &Puzzle) -> String {
+///         "Find the missing digit".into()
+///     }
+///     fn answer(&self, p: &Puzzle) -> String {
+///         format!("The missing digit is {}", p.digits[p.hidden])
+///     }
+///     fn how_to_play(&self) -> String {
+///         "Three digits from 1 to 9 add up to the sum: find the one that is hidden.".into()
+///     }
+/// }
+///
+/// # fn main() -> Result<()> {
+/// let game = MissingDigit::new(Params::default())?;
+/// let one_thread = RunOptions { seed: 7, env: Env { jobs: 1, progress: false }, ..RunOptions::default() };
+/// let two_threads = RunOptions { env: Env { jobs: 2, progress: false }, ..one_thread.clone() };
+/// let (items, summary) = collect(&game, &one_thread, 20)?;
+/// assert_eq!(items.len(), 20);
+/// assert!(items.iter().all(|it| it.puzzle.sum >= 10 && game.verify(&it.puzzle).is_ok()));
+/// // The same seed gives the same puzzles at any thread count.
+/// let (again, _) = collect(&game, &two_threads, 20)?;
+/// let texts = |v: &[puzzlebook::batch::Item<Puzzle>]| {
+///     v.iter().map(|it| game.text(&it.puzzle)).collect::<Vec<_>>()
+/// };
+/// assert_eq!(texts(&items), texts(&again));
+/// # let _ = summary;
+/// # Ok(())
+/// # }
+/// ```
 pub trait Game: Sized + Sync + Send + 'static {
     /// The name used on the command line, in templates and in records ("flip").
     const NAME: &'static str;

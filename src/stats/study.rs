@@ -13,6 +13,51 @@ use serde::{de::DeserializeOwned, Serialize};
 
 /// A statistic over the items of a run: empty counts, how one item adds to them, and
 /// how two sets of counts merge.
+///
+/// A study of two dice, run by [`crate::batch::study`] over 60,000 seeded throws: the
+/// counts are the same at any thread count and from any split into shards, because
+/// each throw draws from its own stream ([`crate::seed::item_rng`]) and counts add.
+///
+/// ```
+/// use puzzlebook::{batch, seed::item_rng, shard::Shard, stats::Study, Result};
+/// use rand::Rng;
+///
+/// /// How often each total of two dice comes up.
+/// struct TwoDice;
+///
+/// impl Study for TwoDice {
+///     type Counts = Vec<u64>; // index: the total, 0 to 12
+///     fn empty(&self) -> Vec<u64> {
+///         vec![0; 13]
+///     }
+///     fn merge(&self, into: &mut Vec<u64>, other: Vec<u64>) {
+///         for (a, b) in into.iter_mut().zip(other) {
+///             *a += b;
+///         }
+///     }
+///     fn count(&self, index: u64, counts: &mut Vec<u64>) -> Result<()> {
+///         let mut rng = item_rng(1, "two-dice", index);
+///         let total = rng.random_range(1..=6) + rng.random_range(1..=6);
+///         counts[total] += 1;
+///         Ok(())
+///     }
+/// }
+///
+/// # fn main() -> Result<()> {
+/// let all = batch::study(&TwoDice, 60_000, Shard::default(), false, "dice")?;
+/// assert_eq!(all.iter().sum::<u64>(), 60_000);
+/// // Seven is the likeliest total (1 in 6), two and twelve the rarest (1 in 36).
+/// assert!(all[7] > all[6] && all[7] > all[8] && all[2] < all[3]);
+/// // Two shards of the run, merged, are the whole run.
+/// let mut halves = TwoDice.empty();
+/// for index in 0..2 {
+///     let part = batch::study(&TwoDice, 60_000, Shard { index, count: 2 }, false, "dice")?;
+///     TwoDice.merge(&mut halves, part);
+/// }
+/// assert_eq!(halves, all);
+/// # Ok(())
+/// # }
+/// ```
 pub trait Study: Sync {
     /// Mergeable counts; a shard's counts are written into its part file (as JSON)
     /// and read back to be merged.
