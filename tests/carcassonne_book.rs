@@ -225,35 +225,6 @@ fn r_mean(g: &Carcassonne) -> f64 {
         / 30.0
 }
 
-/// Renders the drawings to /tmp/look for a person to view (cargo test -- --ignored).
-#[test]
-#[ignore]
-fn render_for_viewing() {
-    let mut pages = Vec::new();
-    let g = game(20, false);
-    let p = puzzle(&g, 1);
-    let mut c = Canvas::new();
-    g.draw(&p, &mut c, Rect::new(10.0, 10.0, 120.0, 120.0), false);
-    let big = game(72, false);
-    let q = puzzle(&big, 2);
-    let h = 57.0 / big.answer_aspect(&q);
-    big.draw_answer(&q, &mut c, Rect::new(10.0, 140.0, 57.0, h));
-    g.draw_answer(
-        &p,
-        &mut c,
-        Rect::new(75.0, 140.0, 57.0, 57.0 / g.answer_aspect(&p)),
-    );
-    pages.push(c);
-    for (w, h) in [(180.0, 160.0), (125.0, 110.0)] {
-        let mut c = Canvas::new();
-        g.draw_example(&mut c, Rect::new(15.0, 15.0, w, h));
-        pages.push(c);
-    }
-    let pdf = puzzlebook::book::render_pages("look", (210.0, 297.0), &pages).unwrap();
-    std::fs::write("/tmp/look/carc.pdf", pdf).unwrap();
-    eprintln!("{}\n{}", g.answer(&p), big.answer(&q));
-}
-
 /// The shipped book's answer key, read from its composed pages: every scored feature
 /// shows its points in a disc (on each page the discs add up to the totals the answer
 /// lines state), the discs' figures are at least 7 pt, and each section is drawn at one

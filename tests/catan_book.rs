@@ -164,46 +164,6 @@ fn captions_name_every_rule_in_words() {
     }
 }
 
-/// Renders boards and legends to /tmp/look for a person to view (-- --ignored).
-#[test]
-#[ignore]
-fn render_for_viewing() {
-    let mut pages = Vec::new();
-    for style in STYLES {
-        let mut c = Canvas::new();
-        let g = game(BoardKind::Base, "red-apart,2-12-apart", style);
-        let b = &boards(&g, 1)[0];
-        g.draw(
-            b,
-            &mut c,
-            Rect::new(10.0, 10.0, 85.0, 85.0 / g.aspect()),
-            false,
-        );
-        let e = game(BoardKind::Extended, "red-apart", style);
-        let eb = &boards(&e, 1)[0];
-        e.draw(
-            eb,
-            &mut c,
-            Rect::new(105.0, 10.0, 85.0, 85.0 / e.aspect()),
-            false,
-        );
-        g.draw(
-            b,
-            &mut c,
-            Rect::new(10.0, 110.0, 180.0, 180.0 / g.aspect()),
-            false,
-        );
-        pages.push(c);
-        for (w, h) in [(180.0, 160.0), (125.0, 110.0)] {
-            let mut c = Canvas::new();
-            g.draw_example(&mut c, Rect::new(15.0, 15.0, w, h));
-            pages.push(c);
-        }
-    }
-    let pdf = puzzlebook::book::render_pages("look", (210.0, 297.0), &pages).unwrap();
-    std::fs::write("/tmp/look/catan.pdf", pdf).unwrap();
-}
-
 /// Boards with their balance words: the figures a player reads are those of the board
 /// (recounted here from the record's hexes), the rules too long for the caption are
 /// printed with them, and everything keeps the print rules at the book sizes.

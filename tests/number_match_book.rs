@@ -435,33 +435,6 @@ fn paper_play_is_the_game_and_the_ruled_rows_suffice() {
     assert!(tight > 100, "{tight} plays filled the page");
 }
 
-/// Throwaway: render the drawings to /tmp to look at them.
-#[test]
-#[ignore]
-fn render_for_a_look() {
-    use puzzlebook::book::render_pages;
-    let mut pages = Vec::new();
-    for adds in [1u8, 2, 4] {
-        let g = game(adds);
-        let p = &puzzles(&g, 1, &format!("nm-look-{adds}"))[0];
-        let mut c = Canvas::new();
-        let w = if adds == 4 { 180.0 } else { 85.0 };
-        g.draw(p, &mut c, Rect::new(10.0, 10.0, w, w / g.aspect()), false);
-        let aw = 58.0;
-        let ah = aw / g.answer_aspect(p);
-        g.draw_answer(p, &mut c, Rect::new(130.0, 10.0, aw, ah));
-        println!("{:?} {}", g.rating(p).map(|r| r.stars), g.answer(p));
-        pages.push(c);
-    }
-    for (w, h) in [(180.0, 160.0), (125.0, 110.0)] {
-        let mut c = Canvas::new();
-        game(1).draw_example(&mut c, Rect::new(15.0, 15.0, w, h));
-        pages.push(c);
-    }
-    let pdf = render_pages("look", (210.0, 297.0), &pages).unwrap();
-    std::fs::write("/tmp/nm-look.pdf", pdf).unwrap();
-}
-
 /// Every play (all orders of pairs and adds) on tiny boards stays within the printed
 /// rows, and adding at once reaches them when the columns divide the length.
 #[test]

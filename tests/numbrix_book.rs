@@ -227,35 +227,3 @@ fn the_worked_example_fits_a4_and_6x9() {
         check_print(&c, area, &format!("example in {w} x {h}"));
     }
 }
-
-/// Not a test: renders the drawings to /tmp for a look (cargo test -- --ignored).
-#[test]
-#[ignore]
-fn render_for_a_look() {
-    let mut pages = Vec::new();
-    for d in [Grade::Easy, Grade::Hard] {
-        let g = game(d);
-        let p = &puzzles(&g, 1)[0];
-        let mut c = Canvas::new();
-        g.draw(p, &mut c, Rect::new(10.0, 10.0, 80.0, 80.0), false);
-        g.draw(p, &mut c, Rect::new(110.0, 10.0, 80.0, 80.0), true);
-        g.draw_answer(p, &mut c, Rect::new(10.0, 100.0, 55.0, 55.0));
-        g.draw_answer(p, &mut c, Rect::new(80.0, 100.0, 60.0, 60.0));
-        let r = g.rating(p).unwrap();
-        c.text(
-            10.0,
-            180.0,
-            9.0,
-            Face::Regular,
-            puzzlebook::canvas::Align::Left,
-            &format!("{} stars {} score {:.3}", g.caption(p), r.stars, r.score),
-        );
-        pages.push(c);
-    }
-    let mut c = Canvas::new();
-    game(Grade::Easy).draw_example(&mut c, Rect::new(10.0, 10.0, 125.0, 110.0));
-    game(Grade::Easy).draw_example(&mut c, Rect::new(10.0, 130.0, 180.0, 160.0));
-    pages.push(c);
-    let pdf = puzzlebook::book::render_pages("numbrix", (210.0, 297.0), &pages).unwrap();
-    std::fs::write("/tmp/numbrix_look.pdf", pdf).unwrap();
-}

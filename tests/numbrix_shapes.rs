@@ -526,11 +526,3 @@ fn built_in_shapes_have_paths_where_no_reason_is_given() {
     eprintln!("{}", table.join("\n"));
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
-
-#[test]
-fn print_shapes_at_9x9() {
-    for name in SHAPES {
-        let m = Mask::named(name, 9, 9).unwrap();
-        eprintln!("{name}:\n{}\n", m.to_rows().join("\n"));
-    }
-}
