@@ -651,6 +651,79 @@ pub(super) fn plan(
         kinds.push(Kind::HowTo(h));
     }
 
+    let SectionPages {
+        sections,
+        section_pages,
+        puzzle_page,
+        fill_notes,
+    } = plan_sections(ty, chapters, live, body_h, &mut kinds);
+
+    // The answer key: sections run on, answers in rows.
+    let answers_page = kinds.len() + 1;
+    let key = if with_answers {
+        plan_answers(ty, template, chapters, live, body_h, &mut kinds)?
+    } else {
+        AnswerKey::none(chapters)
+    };
+
+    let content_pages = kinds.len();
+    let target = content_pages.max(super::MIN_PAGES).next_multiple_of(2);
+    while kinds.len() < target {
+        kinds.push(Kind::Notes);
+    }
+
+    let mut contents: Vec<(String, usize)> = howtos
+        .iter()
+        .zip(&howto_pages)
+        .map(|(h, &page)| (format!("How to play {}", h.title), page))
+        .collect();
+    contents.extend(
+        chapters
+            .iter()
+            .zip(&section_pages)
+            .map(|(p, &page)| (p.heading.clone(), page)),
+    );
+    if with_answers {
+        contents.push(("Answers".into(), answers_page));
+    }
+    Ok(Plan {
+        kinds,
+        content_pages,
+        contents,
+        howto_pages,
+        section_pages,
+        puzzle_page,
+        answer_page: key.page,
+        sections,
+        answer_cols: key.cols,
+        answer_max_h: key.max_h,
+        answer_scale: key.scale,
+        answers_page,
+        fill_notes,
+    })
+}
+
+/// The sections' pages, as planned.
+struct SectionPages {
+    sections: Vec<SectionLayout>,
+    /// [section]: its first page.
+    section_pages: Vec<usize>,
+    /// [section][k]: the page of its k-th puzzle.
+    puzzle_page: Vec<Vec<usize>>,
+    /// Sections whose full pages would use less than [`MIN_FILL`] of the height.
+    fill_notes: Vec<String>,
+}
+
+/// Plan every section's puzzle pages onto `kinds`: the same box on every page, as many
+/// rows as fit under the first page's heading (drawn a little smaller rather than
+/// dropping a row), and a note for a section whose full pages would be thin.
+fn plan_sections(
+    ty: &Type,
+    chapters: &[Chapter],
+    live: Rect,
+    body_h: f32,
+    kinds: &mut Vec<Kind>,
+) -> SectionPages {
     let mut sections = Vec::new();
     let mut section_pages = Vec::new();
     let mut puzzle_page = Vec::new();
@@ -763,124 +836,115 @@ pub(super) fn plan(
         }
         puzzle_page.push(pages);
     }
-
-    // The answer key: sections run on, answers in rows.
-    let mut answer_page: Vec<Vec<usize>> =
-        chapters.iter().map(|p| vec![0; p.items.len()]).collect();
-    let mut answer_cols = vec![0; chapters.len()];
-    let mut answer_max_h = vec![0.0; chapters.len()];
-    let mut answer_scale_of: Vec<Option<f32>> = vec![None; chapters.len()];
-    let answers_page = kinds.len() + 1;
-    if with_answers {
-        let avail = body_h - HEADER_MM;
-        let mut blocks = vec![Block::Title];
-        let mut used = line_h(ty.heading) + 5.0;
-        let flush = |blocks: &mut Vec<Block>, kinds: &mut Vec<Kind>| {
-            kinds.push(Kind::Answers(std::mem::take(blocks)));
-        };
-        for (p, chapter) in chapters.iter().enumerate() {
-            if !chapter.items.has_answers() {
-                continue;
-            }
-            let section_h = answer_section_h(ty, chapter, live.w);
-            let text_room = text_block_h(ANSWER_LINES, ty.answer) + 1.0;
-            let max_draw_h = avail - section_h - answer_label_h(ty) - text_room - 2.0 * PAD_MM;
-            let scaled = template.answers.columns.is_none()
-                && (0..chapter.items.len()).all(|i| chapter.items.answer_units(i).is_some());
-            // The section's rows of answers: (first, how many, height).
-            let rows: Vec<(usize, usize, f32)> = if scaled {
-                // One scale for the section, answers packed into rows by their width.
-                let s = answer_scale(ty, chapter, live.w, avail - section_h)?;
-                answer_scale_of[p] = Some(s);
-                scaled_rows(ty, chapter, s, live.w)
-            } else {
-                let cols = template.answers.columns.unwrap_or_else(|| {
-                    (1..=super::template::MAX_ANSWER_COLUMNS)
-                        .rev()
-                        .find(|&c| {
-                            answers_legible(
-                                ty,
-                                chapter,
-                                live.w / c as f32 - 2.0 * PAD_MM,
-                                max_draw_h,
-                            )
-                        })
-                        .unwrap_or(1)
-                });
-                answer_cols[p] = cols;
-                answer_max_h[p] = max_draw_h;
-                column_rows(
-                    ty,
-                    chapter,
-                    cols,
-                    live.w / cols as f32 - 2.0 * PAD_MM,
-                    max_draw_h,
-                )
-            };
-            let mut first_row = true;
-            for (first, n, height) in rows {
-                let need = height + if first_row { section_h } else { 0.0 };
-                if used + need > avail && !blocks.is_empty() {
-                    flush(&mut blocks, &mut kinds);
-                    used = 0.0;
-                }
-                if first_row {
-                    blocks.push(Block::Section { chapter: p });
-                    used += section_h;
-                    first_row = false;
-                }
-                for slot in &mut answer_page[p][first..first + n] {
-                    *slot = kinds.len() + 1;
-                }
-                blocks.push(Block::Row {
-                    chapter: p,
-                    first,
-                    n,
-                    height,
-                });
-                used += height;
-            }
-        }
-        if !blocks.is_empty() {
-            flush(&mut blocks, &mut kinds);
-        }
-    }
-
-    let content_pages = kinds.len();
-    let target = content_pages.max(super::MIN_PAGES).next_multiple_of(2);
-    while kinds.len() < target {
-        kinds.push(Kind::Notes);
-    }
-
-    let mut contents: Vec<(String, usize)> = howtos
-        .iter()
-        .zip(&howto_pages)
-        .map(|(h, &page)| (format!("How to play {}", h.title), page))
-        .collect();
-    contents.extend(
-        chapters
-            .iter()
-            .zip(&section_pages)
-            .map(|(p, &page)| (p.heading.clone(), page)),
-    );
-    if with_answers {
-        contents.push(("Answers".into(), answers_page));
-    }
-    Ok(Plan {
-        kinds,
-        content_pages,
-        contents,
-        howto_pages,
+    SectionPages {
+        sections,
         section_pages,
         puzzle_page,
-        answer_page,
-        sections,
-        answer_cols,
-        answer_max_h,
-        answer_scale: answer_scale_of,
-        answers_page,
         fill_notes,
-    })
+    }
+}
+
+/// The answer key as planned: for each section, each answer's page, the columns and
+/// tallest drawing of a section laid out in columns, and the one scale of a section
+/// drawn at one scale.
+struct AnswerKey {
+    page: Vec<Vec<usize>>,
+    cols: Vec<usize>,
+    max_h: Vec<f32>,
+    scale: Vec<Option<f32>>,
+}
+
+impl AnswerKey {
+    /// No answer key.
+    fn none(chapters: &[Chapter]) -> AnswerKey {
+        AnswerKey {
+            page: chapters.iter().map(|p| vec![0; p.items.len()]).collect(),
+            cols: vec![0; chapters.len()],
+            max_h: vec![0.0; chapters.len()],
+            scale: vec![None; chapters.len()],
+        }
+    }
+}
+
+/// Plan the answer key's pages onto `kinds`: sections run on one after another, their
+/// answers in rows (in columns, or packed by width at one scale).
+fn plan_answers(
+    ty: &Type,
+    template: &Template,
+    chapters: &[Chapter],
+    live: Rect,
+    body_h: f32,
+    kinds: &mut Vec<Kind>,
+) -> Result<AnswerKey> {
+    let mut key = AnswerKey::none(chapters);
+    let avail = body_h - HEADER_MM;
+    let mut blocks = vec![Block::Title];
+    let mut used = line_h(ty.heading) + 5.0;
+    let flush = |blocks: &mut Vec<Block>, kinds: &mut Vec<Kind>| {
+        kinds.push(Kind::Answers(std::mem::take(blocks)));
+    };
+    for (p, chapter) in chapters.iter().enumerate() {
+        if !chapter.items.has_answers() {
+            continue;
+        }
+        let section_h = answer_section_h(ty, chapter, live.w);
+        let text_room = text_block_h(ANSWER_LINES, ty.answer) + 1.0;
+        let max_draw_h = avail - section_h - answer_label_h(ty) - text_room - 2.0 * PAD_MM;
+        let scaled = template.answers.columns.is_none()
+            && (0..chapter.items.len()).all(|i| chapter.items.answer_units(i).is_some());
+        // The section's rows of answers: (first, how many, height).
+        let rows: Vec<(usize, usize, f32)> = if scaled {
+            // One scale for the section, answers packed into rows by their width.
+            let s = answer_scale(ty, chapter, live.w, avail - section_h)?;
+            key.scale[p] = Some(s);
+            scaled_rows(ty, chapter, s, live.w)
+        } else {
+            let cols = template.answers.columns.unwrap_or_else(|| {
+                (1..=super::template::MAX_ANSWER_COLUMNS)
+                    .rev()
+                    .find(|&c| {
+                        answers_legible(ty, chapter, live.w / c as f32 - 2.0 * PAD_MM, max_draw_h)
+                    })
+                    .unwrap_or(1)
+            });
+            key.cols[p] = cols;
+            key.max_h[p] = max_draw_h;
+            column_rows(
+                ty,
+                chapter,
+                cols,
+                live.w / cols as f32 - 2.0 * PAD_MM,
+                max_draw_h,
+            )
+        };
+        let mut first_row = true;
+        for (first, n, height) in rows {
+            let need = height + if first_row { section_h } else { 0.0 };
+            if used + need > avail && !blocks.is_empty() {
+                flush(&mut blocks, kinds);
+                used = 0.0;
+            }
+            if first_row {
+                blocks.push(Block::Section { chapter: p });
+                used += section_h;
+                first_row = false;
+            }
+            for slot in &mut key.page[p][first..first + n] {
+                *slot = kinds.len() + 1;
+            }
+            blocks.push(Block::Row {
+                chapter: p,
+                first,
+                n,
+                height,
+            });
+            used += height;
+        }
+    }
+    if !blocks.is_empty() {
+        flush(&mut blocks, kinds);
+    }
+    Ok(key)
 }
 
 /// Height of a section's heading (and its game's note) in the answer key.
