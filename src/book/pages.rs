@@ -1165,6 +1165,71 @@ fn copyright_page(
     chapters: &[Chapter],
 ) {
     let t = book.template;
+    let mut lines = notice_lines(ty, book);
+    let mut push = |s: String, face: Face, size: f32| lines.push((s, face, size));
+    push(String::new(), ty.regular, ty.small);
+    if !t.colophon {
+        // The facts to make the book again are the publisher's: beside the PDF.
+        push(
+            format!(
+                "Every puzzle and board was made, and checked by a second, independent method, with puzzlebook {}.",
+                env!("CARGO_PKG_VERSION")
+            ),
+            ty.regular,
+            ty.small,
+        );
+        let h: f32 = lines
+            .iter()
+            .map(|(s, f, size)| wrap(s, *size, *f, area.w).len() as f32 * leading(*size))
+            .sum();
+        draw_lines(c, area, h, &lines);
+        return;
+    }
+    push("How this book was made".into(), ty.bold, ty.small);
+    push(
+        format!(
+            "Every puzzle and board was made, and checked by a second, independent method, with puzzlebook {}. This command makes the book again, page for page:",
+            env!("CARGO_PKG_VERSION")
+        ),
+        ty.regular,
+        ty.small,
+    );
+    let command = remake_command(book.template_name, book.seed, book.volume);
+    push(format!("    {command}"), ty.regular, ty.small);
+    push(
+        "Each section's puzzles are these items of its seed, easiest first:".into(),
+        ty.regular,
+        ty.small,
+    );
+    let detail = section_items(chapters);
+    // The item lists go only when they fit the page (the command above is enough).
+    let measure = |lines: &[(String, Face, f32)]| -> f32 {
+        lines
+            .iter()
+            .map(|(s, f, size)| wrap(s, *size, *f, area.w).len() as f32 * leading(*size))
+            .sum()
+    };
+    let mut all = lines.clone();
+    all.extend(detail.into_iter().map(|s| (s, ty.regular, ty.small)));
+    let chosen = if measure(&all) <= area.h * 0.9 {
+        all
+    } else {
+        // Too long for the page: the facts file beside the PDF has them all.
+        lines.push((
+            "(The lists are too long for this page: they are in the file written beside the book, NAME.pdf.json.)".into(),
+            ty.regular,
+            ty.small,
+        ));
+        lines
+    };
+    let h = measure(&chosen);
+    draw_lines(c, area, h, &chosen);
+}
+
+/// The copyright page's notice: title, subtitle, copyright line (always with a year),
+/// publisher, edition and ISBN, each as (text, face, size).
+fn notice_lines(ty: &Type, book: &BookText<'_>) -> Vec<(String, Face, f32)> {
+    let t = book.template;
     let mut lines: Vec<(String, Face, f32)> = Vec::new();
     let mut push = |s: String, face: Face, size: f32| lines.push((s, face, size));
     push(typeset(&t.title), ty.bold, ty.caption);
@@ -1206,41 +1271,13 @@ fn copyright_page(
     if !t.isbn.is_empty() {
         push(format!("ISBN {}", t.isbn), ty.regular, ty.small);
     }
-    push(String::new(), ty.regular, ty.small);
-    if !t.colophon {
-        // The facts to make the book again are the publisher's: beside the PDF.
-        push(
-            format!(
-                "Every puzzle and board was made, and checked by a second, independent method, with puzzlebook {}.",
-                env!("CARGO_PKG_VERSION")
-            ),
-            ty.regular,
-            ty.small,
-        );
-        let h: f32 = lines
-            .iter()
-            .map(|(s, f, size)| wrap(s, *size, *f, area.w).len() as f32 * leading(*size))
-            .sum();
-        draw_lines(c, area, h, &lines);
-        return;
-    }
-    push("How this book was made".into(), ty.bold, ty.small);
-    push(
-        format!(
-            "Every puzzle and board was made, and checked by a second, independent method, with puzzlebook {}. This command makes the book again, page for page:",
-            env!("CARGO_PKG_VERSION")
-        ),
-        ty.regular,
-        ty.small,
-    );
-    let command = remake_command(book.template_name, book.seed, book.volume);
-    push(format!("    {command}"), ty.regular, ty.small);
-    push(
-        "Each section's puzzles are these items of its seed, easiest first:".into(),
-        ty.regular,
-        ty.small,
-    );
-    let detail: Vec<String> = chapters
+    lines
+}
+
+/// One line a section: its items of its seed, easiest first ("Easy (puzzles 1–34):
+/// numbrix size=9, seed 82, items 0–33").
+fn section_items(chapters: &[Chapter]) -> Vec<String> {
+    chapters
         .iter()
         .map(|p| {
             let items: Vec<u64> = p.order.iter().map(|&i| p.items.index(i)).collect();
@@ -1264,29 +1301,7 @@ fn copyright_page(
                 }
             )
         })
-        .collect();
-    // The item lists go only when they fit the page (the command above is enough).
-    let measure = |lines: &[(String, Face, f32)]| -> f32 {
-        lines
-            .iter()
-            .map(|(s, f, size)| wrap(s, *size, *f, area.w).len() as f32 * leading(*size))
-            .sum()
-    };
-    let mut all = lines.clone();
-    all.extend(detail.into_iter().map(|s| (s, ty.regular, ty.small)));
-    let chosen = if measure(&all) <= area.h * 0.9 {
-        all
-    } else {
-        // Too long for the page: the facts file beside the PDF has them all.
-        lines.push((
-            "(The lists are too long for this page: they are in the file written beside the book, NAME.pdf.json.)".into(),
-            ty.regular,
-            ty.small,
-        ));
-        lines
-    };
-    let h = measure(&chosen);
-    draw_lines(c, area, h, &chosen);
+        .collect()
 }
 
 /// The command that makes the book again, page for page.
