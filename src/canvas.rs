@@ -103,11 +103,13 @@ pub struct Color {
 }
 
 impl Color {
+    /// The colour's Rec. 709 luminance, 0 (black) to 255 (white).
+    pub fn luminance(self) -> f32 {
+        0.2126 * f32::from(self.r) + 0.7152 * f32::from(self.g) + 0.0722 * f32::from(self.b)
+    }
     /// The colour's grey (its Rec. 709 luminance), as a colour.
     pub fn to_grey(self) -> Color {
-        let l =
-            0.2126 * f32::from(self.r) + 0.7152 * f32::from(self.g) + 0.0722 * f32::from(self.b);
-        Color::grey(l.round().clamp(0.0, 255.0) as u8)
+        Color::grey(self.luminance().round().clamp(0.0, 255.0) as u8)
     }
     /// Whether the colour is a grey (red, green and blue equal).
     pub fn is_grey(self) -> bool {

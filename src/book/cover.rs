@@ -322,7 +322,7 @@ pub fn compose(
     let background = colour("cover.background", &template.cover.background, theme_bg)?;
     let accent = colour("cover.accent", &template.cover.accent, theme_accent)?;
     // Light text on a dark background, dark text on a light one.
-    let ink = if motif::luminance(background) < 140.0 {
+    let ink = if background.luminance() < 140.0 {
         Color::WHITE
     } else {
         Color::BLACK
@@ -363,7 +363,7 @@ struct Style {
 impl Style {
     /// Text on the accent colour: black or white, whichever reads.
     fn on_accent(&self) -> Color {
-        if motif::luminance(self.accent) < 140.0 {
+        if self.accent.luminance() < 140.0 {
             Color::WHITE
         } else {
             Color::BLACK

@@ -388,6 +388,8 @@ struct HowTo {
     /// page, the first whose example shows most (`Game::example_detail`: a shaped
     /// grid's example over a square one's).
     example: usize,
+    /// How much that section's example shows.
+    detail: u8,
 }
 
 fn params_inline(t: &toml::Table) -> String {
@@ -457,7 +459,6 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
     }
     let mut chapters = Vec::new();
     let mut howtos: Vec<HowTo> = Vec::new();
-    let mut example_detail: Vec<u8> = Vec::new();
     let mut number = 1;
     // A volume draws past the catalogue (if any) and past every earlier volume.
     let fresh = match (&opts.fresh, opts.volume) {
@@ -513,9 +514,9 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         let text = typeset(&items.how_to_play());
         let howto = match howtos.iter().position(|h| h.text == text) {
             Some(h) => {
-                if items.example_detail() > example_detail[h] {
+                if items.example_detail() > howtos[h].detail {
                     howtos[h].example = chapters.len();
-                    example_detail[h] = items.example_detail();
+                    howtos[h].detail = items.example_detail();
                 }
                 h
             }
@@ -525,8 +526,8 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
                     text,
                     chapter: chapters.len(),
                     example: chapters.len(),
+                    detail: items.example_detail(),
                 });
-                example_detail.push(items.example_detail());
                 howtos.len() - 1
             }
         };

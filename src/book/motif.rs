@@ -32,11 +32,6 @@ pub fn mix(a: Color, b: Color, t: f32) -> Color {
     Color::rgb(m(a.r, b.r), m(a.g, b.g), m(a.b, b.b))
 }
 
-/// Rec. 709 luminance, 0 to 255.
-pub fn luminance(c: Color) -> f32 {
-    0.2126 * f32::from(c.r) + 0.7152 * f32::from(c.g) + 0.0722 * f32::from(c.b)
-}
-
 /// Draw `motif` over `area` in `tint` (a colour a little off the background), with
 /// `cell` mm as its scale; `seed` fixes every random choice.
 pub fn draw(c: &mut Canvas, motif: Motif, area: Rect, cell: f32, tint: Color, seed: u64) {

@@ -492,11 +492,15 @@ fn column_rows(
                 .map(|k| answer_lines(ty, chapter, chapter.order[k], col_w).len())
                 .max()
                 .unwrap_or(0);
-            let height =
-                answer_label_h(ty) + draw_h + text_block_h(lines, ty.answer) + 1.0 + 2.0 * PAD_MM;
-            (first, n, height)
+            (first, n, answer_row_h(ty, draw_h, lines))
         })
         .collect()
+}
+
+/// A row of answers' height: label, the tallest drawing, the most lines of answer text,
+/// and the padding around.
+fn answer_row_h(ty: &Type, draw_h: f32, lines: usize) -> f32 {
+    answer_label_h(ty) + draw_h + text_block_h(lines, ty.answer) + 1.0 + 2.0 * PAD_MM
 }
 
 /// The narrowest an answer's box is drawn at one scale (room for its text), in mm.
@@ -533,9 +537,7 @@ fn scaled_rows(ty: &Type, chapter: &Chapter, s: f32, width: f32) -> Vec<(usize, 
             let text_w = scaled_box_w(chapter, item, s) - 2.0 * PAD_MM;
             lines = lines.max(answer_lines(ty, chapter, item, text_w).len());
         }
-        let height =
-            answer_label_h(ty) + draw_h + text_block_h(lines, ty.answer) + 1.0 + 2.0 * PAD_MM;
-        rows.push((first, k - first, height));
+        rows.push((first, k - first, answer_row_h(ty, draw_h, lines)));
         first = k;
     }
     rows

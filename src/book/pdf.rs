@@ -107,7 +107,7 @@ fn paint(c: Color, mode: ColorMode) -> PdfColor {
 
 /// A colour's grey: its Rec. 709 luminance, 0 (black) to 1 (white).
 pub fn grey_level(c: Color) -> f32 {
-    (0.2126 * f32::from(c.r) + 0.7152 * f32::from(c.g) + 0.0722 * f32::from(c.b)) / 255.0
+    c.luminance() / 255.0
 }
 
 /// A colour in process inks (each 0 to 1): greys on the black plate alone, so text
