@@ -124,10 +124,11 @@ fn pdf_writer(c: &mut Criterion) {
 /// Catan: one board per sampler (one core), and the bias counting loop on all cores
 /// (boards drawn and counted, chi-square cells included).
 fn catan(c: &mut Criterion) {
-    use puzzlebook::games::catan::bias::Cells;
     use puzzlebook::games::catan::board::BoardKind;
-    use puzzlebook::games::catan::{context, rules::Rules, Sampler};
+    use puzzlebook::games::catan::rules::Rules;
     use puzzlebook::jobs::make::catan_bias::count;
+    use puzzlebook::sampling::bias::Cells;
+    use puzzlebook::sampling::{context, Sampler};
     use puzzlebook::shard::Shard;
     let rules: Rules = "red-apart".parse().unwrap();
     let ctx = context(BoardKind::Base, &rules, Sampler::Direct).unwrap();
@@ -171,7 +172,7 @@ fn catan(c: &mut Criterion) {
     });
     let plain = plan
         .clone()
-        .with_deposit(puzzlebook::games::catan::BitDeposit::Plain);
+        .with_deposit(puzzlebook::sampling::BitDeposit::Plain);
     g.bench_function("draw_plain_deposit", |b| {
         b.iter(|| {
             i += 1;
@@ -202,7 +203,8 @@ fn catan(c: &mut Criterion) {
 /// docs/games/catan.md.
 fn catan_rules(c: &mut Criterion) {
     use puzzlebook::games::catan::board::BoardKind;
-    use puzzlebook::games::catan::{context_with, fix::Fixes, rules::Rules, Sampler};
+    use puzzlebook::games::catan::{fix::Fixes, rules::Rules};
+    use puzzlebook::sampling::{context_with, Sampler};
     let mut g = c.benchmark_group("catan_rules");
     g.throughput(Throughput::Elements(1));
     for (rules, fix, samplers) in [
@@ -263,8 +265,9 @@ fn catan_rules(c: &mut Criterion) {
 /// sampler.
 fn catan_stats(c: &mut Criterion) {
     use puzzlebook::games::catan::board::BoardKind;
-    use puzzlebook::games::catan::{context, rules::Rules, Sampler};
+    use puzzlebook::games::catan::rules::Rules;
     use puzzlebook::jobs::make::catan_stats::{BalanceStudy, Hists};
+    use puzzlebook::sampling::{context, Sampler};
     use puzzlebook::shard::Shard;
     use puzzlebook::stats::Study;
     let rules: Rules = "red-apart".parse().unwrap();

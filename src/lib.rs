@@ -7,7 +7,7 @@
 //! (`tests/architecture.rs` checks both; ARCHITECTURE.md describes the floors, the
 //! data flow and the plug-in points).
 
-// Unsafe code lives in one module only (games::catan::direct::deposit, the BMI2 bit
+// Unsafe code lives in one module only (sampling::direct::deposit, the BMI2 bit
 // deposit), which allows it for itself.
 #![deny(unsafe_code)]
 // ... and says, at every unsafe block, why it is sound.
@@ -28,6 +28,7 @@ pub mod limits;
 pub mod output;
 pub mod preflight;
 pub mod progress;
+pub mod sampling;
 pub mod scheduler;
 pub mod seed;
 pub mod shard;

@@ -322,7 +322,7 @@ fn lower_floors_do_not_import_higher_ones() {
             "scheduler",
             "preflight",
         ],
-        &["games"],
+        &["games", "sampling"],
         &["batch"],
         &["book"],
         &["jobs"],

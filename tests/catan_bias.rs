@@ -3,11 +3,11 @@
 //! probability about 2e-4 for an unbiased sampler; the chi-square p-value threshold of
 //! 1e-4 likewise. The biased samplers miss by orders of magnitude.
 
-use puzzlebook::games::catan::bias::{Cells, Study, StudyConfig};
 use puzzlebook::games::catan::board::BoardKind;
 use puzzlebook::games::catan::rules::Rules;
-use puzzlebook::games::catan::{context, Sampler};
 use puzzlebook::jobs::make::catan_bias::{count, study};
+use puzzlebook::sampling::bias::{Cells, Study, StudyConfig};
+use puzzlebook::sampling::{context, Sampler};
 use puzzlebook::shard::Shard;
 
 fn cfg(samplers: &[Sampler], seed: u64, samples: u64, reference_samples: u64) -> StudyConfig {
@@ -26,7 +26,7 @@ fn run(kind: BoardKind, rules: &str, samplers: &[Sampler], samples: u64, seed: u
     study(&ctx, &cfg(samplers, seed, samples, 0), false, |_, _, _| {}).unwrap()
 }
 
-fn summary<'a>(s: &'a Study, sampler: &str) -> &'a puzzlebook::games::catan::bias::SummaryRow {
+fn summary<'a>(s: &'a Study, sampler: &str) -> &'a puzzlebook::sampling::bias::SummaryRow {
     s.summaries.iter().find(|r| r.sampler == sampler).unwrap()
 }
 
@@ -208,7 +208,7 @@ fn unenumerable_rules_fall_back_to_a_reference_run() {
 /// every hex and harbor feature.
 #[test]
 fn direct_under_fairness_rules_agrees_with_whole_board_rejection() {
-    use puzzlebook::games::catan::bias::reference_sampler;
+    use puzzlebook::sampling::bias::reference_sampler;
     let rules: Rules = "red-apart,min-pips-per-corner=5,max-cluster=3,harbor-resource-apart"
         .parse()
         .unwrap();

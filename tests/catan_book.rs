@@ -5,8 +5,9 @@ mod common;
 
 use puzzlebook::canvas::{Canvas, Rect};
 use puzzlebook::games::catan::board::BoardKind;
-use puzzlebook::games::catan::{Catan, CatanBoard, CatanParams, Sampler, Style};
+use puzzlebook::games::catan::{Catan, CatanBoard, CatanParams, Style};
 use puzzlebook::games::{Game, Outcome};
+use puzzlebook::sampling::Sampler;
 use puzzlebook::seed::item_rng;
 
 fn game(board: BoardKind, rules: &str, style: Style) -> Catan {

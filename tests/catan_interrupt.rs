@@ -3,8 +3,8 @@
 //! set, so this file holds one test.
 
 use puzzlebook::games::catan::board::BoardKind;
-use puzzlebook::games::catan::sampler::{Ctx, Sampler};
-use puzzlebook::games::catan::{bias, context};
+use puzzlebook::sampling::{bias, context};
+use puzzlebook::sampling::{Ctx, Sampler};
 use puzzlebook::seed::item_rng;
 use puzzlebook::shard::Shard;
 use std::sync::mpsc;

@@ -2,11 +2,12 @@
 //! rule set, and bounds on the bias sample counts, through the library.
 
 use puzzlebook::games::catan::board::BoardKind;
-use puzzlebook::games::catan::sampler::ALL_SAMPLERS;
-use puzzlebook::games::catan::{context, verify_record, Catan, CatanParams, Sampler};
+use puzzlebook::games::catan::{verify_record, Catan, CatanParams};
 use puzzlebook::games::{Game, Outcome};
 use puzzlebook::jobs::make::{catan_bias, BiasSpec};
 use puzzlebook::limits::MAX_SAMPLES;
+use puzzlebook::sampling::ALL_SAMPLERS;
+use puzzlebook::sampling::{context, Sampler};
 use puzzlebook::seed::item_rng;
 use puzzlebook::Error;
 use std::time::{Duration, Instant};
@@ -131,7 +132,7 @@ fn samplers_that_cannot_draw_such_boards_are_refused_at_set_up() {
     let (ctx, samplers) = catan_bias::setup(&bias_spec("base", rules, Some("swap"))).unwrap();
     assert_eq!(samplers, [Sampler::Swap]);
     assert_eq!(
-        puzzlebook::games::catan::bias::reference_sampler(&ctx),
+        puzzlebook::sampling::bias::reference_sampler(&ctx),
         Sampler::Direct
     );
 }

@@ -7,7 +7,7 @@ use super::stats::{self, BiasArgs, CatanStatsArgs};
 use super::{Ctx, GenFormat, RunArgs, SolveFormat};
 use clap::{Subcommand, ValueEnum};
 use puzzlebook::games::carcassonne::{self, Carcassonne, CarcassonneParams};
-use puzzlebook::games::catan::{balance, Catan, CatanParams, Sampler};
+use puzzlebook::games::catan::{balance, Catan, CatanParams};
 use puzzlebook::games::flip::{self, Flip, FlipParams, MoveGrid, Shape, Size};
 use puzzlebook::games::number_match::{self, NumberMatch, NumberMatchParams};
 use puzzlebook::games::numbrix::{self, Numbrix, NumbrixParams};
@@ -15,6 +15,7 @@ use puzzlebook::games::solve::Source;
 use puzzlebook::games::Game;
 use puzzlebook::input;
 use puzzlebook::jobs::make::{CarcassonneStatsSpec, MatchStatsSpec, Spec};
+use puzzlebook::sampling::Sampler;
 use puzzlebook::{Error, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -115,7 +116,7 @@ pub enum CatanCommand {
     )]
     Generate {
         // Read as text and parsed here: an unknown sampler is an input error (exit 1).
-        #[arg(long, default_value = CatanParams::default().sampler.name(), help = puzzlebook::games::catan::sampler::sampler_help())]
+        #[arg(long, default_value = CatanParams::default().sampler.name(), help = puzzlebook::sampling::samplers::sampler_help())]
         sampler: String,
         #[command(flatten)]
         params: CatanParams,

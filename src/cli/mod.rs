@@ -283,8 +283,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     let ctx = Ctx { jobs, progress };
     // PUZZLEBOOK_PLAIN_DEPOSIT=1: Catan's mask samplers use the plain-code bit deposit
     // (same boards; for machines without a fast one, and to test both paths).
-    puzzlebook::games::catan::set_default_deposit(
-        puzzlebook::games::catan::BitDeposit::from_plain_setting(
+    puzzlebook::sampling::set_default_deposit(
+        puzzlebook::sampling::BitDeposit::from_plain_setting(
             std::env::var_os("PUZZLEBOOK_PLAIN_DEPOSIT").as_deref(),
         ),
     );

@@ -1,8 +1,10 @@
 use super::board::{BoardKind, TOKEN_VALUES};
-use super::exact::{Expectations, PlacementTable};
-use super::sampler::ALL_SAMPLERS;
 use super::*;
+use crate::sampling::exact::{Expectations, PlacementTable};
+use crate::sampling::ALL_SAMPLERS;
+use crate::sampling::{context, Sampler};
 use crate::seed::item_rng;
+use crate::Error;
 
 fn game(board: BoardKind, sampler: Sampler, rules: &str) -> Catan {
     Catan::new(CatanParams {

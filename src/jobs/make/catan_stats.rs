@@ -11,8 +11,8 @@ use super::*;
 use crate::games::catan::balance::{self, Balance};
 use crate::games::catan::board::BoardKind;
 use crate::games::catan::rules::Rules;
-use crate::games::catan::sampler::Ctx;
-use crate::games::catan::{context, Sampler};
+use crate::sampling::samplers::Ctx;
+use crate::sampling::{context, Sampler};
 use crate::shard::ShardIndices;
 
 pub mod report;
@@ -459,7 +459,7 @@ pub fn setup(spec: &CatanStatsSpec) -> Result<(Ctx, Sampler)> {
         }
         None => {
             // Rules no board meets are refused whatever the sampler.
-            crate::games::catan::feasible_rules(kind, &rules)?;
+            crate::sampling::feasibility::decide_rules(kind, &rules)?;
             match context(kind, &rules, Sampler::Direct) {
                 Ok(ctx) => Ok((ctx, Sampler::Direct)),
                 Err(Error::Interrupted) => Err(Error::Interrupted),

@@ -215,7 +215,7 @@ pub struct BiasSpec {
     pub samples: u64,
     /// Comma-separated samplers (default: all of them; direct only where it applies)
     #[serde(default)]
-    #[arg(long, help = crate::games::catan::sampler::samplers_help())]
+    #[arg(long, help = crate::sampling::samplers::samplers_help())]
     pub samplers: Option<String>,
     /// base (3-4 players) or extended (5-6 players)
     #[serde(default = "base")]

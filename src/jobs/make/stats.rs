@@ -561,14 +561,8 @@ pub mod match_stats {
 /// Catan bias: counts per sampler.
 pub mod catan_bias {
     use super::*;
-    use crate::games::catan::{
-        bias,
-        board::BoardKind,
-        context,
-        rules::Rules,
-        sampler::{Ctx, ALL_SAMPLERS},
-        Sampler,
-    };
+    use crate::games::catan::{board::BoardKind, rules::Rules};
+    use crate::sampling::{bias, context, Ctx, Sampler, ALL_SAMPLERS};
 
     /// The context and the samplers that will run (`direct` only where it applies,
     /// unless asked for by name, which is then an error where it cannot run).
@@ -577,8 +571,8 @@ pub mod catan_bias {
     /// [`crate::limits::MAX_SAMPLES`]), that some board meets the rules (an exhaustive
     /// search), and that every sampler that will run, and `full-rejection` for the
     /// reference run of rules without exact expectations, can draw such boards at a
-    /// usable rate (see `games::catan::pilot`).
-    pub fn setup(spec: &BiasSpec) -> Result<(crate::games::catan::sampler::Ctx, Vec<Sampler>)> {
+    /// usable rate (see `sampling::feasibility::pilot`).
+    pub fn setup(spec: &BiasSpec) -> Result<(crate::sampling::samplers::Ctx, Vec<Sampler>)> {
         crate::limits::check_samples("samples", spec.samples, "boards per sampler")?;
         crate::limits::check_samples(
             "reference_samples",
@@ -611,7 +605,7 @@ pub mod catan_bias {
             None => ALL_SAMPLERS.to_vec(),
         };
         // Rules no board meets are refused whatever the samplers.
-        crate::games::catan::feasible_rules(kind, &rules)?;
+        crate::sampling::feasibility::decide_rules(kind, &rules)?;
         let ctx = match context(kind, &rules, Sampler::Direct) {
             Ok(ctx) => ctx,
             Err(e) if explicit && samplers.contains(&Sampler::Direct) => return Err(e),
@@ -631,7 +625,7 @@ pub mod catan_bias {
             .filter(|&s| s != Sampler::Direct || ctx.has_direct())
             .collect();
         for &s in &samplers {
-            crate::games::catan::pilot::check(&ctx, s)?;
+            crate::sampling::feasibility::pilot::check(&ctx, s)?;
         }
         Ok((ctx, samplers))
     }
@@ -868,7 +862,7 @@ pub mod catan_bias {
                     ctx.rules,
                     ctx.shape.kind.name(),
                     self.spec.reference_samples,
-                    crate::games::catan::bias::reference_sampler(ctx).name(),
+                    crate::sampling::bias::reference_sampler(ctx).name(),
                     if ctx.has_direct() { "" } else { ", and direct is skipped" }
                 ));
             }
@@ -936,10 +930,10 @@ pub mod catan_bias {
                 set.push(csv_file(path, &study.replicates)?);
             }
             if let Some(path) = &files.report {
-                let pages = crate::games::catan::report::pages(self.ctx.shape, study, self.seed);
+                let pages = crate::sampling::report::pages(self.ctx.shape, study, self.seed);
                 let pdf = crate::book::render_pages(
                     "Catan bias report",
-                    crate::games::catan::report::PAGE,
+                    crate::sampling::report::PAGE,
                     &pages,
                 )?;
                 set.create(path)?
@@ -952,7 +946,7 @@ pub mod catan_bias {
         /// One line per sampler; with replicates, the KS test of each sampler's
         /// chi-square p-values.
         fn table(&self, study: &bias::Study) -> String {
-            use crate::games::catan::report::{
+            use crate::sampling::report::{
                 acceptance_cell, attempts_per_board, p_cell, p_equals, thousands,
             };
             let exact = study.expectations.acceptance.map(|f| f.value());

@@ -48,10 +48,10 @@ mod tests;
 pub use deposit::Bmi2;
 pub use deposit::{BitDeposit, Deposit, Soft};
 
-use super::board::{Shape, DESERT, TOKEN_VALUES};
 use super::bounded;
 use super::exact::PlacementTable;
-use super::rules::independent;
+use crate::games::catan::board::{Shape, DESERT, TOKEN_VALUES};
+use crate::games::catan::rules::independent;
 use crate::seed::Rng;
 use deposit::{dispatch, WithDeposit};
 use rand::RngCore;

@@ -6,9 +6,9 @@
 //! the book engine writes the PDF.
 
 use super::bias::{self, FeatureRow, KsRow, ReplicateRow, Study, SummaryRow};
-use super::board::{centre, Shape};
-use super::draw::hexagon;
 use crate::canvas::{pt, wrap, Align, Canvas, Color, Face, Rect, Stroke, MM_PER_PT};
+use crate::games::catan::board::{centre, Shape};
+use crate::games::catan::draw::hexagon;
 use crate::stats::max_abs_normal_quantile;
 
 /// A4 portrait, in mm.

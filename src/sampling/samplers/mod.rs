@@ -1,18 +1,62 @@
 //! The samplers under study. Each draws one valid board from its own random stream
 //! and says how many attempts (whole or partial redraws) it took.
 
-use super::board::{is_red, Shape, DESERT};
 use super::bounded;
 use super::direct::{BitDeposit, Masks, Plan};
 use super::exact::PlacementTable;
-use super::fix::{Fixes, Free};
-use super::rules::{holds, independent, Rule, Rules, Setup};
+use crate::games::catan::board::{is_red, Shape, DESERT};
+use crate::games::catan::fix::{Fixes, Free};
+use crate::games::catan::rules::{Rules, Setup};
+
+mod best_of;
+mod direct;
+mod full_rejection;
+mod retry_restart;
+mod sequential;
+mod swap;
+mod token_rejection;
+pub use best_of::BestOf;
+pub use direct::Direct;
+pub use full_rejection::FullRejection;
+pub use retry_restart::RetryRestart;
+pub use sequential::Sequential;
+pub use swap::Swap;
+pub use token_rejection::TokenRejection;
+
+/// One way of drawing a board: the plug-in point of the sampler library, one type per
+/// sampler (as `rand` has one type per distribution). A sampler draws one board under
+/// the context's rules within the attempts its budget allows; the context ([`Ctx`])
+/// holds what samplers share (the board, the rules, the placement tables and plans).
+/// The name users give a sampler by is a [`Sampler`].
+pub trait BoardSampler: Sync {
+    /// The sampler's name in parameters and outputs.
+    fn name(&self) -> &'static str;
+    /// Whether it is uniform over valid boards.
+    fn is_exact(&self) -> bool {
+        false
+    }
+    /// What one attempt is called in messages.
+    fn attempt_unit(&self) -> &'static str {
+        "attempts"
+    }
+    /// The most attempts it makes for one board unless told otherwise.
+    fn default_cap(&self) -> u64 {
+        MAX_ATTEMPTS
+    }
+    /// How it draws in mask form, when it does (the form the bias study counts in).
+    fn mask_plan<'a>(&self, _ctx: &'a Ctx) -> Option<&'a Plan> {
+        None
+    }
+    /// Draw one board, spending one unit of `budget` per attempt.
+    fn draw(&self, ctx: &Ctx, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp>;
+}
 use crate::seed::Rng;
 use rand::RngCore;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
-/// How a board is drawn.
+/// A sampler by name: what parameters, records and studies name; its behaviour is
+/// its [`BoardSampler`] ([`Sampler::board_sampler`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Sampler {
     /// Draw the whole board; throw it away if invalid. Uniform over valid boards.
@@ -53,20 +97,33 @@ pub const MAX_BEST_OF: u16 = 1000;
 impl Sampler {
     /// The sampler's name in parameters and outputs (`best-of-N` with its N).
     pub fn name(self) -> &'static str {
-        match self {
-            Sampler::FullRejection => "full-rejection",
-            Sampler::TokenRejection => "token-rejection",
-            Sampler::Swap => "swap",
-            Sampler::Sequential => "sequential",
-            Sampler::Direct => "direct",
-            Sampler::RetryRestart => "retry-restart",
-            Sampler::BestOf(n) => best_of_name(n),
-        }
+        self.board_sampler().name()
     }
 
     /// Whether the sampler is uniform over valid boards.
     pub fn is_exact(self) -> bool {
-        matches!(self, Sampler::FullRejection | Sampler::Direct)
+        self.board_sampler().is_exact()
+    }
+
+    /// The sampler itself. `best-of-N` is made once per N (N is at most
+    /// [`MAX_BEST_OF`], so at most that many are ever kept).
+    pub fn board_sampler(self) -> &'static dyn BoardSampler {
+        match self {
+            Sampler::FullRejection => &FullRejection,
+            Sampler::TokenRejection => &TokenRejection,
+            Sampler::Swap => &Swap,
+            Sampler::Sequential => &Sequential,
+            Sampler::Direct => &Direct,
+            Sampler::RetryRestart => &RetryRestart,
+            Sampler::BestOf(n) => {
+                type Made = std::collections::HashMap<u16, &'static BestOf>;
+                static MADE: OnceLock<std::sync::Mutex<Made>> = OnceLock::new();
+                let mut made = MADE.get_or_init(Default::default).lock().expect("samplers");
+                *made
+                    .entry(n)
+                    .or_insert_with(|| Box::leak(Box::new(BestOf(n))))
+            }
+        }
     }
 }
 
@@ -354,7 +411,7 @@ pub enum GaveUp {
 
 /// The attempts left for one board, and the countdown to the next look at the stop
 /// flag (and at the caller's cancel flag, if any).
-struct Budget<'a> {
+pub struct Budget<'a> {
     left: u64,
     poll: u32,
     cancel: Option<&'a AtomicBool>,
@@ -508,17 +565,7 @@ impl Ctx {
     /// How `sampler` draws in mask form, when it does (`direct` and `full-rejection`
     /// under placement rules, the ones the table is built for).
     pub fn mask_plan(&self, sampler: Sampler) -> Option<&Plan> {
-        match sampler {
-            Sampler::Direct if self.table.is_some() => self.plan(),
-            Sampler::FullRejection => self
-                .rejection_plan
-                .get_or_init(|| {
-                    let t = self.table.as_ref()?;
-                    Some(Plan::full_rejection(self.shape, t).with_deposit(self.deposit))
-                })
-                .as_ref(),
-            _ => None,
-        }
+        sampler.board_sampler().mask_plan(self)
     }
 
     /// Tokens onto the non-desert hexes of `perm[deserts..]` in placement order.
@@ -602,15 +649,7 @@ impl Ctx {
         if let Some((_, free)) = &self.fixed {
             return self.fixed_rejection(free, &mut draws, &mut budget);
         }
-        match sampler {
-            Sampler::FullRejection => self.full_rejection(&mut draws, &mut budget),
-            Sampler::TokenRejection => self.token_rejection(&mut draws, &mut budget),
-            Sampler::Swap => self.swap(&mut draws, &mut budget),
-            Sampler::Sequential => self.sequential(&mut draws, &mut budget),
-            Sampler::Direct => self.direct(&mut draws, &mut budget),
-            Sampler::RetryRestart => self.retry_restart(&mut draws, &mut budget),
-            Sampler::BestOf(n) => self.best_of(n, &mut draws, &mut budget),
-        }
+        sampler.board_sampler().draw(self, &mut draws, &mut budget)
     }
 
     /// The same context with another cap on attempts per board, for every sampler
@@ -623,11 +662,8 @@ impl Ctx {
     /// The attempts (rounds for `swap`) `sampler` may make for one board:
     /// [`MAX_ATTEMPTS`] or [`MAX_SWAP_ROUNDS`].
     pub fn cap(&self, sampler: Sampler) -> u64 {
-        match (self.max_attempts, sampler) {
-            (Some(cap), _) => cap,
-            (None, Sampler::Swap) => MAX_SWAP_ROUNDS,
-            (None, _) => MAX_ATTEMPTS,
-        }
+        self.max_attempts
+            .unwrap_or_else(|| sampler.board_sampler().default_cap())
     }
 
     /// What the user reads when `sampler` gave up on a board.
@@ -641,7 +677,7 @@ impl Ctx {
                 self.rules,
                 self.shape.kind.name(),
                 self.cap(sampler),
-                if sampler == Sampler::Swap { "rounds of swaps" } else { "attempts" },
+                sampler.board_sampler().attempt_unit(),
                 self.advice(sampler)
             ),
         }
@@ -665,495 +701,9 @@ impl Ctx {
         }
     }
 
-    /// Whole-board rejection, drawn in stages and stopped as soon as a stage breaks a
-    /// rule. Why this is exactly whole-board rejection: in a uniform random board the
-    /// set of red hexes is a uniform random set of `reds` hexes; given it, the deserts
-    /// are uniform among the other hexes, then the 2s and 12s among what is left, then
-    /// everything else. Drawing the stages in that order is therefore drawing one
-    /// uniform board, and since each placement rule depends only on stages already
-    /// drawn, stopping early rejects exactly the boards that drawing to the end and
-    /// checking would reject (attempt counts included). An accepted board is uniform
-    /// among valid boards; only the work of drawing the rest of rejected boards is saved.
-    ///
-    /// Under placement rules only (`red-apart`, `2-12-apart`) the stages a rule judges
-    /// are drawn this way in mask form and the rest by the same stages as `direct`
-    /// (see `direct.rs`); other rules take the array path below.
-    #[inline(always)]
-    fn full_rejection(&self, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp> {
-        if let Some(plan) = self.mask_plan(Sampler::FullRejection) {
-            return Ok(Self::drawn(plan, plan.draw(draws.rng)));
-        }
-        let red_subsets = self.red_subsets.get_or_init(|| {
-            let mut v = Vec::new();
-            super::exact::subsets(((1u64 << self.n()) - 1) as u32, self.reds, &mut |m| {
-                v.push((m, !self.rules.red_apart() || independent(self.shape, m)));
-            });
-            v
-        });
-        let count = red_subsets.len() as u32;
-        let mut attempt = 0;
-        loop {
-            budget.spend()?;
-            attempt += 1;
-            let (reds, ok) = red_subsets[draws.below(count) as usize];
-            if !ok {
-                continue;
-            }
-            if let Some(mut drawn) = self.complete(draws, reds) {
-                drawn.attempts = attempt;
-                return Ok(drawn);
-            }
-        }
-    }
-
-    /// Whole-board rejection with some hexes fixed: the free deserts, tokens and
-    /// terrains drawn uniformly onto their free places (why this is uniform among the
-    /// completions: see `fix.rs`), the board drawn again while it breaks a rule. Rules
-    /// about tokens alone are checked before the terrain is drawn (stopping early
-    /// rejects the same boards). Every sampler draws this way with fixes; `context`
-    /// allows only `full-rejection`, the one it is exactly.
-    fn fixed_rejection(
-        &self,
-        free: &Free,
-        draws: &mut Draws,
-        budget: &mut Budget,
-    ) -> Result<Drawn, GaveUp> {
-        let mut attempt = 0;
-        loop {
-            budget.spend()?;
-            attempt += 1;
-            let mut b = free.base;
-            let mut avail = free.terrain_free;
-            let mut deserts = 0u32;
-            for _ in 0..free.deserts {
-                let h = draws.pick_bit(avail);
-                avail &= !(1 << h);
-                deserts |= 1 << h;
-                b.terrain[h] = DESERT;
-            }
-            let put = |draws: &mut Draws, places: u32, pieces: &[u8], to: &mut [u8; 32]| {
-                let k = pieces.len();
-                let mut v = [0u8; 32];
-                v[..k].copy_from_slice(pieces);
-                draws.shuffle32(&mut v, k, 0, k);
-                let mut m = places;
-                for &x in &v[..k] {
-                    to[m.trailing_zeros() as usize & 31] = x;
-                    m &= m - 1;
-                }
-            };
-            put(
-                draws,
-                free.token_free & !deserts,
-                &free.tokens,
-                &mut b.token,
-            );
-            let tokens_ok = self
-                .rules
-                .list()
-                .iter()
-                .filter(|r| r.tokens_only())
-                .all(|&r| holds(self.shape, &b, r));
-            if !tokens_ok {
-                continue;
-            }
-            put(
-                draws,
-                free.terrain_free & !deserts,
-                &free.terrains,
-                &mut b.terrain,
-            );
-            self.put_harbors(draws, &mut b);
-            let rest_ok = self
-                .rules
-                .list()
-                .iter()
-                .filter(|r| !r.tokens_only())
-                .all(|&r| holds(self.shape, &b, r));
-            if rest_ok {
-                return Ok(Drawn::new(b, attempt));
-            }
-        }
-    }
-
-    /// Given the red set: the deserts uniform among the other hexes, the reds in random
-    /// order (which are 6s and which 8s), the 2s and 12s uniform among what is left
-    /// (None if they break 2-12-apart), then everything else; None if a late rule fails.
-    #[inline(always)]
-    fn complete(&self, draws: &mut Draws, reds: u32) -> Option<Drawn> {
-        let n = self.n();
-        let d = self.shape.deserts;
-        let (r, x) = (self.reds, self.extremes);
-        let mut perm = [0u8; 32];
-        let mut free = (((1u64 << n) - 1) as u32) & !reds;
-        for slot in perm.iter_mut().take(d) {
-            let h = draws.pick_bit(free);
-            *slot = h as u8;
-            free &= !(1 << h);
-        }
-        let mut m = reds;
-        for slot in perm[d..d + r].iter_mut() {
-            *slot = m.trailing_zeros() as u8;
-            m &= m - 1;
-        }
-        draws.shuffle_prefix(&mut perm[d..d + r], 0, r);
-        let mut m = free;
-        for slot in perm[d + r..n].iter_mut() {
-            *slot = m.trailing_zeros() as u8;
-            m &= m - 1;
-        }
-        draws.shuffle32(&mut perm, n, d + r, d + r + x);
-        if self.rules.two_twelve_apart()
-            && !independent(self.shape, Self::mask(&perm[d + r..d + r + x]))
-        {
-            return None;
-        }
-        draws.shuffle32(&mut perm, n, d + r + x, n);
-        let mut b = Setup::default();
-        self.put_tokens(&perm[..n], &mut b);
-        let deserts = Self::mask(&perm[..d]);
-        self.put_terrain(draws, deserts, &mut b);
-        let harbors_first = self.rules.needs_harbors();
-        if harbors_first {
-            self.put_harbors(draws, &mut b);
-        }
-        if !self.rules.check_late(self.shape, &b) {
-            return None;
-        }
-        if !harbors_first {
-            self.put_harbors(draws, &mut b);
-        }
-        Some(Drawn::new(b, 1))
-    }
-
-    /// Terrain (and so the deserts) drawn once and kept; tokens redrawn until valid.
-    fn token_rejection(&self, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp> {
-        let n = self.n();
-        let d = self.shape.deserts;
-        let mut attempts = 0;
-        let mut b = Setup::default();
-        // Terrain first, redrawn only for rules about terrain.
-        let mut perm = loop {
-            budget.spend()?;
-            attempts += 1;
-            let mut perm = self.identity();
-            draws.shuffle_prefix(&mut perm[..n], 0, d);
-            self.put_terrain(draws, Self::mask(&perm[..d]), &mut b);
-            if self
-                .rules
-                .list()
-                .iter()
-                .filter(|r| matches!(r, Rule::SameTerrainApart | Rule::MaxCluster(_)))
-                .all(|&r| holds(self.shape, &b, r))
-            {
-                break perm;
-            }
-        };
-        let harbors_first = self.rules.needs_harbors();
-        loop {
-            draws.shuffle_prefix(&mut perm[..n], d, n);
-            self.put_tokens(&perm[..n], &mut b);
-            if harbors_first {
-                self.put_harbors(draws, &mut b);
-            }
-            if self.rules.check(self.shape, &b) {
-                if !harbors_first {
-                    self.put_harbors(draws, &mut b);
-                }
-                return Ok(Drawn::new(b, attempts));
-            }
-            budget.spend()?;
-            attempts += 1;
-        }
-    }
-
-    /// Draw a uniform board, then repeatedly swap a randomly chosen offending token (or
-    /// terrain) with the one on a random other hex until every rule holds.
-    /// Each round (a fresh board and its swaps) is one attempt; the stop flag is looked
-    /// at before every round.
-    fn swap(&self, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp> {
-        let n = self.n();
-        let d = self.shape.deserts;
-        let mut attempt = 0;
-        loop {
-            budget.spend()?;
-            if attempt > 0 {
-                budget.stopped()?;
-            }
-            attempt += 1;
-            let mut perm = self.identity();
-            draws.shuffle_prefix(&mut perm[..n], 0, n);
-            let mut b = Setup::default();
-            self.put_tokens(&perm[..n], &mut b);
-            let deserts = Self::mask(&perm[..d]);
-            self.put_terrain(draws, deserts, &mut b);
-            let harbors_first = self.rules.needs_harbors();
-            if harbors_first {
-                self.put_harbors(draws, &mut b);
-            }
-            let mut land = ((1u64 << n) - 1) as u32 & !deserts;
-            for _ in 0..MAX_SWAPS {
-                let (tok, ter) = self.rules.offenders(self.shape, &b);
-                if tok | ter == 0 {
-                    if !harbors_first {
-                        self.put_harbors(draws, &mut b);
-                    }
-                    return Ok(Drawn::new(b, attempt));
-                }
-                let h = draws.pick_bit(tok | ter);
-                if tok >> h & 1 == 1 {
-                    let other = draws.pick_bit(land & !(1 << h));
-                    b.token.swap(h, other);
-                } else {
-                    let other = draws.pick_bit(((1u64 << n) - 1) as u32 & !(1 << h));
-                    b.terrain.swap(h, other);
-                    // Tokens follow the desert: the desert never holds one.
-                    if b.terrain[h] == DESERT || b.terrain[other] == DESERT {
-                        b.token.swap(h, other);
-                        for x in [h, other] {
-                            land = land & !(1 << x) | u32::from(b.terrain[x] != DESERT) << x;
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Deserts at random; then each red on a random hex not next to a red placed so far
-    /// (and each 2 and 12 likewise, with 2-12-apart); the rest at random. A dead end
-    /// (no allowed hex left) or a broken late rule starts again.
-    fn sequential(&self, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp> {
-        let n = self.n();
-        let d = self.shape.deserts;
-        let all = ((1u64 << n) - 1) as u32;
-        let mut attempt = 0;
-        'attempt: loop {
-            budget.spend()?;
-            attempt += 1;
-            let mut perm = self.identity();
-            draws.shuffle_prefix(&mut perm[..n], 0, d);
-            let mut used = Self::mask(&perm[..d]);
-            let mut placed = d;
-            for (count, apart) in [
-                (self.reds, self.rules.red_apart()),
-                (self.extremes, self.rules.two_twelve_apart()),
-            ] {
-                let mut group = 0u32;
-                for _ in 0..count {
-                    let mut allowed = all & !used;
-                    if apart {
-                        for h in (0..n).filter(|&h| group >> h & 1 == 1) {
-                            allowed &= !self.shape.neighbours[h];
-                        }
-                    }
-                    if allowed == 0 {
-                        continue 'attempt;
-                    }
-                    let h = draws.pick_bit(allowed) as u8;
-                    let pos = perm[..n].iter().position(|&p| p == h).expect("present");
-                    perm.swap(placed, pos);
-                    placed += 1;
-                    group |= 1 << h;
-                    used |= 1 << h;
-                }
-            }
-            draws.shuffle_prefix(&mut perm[..n], placed, n);
-            let mut b = Setup::default();
-            self.put_tokens(&perm[..n], &mut b);
-            self.put_terrain(draws, Self::mask(&perm[..d]), &mut b);
-            let harbors_first = self.rules.needs_harbors();
-            if harbors_first {
-                self.put_harbors(draws, &mut b);
-            }
-            if !self.rules.check(self.shape, &b) {
-                continue;
-            }
-            if !harbors_first {
-                self.put_harbors(draws, &mut b);
-            }
-            return Ok(Drawn::new(b, attempt));
-        }
-    }
-
-    /// A placement drawn uniformly from the enumerated valid ones (see `exact`), then the
-    /// rest at random, all as sets of places (see `direct`). One attempt, no rejection
-    /// of whole boards.
-    ///
-    /// Under rules that judge more than the placement, the placement comes from the
-    /// table of the placement rules alone, so a drawn board is uniform among boards
-    /// meeting those; it is redrawn while a later rule fails, which leaves it uniform
-    /// among boards meeting all the rules (rejection within a uniform family). Each
-    /// draw is one attempt.
-    fn direct(&self, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp> {
-        // `context` refuses the direct sampler without a table, so there is a plan.
-        let plan = self
-            .plan()
-            .expect("the direct sampler has its placement table");
-        if self.table.is_some() {
-            return Ok(Self::drawn(plan, plan.draw(draws.rng)));
-        }
-        let mut attempts = 0;
-        loop {
-            budget.spend()?;
-            attempts += 1;
-            let layout = plan.layout(&plan.draw(draws.rng));
-            if self.rules.check_late(self.shape, &layout) {
-                return Ok(Drawn::new(layout, attempts));
-            }
-        }
-    }
-
-    /// Hex by hex in number order, first the terrain (deserts included), then the
-    /// harbors, then the tokens: each hex gets a random piece from those left, checked
-    /// against the pieces already placed (neighbours for the apart rules, the same
-    /// resource for number-resource-apart); after [`RETRIES`] failed picks the board
-    /// is started again, and so it is when the finished board breaks a rule no
-    /// placement checks (corner and cluster limits, resource pips, harbors). Each
-    /// start is one attempt.
-    fn retry_restart(&self, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp> {
-        let n = self.n();
-        let mut attempt = 0;
-        'board: loop {
-            budget.spend()?;
-            attempt += 1;
-            let mut b = Setup::default();
-            let mut pool = [0u8; 32];
-            let m = self.shape.terrains.len();
-            pool[..m].copy_from_slice(&self.shape.terrains);
-            for slot in &mut pool[m..m + self.shape.deserts] {
-                *slot = DESERT;
-            }
-            let mut placed = 0u32;
-            let terrain_placed = retry_each(draws, &mut pool, n, 0..n, |h, t| {
-                let fits = self.terrain_fits(&b, placed, h, t);
-                if fits {
-                    b.terrain[h] = t;
-                    placed |= 1 << h;
-                }
-                fits
-            });
-            if !terrain_placed {
-                continue 'board;
-            }
-            self.put_harbors(draws, &mut b);
-            let m = self.shape.tokens.len();
-            pool[..m].copy_from_slice(&self.shape.tokens);
-            let land = (0..n)
-                .filter(|&h| b.terrain[h] != DESERT)
-                .fold(0u32, |a, h| a | 1 << h);
-            let mut placed = 0u32;
-            let tokens_placed = retry_each(
-                draws,
-                &mut pool,
-                m,
-                (0..n).filter(|&h| land >> h & 1 == 1),
-                |h, v| {
-                    let fits = self.token_fits(&b, placed, h, v);
-                    if fits {
-                        b.token[h] = v;
-                        placed |= 1 << h;
-                    }
-                    fits
-                },
-            );
-            if !tokens_placed {
-                continue 'board;
-            }
-            if self.rules.check(self.shape, &b) {
-                return Ok(Drawn::new(b, attempt));
-            }
-        }
-    }
-
-    /// Whether terrain `t` on hex `h` keeps the apart rules with the hexes `placed`.
-    fn terrain_fits(&self, b: &Setup, placed: u32, h: usize, t: u8) -> bool {
-        let near = self.shape.neighbours[h] & placed;
-        let same = (0..self.n()).any(|j| near >> j & 1 == 1 && b.terrain[j] == t);
-        !(same
-            && (self.rules.has(Rule::SameTerrainApart)
-                || (t != DESERT && self.rules.has(Rule::MaxCluster(1)))))
-    }
-
-    /// Whether token `v` on hex `h` keeps the apart rules with the tokens `placed`.
-    fn token_fits(&self, b: &Setup, placed: u32, h: usize, v: u8) -> bool {
-        let near = self.shape.neighbours[h] & placed;
-        let clash =
-            |f: &dyn Fn(u8) -> bool| (0..self.n()).any(|j| near >> j & 1 == 1 && f(b.token[j]));
-        if self.rules.red_apart() && is_red(v) && clash(&is_red) {
-            return false;
-        }
-        let extreme = |x: u8| x == 2 || x == 12;
-        if self.rules.two_twelve_apart() && extreme(v) && clash(&extreme) {
-            return false;
-        }
-        if self.rules.has(Rule::SameNumberApart) && clash(&|x| x == v) {
-            return false;
-        }
-        if self.rules.has(Rule::NumberResourceApart) {
-            let same_resource =
-                (0..self.n()).filter(|&j| placed >> j & 1 == 1 && b.terrain[j] == b.terrain[h]);
-            for j in same_resource {
-                let w = b.token[j];
-                if w == v || (is_red(w) && is_red(v)) {
-                    return false;
-                }
-            }
-        }
-        true
-    }
-
-    /// N boards from the exact sampler that applies (`direct`, else
-    /// `full-rejection`), the one with the lowest balance score kept (the first on a
-    /// tie). Attempts add up over the N.
-    fn best_of(&self, n: u16, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp> {
-        let mut best: Option<(f64, Setup)> = None;
-        let mut attempts = 0;
-        for _ in 0..n {
-            let d = if self.has_direct() {
-                self.direct(draws, budget)?
-            } else {
-                self.full_rejection(draws, budget)?
-            };
-            attempts += d.attempts;
-            let score = super::balance::score(self.shape, &d.layout);
-            if best.as_ref().is_none_or(|(s, _)| score < *s) {
-                best = Some((score, d.layout));
-            }
-        }
-        let (_, layout) = best.expect("N is at least 2");
-        Ok(Drawn::new(layout, attempts))
-    }
-
     fn drawn(plan: &Plan, m: Masks) -> Drawn {
         Drawn::new(plan.layout(&m), m.attempts)
     }
-}
-
-/// For each hex of `hexes` in turn, up to [`RETRIES`] random picks from the
-/// `left` pieces at the front of `pool`, until `try_put` takes one (it is then moved
-/// out of the pool); false as soon as a hex takes none.
-fn retry_each(
-    draws: &mut Draws,
-    pool: &mut [u8; 32],
-    mut left: usize,
-    hexes: impl Iterator<Item = usize>,
-    mut try_put: impl FnMut(usize, u8) -> bool,
-) -> bool {
-    for h in hexes {
-        let taken = (0..RETRIES).any(|_| {
-            let k = draws.below(left as u32) as usize;
-            let put = try_put(h, pool[k]);
-            if put {
-                pool.swap(k, left - 1);
-                left -= 1;
-            }
-            put
-        });
-        if !taken {
-            return false;
-        }
-    }
-    true
 }
 
 #[cfg(test)]

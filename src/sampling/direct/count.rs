@@ -1,11 +1,11 @@
 //! The fast counting: a drawn board's masks read as bit planes, eight places at a
 //! time in the bytes of a 64-bit word, into the bias counters ([`Counts`]).
 
-use super::super::board::DESERT;
 use super::super::counts::{Cells, Counts, JOINT, PIP_BINS, RESOURCES};
-use super::super::rules::Setup;
 use super::deposit::{dispatch, Deposit, WithDeposit};
 use super::{Masks, Plan};
+use crate::games::catan::board::DESERT;
+use crate::games::catan::rules::Setup;
 use crate::seed::Streams;
 
 impl Plan {

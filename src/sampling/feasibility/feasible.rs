@@ -41,8 +41,8 @@
 //! process, and the board found is checked by the independent verifier
 //! (`super::feasible_rules`).
 
-use super::board::{pips, BoardKind, Shape, DESERT, TOKEN_VALUES};
-use super::rules::{Rule, Rules, Setup};
+use crate::games::catan::board::{pips, BoardKind, Shape, DESERT, TOKEN_VALUES};
+use crate::games::catan::rules::{Rule, Rules, Setup};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -565,7 +565,7 @@ fn terrain_for(shape: &Shape, deserts: u32, apart: bool) -> Option<[u8; 32]> {
     }
     let mut val = [DESERT; 32];
     let land = ((1u64 << n) - 1) as u32 & !deserts;
-    if apart && !super::rules::independent(shape, deserts) {
+    if apart && !crate::games::catan::rules::independent(shape, deserts) {
         return None;
     }
     fn go(
@@ -712,7 +712,7 @@ pub fn desert_trap(kind: BoardKind, rules: &Rules, budget: u64) -> Trap {
             .fold(0u32, |acc, h| acc | 1 << g[h])
     };
     let mut classes = Vec::new();
-    super::exact::subsets(
+    crate::sampling::exact::subsets(
         ((1u64 << shape.len()) - 1) as u32,
         shape.deserts,
         &mut |d| {
@@ -809,9 +809,9 @@ pub fn witness(kind: BoardKind, rules: &Rules) -> Option<Setup> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::board::{Shape, EDGE_DIR};
-    use super::super::rules::offenders;
     use super::*;
+    use crate::games::catan::board::{Shape, EDGE_DIR};
+    use crate::games::catan::rules::offenders;
     use std::collections::{BTreeSet, HashMap};
 
     /// Corners found from coordinates alone: for two touching hexes, each end of
@@ -1093,8 +1093,9 @@ mod tests {
                 let expected = rules.max_pips().is_none_or(|n| n >= 9);
                 assert_eq!(o.witness.is_some(), expected, "{kind:?} {rules}");
                 if let Some(w) = o.witness {
-                    let r = super::super::to_record(shape, &rules.to_string(), "search", w, 0);
-                    super::super::verify_record(shape, &rules, &r)
+                    let r =
+                        crate::games::catan::to_record(shape, &rules.to_string(), "search", w, 0);
+                    crate::games::catan::verify_record(shape, &rules, &r)
                         .unwrap_or_else(|e| panic!("{kind:?} {rules}: {e}"));
                 }
             }
@@ -1182,7 +1183,7 @@ mod tests {
 
     #[test]
     fn boards_the_samplers_draw_are_never_called_impossible() {
-        use super::super::sampler::{Ctx, Sampler};
+        use crate::sampling::samplers::{Ctx, Sampler};
         use crate::seed::item_rng;
         let mut checked = 0;
         for kind in [BoardKind::Base, BoardKind::Extended] {

@@ -1,9 +1,9 @@
 //! How full rejection draws a red set in mask form: from all sets of that many
 //! hexes, until the rules accept one.
 
-use super::super::board::Shape;
 use super::super::bounded;
 use super::super::exact::{subsets, PlacementTable};
+use crate::games::catan::board::Shape;
 use crate::seed::Rng;
 use rand::RngCore;
 

@@ -18,9 +18,9 @@
 //!    sampler would then give up at its cap), but the search does not prove there are
 //!    none.
 
-use super::board::{pips, Shape, DESERT, MAX_HEX, TERRAIN_NAMES};
-use super::fix::{Fixes, Free};
-use super::rules::{offenders, Rule, Rules, Setup};
+use crate::games::catan::board::{pips, Shape, DESERT, MAX_HEX, TERRAIN_NAMES};
+use crate::games::catan::fix::{Fixes, Free};
+use crate::games::catan::rules::{offenders, Rule, Rules, Setup};
 use crate::seed::Rng;
 use rand::{Rng as _, SeedableRng};
 
@@ -418,8 +418,8 @@ pub fn search(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Found {
 
 #[cfg(test)]
 mod tests {
-    use super::super::board::BoardKind;
     use super::*;
+    use crate::games::catan::board::BoardKind;
 
     fn rules(s: &str) -> Rules {
         s.parse().unwrap()

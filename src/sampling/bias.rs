@@ -2,10 +2,10 @@
 //! every per-hex frequency with its exact expectation (z-scores) and the whole
 //! placement distribution with a chi-square test.
 
-use super::board::{Shape, DESERT, HARBOR_NAMES, TERRAIN_NAMES, TOKEN_VALUES};
 pub use super::counts::{Cells, Counts};
 use super::exact::{Expectations, Fraction};
-use super::sampler::{Ctx, Sampler};
+use super::samplers::{Ctx, Sampler};
+use crate::games::catan::board::{Shape, DESERT, HARBOR_NAMES, TERRAIN_NAMES, TOKEN_VALUES};
 use crate::shard::{Shard, ShardIndices};
 use crate::stats::{self, chi2_sf, pearson};
 use crate::Result;
@@ -175,7 +175,7 @@ pub fn resource_support(shape: &Shape, r: usize) -> std::ops::RangeInclusive<usi
     let mut p: Vec<usize> = shape
         .tokens
         .iter()
-        .map(|&t| super::board::pips(t) as usize)
+        .map(|&t| crate::games::catan::board::pips(t) as usize)
         .collect();
     p.sort_unstable();
     let k = shape.terrain_count(r as u8);
@@ -364,7 +364,7 @@ pub fn reference_study(ctx: &Ctx, seed: u64) -> SamplerStudy<'_> {
 /// (`harbor-resource-apart`); then they too come from the run.
 pub fn reference(
     shape: &Shape,
-    rules: &super::rules::Rules,
+    rules: &crate::games::catan::rules::Rules,
     sampler: Sampler,
     c: &Counts,
     seed: u64,

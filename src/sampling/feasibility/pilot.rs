@@ -3,7 +3,7 @@
 //!
 //! [`super::feasible`] has already shown that some board meets the rules; here the
 //! question is whether this sampler will find one within its cap per board
-//! ([`super::sampler::MAX_ATTEMPTS`], [`super::sampler::MAX_SWAP_ROUNDS`] for
+//! ([`crate::sampling::samplers::MAX_ATTEMPTS`], [`crate::sampling::samplers::MAX_SWAP_ROUNDS`] for
 //! `swap`):
 //!
 //! * `direct` draws a valid board in one attempt under the placement rules: always
@@ -30,11 +30,11 @@
 //! it first). Answers are remembered per board, rule set and sampler for the life of
 //! the process.
 
-use super::board::BoardKind;
 use super::feasible::{desert_trap, Trap};
-use super::fix::Fixes;
-use super::rules::Rules;
-use super::sampler::{Ctx, GaveUp, Sampler};
+use crate::games::catan::board::BoardKind;
+use crate::games::catan::fix::Fixes;
+use crate::games::catan::rules::Rules;
+use crate::sampling::samplers::{Ctx, GaveUp, Sampler};
 use crate::{Error, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;

@@ -7,8 +7,8 @@
 //! placements, completed at random. Enumerating placements therefore gives exact
 //! per-hex probabilities and the exact acceptance rate of whole-board rejection.
 
-use super::board::{is_red, Shape, DESERT, TOKEN_VALUES};
-use super::rules::{independent, Rules};
+use crate::games::catan::board::{is_red, Shape, DESERT, TOKEN_VALUES};
+use crate::games::catan::rules::{independent, Rules};
 
 /// Why there is no placement table for a rule set.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -275,7 +275,7 @@ pub struct Expectations {
     /// P(harbor position p has kind k), k in HARBOR_NAMES order.
     pub harbor: Vec<[f64; 6]>,
     /// P(resource r's pips add up to k), r in TERRAIN_NAMES order (land only), k below
-    /// [`super::board::PIP_BINS`].
+    /// [`crate::games::catan::board::PIP_BINS`].
     pub resource: Vec<Vec<f64>>,
     /// Exact acceptance of whole-board rejection, when enumerated.
     pub acceptance: Option<Fraction>,
@@ -358,8 +358,8 @@ impl Expectations {
 /// uniformly random k of the land hexes, so its pips are the sum over a uniform
 /// k-subset of the tokens, counted here over every subset.
 pub fn resource_pips_expectations(shape: &Shape) -> Vec<Vec<f64>> {
-    use super::board::pips;
-    use super::board::PIP_BINS;
+    use crate::games::catan::board::pips;
+    use crate::games::catan::board::PIP_BINS;
     let tokens: Vec<u32> = shape.tokens.iter().map(|&t| pips(t)).collect();
     let all = ((1u64 << tokens.len()) - 1) as u32;
     (0..DESERT)
@@ -391,8 +391,8 @@ pub fn harbor_expectations(shape: &Shape) -> Vec<[f64; 6]> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::board::BoardKind;
     use super::*;
+    use crate::games::catan::board::BoardKind;
 
     fn table(kind: BoardKind, rules: &str) -> (PlacementTable, Fraction) {
         let shape = kind.shape();

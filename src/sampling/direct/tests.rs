@@ -3,9 +3,9 @@
 
 use super::super::counts::{Cells, Counts};
 use super::super::exact::binom;
-use super::super::rules::Setup;
 use super::stages::*;
 use super::*;
+use crate::games::catan::rules::Setup;
 use crate::seed::Streams;
 use bounded::threshold;
 
@@ -136,7 +136,8 @@ fn stages_give_every_arrangement_equally_often() {
 #[test]
 fn rejection_pieces_are_exactly_uniform() {
     use crate::games::catan::board::BoardKind;
-    use crate::games::catan::{context, rules::Rules, Sampler};
+    use crate::games::catan::rules::Rules;
+    use crate::sampling::{context, Sampler};
     let rules: Rules = "red-apart".parse().unwrap();
     let ctx = context(BoardKind::Base, &rules, Sampler::Direct).unwrap();
     let r = Rejection::new(ctx.shape, ctx.table.as_ref().unwrap());
@@ -187,7 +188,8 @@ fn chained_stages(plan: &Plan) -> Vec<Stage> {
 #[test]
 fn draws_agree_with_the_plain_decoder() {
     use crate::games::catan::board::BoardKind;
-    use crate::games::catan::{context, rules::Rules, Sampler};
+    use crate::games::catan::rules::Rules;
+    use crate::sampling::{context, Sampler};
     let (mut kept, mut dropped) = (0, 0);
     for (kind, rules) in [
         (BoardKind::Base, "red-apart"),
@@ -261,7 +263,8 @@ fn draws_agree_with_the_plain_decoder() {
 #[test]
 fn counting_masks_equals_counting_the_boards() {
     use crate::games::catan::board::BoardKind;
-    use crate::games::catan::{context, rules::Rules, Sampler};
+    use crate::games::catan::rules::Rules;
+    use crate::sampling::{context, Sampler};
     for (kind, rules, words) in [
         (BoardKind::Base, "red-apart", 2),
         (BoardKind::Base, "none", 2),
@@ -357,7 +360,8 @@ fn multiply_chain_is_exactly_uniform() {
 #[test]
 fn the_deposit_choice_changes_no_board() {
     use crate::games::catan::board::BoardKind;
-    use crate::games::catan::{context, rules::Rules, Sampler};
+    use crate::games::catan::rules::Rules;
+    use crate::sampling::{context, Sampler};
     use std::ffi::OsStr;
     let rules: Rules = "red-apart".parse().unwrap();
     let auto = context(BoardKind::Base, &rules, Sampler::Direct).unwrap();

@@ -2,9 +2,9 @@
 //! harbor position its kind, and boards per chi-square cell. Both the samplers' plain
 //! counting (in `bias`) and the direct sampler's fast path fill these.
 
-use super::board::{is_red, Shape, DESERT, MAX_HARBOR};
 use super::exact::{extreme_sets, PlacementTable};
-use super::rules::Setup;
+use crate::games::catan::board::{is_red, Shape, DESERT, MAX_HARBOR};
+use crate::games::catan::rules::Setup;
 use std::collections::HashMap;
 
 /// Column of each token value in a hex's joint counters: 0 for none (the desert),
@@ -32,7 +32,7 @@ pub struct Counts {
     pub resource: Vec<u64>,
 }
 
-pub use super::board::{PIP_BINS, RESOURCES};
+pub use crate::games::catan::board::{PIP_BINS, RESOURCES};
 
 /// Pips of a token value (0 for none), by value.
 const PIPS: [u8; 16] = [0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1, 0, 0, 0];

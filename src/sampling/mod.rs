@@ -1,0 +1,96 @@
+//! The Catan sampler library: how boards are drawn, whether any board meets a rule set,
+//! and how uniform each sampler really is.
+//!
+//! - [`samplers`]: the [`BoardSampler`] interface, one type per sampler, and the
+//!   context ([`Ctx`]) they share (the board, the rules, the placement tables).
+//! - [`direct`], [`exact`], [`counts`], [`bounded`]: the exact placement tables and the
+//!   table-driven draws.
+//! - [`feasibility`]: does any board meet the rules ([`feasibility::decide`]), and can a
+//!   sampler draw such boards at a usable rate.
+//! - [`bias`] and [`report`]: the sampler-bias study against exact expectations.
+//!
+//! The game ([`crate::games::catan`]) draws through [`context`] and [`Ctx::sample`].
+
+pub mod bias;
+pub mod bounded;
+pub mod counts;
+pub mod direct;
+pub mod exact;
+pub mod feasibility;
+pub mod report;
+pub mod samplers;
+
+use crate::games::catan::board::BoardKind;
+use crate::games::catan::fix;
+use crate::games::catan::rules::Rules;
+use crate::{Error, Result};
+pub use direct::BitDeposit;
+use exact::{NoTable, PlacementTable};
+use feasibility::pilot;
+pub use samplers::{
+    set_default_deposit, BoardSampler, Ctx, Drawn, GaveUp, Sampler, ALL_SAMPLERS, MAX_ATTEMPTS,
+    MAX_SWAP_ROUNDS,
+};
+
+/// Build the sampling context, with the placement table when the sampler needs it.
+///
+/// Every use of Catan rules starts here (generate, books, bias, job files), so this is
+/// where rules no board can meet are refused ([`feasibility::decide`]: an exhaustive
+/// search or a search for a board, whose board is checked by
+/// [`crate::games::catan::verify_record`]) and where a sampler that could
+/// not draw such boards in reasonable time is refused ([`pilot::check`]).
+pub fn context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<Ctx> {
+    context_with(kind, rules, &fix::Fixes::default(), sampler)
+}
+
+/// [`context`] with some hexes fixed (`--fix`): the fixes must fit the board, agree
+/// with some board that meets the rules, and be drawn by `full-rejection` (the one
+/// sampler that draws the rest uniformly among the valid completions).
+pub fn context_with(
+    kind: BoardKind,
+    rules: &Rules,
+    fixes: &fix::Fixes,
+    sampler: Sampler,
+) -> Result<Ctx> {
+    if !fixes.is_empty() && sampler != Sampler::FullRejection {
+        return Err(Error::param(
+            "fix",
+            format!(
+                "needs the full-rejection sampler, which draws the other hexes uniformly among the valid completions; {} cannot",
+                sampler.name()
+            ),
+        ));
+    }
+    fixes.check(kind.shape())?;
+    feasibility::decide(kind, rules, fixes)?;
+    let ctx = table_context(kind, rules, sampler)?.with_fixes(fixes.clone());
+    pilot::check(&ctx, sampler)?;
+    Ok(ctx)
+}
+
+/// [`context`] without the set-up checks.
+fn table_context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<Ctx> {
+    let shape = kind.shape();
+    let table = match PlacementTable::build(shape, rules) {
+        Ok(t) => Some(t),
+        // A placement rule set nobody can meet is an error whatever the sampler.
+        Err(e @ NoTable::NoBoard { .. }) => return Err(e.into()),
+        Err(e @ NoTable::TooLarge { .. }) if sampler == Sampler::Direct => {
+            return Err(Error::invalid(format!(
+                "the direct sampler cannot be used: {e}"
+            )))
+        }
+        Err(_) => None,
+    };
+    let ctx = Ctx::new(shape, rules.clone(), table);
+    if ctx.table.is_some() || sampler != Sampler::Direct {
+        return Ok(ctx);
+    }
+    // Later rules: direct draws the placement part exactly and checks the rest.
+    match PlacementTable::build(shape, &rules.placement()) {
+        Ok(t) => Ok(ctx.with_partial_table(t)),
+        Err(e) => Err(Error::invalid(format!(
+            "the direct sampler cannot be used: {e}"
+        ))),
+    }
+}
