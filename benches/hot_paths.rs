@@ -124,10 +124,11 @@ fn pdf_writer(c: &mut Criterion) {
 /// Catan: one board per sampler (one core), and the bias counting loop on all cores
 /// (boards drawn and counted, chi-square cells included).
 fn catan(c: &mut Criterion) {
+    use puzzlebook::batch::Pipeline;
     use puzzlebook::games::catan::board::BoardKind;
     use puzzlebook::games::catan::rules::Rules;
-    use puzzlebook::jobs::make::catan_bias::count;
     use puzzlebook::sampling::bias::Cells;
+    use puzzlebook::sampling::bias_stat::count;
     use puzzlebook::sampling::{context, Sampler};
     use puzzlebook::shard::Shard;
     let rules: Rules = "red-apart".parse().unwrap();
@@ -188,9 +189,17 @@ fn catan(c: &mut Criterion) {
         g.bench_function(s.name(), |b| {
             b.iter(|| {
                 black_box(
-                    count(&ctx, s, Some(&cells), 1, 2_000_000, Shard::default())
-                        .unwrap()
-                        .boards,
+                    count(
+                        &Pipeline,
+                        &ctx,
+                        s,
+                        Some(&cells),
+                        1,
+                        2_000_000,
+                        Shard::default(),
+                    )
+                    .unwrap()
+                    .boards,
                 )
             })
         });
@@ -266,7 +275,7 @@ fn catan_rules(c: &mut Criterion) {
 fn catan_stats(c: &mut Criterion) {
     use puzzlebook::games::catan::board::BoardKind;
     use puzzlebook::games::catan::rules::Rules;
-    use puzzlebook::jobs::make::catan_stats::{BalanceStudy, Hists};
+    use puzzlebook::games::catan::stats::{BalanceStudy, Hists};
     use puzzlebook::sampling::{context, Sampler};
     use puzzlebook::shard::Shard;
     use puzzlebook::stats::Study;

@@ -531,3 +531,21 @@ mod tests {
         }
     }
 }
+
+/// The pipeline as a [`crate::games::statistic::Runner`]: a game's statistics count
+/// through [`study`] on the current rayon pool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Pipeline;
+
+impl crate::games::statistic::Runner for Pipeline {
+    fn study<S: Study>(
+        &self,
+        s: &S,
+        samples: u64,
+        shard: Shard,
+        progress: bool,
+        label: &str,
+    ) -> Result<S::Counts> {
+        study(s, samples, shard, progress, label)
+    }
+}

@@ -29,8 +29,9 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The library module a file under src/ defines: src/games/catan/bias.rs ->
-/// ["games", "catan", "bias"], src/games/catan/mod.rs -> ["games", "catan"].
+/// The library module a file under src/ defines: src/sampling/bias.rs ->
+/// ["sampling", "bias"], src/games/catan/board.rs -> ["games", "catan", "board"],
+/// src/games/catan/mod.rs -> ["games", "catan"].
 fn module_of(file: &Path) -> Vec<String> {
     let rel = file.strip_prefix(root().join("src")).unwrap();
     let mut parts: Vec<String> = rel
@@ -367,18 +368,47 @@ fn the_binary_is_thin_and_names_no_game() {
     let lines = main.lines().count();
     assert!(lines <= 300, "src/main.rs has {lines} lines (at most 300)");
     let code = strip(&main, true).to_lowercase();
-    for game in puzzlebook::games::NAMES {
+    for (game, spelling) in game_spellings() {
+        assert!(
+            !code.contains(&spelling),
+            "src/main.rs names the game {game} ({spelling})"
+        );
+    }
+}
+
+/// The spellings of every game's name (and of Catan's sampler library) that code
+/// outside the games may not use: `number_match`, `number-match`, `numbermatch`, ...
+fn game_spellings() -> Vec<(String, String)> {
+    let mut v = Vec::new();
+    for game in puzzlebook::games::NAMES.iter().chain(&["sampling"]) {
         for spelling in [
             game.to_string(),
             game.replace('_', "-"),
             game.replace('_', ""),
         ] {
-            assert!(
-                !code.contains(&spelling),
-                "src/main.rs names the game {game} ({spelling})"
-            );
+            v.push((game.to_string(), spelling));
         }
     }
+    v
+}
+
+#[test]
+fn the_jobs_layer_names_no_game() {
+    // Jobs run every output kind the same way: items and books through the game
+    // registry, statistics through `games::visit_statistic`. A game's name (its
+    // module, its types, its kind names in strings) in src/jobs means a game's logic
+    // has leaked into the jobs layer.
+    let mut bad = Vec::new();
+    for file in rust_files(&root().join("src/jobs")) {
+        let text = fs::read_to_string(&file).unwrap();
+        let code = strip(&text, true).to_lowercase();
+        for (game, spelling) in game_spellings() {
+            if code.contains(&spelling) {
+                bad.push(format!("{} names {game} ({spelling})", file.display()));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "src/jobs names games:\n{}", bad.join("\n"));
 }
 
 /// The keys of the "Adding a game" checklist in ARCHITECTURE.md (`- **key**: ...`).

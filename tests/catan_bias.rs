@@ -3,10 +3,11 @@
 //! probability about 2e-4 for an unbiased sampler; the chi-square p-value threshold of
 //! 1e-4 likewise. The biased samplers miss by orders of magnitude.
 
+use puzzlebook::batch::Pipeline;
 use puzzlebook::games::catan::board::BoardKind;
 use puzzlebook::games::catan::rules::Rules;
-use puzzlebook::jobs::make::catan_bias::{count, study};
 use puzzlebook::sampling::bias::{Cells, Study, StudyConfig};
+use puzzlebook::sampling::bias_stat::{count, study};
 use puzzlebook::sampling::{context, Sampler};
 use puzzlebook::shard::Shard;
 
@@ -23,7 +24,14 @@ fn cfg(samplers: &[Sampler], seed: u64, samples: u64, reference_samples: u64) ->
 fn run(kind: BoardKind, rules: &str, samplers: &[Sampler], samples: u64, seed: u64) -> Study {
     let rules: Rules = rules.parse().unwrap();
     let ctx = context(kind, &rules, Sampler::Direct).unwrap();
-    study(&ctx, &cfg(samplers, seed, samples, 0), false, |_, _, _| {}).unwrap()
+    study(
+        &Pipeline,
+        &ctx,
+        &cfg(samplers, seed, samples, 0),
+        false,
+        |_, _, _| {},
+    )
+    .unwrap()
 }
 
 fn summary<'a>(s: &'a Study, sampler: &str) -> &'a puzzlebook::sampling::bias::SummaryRow {
@@ -144,6 +152,7 @@ fn counts_merge_across_shards() {
     let ctx = context(BoardKind::Base, &rules, Sampler::Direct).unwrap();
     let cells = Cells::new(ctx.shape, ctx.table.as_ref().unwrap());
     let whole = count(
+        &Pipeline,
         &ctx,
         Sampler::FullRejection,
         Some(&cells),
@@ -154,6 +163,7 @@ fn counts_merge_across_shards() {
     .unwrap();
     for n in [2u64, 7] {
         let mut merged = count(
+            &Pipeline,
             &ctx,
             Sampler::FullRejection,
             Some(&cells),
@@ -165,6 +175,7 @@ fn counts_merge_across_shards() {
         for k in 1..n {
             merged.merge(
                 &count(
+                    &Pipeline,
                     &ctx,
                     Sampler::FullRejection,
                     Some(&cells),
@@ -185,6 +196,7 @@ fn unenumerable_rules_fall_back_to_a_reference_run() {
     let ctx = context(BoardKind::Base, &rules, Sampler::FullRejection).unwrap();
     assert!(ctx.table.is_none());
     let s = study(
+        &Pipeline,
         &ctx,
         &cfg(
             &[Sampler::FullRejection, Sampler::Sequential],
@@ -216,6 +228,7 @@ fn direct_under_fairness_rules_agrees_with_whole_board_rejection() {
     assert!(ctx.table.is_none() && ctx.has_direct());
     assert_eq!(reference_sampler(&ctx), Sampler::Direct);
     let s = study(
+        &Pipeline,
         &ctx,
         &cfg(
             &[Sampler::FullRejection, Sampler::Direct],

@@ -4,8 +4,8 @@
 use puzzlebook::games::catan::board::BoardKind;
 use puzzlebook::games::catan::{verify_record, Catan, CatanParams};
 use puzzlebook::games::{Game, Outcome};
-use puzzlebook::jobs::make::{catan_bias, BiasSpec};
 use puzzlebook::limits::MAX_SAMPLES;
+use puzzlebook::sampling::bias_stat::{self as catan_bias, BiasSpec};
 use puzzlebook::sampling::ALL_SAMPLERS;
 use puzzlebook::sampling::{context, Sampler};
 use puzzlebook::seed::item_rng;
@@ -25,7 +25,7 @@ fn bias_spec(board: &str, rules: &str, samplers: Option<&str>) -> BiasSpec {
     BiasSpec {
         samples: 1000,
         samplers: samplers.map(str::to_string),
-        board: board.into(),
+        board: board.parse().unwrap(),
         rules: rules.into(),
         reference_samples: 1000,
         replicates: 1,

@@ -6,15 +6,17 @@ use super::solve::solve;
 use super::stats::{self, BiasArgs, CatanStatsArgs};
 use super::{Ctx, GenFormat, RunArgs, SolveFormat};
 use clap::{Subcommand, ValueEnum};
+use puzzlebook::games::carcassonne::stats::{CarcassonneStats, CarcassonneStatsSpec};
 use puzzlebook::games::carcassonne::{self, Carcassonne, CarcassonneParams};
 use puzzlebook::games::catan::{balance, Catan, CatanParams};
 use puzzlebook::games::flip::{self, Flip, FlipParams, MoveGrid, Shape, Size};
+use puzzlebook::games::number_match::stats::{MatchStats, MatchStatsSpec};
 use puzzlebook::games::number_match::{self, NumberMatch, NumberMatchParams};
 use puzzlebook::games::numbrix::{self, Numbrix, NumbrixParams};
 use puzzlebook::games::solve::Source;
 use puzzlebook::games::Game;
 use puzzlebook::input;
-use puzzlebook::jobs::make::{CarcassonneStatsSpec, MatchStatsSpec, Spec};
+use puzzlebook::jobs::make::{Spec, StatSpec};
 use puzzlebook::sampling::Sampler;
 use puzzlebook::{Error, Result};
 use std::path::PathBuf;
@@ -352,7 +354,7 @@ pub fn number_match(cmd: NumberMatchCommand, ctx: Ctx) -> Result<ExitCode> {
             out,
             shard,
         } => stats::single_csv(
-            Spec::NumberMatchStats(spec),
+            Spec::Statistic(StatSpec::of::<MatchStats>(&spec)),
             "output/number-match-stats.csv",
             seed,
             &out,
@@ -434,7 +436,7 @@ pub fn carcassonne(cmd: CarcassonneCommand, ctx: Ctx) -> Result<ExitCode> {
             out,
             shard,
         } => stats::single_csv(
-            Spec::CarcassonneStats(spec),
+            Spec::Statistic(StatSpec::of::<CarcassonneStats>(&spec)),
             "output/carcassonne-stats.csv",
             seed,
             &out,

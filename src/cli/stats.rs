@@ -4,7 +4,9 @@
 
 use clap::Args;
 use puzzlebook::batch::Env;
-use puzzlebook::jobs::make::{BiasSpec, CatanStatsSpec, Spec, StatsCommand, StatsFiles};
+use puzzlebook::games::catan::stats::{CatanStats, CatanStatsSpec};
+use puzzlebook::jobs::make::{Spec, StatSpec, StatsCommand, StatsFiles};
+use puzzlebook::sampling::bias_stat::{BiasSpec, CatanBias};
 use puzzlebook::shard::Shard;
 use puzzlebook::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -80,7 +82,7 @@ fn stats_out(out: &Path, default: &str, shard: Option<Shard>) -> Result<PathBuf>
 
 /// `catan bias`: per-hex statistics of the samplers, whole or one shard.
 pub fn catan_bias(args: BiasArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
-    let spec = Spec::CatanBias(args.spec);
+    let spec = Spec::Statistic(StatSpec::of::<CatanBias>(&args.spec));
     let out = stats_out(&args.out, "output/catan-bias.csv", args.shard)?;
     let files = StatsFiles {
         out,
@@ -116,7 +118,7 @@ pub struct CatanStatsArgs {
 /// `catan stats`: histograms of the balance measures of uniform boards, whole or one
 /// shard.
 pub fn catan_stats(args: CatanStatsArgs, jobs: usize, show_progress: bool) -> Result<ExitCode> {
-    let spec = Spec::CatanStats(args.spec);
+    let spec = Spec::Statistic(StatSpec::of::<CatanStats>(&args.spec));
     let out = stats_out(&args.out, "output/catan-stats.csv", args.shard)?;
     let files = StatsFiles {
         out,

@@ -9,6 +9,7 @@ use crate::seed::Rng;
 use crate::Result;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use statistic::Statistic;
 
 pub mod carcassonne;
 pub mod catan;
@@ -17,6 +18,7 @@ pub mod number_match;
 pub mod numbrix;
 pub mod size;
 pub mod solve;
+pub mod statistic;
 
 /// The result of one seeded generation attempt.
 #[derive(Debug, Clone, PartialEq)]
@@ -408,4 +410,37 @@ pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output> {
             known: NAMES,
         }),
     }
+}
+
+/// Every kind of statistics output, as job files and part headers name them.
+pub const STATISTICS: &[&str] = &[
+    crate::sampling::bias_stat::CatanBias::KIND,
+    carcassonne::stats::CarcassonneStats::KIND,
+    number_match::stats::MatchStats::KIND,
+    catan::stats::CatanStats::KIND,
+];
+
+/// The kind of statistics called `kind` (also spelled with `_` for `-`), as
+/// [`STATISTICS`] spells it; None when no kind has that name.
+pub fn statistic_kind(kind: &str) -> Option<&'static str> {
+    STATISTICS
+        .iter()
+        .copied()
+        .find(|k| *k == kind || k.replace('-', "_") == kind)
+}
+
+/// Run `visitor` with the kind of statistics called `kind` (either spelling); None
+/// when no kind has that name.
+pub fn visit_statistic<V: statistic::StatVisitor>(kind: &str, visitor: V) -> Option<V::Out> {
+    Some(match statistic_kind(kind)? {
+        crate::sampling::bias_stat::CatanBias::KIND => {
+            visitor.visit::<crate::sampling::bias_stat::CatanBias>()
+        }
+        carcassonne::stats::CarcassonneStats::KIND => {
+            visitor.visit::<carcassonne::stats::CarcassonneStats>()
+        }
+        number_match::stats::MatchStats::KIND => visitor.visit::<number_match::stats::MatchStats>(),
+        catan::stats::CatanStats::KIND => visitor.visit::<catan::stats::CatanStats>(),
+        _ => return None,
+    })
 }

@@ -95,9 +95,8 @@ pub struct Output {
 }
 
 impl Output {
-    /// The files this output writes, relative to the output folder: its name, and for
-    /// a Catan bias run the summary CSV and the optional report (a Catan stats run:
-    /// the optional report).
+    /// The files this output writes, relative to the output folder: its name, and
+    /// the other files its kind's options name (a summary CSV, a report).
     pub fn files(&self) -> Vec<String> {
         match &self.spec {
             Spec::Images(i) => return i.files(&self.name),
@@ -113,19 +112,9 @@ impl Output {
     }
 
     fn target(&self, dir: &Path) -> StatsFiles {
-        let files = StatsFiles::single(dir.join(&self.name));
         match &self.spec {
-            Spec::CatanBias(b) => StatsFiles {
-                summary: b.summary.as_ref().map(|s| dir.join(s)),
-                report: b.report.as_ref().map(|s| dir.join(s)),
-                ..files
-            }
-            .with_default_summary(),
-            Spec::CatanStats(c) => StatsFiles {
-                report: c.report.as_ref().map(|s| dir.join(s)),
-                ..files
-            },
-            _ => files,
+            Spec::Statistic(s) => s.job_files(dir.join(&self.name), dir),
+            _ => StatsFiles::single(dir.join(&self.name)),
         }
     }
 
@@ -275,9 +264,7 @@ impl Job {
                     Some(spec.seed(run_date))
                 }
             };
-            let mut spec: Spec = toml::Value::Table(t)
-                .try_into()
-                .map_err(|e: toml::de::Error| at(e.message().trim().to_string()))?;
+            let mut spec = Spec::from_table(t).map_err(at)?;
             if let Spec::Book(b) = &mut spec {
                 b.read_from = Some(near_job(&b.template));
                 let named = crate::book::Template::load(b.template_path())

@@ -12,6 +12,7 @@
 //! The game ([`crate::games::catan`]) draws through [`context`] and [`Ctx::sample`].
 
 pub mod bias;
+pub mod bias_stat;
 pub mod bounded;
 pub mod counts;
 pub mod direct;

@@ -3,9 +3,11 @@
 //! is in long form: one row per (size, measure, value) with the number of landscapes.
 
 use super::{generate, score};
+use crate::games::statistic::{Runner, StatFile, Statistic, StatsFiles};
 use crate::seed::item_rng;
+use crate::shard::Shard;
 use crate::stats::Study;
-use crate::Result;
+use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// The measures, in the order of [`Hist`]'s histograms and of the CSV's `measure`
@@ -172,5 +174,161 @@ mod summary_tests {
             let exact_mean = values.iter().sum::<usize>() as f64 / n as f64;
             assert!((mean - exact_mean).abs() < 1e-9, "n = {n}");
         }
+    }
+}
+
+fn sizes() -> Vec<usize> {
+    vec![10, 20, 40, 72]
+}
+
+/// `kind = "carcassonne-stats"`: the options of `carcassonne stats`.
+/// The command line's flags are these fields (declared once, here).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, clap::Args)]
+#[serde(deny_unknown_fields)]
+pub struct CarcassonneStatsSpec {
+    /// Landscapes per size
+    #[arg(long)]
+    pub samples: u64,
+    /// Landscape sizes in tiles, comma-separated, each 1 to 72
+    #[serde(default = "sizes")]
+    #[arg(long, value_delimiter = ',', default_values_t = sizes())]
+    pub tiles: Vec<usize>,
+}
+
+/// What a part of `carcassonne-stats` records: the options and the seed.
+#[derive(Serialize, Deserialize)]
+pub struct Header {
+    seed: u64,
+    samples: u64,
+    tiles: Vec<usize>,
+}
+
+/// `carcassonne-stats`: score and feature histograms, one per landscape size.
+pub struct CarcassonneStats {
+    spec: CarcassonneStatsSpec,
+    seed: u64,
+}
+
+impl Statistic for CarcassonneStats {
+    const KIND: &'static str = "carcassonne-stats";
+    type Spec = CarcassonneStatsSpec;
+    type Header = Header;
+    type Counts = Vec<Hist>;
+    type Totals = Vec<Hist>;
+
+    fn new(spec: &CarcassonneStatsSpec, seed: u64) -> Result<Self> {
+        crate::limits::check_samples("samples", spec.samples, "landscapes per size")?;
+        if spec.tiles.is_empty() || spec.tiles.iter().any(|t| !(1..=72).contains(t)) {
+            return Err(Error::param(
+                "tiles",
+                "must be landscape sizes of 1 to 72 tiles",
+            ));
+        }
+        // Each size is one set of rows in the CSV: a size twice would write them twice.
+        if let Some((_, &t)) = spec
+            .tiles
+            .iter()
+            .enumerate()
+            .find(|&(k, t)| spec.tiles[..k].contains(t))
+        {
+            return Err(Error::param(
+                "tiles",
+                format!("lists {t} more than once: give each landscape size once"),
+            ));
+        }
+        Ok(CarcassonneStats {
+            spec: spec.clone(),
+            seed,
+        })
+    }
+
+    fn header(&self) -> Header {
+        Header {
+            seed: self.seed,
+            samples: self.spec.samples,
+            tiles: self.spec.tiles.clone(),
+        }
+    }
+
+    fn from_header(h: Header) -> Result<Self> {
+        let spec = CarcassonneStatsSpec {
+            samples: h.samples,
+            tiles: h.tiles,
+        };
+        CarcassonneStats::new(&spec, h.seed)
+    }
+
+    fn total(spec: &CarcassonneStatsSpec, shard: Shard) -> u64 {
+        shard
+            .len(0, spec.samples)
+            .saturating_mul(spec.tiles.len() as u64)
+    }
+
+    fn samples(&self) -> u64 {
+        self.spec.samples
+    }
+
+    fn count<R: Runner>(
+        &self,
+        run: &R,
+        shard: Shard,
+        progress: bool,
+        _note: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<Vec<Hist>> {
+        self.spec
+            .tiles
+            .iter()
+            .map(|&tiles| {
+                let study = SizeStudy {
+                    seed: self.seed,
+                    tiles,
+                };
+                let label = format!("{tiles} tiles");
+                run.study(&study, self.spec.samples, shard, progress, &label)
+            })
+            .collect()
+    }
+
+    fn fits(&self, h: &Vec<Hist>, want: u64) -> bool {
+        h.len() == self.spec.tiles.len()
+            && h.iter().all(|x| {
+                x.0.len() == MEASURES.len() && x.0.iter().all(|m| m.iter().sum::<u64>() == want)
+            })
+    }
+
+    fn merge(&self, into: &mut Vec<Hist>, other: Vec<Hist>) {
+        for (a, b) in into.iter_mut().zip(other) {
+            a.add_all(b);
+        }
+    }
+
+    fn finish<R: Runner>(&self, _run: &R, counts: Vec<Hist>) -> Result<Vec<Hist>> {
+        Ok(counts)
+    }
+
+    /// The long-form CSV of the histograms, one per size of `spec.tiles`.
+    fn outputs(&self, hists: &Vec<Hist>, files: &StatsFiles) -> Result<Vec<StatFile>> {
+        let mut all = Vec::new();
+        for (&t, h) in self.spec.tiles.iter().zip(hists) {
+            all.extend(rows(self.seed, t, h));
+        }
+        Ok(vec![StatFile::csv(&files.out, &all)?])
+    }
+
+    /// Per size, the score's mean and percentiles and the mean feature counts.
+    fn table(&self, hists: &Vec<Hist>) -> String {
+        let mut t = String::from("tiles  landscapes  score: mean  p10  p50  p90   complete cities  roads  monasteries (means)\n");
+        for (&tiles, h) in self.spec.tiles.iter().zip(hists) {
+            let (mean, p10, p50, p90) = summary(&h.0[0]);
+            let m = |k: usize| summary(&h.0[k]).0;
+            t += &format!(
+                "{tiles:>5}  {:>10}  {mean:>11.2} {p10:>4} {p50:>4} {p90:>4}   {:>15.2} {:>6.2} {:>12.2}\n",
+                h.0[0].iter().sum::<u64>(),
+                m(1),
+                m(3),
+                m(5)
+            );
+        }
+        t
     }
 }

@@ -10,6 +10,7 @@ pub mod draw;
 pub mod fix;
 pub mod record;
 pub mod rules;
+pub mod stats;
 
 use crate::canvas::{Canvas, Face, Rect};
 use crate::games::{Game, Motif, Outcome};

@@ -10,10 +10,13 @@
 
 use super::rules::Rules;
 use super::solve::{Solver, Verdict};
+use super::{Append, NumberMatch};
+use crate::games::statistic::{Runner, StatFile, Statistic, StatsFiles};
 use crate::seed::item_rng;
 use crate::shard::{Shard, ShardIndices};
 use crate::stats::Study;
-use crate::Result;
+use crate::{Error, Result};
+use clap::builder::TypedValueParser as _;
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
@@ -435,5 +438,211 @@ mod quantile_tests {
         let mut buckets = vec![0u64; NODE_BUCKETS];
         buckets[node_bucket(0)] = 5;
         assert_eq!(node_percentile(&buckets, 0.5, 0), 0);
+    }
+}
+
+fn length() -> usize {
+    27
+}
+fn four() -> u8 {
+    4
+}
+fn nine() -> usize {
+    9
+}
+fn max_nodes() -> u64 {
+    super::DEFAULT_MAX_NODES
+}
+fn yes() -> bool {
+    true
+}
+
+/// `kind = "number-match-stats"`: the options of `number-match stats`.
+/// The command line's flags are these fields (declared once, here).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, clap::Args)]
+#[serde(deny_unknown_fields)]
+pub struct MatchStatsSpec {
+    /// Random boards
+    #[arg(long)]
+    pub samples: u64,
+    /// Digits on each board (1 to 256)
+    #[serde(default = "length")]
+    #[arg(long, default_value_t = length())]
+    pub length: usize,
+    /// The highest add limit to examine (limits 0 to it are each decided)
+    #[serde(default = "four")]
+    #[arg(long, default_value_t = four())]
+    pub max_adds: u8,
+    /// Search nodes per board and limit (running out counts as unknown)
+    #[serde(default = "max_nodes")]
+    #[arg(long, default_value_t = max_nodes())]
+    pub max_nodes: u64,
+    /// Columns of the board
+    #[serde(default = "nine")]
+    #[arg(long, default_value_t = nine())]
+    pub columns: usize,
+    /// Where adds go: after-last-digit, after-last-cell or new-row
+    #[serde(default)]
+    #[arg(
+        long,
+        default_value = "after-last-digit",
+        value_parser = clap::builder::PossibleValuesParser::new(["after-last-digit", "after-last-cell", "new-row"])
+            .map(|s| s.parse::<Append>().expect("a listed value"))
+    )]
+    pub append: Append,
+    /// Whether pairs may see each other along diagonals (on the command line,
+    /// `--no-diagonals` turns it off)
+    #[serde(default = "yes")]
+    #[arg(
+        long = "no-diagonals",
+        action = clap::ArgAction::SetFalse,
+        help = "Pairs may not see each other along diagonals (a variant)"
+    )]
+    pub diagonals: bool,
+    /// Also run Monte Carlo with this many trials per board and limit, to compare
+    #[serde(default)]
+    #[arg(long, default_value_t = 0)]
+    pub monte_carlo_trials: u64,
+    /// Add wall-clock time columns (they differ from run to run; without them the
+    /// CSV is the same on every run)
+    #[serde(default)]
+    #[arg(long)]
+    pub timings: bool,
+}
+
+/// What a part of `number-match-stats` records: the seed and every option.
+#[derive(Serialize, Deserialize)]
+pub struct Header {
+    seed: u64,
+    #[serde(flatten)]
+    spec: MatchStatsSpec,
+}
+
+/// `number-match-stats`: clearable boards and search effort per add limit.
+pub struct MatchStats {
+    spec: MatchStatsSpec,
+    seed: u64,
+}
+
+impl MatchStats {
+    /// The study of the boards of `shard`.
+    fn config(&self, shard: Shard) -> Result<Config> {
+        let spec = &self.spec;
+        crate::limits::check_samples("samples", spec.samples, "boards")?;
+        NumberMatch::check_length(spec.length)?;
+        if spec.max_nodes == 0 {
+            return Err(Error::param(
+                "max_nodes",
+                "is 0: give the search at least 1 node",
+            ));
+        }
+        NumberMatch::check_named(spec.columns, spec.max_adds, "max_adds")?;
+        NumberMatch::check_growth(spec.length, spec.columns, spec.max_adds, spec.append)?;
+        Ok(Config {
+            seed: self.seed,
+            length: spec.length,
+            max_adds: spec.max_adds,
+            max_nodes: spec.max_nodes,
+            rules: Rules {
+                cols: spec.columns,
+                diagonals: spec.diagonals,
+                append: spec.append,
+            },
+            samples: spec.samples,
+            shard,
+            mc_trials: spec.monte_carlo_trials,
+            timings: spec.timings,
+        })
+    }
+}
+
+impl Statistic for MatchStats {
+    const KIND: &'static str = "number-match-stats";
+    type Spec = MatchStatsSpec;
+    type Header = Header;
+    type Counts = Counts;
+    type Totals = Counts;
+
+    fn new(spec: &MatchStatsSpec, seed: u64) -> Result<Self> {
+        let stat = MatchStats {
+            spec: spec.clone(),
+            seed,
+        };
+        stat.config(Shard::default())?;
+        Ok(stat)
+    }
+
+    fn header(&self) -> Header {
+        Header {
+            seed: self.seed,
+            spec: self.spec.clone(),
+        }
+    }
+
+    fn from_header(h: Header) -> Result<Self> {
+        MatchStats::new(&h.spec, h.seed)
+    }
+
+    fn total(spec: &MatchStatsSpec, shard: Shard) -> u64 {
+        shard.len(0, spec.samples)
+    }
+
+    fn samples(&self) -> u64 {
+        self.spec.samples
+    }
+
+    fn count<R: Runner>(
+        &self,
+        run: &R,
+        shard: Shard,
+        progress: bool,
+        _note: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<Counts> {
+        let cfg = self.config(shard)?;
+        run.study(&cfg, cfg.samples, shard, progress, "boards")
+    }
+
+    fn fits(&self, c: &Counts, want: u64) -> bool {
+        c.fits(&Counts::new(self.spec.max_adds), want)
+    }
+
+    fn merge(&self, into: &mut Counts, other: Counts) {
+        into.add_all(other);
+    }
+
+    fn finish<R: Runner>(&self, _run: &R, counts: Counts) -> Result<Counts> {
+        Ok(counts)
+    }
+
+    fn outputs(&self, counts: &Counts, files: &StatsFiles) -> Result<Vec<StatFile>> {
+        let cfg = self.config(Shard::default())?;
+        Ok(vec![StatFile::csv(&files.out, &rows(&cfg, counts))?])
+    }
+
+    /// Per add limit: how many boards can be cleared, and the search it took.
+    fn table(&self, counts: &Counts) -> String {
+        let Ok(cfg) = self.config(Shard::default()) else {
+            return String::new();
+        };
+        let mut t = String::from(
+            "adds  boards  clearable  share    unsolvable  unknown  fewest adds here   nodes: p50      p90      p99      max\n",
+        );
+        for r in rows(&cfg, counts) {
+            t += &format!(
+                "{:>4}  {:>6}  {:>9}  {:>6.2}%  {:>10}  {:>7}  {:>16}   {:>10} {:>8} {:>8} {:>8}\n",
+                r.adds,
+                r.boards,
+                r.clearable,
+                100.0 * r.clearable_share,
+                r.unsolvable,
+                r.unknown,
+                r.min_adds_exactly,
+                r.nodes_p50,
+                r.nodes_p90,
+                r.nodes_p99,
+                r.nodes_max
+            );
+        }
+        t
     }
 }

@@ -21,20 +21,23 @@ use super::*;
 /// gives the lines for standard error as they happen (notes, per-sampler timings,
 /// "wrote ...") and returns the table for standard output (empty for Number Match).
 pub struct StatsCommand {
-    stat: Prepared,
+    stat: Box<dyn Prepared>,
     shard: Option<Shard>,
 }
 
 impl StatsCommand {
     /// Check `spec` (a statistics kind) for `seed` and `shard` (None: the whole run).
     pub fn prepare(spec: Spec, seed: u64, shard: Option<Shard>) -> Result<StatsCommand> {
-        let Some(stat) = Prepared::new(&spec, seed)? else {
+        let Spec::Statistic(stat) = &spec else {
             return Err(Error::invalid(format!(
                 "{} is not a statistics output",
                 spec.kind()
             )));
         };
-        Ok(StatsCommand { stat, shard })
+        Ok(StatsCommand {
+            stat: stat.prepare(seed)?,
+            shard,
+        })
     }
 
     /// Run it: the whole output into `files` (Catan's summary defaults to beside
@@ -46,12 +49,13 @@ impl StatsCommand {
         env: &Env,
         mut note: impl FnMut(&str) + Send,
     ) -> Result<String> {
-        self.stat.visit(Run {
+        Run {
             files,
             env,
             shard: self.shard,
             note: &mut note,
-        })
+        }
+        .run(self.stat.as_ref())
     }
 }
 
@@ -62,10 +66,8 @@ struct Run<'a> {
     note: &'a mut (dyn FnMut(&str) + Send),
 }
 
-impl StatVisitor for Run<'_> {
-    type Out = String;
-
-    fn visit<S: Statistic>(self, stat: &S) -> Result<String> {
+impl Run<'_> {
+    fn run(self, stat: &dyn Prepared) -> Result<String> {
         let started = std::time::Instant::now();
         let (target, files) = match self.shard {
             Some(_) if self.files.summary.is_some() || self.files.report.is_some() => {
@@ -91,7 +93,7 @@ impl StatVisitor for Run<'_> {
             crate::output::check_writable(&f)?;
         }
         let shard = self.shard.unwrap_or_default();
-        let (made, table) = make_statistic(stat, shard, &target, self.env, self.note)?;
+        let (made, table) = stat.make(shard, &target, self.env, self.note)?;
         let wrote: Vec<String> = made.files.iter().map(|f| f.display().to_string()).collect();
         let what = match self.shard {
             Some(s) => format!("part {s} to "),

@@ -13,11 +13,9 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-pub mod catan_stats;
 mod command;
 mod items;
 mod stats;
-pub use catan_stats::CatanStatsSpec;
 pub use command::*;
 pub use items::*;
 pub use stats::*;
@@ -34,18 +32,9 @@ pub enum Spec {
     /// One picture per puzzle and one per solution (SVG, PNG or both), with the
     /// puzzles' JSON records: a daily feed's files.
     Images(ImagesSpec),
-    /// `catan bias`: per-hex statistics of the samplers against the reference.
-    #[serde(alias = "catan_bias")]
-    CatanBias(BiasSpec),
-    /// `carcassonne stats`: score and feature histograms per landscape size.
-    #[serde(alias = "carcassonne_stats")]
-    CarcassonneStats(CarcassonneStatsSpec),
-    /// `number-match stats`: clearable boards and search effort per add limit.
-    #[serde(alias = "number_match_stats")]
-    NumberMatchStats(MatchStatsSpec),
-    /// `catan stats`: histograms of the balance measures of uniform boards.
-    #[serde(alias = "catan_stats")]
-    CatanStats(CatanStatsSpec),
+    /// A statistics output of a game (see [`crate::games::statistic`]).
+    #[serde(skip)]
+    Statistic(StatSpec),
 }
 
 /// How generated items are written.
@@ -192,153 +181,6 @@ impl BookSpec {
     }
 }
 
-fn base() -> String {
-    "base".into()
-}
-fn red_apart() -> String {
-    "red-apart".into()
-}
-fn reference_samples() -> u64 {
-    2_000_000
-}
-fn one() -> u32 {
-    1
-}
-
-/// `kind = "catan-bias"`: the options of `catan bias`.
-/// The command line's flags are these fields (declared once, here).
-#[derive(Debug, Clone, PartialEq, Deserialize, clap::Args)]
-#[serde(deny_unknown_fields)]
-pub struct BiasSpec {
-    /// Boards per sampler
-    #[arg(long)]
-    pub samples: u64,
-    /// Comma-separated samplers (default: all of them; direct only where it applies)
-    #[serde(default)]
-    #[arg(long, help = crate::sampling::samplers::samplers_help())]
-    pub samplers: Option<String>,
-    /// base (3-4 players) or extended (5-6 players)
-    #[serde(default = "base")]
-    #[arg(
-        long,
-        default_value_t = base(),
-        value_parser = clap::builder::PossibleValuesParser::new(["base", "extended"])
-    )]
-    pub board: String,
-    /// Rules, comma-separated (the help lists every rule), or none
-    #[serde(default = "red_apart")]
-    #[arg(long, default_value_t = red_apart(), help = crate::games::catan::rules::rules_help())]
-    pub rules: String,
-    /// Boards in the full-rejection reference run, for rules that cannot be enumerated
-    #[serde(default = "reference_samples")]
-    #[arg(long, default_value_t = reference_samples())]
-    pub reference_samples: u64,
-    /// Independent studies, each from its own seed (1 to 1000; replicate 1 is the
-    /// study of the CSVs), for a KS test of each sampler's chi-square p-values
-    #[serde(default = "one")]
-    #[arg(long, default_value_t = one())]
-    pub replicates: u32,
-    /// In a job file, the summary CSV's file name (default: the output's name ending
-    /// .summary.csv); the command line's `--summary` takes a path instead.
-    #[serde(default)]
-    #[arg(skip)]
-    pub summary: Option<String>,
-    /// In a job file, the PDF report's file name (default: none); the command line's
-    /// `--report` takes a path instead.
-    #[serde(default)]
-    #[arg(skip)]
-    pub report: Option<String>,
-}
-
-fn sizes() -> Vec<usize> {
-    vec![10, 20, 40, 72]
-}
-
-/// `kind = "carcassonne-stats"`: the options of `carcassonne stats`.
-/// The command line's flags are these fields (declared once, here).
-#[derive(Debug, Clone, PartialEq, Deserialize, clap::Args)]
-#[serde(deny_unknown_fields)]
-pub struct CarcassonneStatsSpec {
-    /// Landscapes per size
-    #[arg(long)]
-    pub samples: u64,
-    /// Landscape sizes in tiles, comma-separated, each 1 to 72
-    #[serde(default = "sizes")]
-    #[arg(long, value_delimiter = ',', default_values_t = sizes())]
-    pub tiles: Vec<usize>,
-}
-
-fn length() -> usize {
-    27
-}
-fn four() -> u8 {
-    4
-}
-fn nine() -> usize {
-    9
-}
-fn max_nodes() -> u64 {
-    crate::games::number_match::DEFAULT_MAX_NODES
-}
-fn after_last_digit() -> String {
-    "after-last-digit".into()
-}
-fn yes() -> bool {
-    true
-}
-
-/// `kind = "number-match-stats"`: the options of `number-match stats`.
-/// The command line's flags are these fields (declared once, here).
-#[derive(Debug, Clone, PartialEq, Deserialize, clap::Args)]
-#[serde(deny_unknown_fields)]
-pub struct MatchStatsSpec {
-    /// Random boards
-    #[arg(long)]
-    pub samples: u64,
-    /// Digits on each board (1 to 256)
-    #[serde(default = "length")]
-    #[arg(long, default_value_t = length())]
-    pub length: usize,
-    /// The highest add limit to examine (limits 0 to it are each decided)
-    #[serde(default = "four")]
-    #[arg(long, default_value_t = four())]
-    pub max_adds: u8,
-    /// Search nodes per board and limit (running out counts as unknown)
-    #[serde(default = "max_nodes")]
-    #[arg(long, default_value_t = max_nodes())]
-    pub max_nodes: u64,
-    /// Columns of the board
-    #[serde(default = "nine")]
-    #[arg(long, default_value_t = nine())]
-    pub columns: usize,
-    /// Where adds go: after-last-digit, after-last-cell or new-row
-    #[serde(default = "after_last_digit")]
-    #[arg(
-        long,
-        default_value_t = after_last_digit(),
-        value_parser = clap::builder::PossibleValuesParser::new(["after-last-digit", "after-last-cell", "new-row"])
-    )]
-    pub append: String,
-    /// Whether pairs may see each other along diagonals (on the command line,
-    /// `--no-diagonals` turns it off)
-    #[serde(default = "yes")]
-    #[arg(
-        long = "no-diagonals",
-        action = clap::ArgAction::SetFalse,
-        help = "Pairs may not see each other along diagonals (a variant)"
-    )]
-    pub diagonals: bool,
-    /// Also run Monte Carlo with this many trials per board and limit, to compare
-    #[serde(default)]
-    #[arg(long, default_value_t = 0)]
-    pub monte_carlo_trials: u64,
-    /// Add wall-clock time columns (they differ from run to run; without them the
-    /// CSV is the same on every run)
-    #[serde(default)]
-    #[arg(long)]
-    pub timings: bool,
-}
-
 /// How to run: the threads and whether to show progress (the pipeline's own options).
 pub use crate::batch::Env;
 
@@ -471,68 +313,56 @@ pub fn merge(paths: &[PathBuf], files: &StatsFiles) -> Result<Merged> {
         }
         other => {
             let config = parts[0].header.config.clone();
-            let Some(stat) = Prepared::from_part(other, &config)? else {
+            let Some(stat) = from_part(other, &config)? else {
                 return Err(Error::invalid(format!(
                     "{}: unknown part kind '{other}'",
                     parts[0].path.display()
                 )));
             };
-            stat.visit(MergeParts {
-                parts: &mut parts,
-                files,
-            })?
+            stat.merge(&mut parts, files)?
         }
     };
     Ok(Merged { made, kind, table })
 }
 
-struct MergeParts<'a> {
-    parts: &'a mut [PartFile],
-    files: &'a StatsFiles,
-}
-
-impl StatVisitor for MergeParts<'_> {
-    type Out = (Made, String);
-    fn visit<S: Statistic>(self, stat: &S) -> Result<(Made, String)> {
-        merge_parts(stat, self.parts, self.files)
-    }
-}
-
-/// Make a statistics output (see [`Spec::make`]).
-struct MakeStatistic<'a> {
-    shard: Shard,
-    target: &'a Target,
-    env: &'a Env,
-}
-
-impl StatVisitor for MakeStatistic<'_> {
-    type Out = Made;
-    fn visit<S: Statistic>(self, stat: &S) -> Result<Made> {
-        Ok(make_statistic(stat, self.shard, self.target, self.env, &mut |_| {})?.0)
-    }
-}
-
-/// A statistic's part-header configuration.
-struct HeaderOf;
-
-impl StatVisitor for HeaderOf {
-    type Out = Value;
-    fn visit<S: Statistic>(self, stat: &S) -> Result<Value> {
-        Ok(stat.header())
-    }
-}
-
 impl Spec {
+    /// The output a job file's `[[output]]` table describes (without `name` and
+    /// `seed`): `kind` picks items, book, images or a game's statistics.
+    pub fn from_table(mut t: toml::Table) -> std::result::Result<Spec, String> {
+        let kind = match t.get("kind") {
+            Some(toml::Value::String(k)) => k.clone(),
+            Some(_) => return Err("kind must be a string, such as \"items\"".into()),
+            None => return Err("missing field `kind`".into()),
+        };
+        if let Some(stat) = crate::games::statistic_kind(&kind) {
+            t.remove("kind");
+            let options = serde_json::to_value(&t).map_err(|e| e.to_string())?;
+            return Ok(Spec::Statistic(StatSpec {
+                kind: stat,
+                options,
+            }));
+        }
+        toml::Value::Table(t)
+            .try_into()
+            .map_err(|e: toml::de::Error| {
+                let m = e.message().trim().to_string();
+                if m.starts_with("unknown variant") {
+                    let mut kinds = vec!["items", "book", "images"];
+                    kinds.extend(crate::games::STATISTICS);
+                    format!("unknown kind `{kind}`: use one of {}", kinds.join(", "))
+                } else {
+                    m
+                }
+            })
+    }
+
     /// The kind's name in job files, manifests and part headers (`items`, `book`, ...).
     pub fn kind(&self) -> &'static str {
         match self {
             Spec::Items(_) => "items",
             Spec::Book(_) => "book",
             Spec::Images(_) => "images",
-            Spec::CatanBias(_) => "catan-bias",
-            Spec::CarcassonneStats(_) => "carcassonne-stats",
-            Spec::NumberMatchStats(_) => "number-match-stats",
-            Spec::CatanStats(_) => "catan-stats",
+            Spec::Statistic(s) => s.kind,
         }
     }
 
@@ -549,15 +379,7 @@ impl Spec {
             Spec::Items(i) => Some(shard.len(i.first, i.count)),
             Spec::Images(i) => Some(i.count),
             Spec::Book(_) => None,
-            Spec::CatanBias(b) => {
-                let samplers = catan_bias::setup(b).map_or(1, |(_, s)| s.len()) as u64;
-                Some(shard.len(0, b.samples).saturating_mul(samplers))
-            }
-            Spec::CarcassonneStats(c) => {
-                Some(shard.len(0, c.samples).saturating_mul(c.tiles.len() as u64))
-            }
-            Spec::NumberMatchStats(m) => Some(shard.len(0, m.samples)),
-            Spec::CatanStats(c) => Some(shard.len(0, c.samples)),
+            Spec::Statistic(s) => s.total(shard),
         }
     }
 
@@ -613,12 +435,7 @@ impl Spec {
                 )?;
                 config.into_inner()
             }
-            Spec::CatanBias(_)
-            | Spec::CarcassonneStats(_)
-            | Spec::NumberMatchStats(_)
-            | Spec::CatanStats(_) => Prepared::new(self, s)?
-                .expect("a statistics kind")
-                .visit(HeaderOf)?,
+            Spec::Statistic(stat) => stat.prepare(s)?.header(),
         })
     }
 
@@ -671,12 +488,7 @@ impl Spec {
                     },
                 )
             }
-            Spec::CatanBias(_)
-            | Spec::CarcassonneStats(_)
-            | Spec::NumberMatchStats(_)
-            | Spec::CatanStats(_) => Prepared::new(self, s)?
-                .expect("a statistics kind")
-                .visit(MakeStatistic { shard, target, env }),
+            Spec::Statistic(stat) => Ok(stat.prepare(s)?.make(shard, target, env, &mut |_| {})?.0),
         }
     }
 }

@@ -7,51 +7,52 @@
 //! value, the table on standard output a summary of each measure, and the optional
 //! report ([`report`]) one small histogram per measure.
 
-use super::*;
-use crate::games::catan::balance::{self, Balance};
-use crate::games::catan::board::BoardKind;
-use crate::games::catan::rules::Rules;
-use crate::sampling::samplers::Ctx;
-use crate::sampling::{context, Sampler};
-use crate::shard::ShardIndices;
+use super::balance::{self, Balance};
+use super::board::BoardKind;
+use super::rules::Rules;
+use crate::games::statistic::{Runner, StatFile, Statistic, StatsFiles};
+use crate::sampling::{context, Ctx, Sampler};
+use crate::shard::{Shard, ShardIndices};
+use crate::{Error, Result};
+use clap::builder::TypedValueParser as _;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
 
 pub mod report;
 
-fn base() -> String {
-    "base".into()
-}
 fn red_apart() -> String {
     "red-apart".into()
 }
 
 /// `kind = "catan-stats"`: the options of `catan stats`.
 /// The command line's flags are these fields (declared once, here).
-#[derive(Debug, Clone, PartialEq, Deserialize, clap::Args)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct CatanStatsSpec {
     /// Boards to draw and measure
     #[arg(long)]
     pub samples: u64,
     /// base (3-4 players) or extended (5-6 players)
-    #[serde(default = "base")]
+    #[serde(default)]
     #[arg(
         long,
-        default_value_t = base(),
+        default_value = BoardKind::Base.name(),
         value_parser = clap::builder::PossibleValuesParser::new(["base", "extended"])
+            .map(|s| s.parse::<BoardKind>().expect("a listed value"))
     )]
-    pub board: String,
+    pub board: BoardKind,
     /// Rules, comma-separated (the help lists every rule), or none
     #[serde(default = "red_apart")]
     #[arg(long, default_value_t = red_apart(), help = crate::games::catan::rules::rules_help())]
     pub rules: String,
     /// direct or full-rejection, the exact samplers (default: direct where the rules
     /// allow it, else full-rejection)
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[arg(long)]
     pub sampler: Option<String>,
     /// In a job file, the PDF report's file name (default: none); the command line's
     /// `--report` takes a path instead.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[arg(skip)]
     pub report: Option<String>,
 }
@@ -441,7 +442,7 @@ pub fn table(head: &str, sums: &[Summary]) -> String {
 /// `direct` where the rules allow it and `full-rejection` where they do not.
 pub fn setup(spec: &CatanStatsSpec) -> Result<(Ctx, Sampler)> {
     crate::limits::check_samples("samples", spec.samples, "boards")?;
-    let kind: BoardKind = spec.board.parse()?;
+    let kind = spec.board;
     let rules: Rules = spec.rules.parse()?;
     match spec.sampler.as_deref() {
         Some(name) => {
@@ -501,18 +502,17 @@ pub struct Totals {
     pub summaries: Vec<Summary>,
 }
 
-impl CatanStats {
-    /// Check `spec` for `seed` (see [`setup`]).
-    pub fn new(spec: &CatanStatsSpec, seed: u64) -> Result<Self> {
-        let (ctx, sampler) = setup(spec)?;
-        Ok(CatanStats {
-            spec: spec.clone(),
-            seed,
-            ctx,
-            sampler,
-        })
-    }
+/// What a part of `catan-stats` records: the seed, the options and the sampler.
+#[derive(Serialize, Deserialize)]
+pub struct Header {
+    seed: u64,
+    samples: u64,
+    board: BoardKind,
+    rules: String,
+    sampler: String,
+}
 
+impl CatanStats {
     /// The sampler that draws the boards.
     pub fn sampler(&self) -> Sampler {
         self.sampler
@@ -533,35 +533,53 @@ impl CatanStats {
 
 impl Statistic for CatanStats {
     const KIND: &'static str = "catan-stats";
+    type Spec = CatanStatsSpec;
+    type Header = Header;
     type Counts = Hists;
     type Totals = Totals;
 
-    fn from_header(cfg: &Value) -> Result<Self> {
-        let s = |k: &str| {
-            cfg[k]
-                .as_str()
-                .map(str::to_string)
-                .ok_or_else(|| bad_config(k))
-        };
-        let spec = CatanStatsSpec {
-            samples: cfg["samples"]
-                .as_u64()
-                .ok_or_else(|| bad_config("samples"))?,
-            board: s("board")?,
-            rules: s("rules")?,
-            sampler: Some(s("sampler")?),
-            report: None,
-        };
-        let seed = cfg["seed"].as_u64().ok_or_else(|| bad_config("seed"))?;
-        CatanStats::new(&spec, seed)
+    fn new(spec: &CatanStatsSpec, seed: u64) -> Result<Self> {
+        let (ctx, sampler) = setup(spec)?;
+        Ok(CatanStats {
+            spec: spec.clone(),
+            seed,
+            ctx,
+            sampler,
+        })
     }
 
-    fn header(&self) -> Value {
+    fn header(&self) -> Header {
         let spec = &self.spec;
-        json!({
-            "seed": self.seed, "samples": spec.samples, "board": spec.board,
-            "rules": spec.rules, "sampler": self.sampler.name(),
-        })
+        Header {
+            seed: self.seed,
+            samples: spec.samples,
+            board: spec.board,
+            rules: spec.rules.clone(),
+            sampler: self.sampler.name().to_string(),
+        }
+    }
+
+    fn from_header(h: Header) -> Result<Self> {
+        let spec = CatanStatsSpec {
+            samples: h.samples,
+            board: h.board,
+            rules: h.rules,
+            sampler: Some(h.sampler),
+            report: None,
+        };
+        CatanStats::new(&spec, h.seed)
+    }
+
+    fn total(spec: &CatanStatsSpec, shard: Shard) -> u64 {
+        shard.len(0, spec.samples)
+    }
+
+    /// A job file names the report.
+    fn job_files(spec: &CatanStatsSpec, out: PathBuf, dir: &Path) -> StatsFiles {
+        StatsFiles {
+            report: spec.report.as_ref().map(|s| dir.join(s)),
+            ..StatsFiles::single(out)
+        }
     }
 
     fn samples(&self) -> u64 {
@@ -570,8 +588,9 @@ impl Statistic for CatanStats {
 
     /// The boards of `shard`, with a line naming the sampler first and one of the
     /// speed at the end.
-    fn count(
+    fn count<R: Runner>(
         &self,
+        run: &R,
         shard: Shard,
         progress: bool,
         note: &mut (dyn FnMut(&str) + Send),
@@ -584,7 +603,7 @@ impl Statistic for CatanStats {
         note(&format!("sampler: {how}"));
         let started = std::time::Instant::now();
         let study = BalanceStudy::new(&self.ctx, self.sampler, self.seed);
-        let h = crate::batch::study(&study, self.spec.samples, shard, progress, "boards")?;
+        let h = run.study(&study, self.spec.samples, shard, progress, "boards")?;
         let secs = started.elapsed().as_secs_f64();
         note(&format!(
             "{} boards measured in {secs:.2} s ({})",
@@ -611,28 +630,27 @@ impl Statistic for CatanStats {
         into.merge(&other);
     }
 
-    fn finish(&self, hists: Hists) -> Result<Totals> {
+    fn finish<R: Runner>(&self, _run: &R, hists: Hists) -> Result<Totals> {
         let summaries = summaries(&hists);
         Ok(Totals { hists, summaries })
     }
 
-    /// The CSV and the report, both or neither.
-    fn write(&self, t: &Totals, files: &StatsFiles) -> Result<()> {
-        let mut set = crate::output::FileSet::new();
-        set.push(csv_file(&files.out, &rows(&t.hists))?);
+    /// The CSV and the report (written both or neither).
+    fn outputs(&self, t: &Totals, files: &StatsFiles) -> Result<Vec<StatFile>> {
+        let mut v = vec![StatFile::csv(&files.out, &rows(&t.hists))?];
         if let Some(path) = &files.report {
             let info = report::Info {
                 title: self.describe(t.hists.boards),
                 shape: self.ctx.shape,
             };
-            let pages = report::pages(&info, &t.hists, &t.summaries);
-            let pdf =
-                crate::book::render_pages("Catan balance distributions", report::PAGE, &pages)?;
-            set.create(path)?
-                .write_all(&pdf)
-                .map_err(|e| Error::io("cannot write to", path, e))?;
+            v.push(StatFile::Pages {
+                path: path.clone(),
+                title: "Catan balance distributions",
+                size: report::PAGE,
+                pages: report::pages(&info, &t.hists, &t.summaries),
+            });
         }
-        set.commit()
+        Ok(v)
     }
 
     fn table(&self, t: &Totals) -> String {
