@@ -2,6 +2,19 @@
 
 use super::*;
 
+/// The part-header configuration of an items run: what parts must share to merge.
+#[derive(Serialize, Deserialize)]
+struct ItemsHeader {
+    /// The game, as the registry spells it.
+    game: String,
+    /// Its parameters, read back by the game's own `Params`.
+    params: Value,
+    seed: u64,
+    first: u64,
+    count: u64,
+    format: ItemFormat,
+}
+
 /// The part-header configuration of an items run.
 fn items_config<G: Game>(
     params: &G::Params,
@@ -10,14 +23,15 @@ fn items_config<G: Game>(
     count: u64,
     format: ItemFormat,
 ) -> Value {
-    json!({
-        "game": G::NAME,
-        "params": serde_json::to_value(params).expect("parameters serialise"),
-        "seed": seed,
-        "first": first,
-        "count": count,
-        "format": format,
-    })
+    let header = ItemsHeader {
+        game: G::NAME.to_string(),
+        params: serde_json::to_value(params).expect("parameters serialise"),
+        seed,
+        first,
+        count,
+        format,
+    };
+    serde_json::to_value(header).expect("headers serialise")
 }
 
 /// One item as its output text.
@@ -150,13 +164,10 @@ pub(super) fn file_of(dest: &Dest) -> Vec<PathBuf> {
 
 /// Merge items parts: records in index order, exactly as one run writes them.
 pub(super) fn merge_items(parts: &mut [PartFile], dest: &Dest) -> Result<Made> {
-    let cfg = parts[0].header.config.clone();
-    let name = cfg["game"]
-        .as_str()
-        .ok_or_else(|| bad_config("game"))?
-        .to_string();
+    let cfg: ItemsHeader = serde_json::from_value(parts[0].header.config.clone())
+        .map_err(|e| Error::invalid(format!("bad part header: {e}")))?;
     games::visit(
-        &name,
+        &cfg.game.clone(),
         MergeItems {
             parts,
             dest,
@@ -171,20 +182,19 @@ pub(super) fn merge_items(parts: &mut [PartFile], dest: &Dest) -> Result<Made> {
 struct MergeItems<'a> {
     parts: &'a mut [PartFile],
     dest: &'a Dest,
-    cfg: &'a Value,
+    cfg: &'a ItemsHeader,
 }
 
 impl GameVisitor for MergeItems<'_> {
     type Output = Result<Made>;
     fn visit<G: Game>(self) -> Result<Made> {
         let (parts, dest, cfg) = (self.parts, self.dest, self.cfg);
-        let params = G::Params::deserialize(&cfg["params"])
+        let params = G::Params::deserialize(&cfg.params)
             .map_err(|e| Error::invalid(format!("the part header's params: {e}")))?;
         let game = G::new(params)?;
-        let field = |k: &str| cfg[k].as_u64().ok_or_else(|| bad_config(k));
-        let (first, count) = (field("first")?, field("count")?);
+        let (first, count) = (cfg.first, cfg.count);
         crate::shard::check_range(first, count)?;
-        let text = cfg["format"] == "text";
+        let text = cfg.format == ItemFormat::Text;
         let n = parts.len() as u64;
         let mut sink = Sink::open(dest)?;
         #[derive(Deserialize)]
@@ -250,10 +260,6 @@ impl GameVisitor for MergeItems<'_> {
             note: String::new(),
         })
     }
-}
-
-pub(super) fn bad_config(k: &str) -> Error {
-    Error::invalid(format!("the part header has no valid '{k}'"))
 }
 
 /// Make a game from a job file's parameter table, then call back with it.
