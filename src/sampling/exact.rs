@@ -7,7 +7,7 @@
 //! placements, completed at random. Enumerating placements therefore gives exact
 //! per-hex probabilities and the exact acceptance rate of whole-board rejection.
 
-use crate::games::catan::board::{is_red, Shape, DESERT, TOKEN_VALUES};
+use crate::games::catan::board::{is_extreme, is_red, Shape, DESERT, TOKEN_VALUES};
 use crate::games::catan::rules::{independent, Rules};
 
 /// Why there is no placement table for a rule set.
@@ -325,7 +325,7 @@ impl Expectations {
                 let c = shape.token_count(v) as f64;
                 token[h][k] = if is_red(v) {
                     pr * c / st.reds as f64
-                } else if table.two_twelve && (v == 2 || v == 12) {
+                } else if table.two_twelve && is_extreme(v) {
                     px * c / st.extremes as f64
                 } else {
                     (1.0 - pd - pr - px) * c / others

@@ -50,9 +50,16 @@ pub fn pips(token: u8) -> u32 {
     }
 }
 
-/// Whether a token is red (6 or 8).
-pub(crate) fn is_red(token: u8) -> bool {
+/// Whether a token is red (6 or 8): the class `red-apart` keeps apart.
+#[inline]
+pub fn is_red(token: u8) -> bool {
     token == 6 || token == 8
+}
+
+/// Whether a token is a 2 or a 12: the class `2-12-apart` keeps apart.
+#[inline]
+pub fn is_extreme(token: u8) -> bool {
+    token == 2 || token == 12
 }
 
 /// Corner numbers of the spec: 0 bottom, 1 lower right, 2 upper right, 3 top,

@@ -1,7 +1,7 @@
 //! Drawing a board for the book: coloured (or greyscale-friendly) hexes, tokens with
 //! their pips (6 and 8 in red), the sea frame and the harbors with their piers.
 
-use super::board::{centre, pips, BoardKind, DESERT, HARBOR_NAMES, TERRAIN_NAMES};
+use super::board::{centre, is_red, pips, BoardKind, DESERT, HARBOR_NAMES, TERRAIN_NAMES};
 use super::rules::Setup;
 use crate::canvas::{
     cap_height, pt, text_width, Align, Canvas, Color, Face, Point, Rect, Stroke, MIN_LINE_MM,
@@ -287,7 +287,7 @@ fn number_token(canvas: &mut Canvas, c: Point, tr: f32, token: u8) {
         Some(Color::rgb(250, 244, 225)),
         Some(stroke(Color::grey(60), tr * 0.05)),
     );
-    let red = token == 6 || token == 8;
+    let red = is_red(token);
     let colour = if red { RED } else { Color::BLACK };
     let size = tr * 1.15 / MM_PER_PT;
     let face = if red { Face::Bold } else { Face::Regular };

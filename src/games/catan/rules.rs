@@ -1,6 +1,6 @@
 //! Placement rules. A board is valid when it meets every chosen rule.
 
-use super::board::{is_red, pips, Shape, DESERT, GENERIC, MAX_HARBOR, MAX_HEX};
+use super::board::{is_extreme, is_red, pips, Shape, DESERT, GENERIC, MAX_HARBOR, MAX_HEX};
 
 /// A full board: terrain and token per hex (index = hex number - 1), harbor kind per
 /// frame position. Token 0 means none (the desert).
@@ -96,6 +96,49 @@ impl Rule {
     /// Whether the rule looks at the harbors.
     pub fn needs_harbors(&self) -> bool {
         matches!(self, Rule::HarborResourceApart)
+    }
+
+    /// The class of tokens an apart rule keeps off neighbouring hexes (`red-apart`:
+    /// the 6s and 8s; `2-12-apart`: the 2s and 12s); None for other rules. The one
+    /// statement of these two rules: the clash of two tokens, the offender masks, the
+    /// samplers' stages and the feasibility search's pip levels all come from it.
+    #[inline]
+    pub fn token_class(&self) -> Option<fn(u8) -> bool> {
+        match self {
+            Rule::RedApart => Some(is_red),
+            Rule::TwoTwelveApart => Some(is_extreme),
+            _ => None,
+        }
+    }
+
+    /// Whether two neighbouring hexes carrying tokens `x` and `y` break the rule (0 is
+    /// no token and never clashes); false for rules that do not judge neighbouring
+    /// tokens.
+    #[inline]
+    pub fn tokens_clash(&self, x: u8, y: u8) -> bool {
+        match self {
+            Rule::SameNumberApart => x != 0 && x == y,
+            r => r.token_class().is_some_and(|c| c(x) && c(y)),
+        }
+    }
+
+    /// Whether two neighbouring hexes of terrains `s` and `t` break the rule:
+    /// `same-terrain-apart` (deserts included) and `max-cluster=1` (land only); false
+    /// for rules that do not judge neighbouring terrains.
+    #[inline]
+    pub fn terrains_clash(&self, s: u8, t: u8) -> bool {
+        match self {
+            Rule::SameTerrainApart => s == t,
+            Rule::MaxCluster(1) => s == t && s != DESERT,
+            _ => false,
+        }
+    }
+
+    /// Whether two hexes of one resource carrying tokens `x` and `y` break
+    /// `number-resource-apart` (one number twice, or a 6 and an 8).
+    #[inline]
+    pub fn numbers_clash_on_resource(x: u8, y: u8) -> bool {
+        x == y || (is_red(x) && is_red(y))
     }
 
     /// Rules that depend only on where the deserts, the reds and the 2s and 12s are:
@@ -455,7 +498,9 @@ fn number_clashes(shape: &Shape, b: &Setup) -> u32 {
             seen[t] |= bit;
         }
     }
-    let reds = 1u16 << 6 | 1 << 8;
+    let reds = (0..16u8)
+        .filter(|&v| is_red(v))
+        .fold(0u16, |m, v| m | 1 << v);
     mask_where(shape, |i| {
         let t = usize::from(b.terrain[i]);
         t < DESERT as usize
@@ -501,6 +546,14 @@ fn mask_where(shape: &Shape, f: impl Fn(usize) -> bool) -> u32 {
         .fold(0, |m, i| m | 1 << i)
 }
 
+/// Hexes with a neighbour `j` such that `clash(i, j)`.
+#[inline]
+fn clashing(shape: &Shape, clash: impl Fn(usize, usize) -> bool) -> u32 {
+    mask_where(shape, |i| {
+        (0..shape.len()).any(|j| shape.neighbours[i] >> j & 1 == 1 && clash(i, j))
+    })
+}
+
 /// Hexes in `mask` with a neighbour in `mask`.
 fn touching(shape: &Shape, mask: u32) -> u32 {
     mask_where(shape, |i| {
@@ -511,31 +564,20 @@ fn touching(shape: &Shape, mask: u32) -> u32 {
 /// The hexes that break one rule: (token offenders, terrain offenders).
 pub fn offenders(shape: &Shape, b: &Setup, rule: Rule) -> (u32, u32) {
     match rule {
-        Rule::RedApart => (
-            touching(shape, mask_where(shape, |i| is_red(b.token[i]))),
-            0,
-        ),
-        Rule::TwoTwelveApart => (
-            touching(
-                shape,
-                mask_where(shape, |i| b.token[i] == 2 || b.token[i] == 12),
-            ),
-            0,
-        ),
+        Rule::RedApart | Rule::TwoTwelveApart => {
+            let class = rule.token_class().expect("an apart rule's class");
+            (touching(shape, mask_where(shape, |i| class(b.token[i]))), 0)
+        }
         Rule::SameNumberApart => {
-            let m = mask_where(shape, |i| {
-                b.token[i] != 0
-                    && (0..shape.len())
-                        .any(|j| shape.neighbours[i] >> j & 1 == 1 && b.token[j] == b.token[i])
-            });
-            (m, 0)
+            let clash =
+                |i: usize, j: usize| Rule::SameNumberApart.tokens_clash(b.token[i], b.token[j]);
+            (clashing(shape, clash), 0)
         }
         Rule::SameTerrainApart => {
-            let m = mask_where(shape, |i| {
-                (0..shape.len())
-                    .any(|j| shape.neighbours[i] >> j & 1 == 1 && b.terrain[j] == b.terrain[i])
-            });
-            (0, m)
+            let clash = |i: usize, j: usize| {
+                Rule::SameTerrainApart.terrains_clash(b.terrain[i], b.terrain[j])
+            };
+            (0, clashing(shape, clash))
         }
         Rule::MaxPipsPerCorner(n) => {
             let mut m = 0u32;
@@ -591,8 +633,144 @@ pub fn offenders(shape: &Shape, b: &Setup, rule: Rule) -> (u32, u32) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::games::catan::board::BoardKind;
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+
+    /// A uniformly shuffled board of `shape`: terrains (deserts included) over the
+    /// hexes, tokens over the land, harbors over the frame.
+    pub(crate) fn random_board(shape: &Shape, rng: &mut crate::seed::Rng) -> Setup {
+        let mut b = Setup::default();
+        let mut terrains = shape.terrains.clone();
+        terrains.extend(std::iter::repeat_n(DESERT, shape.deserts));
+        terrains.shuffle(rng);
+        b.terrain[..shape.len()].copy_from_slice(&terrains);
+        let mut tokens = shape.tokens.clone();
+        tokens.shuffle(rng);
+        let land = (0..shape.len()).filter(|&h| b.terrain[h] != DESERT);
+        for (h, t) in land.zip(tokens) {
+            b.token[h] = t;
+        }
+        let mut harbors = shape.harbor_kinds.clone();
+        harbors.shuffle(rng);
+        b.harbor[..harbors.len()].copy_from_slice(&harbors);
+        b
+    }
+
+    /// One rule of every kind, with limits that random boards both meet and break.
+    fn every_rule() -> Vec<Rule> {
+        vec![
+            Rule::RedApart,
+            Rule::TwoTwelveApart,
+            Rule::SameNumberApart,
+            Rule::SameTerrainApart,
+            Rule::MaxPipsPerCorner(11),
+            Rule::MinPipsPerCorner(5),
+            Rule::MaxCluster(1),
+            Rule::MaxCluster(2),
+            Rule::NumberResourceApart,
+            Rule::ResourcePips(8, 14),
+            Rule::HarborResourceApart,
+        ]
+    }
+
+    /// The hexes with a neighbour `j` such that `clash(i, j)`, by brute force over
+    /// pairs of hexes (neighbours read from the shape's adjacency, both ways).
+    fn pairwise(shape: &Shape, clash: impl Fn(usize, usize) -> bool) -> u32 {
+        let mut m = 0u32;
+        for i in 0..shape.len() {
+            for j in 0..shape.len() {
+                let near = shape.neighbours[i] >> j & 1 == 1 || shape.neighbours[j] >> i & 1 == 1;
+                if i != j && near && clash(i, j) {
+                    m |= 1 << i;
+                }
+            }
+        }
+        m
+    }
+
+    #[test]
+    fn every_derived_form_agrees_with_the_rules_own_predicates_on_random_boards() {
+        let mut rng = crate::seed::Rng::seed_from_u64(31);
+        let mut broken = [0usize; 11];
+        for kind in [BoardKind::Base, BoardKind::Extended] {
+            let shape = kind.shape();
+            for _ in 0..3000 {
+                let b = random_board(shape, &mut rng);
+                for (k, r) in every_rule().into_iter().enumerate() {
+                    let (tok, ter) = offenders(shape, &b, r);
+                    // The verdict and the offenders say the same.
+                    assert_eq!(holds(shape, &b, r), tok | ter == 0, "{r:?}");
+                    broken[k] += usize::from(tok | ter != 0);
+                    // Apart rules: the masks (a token class's touching hexes, the
+                    // groups of max-cluster=1) are the pairs the predicates name.
+                    let by_tokens = pairwise(shape, |i, j| r.tokens_clash(b.token[i], b.token[j]));
+                    let by_terrain =
+                        pairwise(shape, |i, j| r.terrains_clash(b.terrain[i], b.terrain[j]));
+                    if matches!(
+                        r,
+                        Rule::RedApart | Rule::TwoTwelveApart | Rule::SameNumberApart
+                    ) {
+                        assert_eq!((tok, ter), (by_tokens, 0), "{r:?}");
+                    }
+                    if matches!(r, Rule::SameTerrainApart | Rule::MaxCluster(1)) {
+                        assert_eq!((tok, ter), (0, by_terrain), "{r:?}");
+                    }
+                    if r == Rule::NumberResourceApart {
+                        let same = |i: usize, j: usize| {
+                            i != j
+                                && b.terrain[i] == b.terrain[j]
+                                && b.terrain[i] != DESERT
+                                && Rule::numbers_clash_on_resource(b.token[i], b.token[j])
+                        };
+                        let want = (0..shape.len())
+                            .filter(|&i| (0..shape.len()).any(|j| same(i, j)))
+                            .fold(0u32, |m, i| m | 1 << i);
+                        assert_eq!((tok, ter), (want, 0));
+                    }
+                }
+                // A rule list checks what its rules check, one by one.
+                let all = Rules(every_rule());
+                let each = every_rule().iter().all(|&r| holds(shape, &b, r));
+                assert_eq!(all.check(shape, &b), each);
+            }
+        }
+        // Every rule was both met and broken, so each comparison above was tried both ways.
+        for (k, r) in every_rule().into_iter().enumerate() {
+            assert!(
+                broken[k] > 0 && broken[k] < 6000,
+                "{r:?} broken {} times",
+                broken[k]
+            );
+        }
+    }
+
+    #[test]
+    fn the_token_classes_are_the_six_and_eight_and_the_two_and_twelve() {
+        // Written out here, apart from the code, from the rules of the game.
+        let red: Vec<u8> = (0..=12)
+            .filter(|&v| Rule::RedApart.token_class().unwrap()(v))
+            .collect();
+        let extreme: Vec<u8> = (0..=12)
+            .filter(|&v| Rule::TwoTwelveApart.token_class().unwrap()(v))
+            .collect();
+        assert_eq!((red, extreme), (vec![6, 8], vec![2, 12]));
+        assert!(
+            Rule::SameNumberApart.tokens_clash(5, 5) && !Rule::SameNumberApart.tokens_clash(0, 0)
+        );
+        assert!(
+            Rule::MaxCluster(1).terrains_clash(2, 2)
+                && !Rule::MaxCluster(1).terrains_clash(DESERT, DESERT)
+        );
+        assert!(Rule::SameTerrainApart.terrains_clash(DESERT, DESERT));
+        assert!(Rule::numbers_clash_on_resource(6, 8) && !Rule::numbers_clash_on_resource(5, 9));
+        assert!(
+            Rule::MaxCluster(2).token_class().is_none()
+                && !Rule::MaxCluster(2).terrains_clash(1, 1)
+        );
+    }
 
     #[test]
     fn parsing() {

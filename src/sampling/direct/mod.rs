@@ -50,7 +50,7 @@ pub use deposit::{BitDeposit, Deposit, Soft};
 
 use super::bounded;
 use super::exact::PlacementTable;
-use crate::games::catan::board::{Shape, DESERT, TOKEN_VALUES};
+use crate::games::catan::board::{is_extreme, is_red, Shape, DESERT, TOKEN_VALUES};
 use crate::games::catan::rules::independent;
 use crate::seed::Rng;
 use deposit::{dispatch, WithDeposit};
@@ -167,7 +167,7 @@ impl Plan {
         };
         let others: Vec<(u8, usize)> = TOKEN_VALUES
             .iter()
-            .filter(|&&v| v != 6 && v != 8 && !(two_twelve && (v == 2 || v == 12)))
+            .filter(|&&v| !(is_red(v) || (two_twelve && is_extreme(v))))
             .map(|&v| (token_index(v), count_of(v)))
             .collect();
         let mut token_space = tables.space(&others);

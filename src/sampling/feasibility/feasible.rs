@@ -127,11 +127,15 @@ impl<'a> Levels<'a> {
         });
         let mut apart = [false; LEVELS];
         apart[0] = rules.has(Rule::SameTerrainApart);
-        apart[1] = rules.has(Rule::TwoTwelveApart);
-        apart[5] = rules.has(Rule::RedApart);
-        debug_assert!(shape.tokens.iter().all(
-            |&v| (pips(v) == 1) == (v == 2 || v == 12) && (pips(v) == 5) == (v == 6 || v == 8)
-        ));
+        // An apart rule's token class is one pip level (the 2s and 12s have 1 pip,
+        // the 6s and 8s 5): the search keeps that level apart.
+        for class in rules.list().iter().filter_map(Rule::token_class) {
+            let level = shape.tokens.iter().find(|&&v| class(v)).map(|&v| pips(v));
+            if let Some(level) = level {
+                debug_assert!(shape.tokens.iter().all(|&v| class(v) == (pips(v) == level)));
+                apart[level as usize] = true;
+            }
+        }
         Levels {
             shape,
             n,
@@ -749,47 +753,6 @@ pub fn desert_trap(kind: BoardKind, rules: &Rules, budget: u64) -> Trap {
     Trap::None
 }
 
-/// Ok when some board of `kind` meets `rules`; otherwise the error a user reads: the
-/// rules, the board, and when it helps, the smallest part of the rules that already
-/// cannot be met and the tightest corner limit that can.
-pub fn require(kind: BoardKind, rules: &Rules) -> crate::Result<()> {
-    if witness(kind, rules).is_some() {
-        return Ok(());
-    }
-    let board = kind.name();
-    let mut msg = format!("rules {rules}: no {board} board meets them (exhaustive search)");
-    // Drop every rule the others fail without: what is left cannot be met, but
-    // without any one of its rules it could.
-    let mut core = rules.clone();
-    for &r in rules.list() {
-        let fewer = core.without(r);
-        if witness(kind, &fewer).is_none() {
-            core = fewer;
-        }
-    }
-    if core.list().len() < rules.list().len() {
-        if core.list().len() == 1 {
-            msg += &format!("; {core} alone cannot be met");
-        } else {
-            msg += &format!("; {core} together already cannot be met");
-        }
-    }
-    if let Some(n) = rules.max_pips() {
-        // A corner holds at most three hexes of 5 pips, so 15 is no limit at all.
-        if let Some(m) = (n + 1..=15).find(|&m| witness(kind, &rules.with_max_pips(m)).is_some()) {
-            let with = if rules.list().len() > 1 {
-                " with the other rules"
-            } else {
-                ""
-            };
-            msg += &format!(
-                "; the tightest corner limit a {board} board meets{with} is max-pips-per-corner={m}"
-            );
-        }
-    }
-    Err(crate::Error::Invalid(msg))
-}
-
 /// A board meeting `rules` on `kind`, or None when no board does: decided once per
 /// board and rule set, then remembered.
 pub fn witness(kind: BoardKind, rules: &Rules) -> Option<Setup> {
@@ -1245,30 +1208,5 @@ mod tests {
         let r: Rules = "max-pips-per-corner=10".parse().unwrap();
         assert_eq!(desert_trap(BoardKind::Base, &r, u64::MAX), Trap::None);
         assert_eq!(desert_trap(BoardKind::Base, &r, 1), Trap::Unknown);
-    }
-
-    #[test]
-    fn messages_name_the_rules_and_what_can_be_met() {
-        let e = require(BoardKind::Base, &"max-pips-per-corner=5".parse().unwrap()).unwrap_err();
-        assert!(matches!(e, crate::Error::Invalid(_)));
-        assert_eq!(
-            e.to_string(),
-            "rules max-pips-per-corner=5: no base board meets them (exhaustive search); \
-             the tightest corner limit a base board meets is max-pips-per-corner=9"
-        );
-        let e = require(
-            BoardKind::Extended,
-            &"red-apart,same-terrain-apart,max-pips-per-corner=8"
-                .parse()
-                .unwrap(),
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(e.starts_with("rules red-apart,same-terrain-apart,max-pips-per-corner=8: no extended board meets them (exhaustive search); max-pips-per-corner=8 alone cannot be met"), "{e}");
-        assert!(
-            e.ends_with("with the other rules is max-pips-per-corner=9"),
-            "{e}"
-        );
-        assert!(require(BoardKind::Base, &"max-pips-per-corner=9".parse().unwrap()).is_ok());
     }
 }

@@ -123,9 +123,7 @@ fn fixed_clash(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Option<String> {
                         let (Some(x), Some(y)) = (a.token, c.token) else {
                             continue;
                         };
-                        if a.terrain == c.terrain
-                            && (x == y || (matches!(x, 6 | 8) && matches!(y, 6 | 8)))
-                        {
+                        if a.terrain == c.terrain && Rule::numbers_clash_on_resource(x, y) {
                             return Some(format!(
                                 "the fixed hexes {} and {} are both {} with {x} and {y}, which {} forbids",
                                 a.hex + 1,
@@ -218,16 +216,11 @@ fn fixed_clash(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Option<String> {
                 continue;
             }
             for rule in rules.list() {
-                let broken = match (rule, a.token, c.token) {
-                    (Rule::RedApart, Some(x), Some(y)) => matches!(x, 6 | 8) && matches!(y, 6 | 8),
-                    (Rule::TwoTwelveApart, Some(x), Some(y)) => {
-                        matches!(x, 2 | 12) && matches!(y, 2 | 12)
-                    }
-                    (Rule::SameNumberApart, Some(x), Some(y)) => x == y,
-                    (Rule::SameTerrainApart, _, _) => a.terrain == c.terrain,
-                    (Rule::MaxCluster(1), _, _) => a.terrain == c.terrain && a.terrain != DESERT,
+                let tokens = match (a.token, c.token) {
+                    (Some(x), Some(y)) => rule.tokens_clash(x, y),
                     _ => false,
                 };
+                let broken = tokens || rule.terrains_clash(a.terrain, c.terrain);
                 if broken {
                     return Some(format!(
                         "the fixed hexes {} and {} touch and break {}",

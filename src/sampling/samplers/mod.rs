@@ -4,7 +4,7 @@
 use super::bounded;
 use super::direct::{BitDeposit, Masks, Plan};
 use super::exact::PlacementTable;
-use crate::games::catan::board::{is_red, Shape, DESERT};
+use crate::games::catan::board::{is_extreme, is_red, Shape, DESERT};
 use crate::games::catan::fix::{Fixes, Free};
 use crate::games::catan::rules::{Rules, Setup};
 
@@ -468,7 +468,7 @@ impl Ctx {
             .tokens
             .iter()
             .copied()
-            .filter(|&t| t == 2 || t == 12)
+            .filter(|&t| is_extreme(t))
             .collect();
         ext.sort_unstable();
         let extremes = ext.len();
@@ -478,7 +478,7 @@ impl Ctx {
                 .tokens
                 .iter()
                 .copied()
-                .filter(|&t| !is_red(t) && t != 2 && t != 12),
+                .filter(|&t| !is_red(t) && !is_extreme(t)),
         );
         let order = {
             let mut a = [0u8; 32];
