@@ -19,6 +19,7 @@ pub mod batch;
 pub mod book;
 pub mod canvas;
 pub mod catalogue;
+pub mod chart;
 pub mod error;
 pub mod games;
 pub mod input;

@@ -318,6 +318,7 @@ fn lower_floors_do_not_import_higher_ones() {
             "output",
             "catalogue",
             "canvas",
+            "chart",
             "svg",
             "stats",
             "scheduler",

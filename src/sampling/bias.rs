@@ -184,6 +184,122 @@ pub fn resource_support(shape: &Shape, r: usize) -> std::ops::RangeInclusive<usi
     low..=high.min(super::counts::PIP_BINS - 1)
 }
 
+/// The feature rows of one sampler's counts, as they are made.
+struct Rows<'a> {
+    shape: &'a Shape,
+    rules: &'a str,
+    sampler: Sampler,
+    seed: u64,
+    n: u64,
+    reference_n: Option<u64>,
+    rows: Vec<FeatureRow>,
+}
+
+impl Rows<'_> {
+    /// One row: a feature at a place, seen `observed` times where `p` of the boards
+    /// are expected.
+    fn push(
+        &mut self,
+        place: &'static str,
+        i: usize,
+        (x, y): (i32, i32),
+        feature: String,
+        observed: u64,
+        p: f64,
+    ) {
+        let n = self.n;
+        self.rows.push(FeatureRow {
+            seed: self.seed,
+            board: self.shape.kind.name(),
+            rules: self.rules.to_string(),
+            sampler: self.sampler.name(),
+            samples: n,
+            place,
+            n: i + 1,
+            x,
+            y,
+            feature,
+            observed,
+            expected: p * n as f64,
+            z: z(observed, n, p, self.reference_n),
+        });
+    }
+
+    /// Per hex: the desert, red numbers, each token value and each land terrain.
+    fn hexes(&mut self, counts: &Counts, exp: &Expectations) {
+        for (h, &xy) in self.shape.hexes.iter().enumerate() {
+            self.push(
+                "hex",
+                h,
+                xy,
+                "desert".into(),
+                counts.desert(h),
+                exp.desert[h],
+            );
+            self.push("hex", h, xy, "red".into(), counts.red(h), exp.red[h]);
+            for (k, v) in TOKEN_VALUES.iter().enumerate() {
+                self.push(
+                    "hex",
+                    h,
+                    xy,
+                    format!("token={v}"),
+                    counts.token(h, k),
+                    exp.token[h][k],
+                );
+            }
+            for (t, name) in TERRAIN_NAMES.iter().enumerate() {
+                if t as u8 != DESERT {
+                    self.push(
+                        "hex",
+                        h,
+                        xy,
+                        format!("terrain={name}"),
+                        counts.terrain(h, t),
+                        exp.terrain[h][t],
+                    );
+                }
+            }
+        }
+    }
+
+    /// Per harbor position: each harbor kind.
+    fn harbors(&mut self, counts: &Counts, exp: &Expectations) {
+        for (p, hb) in self.shape.harbors.iter().enumerate() {
+            for (k, name) in HARBOR_NAMES.iter().enumerate() {
+                self.push(
+                    "harbor",
+                    p,
+                    (hb.x, hb.y),
+                    format!("harbor={name}"),
+                    counts.harbor[p * 6 + k],
+                    exp.harbor[p][k],
+                );
+            }
+        }
+    }
+
+    /// Each resource's pip total, over the totals its hexes can reach: where the
+    /// balance of a board shows (best-of-N chooses on it).
+    fn resources(&mut self, counts: &Counts, exp: &Expectations) {
+        for (r, name) in TERRAIN_NAMES
+            .iter()
+            .take(super::counts::RESOURCES)
+            .enumerate()
+        {
+            for k in resource_support(self.shape, r) {
+                self.push(
+                    "resource",
+                    r,
+                    (0, 0),
+                    format!("{name} pips={k}"),
+                    counts.resource[r * super::counts::PIP_BINS + k],
+                    exp.resource[r][k],
+                );
+            }
+        }
+    }
+}
+
 /// Compare counts with expectations: the per-hex rows and the summary row.
 #[allow(clippy::too_many_arguments)]
 pub fn compare(
@@ -197,100 +313,60 @@ pub fn compare(
     reference_n: Option<u64>,
 ) -> (Vec<FeatureRow>, SummaryRow) {
     let n = counts.boards;
-    let mut rows = Vec::new();
-    let mut push = |place: &'static str,
-                    i: usize,
-                    (x, y): (i32, i32),
-                    feature: String,
-                    observed: u64,
-                    p: f64| {
-        rows.push(FeatureRow {
-            seed,
-            board: shape.kind.name(),
-            rules: rules.to_string(),
-            sampler: sampler.name(),
-            samples: n,
-            place,
-            n: i + 1,
-            x,
-            y,
-            feature,
-            observed,
-            expected: p * n as f64,
-            z: z(observed, n, p, reference_n),
-        });
+    let mut made = Rows {
+        shape,
+        rules,
+        sampler,
+        seed,
+        n,
+        reference_n,
+        rows: Vec::new(),
     };
-    for (h, &xy) in shape.hexes.iter().enumerate() {
-        push(
-            "hex",
-            h,
-            xy,
-            "desert".into(),
-            counts.desert(h),
-            exp.desert[h],
-        );
-        push("hex", h, xy, "red".into(), counts.red(h), exp.red[h]);
-        for (k, v) in TOKEN_VALUES.iter().enumerate() {
-            push(
-                "hex",
-                h,
-                xy,
-                format!("token={v}"),
-                counts.token(h, k),
-                exp.token[h][k],
-            );
-        }
-        for (t, name) in TERRAIN_NAMES.iter().enumerate() {
-            if t as u8 != DESERT {
-                push(
-                    "hex",
-                    h,
-                    xy,
-                    format!("terrain={name}"),
-                    counts.terrain(h, t),
-                    exp.terrain[h][t],
-                );
-            }
-        }
-    }
-    for (p, hb) in shape.harbors.iter().enumerate() {
-        for (k, name) in HARBOR_NAMES.iter().enumerate() {
-            push(
-                "harbor",
-                p,
-                (hb.x, hb.y),
-                format!("harbor={name}"),
-                counts.harbor[p * 6 + k],
-                exp.harbor[p][k],
-            );
-        }
-    }
-    // Each resource's pip total, over the totals its hexes can reach: where the
-    // balance of a board shows (best-of-N chooses on it).
-    for (r, name) in TERRAIN_NAMES
-        .iter()
-        .take(super::counts::RESOURCES)
-        .enumerate()
-    {
-        for k in resource_support(shape, r) {
-            push(
-                "resource",
-                r,
-                (0, 0),
-                format!("{name} pips={k}"),
-                counts.resource[r * super::counts::PIP_BINS + k],
-                exp.resource[r][k],
-            );
-        }
-    }
-    let worst = rows
-        .iter()
+    made.hexes(counts, exp);
+    made.harbors(counts, exp);
+    made.resources(counts, exp);
+    let rows = made.rows;
+    let worst = worst_feature(&rows);
+    let (chi_square, df, p_value) = placement_chi_square(counts, cells);
+    let summary = SummaryRow {
+        seed,
+        board: shape.kind.name(),
+        rules: rules.to_string(),
+        sampler: sampler.name(),
+        samples: n,
+        attempts: counts.attempts,
+        acceptance_rate: n as f64 / counts.attempts.max(1) as f64,
+        exact_acceptance: exp
+            .acceptance
+            .map(|f: Fraction| f.to_string())
+            .unwrap_or_default(),
+        chi_square,
+        df,
+        p_value,
+        max_abs_z: worst.0,
+        max_abs_z_at: worst.1,
+        expectations: exp.source.clone(),
+    };
+    (rows, summary)
+}
+
+/// The largest |z| of `rows` and where it is ("hex 4 red"); (0, "") when none is finite.
+fn worst_feature(rows: &[FeatureRow]) -> (f64, String) {
+    rows.iter()
         .filter(|r| r.z.is_finite())
         .max_by(|a, b| a.z.abs().total_cmp(&b.z.abs()))
         .map(|r| (r.z.abs(), format!("{} {} {}", r.place, r.n, r.feature)))
-        .unwrap_or((0.0, String::new()));
-    // Chi-square over the placement cells, when every cell expects at least 5 boards.
-    let (chi_square, df, p_value) = match cells {
+        .unwrap_or((0.0, String::new()))
+}
+
+/// Chi-square over the placement cells (statistic, degrees of freedom, p-value), when
+/// every cell expects at least 5 boards.
+fn placement_chi_square(
+    counts: &Counts,
+    cells: Option<&Cells>,
+) -> (Option<f64>, Option<usize>, Option<f64>) {
+    let n = counts.boards;
+    match cells {
         Some(c) if !c.is_empty() => {
             let expected: Vec<f64> = c.probability.iter().map(|p| p * n as f64).collect();
             let min = expected
@@ -318,27 +394,7 @@ pub fn compare(
             }
         }
         _ => (None, None, None),
-    };
-    let summary = SummaryRow {
-        seed,
-        board: shape.kind.name(),
-        rules: rules.to_string(),
-        sampler: sampler.name(),
-        samples: n,
-        attempts: counts.attempts,
-        acceptance_rate: n as f64 / counts.attempts.max(1) as f64,
-        exact_acceptance: exp
-            .acceptance
-            .map(|f: Fraction| f.to_string())
-            .unwrap_or_default(),
-        chi_square,
-        df,
-        p_value,
-        max_abs_z: worst.0,
-        max_abs_z_at: worst.1,
-        expectations: exp.source.clone(),
-    };
-    (rows, summary)
+    }
 }
 
 /// The exact sampler of the reference run: `direct` where it applies (it draws the

@@ -7,6 +7,7 @@
 
 use super::bias::{self, FeatureRow, KsRow, ReplicateRow, Study, SummaryRow};
 use crate::canvas::{pt, wrap, Align, Canvas, Color, Face, Rect, Stroke, MM_PER_PT};
+use crate::chart::{self, Plot};
 use crate::games::catan::board::{centre, Shape};
 use crate::games::catan::draw::hexagon;
 use crate::stats::max_abs_normal_quantile;
@@ -425,7 +426,13 @@ fn histogram(c: &mut Canvas, area: Rect, sampler: &str, zs: &[f64], observed_max
         thousands(k as u64)
     );
     let body = heading(c, area, sampler, &sub).inset(1.0);
-    let plot = Rect::new(body.x + 8.0, body.y + 2.0, body.w - 10.0, body.h - 10.0);
+    let plot = Plot::new(Rect::new(
+        body.x + 8.0,
+        body.y + 2.0,
+        body.w - 10.0,
+        body.h - 10.0,
+    ));
+    let p = plot.area;
     let span = zs
         .iter()
         .fold(4.5f64, |a, z| a.max(z.abs() + 0.5))
@@ -433,11 +440,7 @@ fn histogram(c: &mut Canvas, area: Rect, sampler: &str, zs: &[f64], observed_max
         .ceil();
     let bins = 40usize;
     let width = 2.0 * span / bins as f64;
-    let mut counts = vec![0u64; bins];
-    for &z in zs {
-        let b = (((z + span) / width).floor().max(0.0) as usize).min(bins - 1);
-        counts[b] += 1;
-    }
+    let counts = chart::bin_symmetric(zs, span, bins);
     // The normal density, scaled to the same counts.
     let dens =
         |z: f64| k as f64 * width * (-z * z / 2.0).exp() / (2.0 * std::f64::consts::PI).sqrt();
@@ -447,17 +450,14 @@ fn histogram(c: &mut Canvas, area: Rect, sampler: &str, zs: &[f64], observed_max
         .fold(dens(0.0), f64::max)
         .max(1.0)
         * 1.08;
-    let sx = |z: f64| plot.x + plot.w * ((z + span) / (2.0 * span)) as f32;
-    let sy = |n: f64| plot.bottom() - plot.h * (n / top) as f32;
+    let sx = |z: f64| p.x + p.w * ((z + span) / (2.0 * span)) as f32;
+    let sy = |n: f64| p.bottom() - p.h * (n / top) as f32;
     for (b, &n) in counts.iter().enumerate() {
         if n > 0 {
             let z0 = -span + b as f64 * width;
             let (xa, xb) = (sx(z0), sx(z0 + width));
-            c.rect(
-                Rect::new(xa, sy(n as f64), xb - xa, plot.bottom() - sy(n as f64)),
-                Some(Color::grey(190)),
-                Some(Stroke::new(Color::grey(110), 0.15)),
-            );
+            let edge = Stroke::new(Color::grey(110), 0.15);
+            plot.bar(c, xa, xb - xa, sy(n as f64), Color::grey(190), Some(edge));
         }
     }
     let curve: Vec<_> = (0..=200)
@@ -466,24 +466,14 @@ fn histogram(c: &mut Canvas, area: Rect, sampler: &str, zs: &[f64], observed_max
             pt(sx(z), sy(dens(z)))
         })
         .collect();
-    c.polyline(curve, Stroke::new(Color::rgb(30, 90, 200), 0.35));
-    for (m, col) in [
-        (m50, Color::rgb(230, 150, 0)),
-        (m95, Color::rgb(200, 30, 30)),
-    ] {
+    c.polyline(curve, Stroke::new(NORMAL, 0.35));
+    for (m, col) in [(m50, MEDIAN_MAX), (m95, TOP_MAX)] {
         for z in [-m, m] {
-            c.line(
-                pt(sx(z), plot.y),
-                pt(sx(z), plot.bottom()),
-                Stroke::new(col, 0.4),
-            );
+            plot.vline(c, sx(z), Stroke::new(col, 0.4));
         }
     }
-    c.line(
-        pt(plot.x, plot.bottom()),
-        pt(plot.right(), plot.bottom()),
-        Stroke::new(Color::grey(40), 0.3),
-    );
+    let axis = Stroke::new(Color::grey(40), 0.3);
+    plot.floor(c, axis);
     let step = if span <= 8.0 {
         2.0
     } else if span <= 20.0 {
@@ -493,57 +483,42 @@ fn histogram(c: &mut Canvas, area: Rect, sampler: &str, zs: &[f64], observed_max
     };
     let mut t = -(span / step).floor() * step;
     while t <= span + 1e-9 {
-        c.line(
-            pt(sx(t), plot.bottom()),
-            pt(sx(t), plot.bottom() + 1.2),
-            Stroke::new(Color::grey(40), 0.3),
-        );
-        c.text(
-            sx(t),
-            plot.bottom() + 4.2,
-            6.0,
-            Face::Regular,
-            Align::Center,
-            &format!("{t:+.0}").replace("+0", "0"),
-        );
+        let label = format!("{t:+.0}").replace("+0", "0");
+        plot.x_tick(c, sx(t), &label, 6.0, axis);
         t += step;
     }
     c.text(
-        plot.right(),
-        plot.bottom() + 7.5,
+        p.right(),
+        p.bottom() + 7.5,
         6.0,
         Face::Regular,
         Align::Right,
         "z",
     );
-    c.text_colored(
-        plot.x,
-        plot.y + 2.5,
-        6.0,
-        Face::Regular,
-        Align::Left,
-        Color::rgb(30, 90, 200),
-        "normal curve",
-    );
-    c.text_colored(
-        plot.x,
-        plot.y + 5.5,
-        6.0,
-        Face::Regular,
-        Align::Left,
-        Color::rgb(230, 150, 0),
-        "median max |z|",
-    );
-    c.text_colored(
-        plot.x,
-        plot.y + 8.5,
-        6.0,
-        Face::Regular,
-        Align::Left,
-        Color::rgb(200, 30, 30),
-        "95% max |z|",
-    );
+    let key = [
+        (2.5, NORMAL, "normal curve"),
+        (5.5, MEDIAN_MAX, "median max |z|"),
+        (8.5, TOP_MAX, "95% max |z|"),
+    ];
+    for (dy, colour, words) in key {
+        c.text_colored(
+            p.x,
+            p.y + dy,
+            6.0,
+            Face::Regular,
+            Align::Left,
+            colour,
+            words,
+        );
+    }
 }
+
+/// The normal curve's colour in the histograms of z.
+const NORMAL: Color = Color::rgb(30, 90, 200);
+/// The colour of the median of the largest |z| by chance.
+const MEDIAN_MAX: Color = Color::rgb(230, 150, 0);
+/// The colour of the 95% quantile of the largest |z| by chance.
+const TOP_MAX: Color = Color::rgb(200, 30, 30);
 
 fn ecdf(c: &mut Canvas, area: Rect, ks: &KsRow, rows: &[&ReplicateRow]) {
     let sub = match ks.ks {
@@ -648,16 +623,27 @@ fn panel_pages<T>(
 
 /// The report pages, each numbered "page i of n".
 pub fn pages(shape: &Shape, study: &Study, seed: u64) -> Vec<Canvas> {
-    let w = PAGE.0 - 2.0 * MARGIN;
-    let mut out = Vec::new();
     let samplers: Vec<&SummaryRow> = study.summaries.iter().collect();
+    let mut out = vec![first_page(shape, study, seed)];
+    feature_map_pages(&mut out, shape, study, &samplers);
+    worst_feature_pages(&mut out, shape, study, &samplers);
+    histogram_pages(&mut out, study, &samplers);
+    if !study.replicates.is_empty() {
+        replicate_pages(&mut out, study);
+    }
+    number_pages(&mut out);
+    out
+}
+
+/// Page 1: what was run, the table, how to read the rest.
+fn first_page(shape: &Shape, study: &Study, seed: u64) -> Canvas {
+    let w = PAGE.0 - 2.0 * MARGIN;
     let exact = study.expectations.acceptance.map(|f| f.value());
-    let (samples, rules) = samplers
+    let (samples, rules) = study
+        .summaries
         .first()
         .map(|s| (s.samples, s.rules.clone()))
         .unwrap_or_default();
-
-    // Page 1: what was run, the table, how to read the rest.
     let mut c = Canvas::new();
     let mut y = MARGIN + 6.0;
     c.text(
@@ -691,59 +677,7 @@ pub fn pages(shape: &Shape, study: &Study, seed: u64) -> Vec<Canvas> {
     y += 4.0;
     y = summary_table(&mut c, MARGIN, y, w, &study.summaries, exact) + 2.0;
     if !study.replicates.is_empty() {
-        y += 3.0;
-        let r = study
-            .replicates
-            .iter()
-            .map(|r| r.replicate)
-            .max()
-            .unwrap_or(0);
-        c.text(
-            MARGIN,
-            y,
-            9.0,
-            Face::Bold,
-            Align::Left,
-            &format!(
-                "Replicates: {} studies, each from its own seed; KS test of each sampler's chi-square p-values",
-                thousands(u64::from(r))
-            ),
-        );
-        y += 5.5;
-        let cols = [
-            ("sampler", 0.0),
-            ("replicates", 0.125),
-            ("KS D", 0.22),
-            ("KS p", 0.3),
-            ("verdict", 0.42),
-        ];
-        for (name, at) in cols {
-            c.text(MARGIN + w * at, y, 7.0, Face::Bold, Align::Left, name);
-        }
-        c.line(
-            pt(MARGIN, y + 1.5),
-            pt(MARGIN + w, y + 1.5),
-            Stroke::new(Color::grey(60), 0.3),
-        );
-        y += 5.5;
-        for k in bias::ks_rows(&study.replicates) {
-            let (d, p) = match k.ks {
-                Some((d, p)) => (format!("{d:.3}"), p_equals(p)),
-                None => ("n/a".into(), "n/a".into()),
-            };
-            let cells = [
-                k.sampler.to_string(),
-                thousands(k.replicates as u64),
-                d,
-                p,
-                k.verdict.clone(),
-            ];
-            for ((_, at), text) in cols.iter().zip(cells) {
-                c.text(MARGIN + w * at, y, 7.0, Face::Regular, Align::Left, &text);
-            }
-            y += 4.5;
-        }
-        y += 2.0;
+        y = replicates_table(&mut c, y, w, study);
     }
     let explain = "Attempts count every board drawn, the ones a rejection sampler threw away included; acceptance \
         is boards kept per attempt, beside the exact probability that a uniform board meets the rules (full rejection's \
@@ -764,19 +698,84 @@ pub fn pages(shape: &Shape, study: &Study, seed: u64) -> Vec<Canvas> {
     y += 4.0;
     c.text(MARGIN, y, 9.0, Face::Bold, Align::Left, "Colour scale");
     legend(&mut c, MARGIN + w * 0.15, y + 3.0, w * 0.7);
-    out.push(c);
+    c
+}
 
-    // Maps of the same feature for every sampler.
+/// The replicates' table under the summary table, from `y`; gives the next `y`.
+fn replicates_table(c: &mut Canvas, mut y: f32, w: f32, study: &Study) -> f32 {
+    y += 3.0;
+    let r = study
+        .replicates
+        .iter()
+        .map(|r| r.replicate)
+        .max()
+        .unwrap_or(0);
+    c.text(
+        MARGIN,
+        y,
+        9.0,
+        Face::Bold,
+        Align::Left,
+        &format!(
+            "Replicates: {} studies, each from its own seed; KS test of each sampler's chi-square p-values",
+            thousands(u64::from(r))
+        ),
+    );
+    y += 5.5;
+    let cols = [
+        ("sampler", 0.0),
+        ("replicates", 0.125),
+        ("KS D", 0.22),
+        ("KS p", 0.3),
+        ("verdict", 0.42),
+    ];
+    for (name, at) in cols {
+        c.text(MARGIN + w * at, y, 7.0, Face::Bold, Align::Left, name);
+    }
+    c.line(
+        pt(MARGIN, y + 1.5),
+        pt(MARGIN + w, y + 1.5),
+        Stroke::new(Color::grey(60), 0.3),
+    );
+    y += 5.5;
+    for k in bias::ks_rows(&study.replicates) {
+        let (d, p) = match k.ks {
+            Some((d, p)) => (format!("{d:.3}"), p_equals(p)),
+            None => ("n/a".into(), "n/a".into()),
+        };
+        let cells = [
+            k.sampler.to_string(),
+            thousands(k.replicates as u64),
+            d,
+            p,
+            k.verdict.clone(),
+        ];
+        for ((_, at), text) in cols.iter().zip(cells) {
+            c.text(MARGIN + w * at, y, 7.0, Face::Regular, Align::Left, &text);
+        }
+        y += 4.5;
+    }
+    y += 2.0;
+    y
+}
+
+/// Maps of the same feature for every sampler.
+fn feature_map_pages(
+    out: &mut Vec<Canvas>,
+    shape: &Shape,
+    study: &Study,
+    samplers: &[&SummaryRow],
+) {
     for (feature, what) in [
         ("red", "Red numbers (6 and 8)"),
         ("desert", "The desert"),
         ("token=6", "The 6s"),
     ] {
         panel_pages(
-            &mut out,
+            out,
             what,
             &format!("z of feature {feature} on each hex, per sampler."),
-            &samplers,
+            samplers,
             |c, cell, s| {
                 let rows: Vec<&FeatureRow> = study
                     .rows
@@ -793,100 +792,115 @@ pub fn pages(shape: &Shape, study: &Study, seed: u64) -> Vec<Canvas> {
             },
         );
     }
+}
 
-    // Each sampler's worst feature, whatever it is.
+/// Each sampler's worst feature, whatever it is.
+fn worst_feature_pages(
+    out: &mut Vec<Canvas>,
+    shape: &Shape,
+    study: &Study,
+    samplers: &[&SummaryRow],
+) {
     panel_pages(
-        &mut out,
+        out,
         "The worst feature of each sampler",
         "For each sampler, the map of the feature with the largest |z| anywhere (a harbor feature is drawn on the harbors, H1, H2, ...; a resource's pip total as that resource's whole distribution).",
-        &samplers,
-        |c, cell, s| {
-            let worst = study
+        samplers,
+        |c, cell, s| worst_panel(c, cell, shape, study, s),
+    );
+}
+
+/// The panel of sampler `s`'s worst feature: a map, or a resource's pip totals.
+fn worst_panel(c: &mut Canvas, cell: Rect, shape: &Shape, study: &Study, s: &SummaryRow) {
+    let worst = study
+        .rows
+        .iter()
+        .filter(|r| r.sampler == s.sampler && r.z.is_finite())
+        .max_by(|a, b| a.z.abs().total_cmp(&b.z.abs()));
+    match worst {
+        Some(wr) => {
+            let rows: Vec<&FeatureRow> = study
                 .rows
                 .iter()
-                .filter(|r| r.sampler == s.sampler && r.z.is_finite())
-                .max_by(|a, b| a.z.abs().total_cmp(&b.z.abs()));
-            match worst {
-                Some(wr) => {
-                    let rows: Vec<&FeatureRow> = study
-                        .rows
-                        .iter()
-                        .filter(|r| {
-                            r.sampler == s.sampler && r.place == wr.place && r.feature == wr.feature
-                        })
-                        .collect();
-                    let title = format!("{}: {}", s.sampler, wr.feature);
-                    let sub = format!(
-                        "worst at {} {}: z = {:+.1}, observed {} against {:.1} expected",
-                        wr.place,
-                        wr.n,
-                        wr.z,
-                        thousands(wr.observed),
-                        wr.expected
-                    );
-                    if wr.place == "resource" {
-                        // Every pip total of that resource, not only the worst one.
-                        let name = wr.feature.split(' ').next().unwrap_or("");
-                        let all: Vec<&FeatureRow> = study
-                            .rows
-                            .iter()
-                            .filter(|r| {
-                                r.sampler == s.sampler
-                                    && r.place == "resource"
-                                    && r.feature.split(' ').next() == Some(name)
-                            })
-                            .collect();
-                        resource_bars(c, cell, &all, &title, &sub);
-                    } else {
-                        map(c, cell, shape, &rows, &title, &sub);
-                    }
-                }
-                None => {
-                    heading(c, cell, s.sampler, "no feature with a finite z");
-                }
+                .filter(|r| {
+                    r.sampler == s.sampler && r.place == wr.place && r.feature == wr.feature
+                })
+                .collect();
+            let title = format!("{}: {}", s.sampler, wr.feature);
+            let sub = format!(
+                "worst at {} {}: z = {:+.1}, observed {} against {:.1} expected",
+                wr.place,
+                wr.n,
+                wr.z,
+                thousands(wr.observed),
+                wr.expected
+            );
+            if wr.place == "resource" {
+                // Every pip total of that resource, not only the worst one.
+                let name = wr.feature.split(' ').next().unwrap_or("");
+                let all: Vec<&FeatureRow> = study
+                    .rows
+                    .iter()
+                    .filter(|r| {
+                        r.sampler == s.sampler
+                            && r.place == "resource"
+                            && r.feature.split(' ').next() == Some(name)
+                    })
+                    .collect();
+                resource_bars(c, cell, &all, &title, &sub);
+            } else {
+                map(c, cell, shape, &rows, &title, &sub);
             }
-        },
-    );
+        }
+        None => {
+            heading(c, cell, s.sampler, "no feature with a finite z");
+        }
+    }
+}
 
-    // Histograms of z.
+/// Histograms of z, one per sampler.
+fn histogram_pages(out: &mut Vec<Canvas>, study: &Study, samplers: &[&SummaryRow]) {
     panel_pages(
-        &mut out,
+        out,
         "Distribution of z",
         "Histogram of every feature's z per sampler, with the standard normal curve an unbiased sampler would follow, \
          and lines at +-the median and +-the 95% quantile of the largest |z| among that many independent standard \
          normals (1 - (1 - 2(1 - Phi(x)))^K = q). The features are correlated, so these lines are an approximation.",
-        &samplers,
+        samplers,
         |c, cell, s| {
             let zs: Vec<f64> = z_values(study, s.sampler).iter().map(|r| r.z).collect();
             histogram(c, cell, s.sampler, &zs, s.max_abs_z);
         },
     );
+}
 
-    // Replicates: the ECDF of each sampler's chi-square p-values.
-    if !study.replicates.is_empty() {
-        let ks = bias::ks_rows(&study.replicates);
-        panel_pages(
-            &mut out,
-            "Replicates: are the chi-square p-values uniform?",
-            &format!(
-                "Each replicate is a complete study from its own seed. For an unbiased sampler its chi-square p-values \
-                 are uniform on [0, 1], so their empirical distribution function (red) follows the diagonal; the \
-                 Kolmogorov-Smirnov test measures the largest gap D. Verdicts: KS p < {} not uniform, < {} doubtful.",
-                bias::KS_REJECT,
-                bias::KS_DOUBT
-            ),
-            &ks,
-            |c, cell, k| {
-                let rows: Vec<&ReplicateRow> = study
-                    .replicates
-                    .iter()
-                    .filter(|r| r.sampler == k.sampler)
-                    .collect();
-                ecdf(c, cell, k, &rows);
-            },
-        );
-    }
+/// Replicates: the ECDF of each sampler's chi-square p-values.
+fn replicate_pages(out: &mut Vec<Canvas>, study: &Study) {
+    let ks = bias::ks_rows(&study.replicates);
+    panel_pages(
+        out,
+        "Replicates: are the chi-square p-values uniform?",
+        &format!(
+            "Each replicate is a complete study from its own seed. For an unbiased sampler its chi-square p-values \
+             are uniform on [0, 1], so their empirical distribution function (red) follows the diagonal; the \
+             Kolmogorov-Smirnov test measures the largest gap D. Verdicts: KS p < {} not uniform, < {} doubtful.",
+            bias::KS_REJECT,
+            bias::KS_DOUBT
+        ),
+        &ks,
+        |c, cell, k| {
+            let rows: Vec<&ReplicateRow> = study
+                .replicates
+                .iter()
+                .filter(|r| r.sampler == k.sampler)
+                .collect();
+            ecdf(c, cell, k, &rows);
+        },
+    );
+}
 
+/// "page i of n" under every page.
+fn number_pages(out: &mut [Canvas]) {
     let n = out.len();
     for (i, c) in out.iter_mut().enumerate() {
         c.text_colored(
@@ -899,7 +913,6 @@ pub fn pages(shape: &Shape, study: &Study, seed: u64) -> Vec<Canvas> {
             &format!("page {} of {}", i + 1, n),
         );
     }
-    out
 }
 
 #[cfg(test)]

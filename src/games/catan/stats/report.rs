@@ -4,6 +4,7 @@
 
 use super::{score_bin_label, Hists, Summary, MEASURES, SCORE, SCORE_BINS_PER_UNIT};
 use crate::canvas::{pt, wrap, Align, Canvas, Color, Face, Rect, Stroke};
+use crate::chart::{self, Plot};
 use crate::games::catan::board::Shape;
 
 /// A4 portrait, in mm.
@@ -18,16 +19,6 @@ pub struct Info {
     pub title: String,
     /// The board's shape.
     pub shape: &'static Shape,
-}
-
-/// The smallest of 1, 2, 5 times a power of ten at or above `x` (x > 0).
-fn nice(x: f64) -> f64 {
-    let p = 10f64.powf(x.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * p)
-        .find(|&v| v >= x * (1.0 - 1e-9))
-        .unwrap_or(10.0 * p)
 }
 
 fn fmt_pct(v: f64) -> String {
@@ -59,26 +50,19 @@ fn histogram(c: &mut Canvas, area: Rect, k: usize, counts: &[u64], boards: u64, 
         MEAN,
         &stats,
     );
-    let plot = Rect::new(
+    let plot = Plot::new(Rect::new(
         area.x + 11.0,
         area.y + 8.5,
         area.w - 13.0,
         area.h - 8.5 - 10.0,
-    );
-    let axis = Stroke::new(Color::grey(60), 0.25);
-    let grid = Stroke::new(Color::grey(205), 0.2);
+    ));
+    let p = plot.area;
     let (Some(lo), Some(hi)) = (
         counts.iter().position(|&c| c > 0),
         counts.iter().rposition(|&c| c > 0),
     ) else {
-        c.text(
-            plot.center().x,
-            plot.center().y,
-            7.0,
-            Face::Regular,
-            Align::Center,
-            "no boards",
-        );
+        let (x, y) = (p.center().x, p.center().y);
+        c.text(x, y, 7.0, Face::Regular, Align::Center, "no boards");
         return;
     };
     // Integer measures: one bar per value, centred on it, one empty slot each side.
@@ -89,50 +73,30 @@ fn histogram(c: &mut Canvas, area: Rect, k: usize, counts: &[u64], boards: u64, 
         (lo.saturating_sub(1), hi + 1)
     };
     let slots = (last - first) as f32 + if score { 0.0 } else { 1.0 };
-    let slot = plot.w / slots.max(1.0);
+    let slot = p.w / slots.max(1.0);
     let n = boards.max(1) as f64;
     let top_share = counts[lo..=hi].iter().copied().max().unwrap_or(0) as f64 / n * 100.0;
-    let ymax = nice(top_share.max(1e-6));
-    let y_of = |pct: f64| plot.bottom() - (pct / ymax) as f32 * plot.h;
-    // Horizontal grid lines and the y axis's labels: 0, half, top.
-    for f in [0.0, 0.5, 1.0] {
-        let y = y_of(ymax * f);
-        if f > 0.0 {
-            c.line(pt(plot.x, y), pt(plot.right(), y), grid);
-        }
-        c.text(
-            plot.x - 1.2,
-            y + 1.0,
-            7.0,
-            Face::Regular,
-            Align::Right,
-            &fmt_pct(ymax * f),
-        );
-    }
+    let ymax = chart::nice(top_share.max(1e-6));
+    let y_of = |pct: f64| p.bottom() - (pct / ymax) as f32 * p.h;
+    shares_axis(c, &plot, ymax, y_of);
     for (v, &cnt) in counts.iter().enumerate().take(hi + 1).skip(lo) {
         if cnt == 0 {
             continue;
         }
-        let x0 = plot.x + (v - first) as f32 * slot + if score { 0.0 } else { slot * 0.5 };
+        let x0 = p.x + (v - first) as f32 * slot + if score { 0.0 } else { slot * 0.5 };
         let (bx, bw) = if score {
             (x0 + slot * 0.06, slot * 0.88)
         } else {
             (x0 - slot * 0.42, slot * 0.84)
         };
-        let top = y_of(cnt as f64 / n * 100.0);
-        c.rect(Rect::new(bx, top, bw, plot.bottom() - top), Some(BAR), None);
+        plot.bar(c, bx, bw, y_of(cnt as f64 / n * 100.0), BAR, None);
     }
-    // The axes.
-    c.line(pt(plot.x, plot.y), pt(plot.x, plot.bottom()), axis);
-    c.line(
-        pt(plot.x, plot.bottom()),
-        pt(plot.right(), plot.bottom()),
-        axis,
-    );
+    let axis = Stroke::new(Color::grey(60), 0.25);
+    plot.left(c, axis);
+    plot.floor(c, axis);
+    let x_at = |v: f64| p.x + (v - first as f64) as f32 * slot;
     // x ticks: about six labels.
-    let span = last - first;
-    let step = nice((span as f64 / 6.0).max(1.0)) as usize;
-    let x_at = |v: f64| plot.x + (v - first as f64) as f32 * slot;
+    let step = chart::nice(((last - first) as f64 / 6.0).max(1.0)) as usize;
     let mut v = first.div_ceil(step) * step;
     while v <= last {
         let (x, label) = if score {
@@ -140,16 +104,8 @@ fn histogram(c: &mut Canvas, area: Rect, k: usize, counts: &[u64], boards: u64, 
         } else {
             (x_at(v as f64 + 0.5), v.to_string())
         };
-        if x <= plot.right() + 0.01 {
-            c.line(pt(x, plot.bottom()), pt(x, plot.bottom() + 1.2), axis);
-            c.text(
-                x,
-                plot.bottom() + 4.2,
-                7.0,
-                Face::Regular,
-                Align::Center,
-                &label,
-            );
+        if x <= p.right() + 0.01 {
+            plot.x_tick(c, x, &label, 7.0, axis);
         }
         v += step;
     }
@@ -159,32 +115,27 @@ fn histogram(c: &mut Canvas, area: Rect, k: usize, counts: &[u64], boards: u64, 
     } else {
         x_at(s.mean + 0.5)
     };
-    c.line(
-        pt(mean_x, plot.y),
-        pt(mean_x, plot.bottom()),
-        Stroke::new(MEAN, 0.3),
-    );
+    plot.vline(c, mean_x, Stroke::new(MEAN, 0.3));
     let xlabel = if score {
         "score (bins of 0.05)".to_string()
     } else {
         unit.to_string()
     };
-    c.text(
-        plot.center().x,
-        plot.bottom() + 8.2,
-        7.0,
-        Face::Regular,
-        Align::Center,
-        &xlabel,
-    );
-    c.text(
-        plot.x - 1.2,
-        plot.y - 1.6,
-        7.0,
-        Face::Regular,
-        Align::Right,
-        "boards",
-    );
+    let (x, y) = (p.center().x, p.bottom() + 8.2);
+    c.text(x, y, 7.0, Face::Regular, Align::Center, &xlabel);
+    plot.y_label(c, p.y - 1.6, "boards", 7.0);
+}
+
+/// The y axis of shares of boards: grid lines and labels at 0, half and the top.
+fn shares_axis(c: &mut Canvas, plot: &Plot, ymax: f64, y_of: impl Fn(f64) -> f32) {
+    let grid = Stroke::new(Color::grey(205), 0.2);
+    for f in [0.0, 0.5, 1.0] {
+        let y = y_of(ymax * f);
+        if f > 0.0 {
+            plot.hline(c, y, grid);
+        }
+        plot.y_label(c, y + 1.0, &fmt_pct(ymax * f), 7.0);
+    }
 }
 
 fn page_number(c: &mut Canvas, k: usize, of: usize) {
