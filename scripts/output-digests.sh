@@ -71,6 +71,9 @@ out catan-bias-merge merge --out bias-m.csv --report bias-m.pdf bias.p1 bias.p0
 file bias-m.csv bias-m.summary.csv bias-m.pdf
 out catan-bias-same catan bias --samples 5000 --samplers full-rejection,swap --rules same-terrain-apart --reference-samples 20000 --out bias2.csv
 file bias2.csv bias2.summary.csv
+# Enough boards per placement cell for the chi-square, so its p-values are digested too.
+out catan-bias-chi catan bias --samples 300000 --samplers direct,full-rejection --seed 3 --out chi.csv
+file chi.summary.csv
 # Numbrix
 out numbrix-9 numbrix generate --seed 5 --count 10
 out numbrix-6-text numbrix generate --size 6 --seed 5 --count 5 --format text
