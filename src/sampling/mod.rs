@@ -95,3 +95,6 @@ fn table_context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<Ctx
         ))),
     }
 }
+
+#[cfg(test)]
+mod tests;
