@@ -5,20 +5,11 @@ use super::exact::{Expectations, PlacementTable};
 use super::{context, Sampler, ALL_SAMPLERS};
 use crate::games::catan::board::{BoardKind, TOKEN_VALUES};
 use crate::games::catan::rules::Rules;
+use crate::games::catan::tests::game;
 use crate::games::catan::{verify_record, Catan, CatanParams};
 use crate::games::{Game, Outcome};
 use crate::seed::item_rng;
 use crate::Error;
-
-fn game(board: BoardKind, sampler: Sampler, rules: &str) -> Catan {
-    Catan::new(CatanParams {
-        board,
-        sampler,
-        rules: rules.into(),
-        ..CatanParams::default()
-    })
-    .unwrap()
-}
 
 #[test]
 fn every_board_of_every_sampler_meets_its_rules() {

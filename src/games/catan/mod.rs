@@ -445,4 +445,4 @@ pub fn rules_sentence(rules: &Rules) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -5,7 +5,8 @@ use super::board::BoardKind;
 use super::*;
 use crate::seed::item_rng;
 
-fn game(board: BoardKind, sampler: Sampler, rules: &str) -> Catan {
+/// A Catan generator of `board`, `sampler` and `rules` (tests here and in `sampling`).
+pub(crate) fn game(board: BoardKind, sampler: Sampler, rules: &str) -> Catan {
     Catan::new(CatanParams {
         board,
         sampler,
