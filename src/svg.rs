@@ -173,9 +173,7 @@ fn escape(text: &str) -> String {
 
 /// The SVG document of `canvas`, showing the box `view` (mm) at its size in mm.
 pub fn to_svg(canvas: &Canvas, view: Rect) -> String {
-    let mut body = String::new();
-    // Glyphs used, each defined once: (face, glyph id) -> its id in the file.
-    let mut glyphs: BTreeMap<(Face, u16), String> = BTreeMap::new();
+    let mut b = SvgBody::default();
     for shape in &canvas.shapes {
         match shape {
             Shape::Path {
@@ -183,44 +181,13 @@ pub fn to_svg(canvas: &Canvas, view: Rect) -> String {
                 closed,
                 fill,
                 stroke,
-            } => {
-                if points.is_empty() || (fill.is_none() && stroke.is_none()) {
-                    continue;
-                }
-                body.push_str("<path d=\"");
-                for (i, p) in points.iter().enumerate() {
-                    body.push(if i == 0 { 'M' } else { 'L' });
-                    num(&mut body, p.x);
-                    body.push(' ');
-                    num(&mut body, p.y);
-                }
-                if *closed {
-                    body.push('Z');
-                }
-                body.push('"');
-                // An open path is never filled (as in the books).
-                paint(&mut body, if *closed { *fill } else { None }, *stroke);
-                body.push_str("/>\n");
-            }
+            } => b.path(points, *closed, *fill, *stroke),
             Shape::Circle {
                 center,
                 radius,
                 fill,
                 stroke,
-            } => {
-                if fill.is_none() && stroke.is_none() {
-                    continue;
-                }
-                body.push_str("<circle cx=\"");
-                num(&mut body, center.x);
-                body.push_str("\" cy=\"");
-                num(&mut body, center.y);
-                body.push_str("\" r=\"");
-                num(&mut body, *radius);
-                body.push('"');
-                paint(&mut body, *fill, *stroke);
-                body.push_str("/>\n");
-            }
+            } => b.circle(*center, *radius, *fill, *stroke),
             Shape::Text {
                 origin,
                 size,
@@ -228,83 +195,169 @@ pub fn to_svg(canvas: &Canvas, view: Rect) -> String {
                 color: c,
                 text,
                 down,
-            } => {
-                let outlines = outlines(*face);
-                let scale = size * MM_PER_PT / outlines.units_per_em;
-                let _ = write!(
-                    body,
-                    "<g aria-label=\"{}\" fill=\"{}\"",
-                    escape(text),
-                    color(*c)
-                );
-                if *down {
-                    // A spine's line: turned a quarter clockwise about its start.
-                    body.push_str(" transform=\"rotate(90 ");
-                    num(&mut body, origin.x);
-                    body.push(' ');
-                    num(&mut body, origin.y);
-                    body.push_str(")\"");
-                }
-                body.push_str(">\n");
-                let mut x = origin.x;
-                for ch in text.chars() {
-                    let gid = canvas::glyph_id(*face, ch);
-                    if outlines.path(gid).is_some() {
-                        let next = glyphs.len();
-                        let id = glyphs.entry((*face, gid)).or_insert_with(|| match face {
-                            Face::Regular => format!("r{next}"),
-                            Face::Bold => format!("b{next}"),
-                            Face::Loaded(i) => format!("l{i}-{next}"),
-                        });
-                        let _ = write!(body, "<use xlink:href=\"#{id}\" transform=\"matrix(");
-                        num_scale(&mut body, scale);
-                        body.push_str(" 0 0 ");
-                        num_scale(&mut body, -scale);
-                        body.push(' ');
-                        num(&mut body, x);
-                        body.push(' ');
-                        num(&mut body, origin.y);
-                        body.push_str(")\"/>\n");
-                    }
-                    // The canvas's own advance, so every glyph sits where the layout put it.
-                    x += canvas::text_width(ch.encode_utf8(&mut [0; 4]), *size, *face);
-                }
-                body.push_str("</g>\n");
-            }
+            } => b.text(*origin, *size, *face, *c, text, *down),
         }
     }
+    let SvgBody { body, glyphs } = b;
     let mut out = String::with_capacity(body.len() + 4096);
+    svg_head(&mut out, view);
+    if !glyphs.is_empty() {
+        glyph_defs(&mut out, &glyphs);
+    }
+    out.push_str(&body);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The elements of an SVG document being written, shape by shape, and the glyphs
+/// its text uses.
+#[derive(Default)]
+struct SvgBody {
+    body: String,
+    /// Glyphs used, each defined once: (face, glyph id) -> its id in the file.
+    glyphs: BTreeMap<(Face, u16), String>,
+}
+
+impl SvgBody {
+    /// A polyline, or a polygon when `closed` (nothing without points or paint).
+    fn path(
+        &mut self,
+        points: &[canvas::Point],
+        closed: bool,
+        fill: Option<Color>,
+        stroke: Option<Stroke>,
+    ) {
+        if points.is_empty() || (fill.is_none() && stroke.is_none()) {
+            return;
+        }
+        let body = &mut self.body;
+        body.push_str("<path d=\"");
+        for (i, p) in points.iter().enumerate() {
+            body.push(if i == 0 { 'M' } else { 'L' });
+            num(body, p.x);
+            body.push(' ');
+            num(body, p.y);
+        }
+        if closed {
+            body.push('Z');
+        }
+        body.push('"');
+        // An open path is never filled (as in the books).
+        paint(body, if closed { fill } else { None }, stroke);
+        body.push_str("/>\n");
+    }
+
+    /// A circle (nothing without paint).
+    fn circle(
+        &mut self,
+        center: canvas::Point,
+        radius: f32,
+        fill: Option<Color>,
+        stroke: Option<Stroke>,
+    ) {
+        if fill.is_none() && stroke.is_none() {
+            return;
+        }
+        let body = &mut self.body;
+        body.push_str("<circle cx=\"");
+        num(body, center.x);
+        body.push_str("\" cy=\"");
+        num(body, center.y);
+        body.push_str("\" r=\"");
+        num(body, radius);
+        body.push('"');
+        paint(body, fill, stroke);
+        body.push_str("/>\n");
+    }
+
+    /// One line of text from `origin` (turned to run down the page when `down`): a
+    /// group of glyph uses, each glyph where the canvas's advance puts it.
+    fn text(
+        &mut self,
+        origin: canvas::Point,
+        size: f32,
+        face: Face,
+        c: Color,
+        text: &str,
+        down: bool,
+    ) {
+        let outlines = outlines(face);
+        let scale = size * MM_PER_PT / outlines.units_per_em;
+        let (body, glyphs) = (&mut self.body, &mut self.glyphs);
+        let _ = write!(
+            body,
+            "<g aria-label=\"{}\" fill=\"{}\"",
+            escape(text),
+            color(c)
+        );
+        if down {
+            // A spine's line: turned a quarter clockwise about its start.
+            body.push_str(" transform=\"rotate(90 ");
+            num(body, origin.x);
+            body.push(' ');
+            num(body, origin.y);
+            body.push_str(")\"");
+        }
+        body.push_str(">\n");
+        let mut x = origin.x;
+        for ch in text.chars() {
+            let gid = canvas::glyph_id(face, ch);
+            if outlines.path(gid).is_some() {
+                let next = glyphs.len();
+                let id = glyphs.entry((face, gid)).or_insert_with(|| match face {
+                    Face::Regular => format!("r{next}"),
+                    Face::Bold => format!("b{next}"),
+                    Face::Loaded(i) => format!("l{i}-{next}"),
+                });
+                let _ = write!(body, "<use xlink:href=\"#{id}\" transform=\"matrix(");
+                num_scale(body, scale);
+                body.push_str(" 0 0 ");
+                num_scale(body, -scale);
+                body.push(' ');
+                num(body, x);
+                body.push(' ');
+                num(body, origin.y);
+                body.push_str(")\"/>\n");
+            }
+            // The canvas's own advance, so every glyph sits where the layout put it.
+            x += canvas::text_width(ch.encode_utf8(&mut [0; 4]), size, face);
+        }
+        body.push_str("</g>\n");
+    }
+}
+
+/// The XML declaration and the opening `svg` tag: `view`'s size in mm and its box.
+fn svg_head(out: &mut String, view: Rect) {
     out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     out.push_str(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"",
     );
-    num(&mut out, view.w);
+    num(out, view.w);
     out.push_str("mm\" height=\"");
-    num(&mut out, view.h);
+    num(out, view.h);
     out.push_str("mm\" viewBox=\"");
     for (i, v) in [view.x, view.y, view.w, view.h].into_iter().enumerate() {
         if i > 0 {
             out.push(' ');
         }
-        num(&mut out, v);
+        num(out, v);
     }
     out.push_str("\">\n");
-    if !glyphs.is_empty() {
-        // Glyph outlines of DejaVu Sans (font units, y up); licence: the DejaVu fonts
-        // licence (Bitstream Vera), which lets them be embedded and redistributed.
-        out.push_str("<defs>\n");
-        let mut by_id: Vec<(&String, Face, u16)> =
-            glyphs.iter().map(|((f, g), id)| (id, *f, *g)).collect();
-        by_id.sort_by_key(|(id, ..)| id[1..].parse::<usize>().unwrap_or(0));
-        for (id, face, gid) in by_id {
-            let d = outlines(face).path(gid).unwrap_or_default();
-            let _ = writeln!(out, "<path id=\"{id}\" d=\"{d}\"/>");
-        }
-        out.push_str("</defs>\n");
+}
+
+/// The `defs` with the outline of every glyph used, in the order of their ids.
+fn glyph_defs(out: &mut String, glyphs: &BTreeMap<(Face, u16), String>) {
+    // Glyph outlines of DejaVu Sans (font units, y up); licence: the DejaVu fonts
+    // licence (Bitstream Vera), which lets them be embedded and redistributed.
+    out.push_str("<defs>\n");
+    let mut by_id: Vec<(&String, Face, u16)> =
+        glyphs.iter().map(|((f, g), id)| (id, *f, *g)).collect();
+    by_id.sort_by_key(|(id, ..)| id[1..].parse::<usize>().unwrap_or(0));
+    for (id, face, gid) in by_id {
+        let d = outlines(face).path(gid).unwrap_or_default();
+        let _ = writeln!(out, "<path id=\"{id}\" d=\"{d}\"/>");
     }
-    out.push_str(&body);
-    out.push_str("</svg>\n");
-    out
+    out.push_str("</defs>\n");
 }
 
 /// A glyph scale factor: small numbers, so more decimals than mm lengths.

@@ -440,173 +440,17 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         .unwrap_or(crate::seed::DEFAULT_SEED);
     let date = creation_date(template)?;
     let ty = book_type(template)?;
-    // An intro must leave room for its section's puzzles: checked before any puzzle
-    // is made.
-    let probe = Geometry::new(template.page_size, template.bleed, &template.margins, 0);
-    // So must the titles and headings, measured on the narrowest page a book of any
-    // length gets (the gutter grows with the page count).
-    let narrowest = Geometry::new(
-        template.page_size,
-        template.bleed,
-        &template.margins,
-        template::MAX_PAGES,
-    );
-    pages::check_titles(&ty, template, narrowest.live(1))?;
-    for (i, s) in template.sections.iter().enumerate() {
-        if let Some(intro) = &s.intro {
-            pages::check_intro(&ty, i + 1, &typeset(intro), probe.live(1))?;
-        }
-    }
-    let mut chapters = Vec::new();
-    let mut howtos: Vec<HowTo> = Vec::new();
-    let mut number = 1;
-    // A volume draws past the catalogue (if any) and past every earlier volume.
-    let fresh = match (&opts.fresh, opts.volume) {
-        (Some(f), _) => Some(f.clone()),
-        (None, Some(_)) => Some(Default::default()),
-        (None, None) => None,
-    };
-    let section_seed =
-        |i: usize, s: &template::Section| s.seed.unwrap_or_else(|| seed.wrapping_add(i as u64 + 1));
-    let build = |i: usize, s: &template::Section, first: u64, label: String| {
-        let run = RunOptions {
-            seed: section_seed(i, s),
-            env: opts.env.clone(),
-            first,
-            label,
-            ..RunOptions::default()
-        };
-        games::visit(
-            &s.game,
-            BuildSection {
-                number: i + 1,
-                section: s,
-                run,
-                grey: template.color == template::ColorMode::Gray,
-                fresh: fresh.as_deref(),
-            },
-        )
-        .map_err(|e| match e {
-            e @ Error::UnknownGame { .. } => Error::invalid(format!("section {}: {e}", i + 1)),
-            e => e,
-        })?
-    };
-    // Each section's stream goes on from where the volume before stopped.
-    let mut first = vec![0u64; template.sections.len()];
-    for v in 1..opts.volume.unwrap_or(1) {
-        for (i, s) in template.sections.iter().enumerate() {
-            let label = format!("volume {v}, section {} ({})", i + 1, s.game);
-            first[i] = build(i, s, first[i], label)?.2;
-        }
-    }
-    let mut published = Vec::new();
-    for (i, s) in template.sections.iter().enumerate() {
-        let section_seed = section_seed(i, s);
-        let (items, took, _) = build(i, s, first[i], format!("section {} ({})", i + 1, s.game))?;
-        published.extend(took);
-        // Easiest first, by the game's own measure; ties keep the generation order.
-        let mut order: Vec<usize> = (0..items.len()).collect();
-        let scores: Vec<f64> = order
-            .iter()
-            .map(|&k| items.rating(k).map_or(0.0, |r| r.score))
-            .collect();
-        order.sort_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(a.cmp(&b)));
-        let text = typeset(&items.how_to_play());
-        let howto = match howtos.iter().position(|h| h.text == text) {
-            Some(h) => {
-                if items.example_detail() > howtos[h].detail {
-                    howtos[h].example = chapters.len();
-                    howtos[h].detail = items.example_detail();
-                }
-                h
-            }
-            None => {
-                howtos.push(HowTo {
-                    title: items.title().to_string(),
-                    text,
-                    chapter: chapters.len(),
-                    example: chapters.len(),
-                    detail: items.example_detail(),
-                });
-                howtos.len() - 1
-            }
-        };
-        chapters.push(Chapter {
-            number: i + 1,
-            heading: typeset(s.heading.as_deref().unwrap_or(items.title())),
-            intro: s.intro.as_deref().map(typeset),
-            // Large print: half as many puzzles a page (rounded up), so each is larger.
-            per_page: if template.large_print {
-                s.per_page.div_ceil(2)
-            } else {
-                s.per_page
-            },
-            seed: section_seed,
-            game: s.game.clone(),
-            params: params_inline(&s.params),
-            first_number: number,
-            order,
-            howto,
-            items,
-        });
-        number += s.count;
-    }
-    // Two rule sets of one game: the second and later pages are named after their
-    // first section too.
-    // When the heading does not tell them apart either (a section headed only with
-    // the game's name), the page names its sections.
-    for h in 0..howtos.len() {
-        if howtos[..h].iter().any(|o| o.title == howtos[h].title) {
-            let heading = chapters[howtos[h].chapter].heading.clone();
-            let named = if heading.contains(&howtos[h].title) {
-                heading
-            } else {
-                format!("{} ({heading})", howtos[h].title)
-            };
-            howtos[h].title = if howtos[..h].iter().any(|o| o.title == named) {
-                let sections: Vec<String> = chapters
-                    .iter()
-                    .filter(|c| c.howto == h)
-                    .map(|c| c.number.to_string())
-                    .collect();
-                format!(
-                    "{} (section{} {})",
-                    howtos[h].title,
-                    if sections.len() == 1 { "" } else { "s" },
-                    sections.join(", ")
-                )
-            } else {
-                named
-            };
-        }
-    }
-    let puzzles = number - 1;
+    check_text_fits(&ty, template)?;
+    let Sections {
+        chapters,
+        mut howtos,
+        published,
+        puzzles,
+    } = generate(template, opts, seed)?;
+    name_howtos(&mut howtos, &chapters);
     let with_answers = template.answers.placement == template::AnswerPlacement::End
         && chapters.iter().any(|p| p.items.has_answers());
-
-    // The gutter depends on the page count and the page count on the live width: plan
-    // with the gutter of the pages planned so far until it needs no wider gutter (a
-    // gutter wider than the count needs is allowed; a narrower one is not).
-    let mut planned_for = 0;
-    let (geometry, plan) = loop {
-        let g = Geometry::new(
-            template.page_size,
-            template.bleed,
-            &template.margins,
-            planned_for,
-        );
-        let plan = pages::plan(&ty, template, &chapters, &howtos, &g, with_answers)?;
-        let n = plan.kinds.len();
-        if n > MAX_PAGES {
-            return Err(Error::invalid(format!(
-                "the book would have {n} pages; print-on-demand allows at most {MAX_PAGES}: lower the counts or raise per_page"
-            )));
-        }
-        if gutter_mm(n) <= g.inside + 1e-3 {
-            break (g, plan);
-        }
-        planned_for = n;
-    };
+    let (geometry, plan) = plan_pages(&ty, template, &chapters, &howtos, with_answers)?;
     let mut warnings = template.warnings();
     warnings.extend(plan.fill_notes.iter().cloned());
     if plan.content_pages < MIN_PAGES {
@@ -618,25 +462,7 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
             if plan.kinds.len() - plan.content_pages == 1 { "was" } else { "were" },
         ));
     }
-    let facts = serde_json::json!({
-        "tool": "puzzlebook",
-        "version": crate::VERSION,
-        "command": pages::remake_command(opts.template_name.as_deref(), seed, opts.volume),
-        "template": opts.template_name,
-        "seed": seed,
-        "volume": opts.volume,
-        "title": template.title,
-        "puzzles": puzzles,
-        "sections": chapters.iter().map(|ch| serde_json::json!({
-            "section": ch.number,
-            "heading": ch.heading,
-            "game": ch.game,
-            "params": ch.params,
-            "seed": ch.seed,
-            "first_number": ch.first_number,
-            "items": ch.order.iter().map(|&i| ch.items.index(i)).collect::<Vec<u64>>(),
-        })).collect::<Vec<_>>(),
-    });
+    let facts = book_facts(template, opts, seed, puzzles, &chapters);
     let book = pages::BookText {
         template,
         seed,
@@ -683,6 +509,282 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
     })
 }
 
+/// Check, before any puzzle is made, that the titles, headings and intros fit.
+fn check_text_fits(ty: &pages::Type, template: &Template) -> Result<()> {
+    // An intro must leave room for its section's puzzles: checked before any puzzle
+    // is made.
+    let probe = Geometry::new(template.page_size, template.bleed, &template.margins, 0);
+    // So must the titles and headings, measured on the narrowest page a book of any
+    // length gets (the gutter grows with the page count).
+    let narrowest = Geometry::new(
+        template.page_size,
+        template.bleed,
+        &template.margins,
+        template::MAX_PAGES,
+    );
+    pages::check_titles(ty, template, narrowest.live(1))?;
+    for (i, s) in template.sections.iter().enumerate() {
+        if let Some(intro) = &s.intro {
+            pages::check_intro(ty, i + 1, &typeset(intro), probe.live(1))?;
+        }
+    }
+    Ok(())
+}
+
+/// What makes the sections' puzzles: the book's template, options and seed, and the
+/// puzzles to draw past.
+struct Maker<'a> {
+    template: &'a Template,
+    opts: &'a BookOptions,
+    seed: u64,
+    fresh: Option<std::sync::Arc<std::sync::Mutex<crate::catalogue::Seen>>>,
+}
+
+impl Maker<'_> {
+    /// Section `i`'s seed: its own, else the book's plus `i + 1`.
+    fn section_seed(&self, i: usize, s: &template::Section) -> u64 {
+        s.seed
+            .unwrap_or_else(|| self.seed.wrapping_add(i as u64 + 1))
+    }
+
+    /// Generate section `i`'s puzzles from index `first` on (`label` names the run).
+    fn build(
+        &self,
+        i: usize,
+        s: &template::Section,
+        first: u64,
+        label: String,
+    ) -> Result<BuiltSection> {
+        let run = RunOptions {
+            seed: self.section_seed(i, s),
+            env: self.opts.env.clone(),
+            first,
+            label,
+            ..RunOptions::default()
+        };
+        games::visit(
+            &s.game,
+            BuildSection {
+                number: i + 1,
+                section: s,
+                run,
+                grey: self.template.color == template::ColorMode::Gray,
+                fresh: self.fresh.as_deref(),
+            },
+        )
+        .map_err(|e| match e {
+            e @ Error::UnknownGame { .. } => Error::invalid(format!("section {}: {e}", i + 1)),
+            e => e,
+        })?
+    }
+}
+
+/// The book's sections, generated and ordered, with their "how to play" pages.
+struct Sections {
+    /// One a template section, in its order.
+    chapters: Vec<Chapter>,
+    /// One a game and rule set.
+    howtos: Vec<HowTo>,
+    /// The puzzles taken past a catalogue or the earlier volumes.
+    published: Vec<crate::catalogue::Published>,
+    /// Puzzles in the book.
+    puzzles: usize,
+}
+
+/// Generate every section (a volume's after the puzzles of the volumes before it),
+/// each ordered easiest first, and the "how to play" pages they need.
+fn generate(template: &Template, opts: &BookOptions, seed: u64) -> Result<Sections> {
+    // A volume draws past the catalogue (if any) and past every earlier volume.
+    let fresh = match (&opts.fresh, opts.volume) {
+        (Some(f), _) => Some(f.clone()),
+        (None, Some(_)) => Some(Default::default()),
+        (None, None) => None,
+    };
+    let maker = Maker {
+        template,
+        opts,
+        seed,
+        fresh,
+    };
+    // Each section's stream goes on from where the volume before stopped.
+    let mut first = vec![0u64; template.sections.len()];
+    for v in 1..opts.volume.unwrap_or(1) {
+        for (i, s) in template.sections.iter().enumerate() {
+            let label = format!("volume {v}, section {} ({})", i + 1, s.game);
+            first[i] = maker.build(i, s, first[i], label)?.2;
+        }
+    }
+    let mut chapters = Vec::new();
+    let mut howtos: Vec<HowTo> = Vec::new();
+    let mut published = Vec::new();
+    let mut number = 1;
+    for (i, s) in template.sections.iter().enumerate() {
+        let section_seed = maker.section_seed(i, s);
+        let label = format!("section {} ({})", i + 1, s.game);
+        let (items, took, _) = maker.build(i, s, first[i], label)?;
+        published.extend(took);
+        let order = easiest_first(items.as_ref());
+        let howto = howto_for(&mut howtos, items.as_ref(), chapters.len());
+        chapters.push(Chapter {
+            number: i + 1,
+            heading: typeset(s.heading.as_deref().unwrap_or(items.title())),
+            intro: s.intro.as_deref().map(typeset),
+            // Large print: half as many puzzles a page (rounded up), so each is larger.
+            per_page: if template.large_print {
+                s.per_page.div_ceil(2)
+            } else {
+                s.per_page
+            },
+            seed: section_seed,
+            game: s.game.clone(),
+            params: params_inline(&s.params),
+            first_number: number,
+            order,
+            howto,
+            items,
+        });
+        number += s.count;
+    }
+    Ok(Sections {
+        chapters,
+        howtos,
+        published,
+        puzzles: number - 1,
+    })
+}
+
+/// A section's items easiest first, by the game's own measure; ties keep the
+/// generation order.
+fn easiest_first(items: &dyn SectionItems) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    let scores: Vec<f64> = order
+        .iter()
+        .map(|&k| items.rating(k).map_or(0.0, |r| r.score))
+        .collect();
+    order.sort_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(a.cmp(&b)));
+    order
+}
+
+/// The "how to play" page of chapter `chapter` (whose items are `items`): the page
+/// with the same text, which draws its example from this chapter if it shows more,
+/// else a new page.
+fn howto_for(howtos: &mut Vec<HowTo>, items: &dyn SectionItems, chapter: usize) -> usize {
+    let text = typeset(&items.how_to_play());
+    match howtos.iter().position(|h| h.text == text) {
+        Some(h) => {
+            if items.example_detail() > howtos[h].detail {
+                howtos[h].example = chapter;
+                howtos[h].detail = items.example_detail();
+            }
+            h
+        }
+        None => {
+            howtos.push(HowTo {
+                title: items.title().to_string(),
+                text,
+                chapter,
+                example: chapter,
+                detail: items.example_detail(),
+            });
+            howtos.len() - 1
+        }
+    }
+}
+
+/// Two rule sets of one game: the second and later pages are named after their
+/// first section too. When the heading does not tell them apart either (a section
+/// headed only with the game's name), the page names its sections.
+fn name_howtos(howtos: &mut [HowTo], chapters: &[Chapter]) {
+    for h in 0..howtos.len() {
+        if howtos[..h].iter().any(|o| o.title == howtos[h].title) {
+            let heading = chapters[howtos[h].chapter].heading.clone();
+            let named = if heading.contains(&howtos[h].title) {
+                heading
+            } else {
+                format!("{} ({heading})", howtos[h].title)
+            };
+            howtos[h].title = if howtos[..h].iter().any(|o| o.title == named) {
+                let sections: Vec<String> = chapters
+                    .iter()
+                    .filter(|c| c.howto == h)
+                    .map(|c| c.number.to_string())
+                    .collect();
+                format!(
+                    "{} (section{} {})",
+                    howtos[h].title,
+                    if sections.len() == 1 { "" } else { "s" },
+                    sections.join(", ")
+                )
+            } else {
+                named
+            };
+        }
+    }
+}
+
+/// Plan the pages and the geometry they are laid out in. The gutter depends on the
+/// page count and the page count on the live width: plan with the gutter of the
+/// pages planned so far until it needs no wider gutter (a gutter wider than the count
+/// needs is allowed; a narrower one is not).
+fn plan_pages(
+    ty: &pages::Type,
+    template: &Template,
+    chapters: &[Chapter],
+    howtos: &[HowTo],
+    with_answers: bool,
+) -> Result<(Geometry, pages::Plan)> {
+    let mut planned_for = 0;
+    loop {
+        let g = Geometry::new(
+            template.page_size,
+            template.bleed,
+            &template.margins,
+            planned_for,
+        );
+        let plan = pages::plan(ty, template, chapters, howtos, &g, with_answers)?;
+        let n = plan.kinds.len();
+        if n > MAX_PAGES {
+            return Err(Error::invalid(format!(
+                "the book would have {n} pages; print-on-demand allows at most {MAX_PAGES}: lower the counts or raise per_page"
+            )));
+        }
+        if gutter_mm(n) <= g.inside + 1e-3 {
+            return Ok((g, plan));
+        }
+        planned_for = n;
+    }
+}
+
+/// What the publisher needs to make the book again: the tool, the command, the
+/// template, the seeds and each section's items in print order.
+fn book_facts(
+    template: &Template,
+    opts: &BookOptions,
+    seed: u64,
+    puzzles: usize,
+    chapters: &[Chapter],
+) -> serde_json::Value {
+    serde_json::json!({
+        "tool": "puzzlebook",
+        "version": crate::VERSION,
+        "command": pages::remake_command(opts.template_name.as_deref(), seed, opts.volume),
+        "template": opts.template_name,
+        "seed": seed,
+        "volume": opts.volume,
+        "title": template.title,
+        "puzzles": puzzles,
+        "sections": chapters.iter().map(|ch| serde_json::json!({
+            "section": ch.number,
+            "heading": ch.heading,
+            "game": ch.game,
+            "params": ch.params,
+            "seed": ch.seed,
+            "first_number": ch.first_number,
+            "items": ch.order.iter().map(|&i| ch.items.index(i)).collect::<Vec<u64>>(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
 /// What the cover shows of the book. The theme is the motif of the game with the most
 /// puzzles (the first such section's, on a tie) unless the template names one. The
 /// front's art is the hardest puzzle of that game by its own rating (the later one on
@@ -695,6 +797,41 @@ fn cover_facts(
     with_answers: bool,
     volume: Option<u32>,
 ) -> cover::CoverFacts {
+    let main = main_motif(chapters);
+    let theme = template.cover.theme.unwrap_or(main);
+    // The main game's puzzles in book order: (chapter, position in its order).
+    let pool: Vec<(usize, usize)> = chapters
+        .iter()
+        .enumerate()
+        .filter(|(_, ch)| ch.items.motif() == main)
+        .flat_map(|(c, ch)| (0..ch.order.len()).map(move |k| (c, k)))
+        .collect();
+    let art_at = cover_art_at(template, chapters, &pool);
+    let art = art_at
+        .filter(|_| template.cover.art)
+        .map(|i| draw_for_cover(template, chapters, pool[i], cover::art_box));
+    let (sample, sample_note) = cover_sample(template, chapters, &pool, art_at.map(|i| pool[i]));
+    let answered = chapters.iter().filter(|ch| ch.items.has_answers()).count();
+    let answers = match (with_answers, answered == chapters.len()) {
+        (false, _) => None,
+        (true, true) => Some("Answers to every puzzle at the back".to_string()),
+        (true, false) => Some("Answers at the back".to_string()),
+    };
+    cover::CoverFacts {
+        theme,
+        art,
+        sample,
+        sample_note,
+        inside: cover_inside(chapters),
+        answers,
+        large_print: template.large_print,
+        volume,
+    }
+}
+
+/// The motif of the game with the most puzzles (the first such on a tie; the grid
+/// for a book without sections).
+fn main_motif(chapters: &[Chapter]) -> games::Motif {
     use crate::games::Motif;
     let mut by_motif: Vec<(Motif, usize)> = Vec::new();
     for ch in chapters {
@@ -705,72 +842,87 @@ fn cover_facts(
         }
     }
     // The first motif with the largest count.
-    let main = by_motif
+    by_motif
         .iter()
         .fold(None, |best: Option<(Motif, usize)>, &(m, n)| match best {
             Some((_, b)) if b >= n => best,
             _ => Some((m, n)),
         })
-        .map_or(Motif::Grid, |(m, _)| m);
-    let theme = template.cover.theme.unwrap_or(main);
-    // The main game's puzzles in book order: (chapter, position in its order).
-    let pool: Vec<(usize, usize)> = chapters
-        .iter()
-        .enumerate()
-        .filter(|(_, ch)| ch.items.motif() == main)
-        .flat_map(|(c, ch)| (0..ch.order.len()).map(move |k| (c, k)))
-        .collect();
+        .map_or(Motif::Grid, |(m, _)| m)
+}
+
+/// Which puzzle of the main game's `pool` the front shows: the hardest by its rating
+/// (the later on a tie), else the last puzzle of the most colourful section (the
+/// later on a tie).
+fn cover_art_at(
+    template: &Template,
+    chapters: &[Chapter],
+    pool: &[(usize, usize)],
+) -> Option<usize> {
     let score = |&(c, k): &(usize, usize)| {
         let ch = &chapters[c];
         ch.items.rating(ch.order[k]).map(|r| r.score)
     };
-    let art_at = if pool.iter().any(|p| score(p).is_some()) {
-        pool.iter()
+    if pool.iter().any(|p| score(p).is_some()) {
+        return pool
+            .iter()
             .enumerate()
             .filter_map(|(i, p)| score(p).map(|s| (i, s)))
             .fold(None, |best: Option<(usize, f64)>, (i, s)| match best {
                 Some((_, b)) if b > s => best,
                 _ => Some((i, s)),
             })
-            .map(|(i, _)| i)
-    } else {
-        // Unrated: the last puzzle of the most colourful section (the later on a tie).
-        let (w, h) = template.page_size.mm();
-        let colours = |c: usize| {
-            let ch = &chapters[c];
-            let mut canvas = Canvas::new();
-            ch.items.draw(
-                ch.order[0],
-                &mut canvas,
-                cover::art_box(w, h, ch.items.aspect()),
-            );
-            canvas.fill_colours()
-        };
-        let mut best: Option<(usize, usize)> = None;
-        for (i, &(c, k)) in pool.iter().enumerate() {
-            if k + 1 == chapters[c].order.len() {
-                let n = colours(c);
-                if best.is_none_or(|(_, b)| n >= b) {
-                    best = Some((i, n));
-                }
-            }
-        }
-        best.map(|(i, _)| i)
-    };
+            .map(|(i, _)| i);
+    }
+    // Unrated: the last puzzle of the most colourful section (the later on a tie).
     let (w, h) = template.page_size.mm();
-    let draw = |(c, k): (usize, usize), area: fn(f32, f32, f32) -> Rect| {
+    let colours = |c: usize| {
         let ch = &chapters[c];
         let mut canvas = Canvas::new();
-        ch.items
-            .draw(ch.order[k], &mut canvas, area(w, h, ch.items.aspect()));
-        canvas
+        ch.items.draw(
+            ch.order[0],
+            &mut canvas,
+            cover::art_box(w, h, ch.items.aspect()),
+        );
+        canvas.fill_colours()
     };
-    let art = art_at
-        .filter(|_| template.cover.art)
-        .map(|i| draw(pool[i], cover::art_box));
-    // The sample: half-way through the main game's puzzles, else (a main game with
-    // one puzzle, on the front) half-way through the book's other puzzles.
-    let art_cell = art_at.map(|i| pool[i]);
+    let mut best: Option<(usize, usize)> = None;
+    for (i, &(c, k)) in pool.iter().enumerate() {
+        if k + 1 == chapters[c].order.len() {
+            let n = colours(c);
+            if best.is_none_or(|(_, b)| n >= b) {
+                best = Some((i, n));
+            }
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// Puzzle `k` (in book order) of chapter `c`, drawn in the box `area` gives for the
+/// book's trim and the puzzle's aspect.
+fn draw_for_cover(
+    template: &Template,
+    chapters: &[Chapter],
+    (c, k): (usize, usize),
+    area: fn(f32, f32, f32) -> Rect,
+) -> Canvas {
+    let (w, h) = template.page_size.mm();
+    let ch = &chapters[c];
+    let mut canvas = Canvas::new();
+    ch.items
+        .draw(ch.order[k], &mut canvas, area(w, h, ch.items.aspect()));
+    canvas
+}
+
+/// The back's sample puzzle and its caption: half-way through the main game's
+/// puzzles (`pool`), else (a main game with one puzzle, on the front, `art_cell`)
+/// half-way through the book's other puzzles; or the note saying why there is none.
+fn cover_sample(
+    template: &Template,
+    chapters: &[Chapter],
+    pool: &[(usize, usize)],
+    art_cell: Option<(usize, usize)>,
+) -> (Option<(Canvas, String)>, Option<String>) {
     let others: Vec<(usize, usize)> = if pool.len() > 1 {
         pool.iter()
             .copied()
@@ -790,7 +942,7 @@ fn cover_facts(
         .filter(|_| template.cover.inside)
         .and_then(|&(c, k)| {
             let ch = &chapters[c];
-            let drawn = draw((c, k), cover::sample_box);
+            let drawn = draw_for_cover(template, chapters, (c, k), cover::sample_box);
             if drawn
                 .min_text_pt()
                 .is_some_and(|t| t < crate::canvas::MIN_TEXT_PT - 1e-3)
@@ -811,7 +963,12 @@ fn cover_facts(
             "the back cover has no sample puzzle: the book's one puzzle is on the front".into(),
         );
     }
-    // What's inside: one entry a game, in the order the book first has it.
+    (sample, sample_note)
+}
+
+/// What's inside: one entry a game, in the order the book first has it, with its
+/// count, sizes and stars.
+fn cover_inside(chapters: &[Chapter]) -> Vec<cover::Inside> {
     let mut inside: Vec<cover::Inside> = Vec::new();
     for ch in chapters {
         let title = ch.items.title();
@@ -841,22 +998,7 @@ fn cover_facts(
             }
         }
     }
-    let answered = chapters.iter().filter(|ch| ch.items.has_answers()).count();
-    let answers = match (with_answers, answered == chapters.len()) {
-        (false, _) => None,
-        (true, true) => Some("Answers to every puzzle at the back".to_string()),
-        (true, false) => Some("Answers at the back".to_string()),
-    };
-    cover::CoverFacts {
-        theme,
-        art,
-        sample,
-        sample_note,
-        inside,
-        answers,
-        large_print: template.large_print,
-        volume,
-    }
+    inside
 }
 
 /// The book's type: the template's fonts (loaded and embedded) or DejaVu Sans, and

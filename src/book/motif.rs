@@ -36,145 +36,198 @@ pub fn mix(a: Color, b: Color, t: f32) -> Color {
 /// `cell` mm as its scale; `seed` fixes every random choice.
 pub fn draw(c: &mut Canvas, motif: Motif, area: Rect, cell: f32, tint: Color, seed: u64) {
     let mut rng = crate::seed::Rng::seed_from_u64(crate::seed::mix64(seed ^ 0x0c0e_4a27));
-    let cols = (area.w / cell).ceil() as usize + 1;
-    let rows = (area.h / cell).ceil() as usize + 1;
-    let at = |r: usize, col: usize| pt(area.x + col as f32 * cell, area.y + r as f32 * cell);
-    let line = Stroke::new(tint, (cell * 0.04).max(0.3));
+    let p = Pattern {
+        area,
+        cell,
+        tint,
+        cols: (area.w / cell).ceil() as usize + 1,
+        rows: (area.h / cell).ceil() as usize + 1,
+        line: Stroke::new(tint, (cell * 0.04).max(0.3)),
+    };
     match motif {
         Motif::Plain => {}
-        Motif::Grid => {
-            for col in 0..=cols {
-                c.line(at(0, col), at(rows, col), line);
-            }
-            for r in 0..=rows {
-                c.line(at(r, 0), at(r, cols), line);
-            }
+        Motif::Grid => p.grid(c),
+        Motif::Path => p.path(c, &mut rng),
+        Motif::Hexes => p.hexes(c, &mut rng),
+        Motif::Tiles => p.tiles(c, &mut rng),
+        Motif::Digits => p.digits(c, &mut rng),
+        Motif::Dots => p.dots(c, &mut rng),
+    }
+}
+
+/// A pattern being drawn: its area, its cells of `cell` mm, and its colour.
+struct Pattern {
+    area: Rect,
+    /// The side of a cell, in mm.
+    cell: f32,
+    tint: Color,
+    /// Cells across and down (one more than cover the area).
+    cols: usize,
+    rows: usize,
+    /// The thin line outlines are drawn with.
+    line: Stroke,
+}
+
+impl Pattern {
+    /// The top-left corner of the cell in row `r`, column `col`.
+    fn at(&self, r: usize, col: usize) -> Point {
+        pt(
+            self.area.x + col as f32 * self.cell,
+            self.area.y + r as f32 * self.cell,
+        )
+    }
+
+    /// The centre of the cell at `o` (its top-left corner).
+    fn mid(&self, o: Point) -> Point {
+        pt(o.x + self.cell / 2.0, o.y + self.cell / 2.0)
+    }
+
+    /// A plain grid of cells.
+    fn grid(&self, c: &mut Canvas) {
+        let (rows, cols) = (self.rows, self.cols);
+        for col in 0..=cols {
+            c.line(self.at(0, col), self.at(rows, col), self.line);
         }
-        Motif::Path => {
-            let path = hamiltonian_path(rows, cols, &mut rng);
-            let centre = |v: usize| {
-                let p = at(v / cols, v % cols);
-                pt(p.x + cell / 2.0, p.y + cell / 2.0)
-            };
-            let points: Vec<Point> = path.iter().map(|&v| centre(v)).collect();
-            c.polyline(points, Stroke::new(tint, cell * 0.16));
-            for end in [path[0], path[path.len() - 1]] {
-                c.circle(centre(end), cell * 0.22, Some(tint), None);
-            }
+        for r in 0..=rows {
+            c.line(self.at(r, 0), self.at(r, cols), self.line);
         }
-        Motif::Hexes => {
-            // Pointy-top hexagons of radius r, rows offset by half a hexagon.
-            let r = cell / 3f32.sqrt();
-            let (dx, dy) = (cell, 1.5 * r);
-            let hex_rows = (area.h / dy).ceil() as usize + 2;
-            let hex_cols = (area.w / dx).ceil() as usize + 2;
-            for hr in 0..hex_rows {
-                for hc in 0..hex_cols {
-                    let shift = if hr % 2 == 1 { dx / 2.0 } else { 0.0 };
-                    let cx = area.x + hc as f32 * dx - shift;
-                    let cy = area.y + hr as f32 * dy - r / 2.0;
-                    let points: Vec<Point> = (0..6)
-                        .map(|k| {
-                            let a =
-                                std::f32::consts::PI / 3.0 * k as f32 + std::f32::consts::PI / 6.0;
-                            pt(cx + 0.94 * r * a.cos(), cy + 0.94 * r * a.sin())
-                        })
-                        .collect();
-                    // One hexagon in five is filled, the rest outlined.
-                    if rng.random_range(0..5) == 0 {
-                        c.polygon(points, Some(tint), None);
-                    } else {
-                        c.polygon(points, None, Some(line));
-                    }
+    }
+
+    /// A random path through every cell (as a Numbrix answer), its ends marked.
+    fn path(&self, c: &mut Canvas, rng: &mut crate::seed::Rng) {
+        let cols = self.cols;
+        let path = hamiltonian_path(self.rows, cols, rng);
+        let centre = |v: usize| self.mid(self.at(v / cols, v % cols));
+        let points: Vec<Point> = path.iter().map(|&v| centre(v)).collect();
+        c.polyline(points, Stroke::new(self.tint, self.cell * 0.16));
+        for end in [path[0], path[path.len() - 1]] {
+            c.circle(centre(end), self.cell * 0.22, Some(self.tint), None);
+        }
+    }
+
+    /// Pointy-top hexagons, one in five filled.
+    fn hexes(&self, c: &mut Canvas, rng: &mut crate::seed::Rng) {
+        let area = self.area;
+        // Pointy-top hexagons of radius r, rows offset by half a hexagon.
+        let r = self.cell / 3f32.sqrt();
+        let (dx, dy) = (self.cell, 1.5 * r);
+        let hex_rows = (area.h / dy).ceil() as usize + 2;
+        let hex_cols = (area.w / dx).ceil() as usize + 2;
+        for hr in 0..hex_rows {
+            for hc in 0..hex_cols {
+                let shift = if hr % 2 == 1 { dx / 2.0 } else { 0.0 };
+                let cx = area.x + hc as f32 * dx - shift;
+                let cy = area.y + hr as f32 * dy - r / 2.0;
+                let points: Vec<Point> = (0..6)
+                    .map(|k| {
+                        let a = std::f32::consts::PI / 3.0 * k as f32 + std::f32::consts::PI / 6.0;
+                        pt(cx + 0.94 * r * a.cos(), cy + 0.94 * r * a.sin())
+                    })
+                    .collect();
+                // One hexagon in five is filled, the rest outlined.
+                if rng.random_range(0..5) == 0 {
+                    c.polygon(points, Some(self.tint), None);
+                } else {
+                    c.polygon(points, None, Some(self.line));
                 }
             }
         }
-        Motif::Tiles => {
-            let road = Stroke::new(tint, cell * 0.08);
-            for r in 0..rows {
-                for col in 0..cols {
-                    let o = at(r, col);
-                    c.rect(Rect::new(o.x, o.y, cell, cell), None, Some(line));
-                    let mid = pt(o.x + cell / 2.0, o.y + cell / 2.0);
-                    let edge = |k: usize| match k {
-                        0 => pt(o.x + cell / 2.0, o.y),
-                        1 => pt(o.x + cell, o.y + cell / 2.0),
-                        2 => pt(o.x + cell / 2.0, o.y + cell),
-                        _ => pt(o.x, o.y + cell / 2.0),
-                    };
-                    match rng.random_range(0..4) {
-                        // A road through the tile.
-                        0 | 1 => {
-                            let a = rng.random_range(0..4usize);
-                            let b = (a + rng.random_range(1..4usize)) % 4;
-                            c.polyline(vec![edge(a), mid, edge(b)], road);
-                        }
-                        // A city's wall along one edge.
-                        2 => {
-                            let corners = [
-                                pt(o.x, o.y),
-                                pt(o.x + cell, o.y),
-                                pt(o.x + cell, o.y + cell),
-                                pt(o.x, o.y + cell),
-                            ];
-                            let k = rng.random_range(0..4usize);
-                            let (a, b) = (corners[k], corners[(k + 1) % 4]);
-                            let inward = pt(
-                                (a.x + b.x) / 2.0 + (mid.x - (a.x + b.x) / 2.0) * 0.6,
-                                (a.y + b.y) / 2.0 + (mid.y - (a.y + b.y) / 2.0) * 0.6,
-                            );
-                            c.polygon(vec![a, b, inward], Some(tint), None);
-                        }
-                        // A monastery.
-                        _ => c.rect(
-                            Rect::new(
-                                mid.x - cell * 0.14,
-                                mid.y - cell * 0.14,
-                                cell * 0.28,
-                                cell * 0.28,
-                            ),
-                            Some(tint),
-                            None,
-                        ),
-                    }
-                }
+    }
+
+    /// Square tiles, each with a road, a city's wall or a monastery.
+    fn tiles(&self, c: &mut Canvas, rng: &mut crate::seed::Rng) {
+        let road = Stroke::new(self.tint, self.cell * 0.08);
+        for r in 0..self.rows {
+            for col in 0..self.cols {
+                self.tile(c, self.at(r, col), road, rng);
             }
         }
-        Motif::Digits => {
-            // Digits drawn as strokes (pattern, not text), now and then a matched pair
-            // crossed out as a player would.
-            let pen = Stroke::new(tint, cell * 0.07);
-            for r in 0..rows {
-                let mut col = 0;
-                while col < cols {
-                    let d: u8 = rng.random_range(1..10);
-                    digit(c, at(r, col), cell, d, pen);
-                    if col + 1 < cols && rng.random_range(0..6) == 0 {
-                        let pair = if rng.random_bool(0.5) { d } else { 10 - d };
-                        digit(c, at(r, col + 1), cell, pair, pen);
-                        let (a, b) = (at(r, col), at(r, col + 1));
-                        c.line(
-                            pt(a.x + cell * 0.15, a.y + cell * 0.85),
-                            pt(b.x + cell * 0.85, b.y + cell * 0.15),
-                            pen,
-                        );
-                        col += 1;
-                    }
+    }
+
+    /// One tile at `o` (its top-left corner), its road drawn with `road`.
+    fn tile(&self, c: &mut Canvas, o: Point, road: Stroke, rng: &mut crate::seed::Rng) {
+        let (cell, tint) = (self.cell, self.tint);
+        c.rect(Rect::new(o.x, o.y, cell, cell), None, Some(self.line));
+        let mid = self.mid(o);
+        let edge = |k: usize| match k {
+            0 => pt(o.x + cell / 2.0, o.y),
+            1 => pt(o.x + cell, o.y + cell / 2.0),
+            2 => pt(o.x + cell / 2.0, o.y + cell),
+            _ => pt(o.x, o.y + cell / 2.0),
+        };
+        match rng.random_range(0..4) {
+            // A road through the tile.
+            0 | 1 => {
+                let a = rng.random_range(0..4usize);
+                let b = (a + rng.random_range(1..4usize)) % 4;
+                c.polyline(vec![edge(a), mid, edge(b)], road);
+            }
+            // A city's wall along one edge.
+            2 => {
+                let corners = [
+                    pt(o.x, o.y),
+                    pt(o.x + cell, o.y),
+                    pt(o.x + cell, o.y + cell),
+                    pt(o.x, o.y + cell),
+                ];
+                let k = rng.random_range(0..4usize);
+                let (a, b) = (corners[k], corners[(k + 1) % 4]);
+                let inward = pt(
+                    (a.x + b.x) / 2.0 + (mid.x - (a.x + b.x) / 2.0) * 0.6,
+                    (a.y + b.y) / 2.0 + (mid.y - (a.y + b.y) / 2.0) * 0.6,
+                );
+                c.polygon(vec![a, b, inward], Some(tint), None);
+            }
+            // A monastery.
+            _ => c.rect(
+                Rect::new(
+                    mid.x - cell * 0.14,
+                    mid.y - cell * 0.14,
+                    cell * 0.28,
+                    cell * 0.28,
+                ),
+                Some(tint),
+                None,
+            ),
+        }
+    }
+
+    /// Digits drawn as strokes (pattern, not text), now and then a matched pair
+    /// crossed out as a player would.
+    fn digits(&self, c: &mut Canvas, rng: &mut crate::seed::Rng) {
+        let (cell, cols) = (self.cell, self.cols);
+        let pen = Stroke::new(self.tint, cell * 0.07);
+        for r in 0..self.rows {
+            let mut col = 0;
+            while col < cols {
+                let d: u8 = rng.random_range(1..10);
+                digit(c, self.at(r, col), cell, d, pen);
+                if col + 1 < cols && rng.random_range(0..6) == 0 {
+                    let pair = if rng.random_bool(0.5) { d } else { 10 - d };
+                    digit(c, self.at(r, col + 1), cell, pair, pen);
+                    let (a, b) = (self.at(r, col), self.at(r, col + 1));
+                    c.line(
+                        pt(a.x + cell * 0.15, a.y + cell * 0.85),
+                        pt(b.x + cell * 0.85, b.y + cell * 0.15),
+                        pen,
+                    );
                     col += 1;
                 }
+                col += 1;
             }
         }
-        Motif::Dots => {
-            let ring = Stroke::new(tint, cell * 0.07);
-            for r in 0..rows {
-                for col in 0..cols {
-                    let o = at(r, col);
-                    let mid = pt(o.x + cell / 2.0, o.y + cell / 2.0);
-                    if rng.random_range(0..3) == 0 {
-                        c.circle(mid, cell * 0.3, Some(tint), None);
-                    } else {
-                        c.circle(mid, cell * 0.27, None, Some(ring));
-                    }
+    }
+
+    /// A dot in every cell, one in three filled, the rest rings.
+    fn dots(&self, c: &mut Canvas, rng: &mut crate::seed::Rng) {
+        let ring = Stroke::new(self.tint, self.cell * 0.07);
+        for r in 0..self.rows {
+            for col in 0..self.cols {
+                let mid = self.mid(self.at(r, col));
+                if rng.random_range(0..3) == 0 {
+                    c.circle(mid, self.cell * 0.3, Some(self.tint), None);
+                } else {
+                    c.circle(mid, self.cell * 0.27, None, Some(ring));
                 }
             }
         }

@@ -732,111 +732,36 @@ fn plan_sections(
     let mut fill_notes = Vec::new();
     for (p, chapter) in chapters.iter().enumerate() {
         let header = section_header_h(ty, chapter, live.w).max(HEADER_MM);
-        let grid = Rect::new(0.0, 0.0, live.w, body_h - HEADER_MM);
-        let extra = label_h(ty) + caption_h(ty) + 2.0 * PAD_MM;
-        let aspect = chapter.items.aspect();
-        let layout = |per_page: usize| {
-            let (rows, cols) = best_grid(per_page, grid, aspect, extra);
-            // Each box as tall as its drawing needs (a wide drawing in one row does
-            // not need the whole page), so the first page fits what it can at the
-            // same size.
-            let box_w = grid.w / cols as f32;
-            let draw_w = (box_w - 2.0 * PAD_MM)
-                .min((grid.h / rows as f32 - extra) * aspect)
-                .max(1.0);
-            (rows, cols, box_w, draw_w)
+        let tiling = Tiling {
+            grid: Rect::new(0.0, 0.0, live.w, body_h - HEADER_MM),
+            extra: label_h(ty) + caption_h(ty) + 2.0 * PAD_MM,
+            aspect: chapter.items.aspect(),
         };
-        let mut per_page = chapter.per_page;
-        if ty.large {
-            // Fewer a page until every drawing's text reaches the large-print size.
-            while per_page > 1 {
-                let (_, _, _, draw_w) = layout(per_page);
-                let area = Rect::new(0.0, 0.0, draw_w, draw_w / aspect);
-                let legible = (0..chapter.items.len()).all(|i| {
-                    let mut c = Canvas::new();
-                    chapter.items.draw(i, &mut c, area);
-                    c.min_text_pt().is_none_or(|s| s >= ty.min_drawing - 1e-3)
-                });
-                if legible {
-                    break;
-                }
-                per_page -= 1;
-            }
-        }
-        let (rows, cols, box_w, draw_w) = layout(per_page);
-        let box_h = (draw_w / aspect + extra).min(grid.h / rows as f32);
-        // A full page of the section (one that is not its last) should use at least
-        // MIN_FILL of the live height; when it would not, name the per_page that does.
-        let fill_of = |n: usize| {
-            let (rows, _, _, draw_w) = layout(n);
-            let box_h = (draw_w / aspect + extra).min(grid.h / rows as f32);
-            (HEADER_MM + rows as f32 * box_h) / live.h
+        let per_page = if ty.large {
+            tiling.large_print_per_page(ty, chapter)
+        } else {
+            chapter.per_page
         };
-        let fill = fill_of(per_page);
-        if chapter.items.len() > per_page && fill < MIN_FILL {
-            let better = (per_page + 1..=crate::book::template::MAX_PER_PAGE)
-                .find(|&n| fill_of(n) >= MIN_FILL);
-            fill_notes.push(format!(
-                "section {} ({}): a full page of its puzzles uses {:.0}% of the page's height{}",
-                chapter.number,
-                chapter.heading,
-                100.0 * fill,
-                match better {
-                    Some(n) => format!("; per_page = {n} fills {:.0}%", 100.0 * fill_of(n)),
-                    None => String::new(),
-                }
-            ));
-        }
-        // Rows under the first page's header; a whisker of rounding is not a row lost.
-        let mut first_rows = (((body_h - header) / box_h) + 1e-3).floor().max(0.0) as usize;
-        let mut first_box_h = box_h;
-        let needed = rows.min(chapter.items.len().div_ceil(cols));
-        if first_rows < needed {
-            // Every row of a full page under the heading, the drawings a little smaller,
-            // when they stay legible: a first page that drops a row looks half empty.
-            let h = (body_h - header) / needed as f32;
-            let scale = (h - extra) / (box_h - extra);
-            let small_w = draw_w * scale;
-            let legible = scale >= FIRST_PAGE_MIN_SCALE
-                && (0..chapter.items.len()).all(|i| {
-                    let mut c = Canvas::new();
-                    chapter
-                        .items
-                        .draw(i, &mut c, Rect::new(0.0, 0.0, small_w, small_w / aspect));
-                    c.min_text_pt().is_none_or(|s| s >= ty.min_drawing - 1e-3)
-                });
-            if legible {
-                first_rows = needed;
-                first_box_h = h;
-            }
-        }
-        let first_slots = (first_rows * cols).min(per_page);
+        let layout = tiling.layout(per_page);
+        fill_notes.extend(tiling.fill_note(chapter, per_page, live.h));
+        let (first_rows, first_box_h) = tiling.first_page(ty, chapter, body_h - header, &layout);
+        let first_slots = (first_rows * layout.cols).min(per_page);
         sections.push(SectionLayout {
             header,
-            cols,
-            box_w,
-            box_h,
+            cols: layout.cols,
+            box_w: layout.box_w,
+            box_h: layout.box_h,
             first_box_h,
             per_page,
         });
         section_pages.push(kinds.len() + 1);
-        let mut pages = Vec::new();
-        let mut first = 0;
-        let mut opens = true;
-        while opens || first < chapter.items.len() {
-            let slots = if opens { first_slots } else { per_page };
-            let n = slots.min(chapter.items.len() - first);
-            pages.extend(std::iter::repeat_n(kinds.len() + 1, n));
-            kinds.push(Kind::Puzzles {
-                chapter: p,
-                first,
-                n,
-                opens,
-            });
-            first += n;
-            opens = false;
-        }
-        puzzle_page.push(pages);
+        puzzle_page.push(place_puzzles(
+            kinds,
+            p,
+            chapter.items.len(),
+            first_slots,
+            per_page,
+        ));
     }
     SectionPages {
         sections,
@@ -844,6 +769,150 @@ fn plan_sections(
         puzzle_page,
         fill_notes,
     }
+}
+
+/// How a section's puzzles tile the page under its header: the grid they fill, the
+/// height a box needs besides its drawing, and the drawings' aspect.
+struct Tiling {
+    grid: Rect,
+    extra: f32,
+    aspect: f32,
+}
+
+/// A section's boxes at some number of puzzles a page.
+struct BoxLayout {
+    rows: usize,
+    cols: usize,
+    box_w: f32,
+    /// The drawing's width in its box.
+    draw_w: f32,
+    box_h: f32,
+}
+
+impl Tiling {
+    /// The boxes for `per_page` puzzles a page.
+    fn layout(&self, per_page: usize) -> BoxLayout {
+        let (grid, aspect, extra) = (self.grid, self.aspect, self.extra);
+        let (rows, cols) = best_grid(per_page, grid, aspect, extra);
+        // Each box as tall as its drawing needs (a wide drawing in one row does
+        // not need the whole page), so the first page fits what it can at the
+        // same size.
+        let box_w = grid.w / cols as f32;
+        let draw_w = (box_w - 2.0 * PAD_MM)
+            .min((grid.h / rows as f32 - extra) * aspect)
+            .max(1.0);
+        let box_h = (draw_w / aspect + extra).min(grid.h / rows as f32);
+        BoxLayout {
+            rows,
+            cols,
+            box_w,
+            draw_w,
+            box_h,
+        }
+    }
+
+    /// Whether every puzzle of `chapter` drawn `draw_w` wide keeps its text at the
+    /// book's smallest drawing size.
+    fn legible(&self, ty: &Type, chapter: &Chapter, draw_w: f32) -> bool {
+        let area = Rect::new(0.0, 0.0, draw_w, draw_w / self.aspect);
+        (0..chapter.items.len()).all(|i| {
+            let mut c = Canvas::new();
+            chapter.items.draw(i, &mut c, area);
+            c.min_text_pt().is_none_or(|s| s >= ty.min_drawing - 1e-3)
+        })
+    }
+
+    /// Large print: fewer a page than the section asks until every drawing's text
+    /// reaches the large-print size (at least one).
+    fn large_print_per_page(&self, ty: &Type, chapter: &Chapter) -> usize {
+        let mut per_page = chapter.per_page;
+        while per_page > 1 {
+            if self.legible(ty, chapter, self.layout(per_page).draw_w) {
+                break;
+            }
+            per_page -= 1;
+        }
+        per_page
+    }
+
+    /// How much of the live height (`live_h`) a full page of `n` puzzles uses.
+    fn fill(&self, n: usize, live_h: f32) -> f32 {
+        let l = self.layout(n);
+        (HEADER_MM + l.rows as f32 * l.box_h) / live_h
+    }
+
+    /// A full page of the section (one that is not its last) should use at least
+    /// MIN_FILL of the live height; when it would not, a note naming the per_page that
+    /// does.
+    fn fill_note(&self, chapter: &Chapter, per_page: usize, live_h: f32) -> Option<String> {
+        let fill = self.fill(per_page, live_h);
+        let thin = chapter.items.len() > per_page && fill < MIN_FILL;
+        if !thin {
+            return None;
+        }
+        let better = (per_page + 1..=crate::book::template::MAX_PER_PAGE)
+            .find(|&n| self.fill(n, live_h) >= MIN_FILL);
+        Some(format!(
+            "section {} ({}): a full page of its puzzles uses {:.0}% of the page's height{}",
+            chapter.number,
+            chapter.heading,
+            100.0 * fill,
+            match better {
+                Some(n) => format!(
+                    "; per_page = {n} fills {:.0}%",
+                    100.0 * self.fill(n, live_h)
+                ),
+                None => String::new(),
+            }
+        ))
+    }
+
+    /// The rows on the section's first page, `room` mm under its header, and their
+    /// box height: as many as fit, or every row of a full page drawn a little smaller
+    /// when the drawings stay legible (a first page that drops a row looks half empty).
+    fn first_page(&self, ty: &Type, chapter: &Chapter, room: f32, l: &BoxLayout) -> (usize, f32) {
+        // Rows under the first page's header; a whisker of rounding is not a row lost.
+        let first_rows = ((room / l.box_h) + 1e-3).floor().max(0.0) as usize;
+        let needed = l.rows.min(chapter.items.len().div_ceil(l.cols));
+        if first_rows < needed {
+            let h = room / needed as f32;
+            let scale = (h - self.extra) / (l.box_h - self.extra);
+            let small_w = l.draw_w * scale;
+            if scale >= FIRST_PAGE_MIN_SCALE && self.legible(ty, chapter, small_w) {
+                return (needed, h);
+            }
+        }
+        (first_rows, l.box_h)
+    }
+}
+
+/// Add the pages of chapter `p`'s `count` puzzles to `kinds`: `first_slots` on its
+/// opening page (which opens even with none), `per_page` on each after. Each
+/// puzzle's page.
+fn place_puzzles(
+    kinds: &mut Vec<Kind>,
+    p: usize,
+    count: usize,
+    first_slots: usize,
+    per_page: usize,
+) -> Vec<usize> {
+    let mut pages = Vec::new();
+    let mut first = 0;
+    let mut opens = true;
+    while opens || first < count {
+        let slots = if opens { first_slots } else { per_page };
+        let n = slots.min(count - first);
+        pages.extend(std::iter::repeat_n(kinds.len() + 1, n));
+        kinds.push(Kind::Puzzles {
+            chapter: p,
+            first,
+            n,
+            opens,
+        });
+        first += n;
+        opens = false;
+    }
+    pages
 }
 
 /// The answer key as planned: for each section, each answer's page, the columns and

@@ -195,7 +195,13 @@ fn page_ops(
     hash: &mut Fnv,
     (mode, min_pt): (ColorMode, f32),
 ) -> Vec<Op> {
-    let mut ops = Vec::with_capacity(canvas.shapes.len() * 4);
+    let mut page = PageOps {
+        ops: Vec::with_capacity(canvas.shapes.len() * 4),
+        m,
+        fonts,
+        hash,
+        colours: (mode, min_pt),
+    };
     for shape in &canvas.shapes {
         match shape {
             Shape::Path {
@@ -203,78 +209,13 @@ fn page_ops(
                 closed,
                 fill,
                 stroke,
-            } => {
-                for p in points {
-                    hash.write_u32(p.x.to_bits());
-                    hash.write_u32(p.y.to_bits());
-                }
-                let Some(mode) = set_paint(&mut ops, *fill, *stroke, (mode, min_pt)) else {
-                    continue;
-                };
-                if *closed {
-                    ops.push(Op::DrawPolygon {
-                        polygon: Polygon {
-                            rings: vec![PolygonRing {
-                                points: points.iter().map(|&p| m.lp(p, false)).collect(),
-                            }],
-                            mode,
-                            winding_order: WindingOrder::NonZero,
-                        },
-                    });
-                } else {
-                    ops.push(Op::DrawLine {
-                        line: Line {
-                            points: points.iter().map(|&p| m.lp(p, false)).collect(),
-                            is_closed: false,
-                        },
-                    });
-                }
-            }
+            } => page.path(points, *closed, *fill, *stroke),
             Shape::Circle {
-                center: c,
-                radius: r,
+                center,
+                radius,
                 fill,
                 stroke,
-            } => {
-                hash.write_u32(c.x.to_bits());
-                hash.write_u32(c.y.to_bits());
-                hash.write_u32(r.to_bits());
-                let Some(mode) = set_paint(&mut ops, *fill, *stroke, (mode, min_pt)) else {
-                    continue;
-                };
-                let k = r * KAPPA;
-                let p = |x: f32, y: f32, b: bool| {
-                    m.lp(
-                        Point {
-                            x: c.x + x,
-                            y: c.y + y,
-                        },
-                        b,
-                    )
-                };
-                let points = vec![
-                    p(*r, 0.0, false),
-                    p(*r, k, true),
-                    p(k, *r, true),
-                    p(0.0, *r, false),
-                    p(-k, *r, true),
-                    p(-r, k, true),
-                    p(-r, 0.0, false),
-                    p(-r, -k, true),
-                    p(-k, -r, true),
-                    p(0.0, -r, false),
-                    p(k, -r, true),
-                    p(*r, -k, true),
-                    p(*r, 0.0, false),
-                ];
-                ops.push(Op::DrawPolygon {
-                    polygon: Polygon {
-                        rings: vec![PolygonRing { points }],
-                        mode,
-                        winding_order: WindingOrder::NonZero,
-                    },
-                });
-            }
+            } => page.circle(*center, *radius, *fill, *stroke),
             Shape::Text {
                 origin,
                 size,
@@ -282,39 +223,135 @@ fn page_ops(
                 color,
                 text,
                 down,
-            } => {
-                hash.write(text.as_bytes());
-                hash.write_u32(origin.x.to_bits());
-                hash.write_u32(origin.y.to_bits());
-                if *down {
-                    hash.write_u8(1);
-                }
-                ops.push(Op::StartTextSection);
-                ops.push(Op::SetFont {
-                    font: PdfFontHandle::External(fonts[face].clone()),
-                    size: Pt(*size),
-                });
-                ops.push(Op::SetFillColor {
-                    col: paint(*color, mode),
-                });
-                let at = m.point(*origin);
-                if *down {
-                    // Tm = [0 -1 1 0 x y]: the baseline runs down the page, the
-                    // letters' tops face right.
-                    ops.push(Op::SetTextMatrix {
-                        matrix: printpdf::TextMatrix::Raw([0.0, -1.0, 1.0, 0.0, at.x.0, at.y.0]),
-                    });
-                } else {
-                    ops.push(Op::SetTextCursor { pos: at });
-                }
-                ops.push(Op::ShowText {
-                    items: vec![TextItem::Text(text.clone())],
-                });
-                ops.push(Op::EndTextSection);
-            }
+            } => page.text(*origin, *size, *face, *color, text, *down),
         }
     }
-    ops
+    page.ops
+}
+
+/// One page's PDF operations being written, shape by shape, each shape also fed to
+/// the content hash.
+struct PageOps<'a> {
+    ops: Vec<Op>,
+    m: &'a Mapper,
+    fonts: &'a BTreeMap<Face, FontId>,
+    hash: &'a mut Fnv,
+    /// The book's colour mode and thinnest line in points.
+    colours: (ColorMode, f32),
+}
+
+impl PageOps<'_> {
+    /// A polyline, or a polygon when `closed` (nothing when it is not painted).
+    fn path(
+        &mut self,
+        points: &[Point],
+        closed: bool,
+        fill: Option<Color>,
+        stroke: Option<Stroke>,
+    ) {
+        for p in points {
+            self.hash.write_u32(p.x.to_bits());
+            self.hash.write_u32(p.y.to_bits());
+        }
+        let Some(mode) = set_paint(&mut self.ops, fill, stroke, self.colours) else {
+            return;
+        };
+        let m = self.m;
+        if closed {
+            self.ops.push(Op::DrawPolygon {
+                polygon: Polygon {
+                    rings: vec![PolygonRing {
+                        points: points.iter().map(|&p| m.lp(p, false)).collect(),
+                    }],
+                    mode,
+                    winding_order: WindingOrder::NonZero,
+                },
+            });
+        } else {
+            self.ops.push(Op::DrawLine {
+                line: Line {
+                    points: points.iter().map(|&p| m.lp(p, false)).collect(),
+                    is_closed: false,
+                },
+            });
+        }
+    }
+
+    /// A circle, as four Bézier quarters (nothing when it is not painted).
+    fn circle(&mut self, c: Point, r: f32, fill: Option<Color>, stroke: Option<Stroke>) {
+        self.hash.write_u32(c.x.to_bits());
+        self.hash.write_u32(c.y.to_bits());
+        self.hash.write_u32(r.to_bits());
+        let Some(mode) = set_paint(&mut self.ops, fill, stroke, self.colours) else {
+            return;
+        };
+        let k = r * KAPPA;
+        let m = self.m;
+        let p = |x: f32, y: f32, b: bool| {
+            m.lp(
+                Point {
+                    x: c.x + x,
+                    y: c.y + y,
+                },
+                b,
+            )
+        };
+        let points = vec![
+            p(r, 0.0, false),
+            p(r, k, true),
+            p(k, r, true),
+            p(0.0, r, false),
+            p(-k, r, true),
+            p(-r, k, true),
+            p(-r, 0.0, false),
+            p(-r, -k, true),
+            p(-k, -r, true),
+            p(0.0, -r, false),
+            p(k, -r, true),
+            p(r, -k, true),
+            p(r, 0.0, false),
+        ];
+        self.ops.push(Op::DrawPolygon {
+            polygon: Polygon {
+                rings: vec![PolygonRing { points }],
+                mode,
+                winding_order: WindingOrder::NonZero,
+            },
+        });
+    }
+
+    /// One line of text from `origin`, or running down the page when `down`.
+    fn text(&mut self, origin: Point, size: f32, face: Face, color: Color, text: &str, down: bool) {
+        self.hash.write(text.as_bytes());
+        self.hash.write_u32(origin.x.to_bits());
+        self.hash.write_u32(origin.y.to_bits());
+        if down {
+            self.hash.write_u8(1);
+        }
+        let ops = &mut self.ops;
+        ops.push(Op::StartTextSection);
+        ops.push(Op::SetFont {
+            font: PdfFontHandle::External(self.fonts[&face].clone()),
+            size: Pt(size),
+        });
+        ops.push(Op::SetFillColor {
+            col: paint(color, self.colours.0),
+        });
+        let at = self.m.point(origin);
+        if down {
+            // Tm = [0 -1 1 0 x y]: the baseline runs down the page, the
+            // letters' tops face right.
+            ops.push(Op::SetTextMatrix {
+                matrix: printpdf::TextMatrix::Raw([0.0, -1.0, 1.0, 0.0, at.x.0, at.y.0]),
+            });
+        } else {
+            ops.push(Op::SetTextCursor { pos: at });
+        }
+        ops.push(Op::ShowText {
+            items: vec![TextItem::Text(text.to_string())],
+        });
+        ops.push(Op::EndTextSection);
+    }
 }
 
 /// What the PDF's document information says.

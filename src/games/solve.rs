@@ -218,47 +218,18 @@ pub fn run<G: Solve>(
     err: &mut dyn Write,
 ) -> Result<Report> {
     G::check(options)?;
-    let (name, mut items) = match source {
-        Source::File(_) | Source::Reader(..) => {
-            let (reader, name) = match source {
-                Source::File(file) => (input::open(file)?, input::name_of(file).to_string()),
-                Source::Reader(reader, name) => (reader, name.to_string()),
-                Source::Text(_) => unreachable!(),
-            };
-            let records = match G::SPLIT {
-                Split::Blocks => Records::blocks(reader, &name, MAX_RECORD_BYTES),
-                Split::JsonDocumentOrLines => Records::lines(reader, &name, MAX_RECORD_BYTES),
-            }
-            .generated_items();
-            let items = Items::File {
-                records,
-                pending: None,
-                done: false,
-            };
-            (name, items)
-        }
-        Source::Text(text) => (
-            "the command line".to_string(),
-            Items::One(Some(Record {
-                text: text.to_string(),
-                line: 1,
-                comments: String::new(),
-            })),
-        ),
-    };
+    let (name, mut items) = open_items::<G>(source)?;
     if G::SPLIT == Split::JsonDocumentOrLines {
         items.join_document(&name, G::ITEM)?;
     }
-    let mut out = std::io::BufWriter::new(out);
-    let stdout_error = |e| Error::io("cannot write to", "standard output", e);
-    let write = |out: &mut std::io::BufWriter<&mut dyn Write>, text: &str| {
-        out.write_all(text.as_bytes()).map_err(stdout_error)?;
-        if G::FLUSH_EACH {
-            out.flush().map_err(stdout_error)?;
-        }
-        Ok::<(), Error>(())
+    let mut sink = Sink {
+        out: std::io::BufWriter::new(out),
+        err,
+        flush_each: G::FLUSH_EACH,
+        failed: 0,
+        refused: 0,
     };
-    let (mut index, mut failed, mut refused) = (0, 0, 0);
+    let mut index = 0;
     // Records that are no item of their own (a solution printed under its puzzle)
     // are passed over before they can count.
     let mut next_item = || -> Result<Option<Record>> {
@@ -297,36 +268,15 @@ pub fn run<G: Solve>(
             }
             Err(e) => item.refused(G::ITEM, e),
         };
-        match answer {
-            Answer::Done(text) => write(&mut out, &text)?,
-            Answer::Failed(text) => {
-                failed += 1;
-                write(&mut out, &text)?;
-            }
-            Answer::Refused(message) if !many => return Err(Error::invalid(message)),
-            Answer::Refused(message) => {
-                failed += 1;
-                refused += 1;
-                // JSON answers keep one line an item: the refusal is one too.
-                if json {
-                    write(
-                        &mut out,
-                        &(serde_json::json!({ "error": message }).to_string() + "\n"),
-                    )?;
-                }
-                // The answers so far come first.
-                out.flush().map_err(stdout_error)?;
-                writeln!(err, "error: {message}")
-                    .map_err(|e| Error::io("cannot write to", "standard error", e))?;
-            }
-            Answer::Skip => continue,
+        if sink.answer(answer, many, json)? {
+            index += 1;
         }
-        index += 1;
     }
-    out.flush().map_err(stdout_error)?;
+    sink.out.flush().map_err(stdout_error)?;
     if index == 0 {
         return Err(G::nothing_found(&name));
     }
+    let (failed, refused) = (sink.failed, sink.refused);
     Ok(Report {
         items: index,
         failed,
@@ -336,6 +286,92 @@ pub fn run<G: Solve>(
             .then(|| G::failures(options, failed - refused, index))
             .flatten(),
     })
+}
+
+/// The items of `source`, cut by game `G`'s [`Split`], and the input's name in
+/// messages.
+fn open_items<G: Solve>(source: Source<'_>) -> Result<(String, Items<'_>)> {
+    let (reader, name) = match source {
+        Source::File(file) => (input::open(file)?, input::name_of(file).to_string()),
+        Source::Reader(reader, name) => (reader, name.to_string()),
+        Source::Text(text) => {
+            return Ok((
+                "the command line".to_string(),
+                Items::One(Some(Record {
+                    text: text.to_string(),
+                    line: 1,
+                    comments: String::new(),
+                })),
+            ))
+        }
+    };
+    let records = match G::SPLIT {
+        Split::Blocks => Records::blocks(reader, &name, MAX_RECORD_BYTES),
+        Split::JsonDocumentOrLines => Records::lines(reader, &name, MAX_RECORD_BYTES),
+    }
+    .generated_items();
+    let items = Items::File {
+        records,
+        pending: None,
+        done: false,
+    };
+    Ok((name, items))
+}
+
+/// A failure to write to standard output.
+fn stdout_error(e: std::io::Error) -> Error {
+    Error::io("cannot write to", "standard output", e)
+}
+
+/// Where a run's answers go, and how many failed.
+struct Sink<'w> {
+    out: std::io::BufWriter<&'w mut dyn Write>,
+    err: &'w mut dyn Write,
+    /// Flush after every answer (the game's [`Solve::FLUSH_EACH`]).
+    flush_each: bool,
+    /// Answers that failed, refused items included.
+    failed: usize,
+    /// Items refused.
+    refused: usize,
+}
+
+impl Sink<'_> {
+    /// Write `text` to standard output.
+    fn write(&mut self, text: &str) -> Result<()> {
+        self.out.write_all(text.as_bytes()).map_err(stdout_error)?;
+        if self.flush_each {
+            self.out.flush().map_err(stdout_error)?;
+        }
+        Ok(())
+    }
+
+    /// Write one item's answer and count it; whether it was an item (a skipped block
+    /// is not). The refusal of the input's only item (not `many`) is the run's error;
+    /// among several, it goes to standard error (and, in `json`, a line of its own).
+    fn answer(&mut self, answer: Answer, many: bool, json: bool) -> Result<bool> {
+        match answer {
+            Answer::Done(text) => self.write(&text)?,
+            Answer::Failed(text) => {
+                self.failed += 1;
+                self.write(&text)?;
+            }
+            Answer::Refused(message) if !many => return Err(Error::invalid(message)),
+            Answer::Refused(message) => {
+                self.failed += 1;
+                self.refused += 1;
+                // JSON answers keep one line an item: the refusal is one too.
+                if json {
+                    self.write(&(serde_json::json!({ "error": message }).to_string() + "\n"))?;
+                }
+                // The answers so far come first.
+                self.out.flush().map_err(stdout_error)?;
+                writeln!(self.err, "error: {message}")
+                    .map_err(|e| Error::io("cannot write to", "standard error", e))?;
+            }
+            Answer::Skip => return Ok(false),
+        }
+        Ok(true)
+    }
 }
 
 /// The JSON record in `text` when the item is one (a line `generate` wrote, which

@@ -369,8 +369,40 @@ pub(crate) fn read_font(doc: &Document, font: &Dictionary, key: &[u8]) -> Font {
         ascent: 1000.0,
         descent: -300.0,
     };
-    // The dictionary with the widths and the descriptor.
-    let body = if two_byte {
+    let Some(body) = font_body(doc, font, two_byte) else {
+        return f;
+    };
+    let descriptor = get(doc, body, b"FontDescriptor").and_then(|o| o.as_dict().ok());
+    f.facts.embedded = type3 || embedded(doc, descriptor);
+    if type3 {
+        let fm = numbers(doc, get(doc, font, b"FontMatrix"));
+        if fm.len() == 6 && fm[0] != 0.0 {
+            f.scale = fm[0].abs();
+        }
+    }
+    f.read_extent(doc, body, descriptor);
+    if two_byte {
+        f.default_width = get_num(doc, body, b"DW").unwrap_or(1000.0);
+        if let Some(Object::Array(w)) = get(doc, body, b"W") {
+            f.runs = cid_widths(doc, w);
+        }
+    } else {
+        f.first = get_num(doc, body, b"FirstChar")
+            .filter(|c| *c >= 0.0 && *c < 65_536.0)
+            .unwrap_or(0.0) as u32;
+        f.widths = numbers_long(doc, get(doc, body, b"Widths"));
+    }
+    f
+}
+
+/// The dictionary of a font that holds its widths and descriptor: the font itself,
+/// or a Type0 (`two_byte`) font's first descendant.
+fn font_body<'a>(
+    doc: &'a Document,
+    font: &'a Dictionary,
+    two_byte: bool,
+) -> Option<&'a Dictionary> {
+    if two_byte {
         match get(doc, font, b"DescendantFonts") {
             Some(Object::Array(a)) => a
                 .first()
@@ -380,88 +412,78 @@ pub(crate) fn read_font(doc: &Document, font: &Dictionary, key: &[u8]) -> Font {
         }
     } else {
         Some(font)
-    };
-    let Some(body) = body else {
-        return f;
-    };
-    let descriptor = get(doc, body, b"FontDescriptor").and_then(|o| o.as_dict().ok());
-    f.facts.embedded = type3 || embedded(doc, descriptor);
-    let bbox = numbers(doc, get(doc, body, b"FontBBox"))
-        .into_iter()
-        .chain(std::iter::empty())
-        .collect::<Vec<_>>();
-    let bbox = if bbox.len() == 4 {
-        bbox
-    } else {
-        descriptor
-            .map(|d| numbers(doc, get(doc, d, b"FontBBox")))
-            .unwrap_or_default()
-    };
-    if type3 {
-        let fm = numbers(doc, get(doc, font, b"FontMatrix"));
-        if fm.len() == 6 && fm[0] != 0.0 {
-            f.scale = fm[0].abs();
+    }
+}
+
+impl Font {
+    /// Set the ascent, descent and missing width from the font's descriptor, else
+    /// from its FontBBox (the body's, else the descriptor's).
+    fn read_extent(&mut self, doc: &Document, body: &Dictionary, descriptor: Option<&Dictionary>) {
+        let bbox = numbers(doc, get(doc, body, b"FontBBox"))
+            .into_iter()
+            .chain(std::iter::empty())
+            .collect::<Vec<_>>();
+        let bbox = if bbox.len() == 4 {
+            bbox
+        } else {
+            descriptor
+                .map(|d| numbers(doc, get(doc, d, b"FontBBox")))
+                .unwrap_or_default()
+        };
+        if let Some(d) = descriptor {
+            if let Some(a) = get_num(doc, d, b"Ascent").filter(|a| *a > 0.0) {
+                self.ascent = a;
+            } else if bbox.len() == 4 && bbox[3] > 0.0 {
+                self.ascent = bbox[3];
+            }
+            if let Some(a) = get_num(doc, d, b"Descent").filter(|a| *a < 0.0) {
+                self.descent = a;
+            } else if bbox.len() == 4 && bbox[1] < 0.0 {
+                self.descent = bbox[1];
+            }
+            if let Some(w) = get_num(doc, d, b"MissingWidth").filter(|w| *w > 0.0) {
+                self.default_width = w;
+            }
+        } else if bbox.len() == 4 {
+            self.ascent = bbox[3].max(0.0);
+            self.descent = bbox[1].min(0.0);
         }
     }
-    if let Some(d) = descriptor {
-        if let Some(a) = get_num(doc, d, b"Ascent").filter(|a| *a > 0.0) {
-            f.ascent = a;
-        } else if bbox.len() == 4 && bbox[3] > 0.0 {
-            f.ascent = bbox[3];
-        }
-        if let Some(a) = get_num(doc, d, b"Descent").filter(|a| *a < 0.0) {
-            f.descent = a;
-        } else if bbox.len() == 4 && bbox[1] < 0.0 {
-            f.descent = bbox[1];
-        }
-        if let Some(w) = get_num(doc, d, b"MissingWidth").filter(|w| *w > 0.0) {
-            f.default_width = w;
-        }
-    } else if bbox.len() == 4 {
-        f.ascent = bbox[3].max(0.0);
-        f.descent = bbox[1].min(0.0);
-    }
-    if two_byte {
-        f.default_width = get_num(doc, body, b"DW").unwrap_or(1000.0);
-        if let Some(Object::Array(w)) = get(doc, body, b"W") {
-            let w: Vec<&Object> = w.iter().take(200_000).map(|o| deref(doc, o)).collect();
-            let mut i = 0;
-            while i + 1 < w.len() {
-                let Some(c) = num(w[i]).filter(|c| *c >= 0.0) else {
-                    break;
-                };
-                let c = c as u32;
-                match w[i + 1] {
-                    Object::Array(ws) => {
-                        for (k, x) in ws.iter().take(65_536).enumerate() {
-                            if let Some(x) = num(deref(doc, x)) {
-                                let code = c.saturating_add(k as u32);
-                                f.runs.push((code, code, x));
-                            }
-                        }
-                        i += 2;
-                    }
-                    o => {
-                        let (Some(hi), Some(x)) = (num(o), w.get(i + 2).and_then(|o| num(o)))
-                        else {
-                            break;
-                        };
-                        if hi >= c as f64 {
-                            f.runs.push((c, hi.min(u32::MAX as f64) as u32, x));
-                        }
-                        i += 3;
+}
+
+/// The (low, high, width) runs of a CIDFont's W array, sorted by their low code.
+fn cid_widths(doc: &Document, w: &[Object]) -> Vec<(u32, u32, f64)> {
+    let mut runs = Vec::new();
+    let w: Vec<&Object> = w.iter().take(200_000).map(|o| deref(doc, o)).collect();
+    let mut i = 0;
+    while i + 1 < w.len() {
+        let Some(c) = num(w[i]).filter(|c| *c >= 0.0) else {
+            break;
+        };
+        let c = c as u32;
+        match w[i + 1] {
+            Object::Array(ws) => {
+                for (k, x) in ws.iter().take(65_536).enumerate() {
+                    if let Some(x) = num(deref(doc, x)) {
+                        let code = c.saturating_add(k as u32);
+                        runs.push((code, code, x));
                     }
                 }
+                i += 2;
             }
-            f.runs.sort_by_key(|r| r.0);
+            o => {
+                let (Some(hi), Some(x)) = (num(o), w.get(i + 2).and_then(|o| num(o))) else {
+                    break;
+                };
+                if hi >= c as f64 {
+                    runs.push((c, hi.min(u32::MAX as f64) as u32, x));
+                }
+                i += 3;
+            }
         }
-    } else {
-        f.first = get_num(doc, body, b"FirstChar")
-            .filter(|c| *c >= 0.0 && *c < 65_536.0)
-            .unwrap_or(0.0) as u32;
-        f.widths = numbers_long(doc, get(doc, body, b"Widths"));
     }
-    f
+    runs.sort_by_key(|r| r.0);
+    runs
 }
 
 fn numbers_long(doc: &Document, o: Option<&Object>) -> Vec<f64> {
@@ -956,6 +978,7 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
+    /// Run one operator, handing it to the function for its family.
     fn op(
         &mut self,
         op: &Operation,
@@ -963,7 +986,34 @@ impl<'a> Interp<'a> {
         depth: usize,
     ) -> Result<(), Unreadable> {
         let o = &op.operands;
-        match op.operator.as_str() {
+        let name = op.operator.as_str();
+        match name {
+            "q" | "Q" | "cm" | "w" => self.state_op(name, o)?,
+            "m" | "l" | "c" | "v" | "y" | "re" | "h" => self.path_op(name, o),
+            "S" | "s" | "f" | "F" | "f*" | "B" | "B*" | "b" | "b*" | "n" => self.paint_op(name),
+            "BT" | "ET" | "Tf" | "Tc" | "Tw" | "Tz" | "TL" | "Ts" | "Tr" => {
+                self.text_state_op(name, o, resources)
+            }
+            "Td" | "TD" | "Tm" | "T*" => self.text_position_op(name, o),
+            "Tj" | "'" | "\"" | "TJ" => self.text_show_op(name, o),
+            "Do" => {
+                if let Some(Object::Name(n)) = o.last() {
+                    let n = n.clone();
+                    self.xobject(&n, resources, depth)?;
+                }
+            }
+            "BI" => self.inline_image(o, resources),
+            "g" | "G" | "rg" | "RG" | "k" | "K" | "cs" | "CS" | "sc" | "scn" | "SC" | "SCN" => {
+                self.colour_op(name, o, resources)
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The graphics-state operators: q, Q, cm and w.
+    fn state_op(&mut self, name: &str, o: &[Object]) -> Result<(), Unreadable> {
+        match name {
             "q" => {
                 if self.stack.len() >= MAX_STATE_DEPTH {
                     return Err(Unreadable(format!(
@@ -988,6 +1038,14 @@ impl<'a> Interp<'a> {
                     self.gs.line_width = v[0];
                 }
             }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The path-construction operators: m, l, c, v, y, re and h.
+    fn path_op(&mut self, name: &str, o: &[Object]) {
+        match name {
             "m" | "l" => {
                 if let Some(v) = Self::nums(o, 2) {
                     self.add_point(v[0], v[1]);
@@ -1015,52 +1073,52 @@ impl<'a> Interp<'a> {
                     self.add_point(v[0], v[1] + v[3]);
                 }
             }
-            "h" => {}
+            _ => {}
+        }
+    }
+
+    /// The path-painting operators: stroke, fill, both, or end the path (n).
+    fn paint_op(&mut self, name: &str) {
+        match name {
             "S" | "s" => self.paint(false, true),
             "f" | "F" | "f*" => self.paint(true, false),
             "B" | "B*" | "b" | "b*" => self.paint(true, true),
             "n" => self.path = None,
-            "BT" => {
-                self.tm = IDENTITY;
-                self.tlm = IDENTITY;
+            _ => {}
+        }
+    }
+
+    /// The text-object and text-state operators: BT, ET, Tf, Tc, Tw, Tz, TL, Ts and Tr.
+    fn text_state_op(&mut self, name: &str, o: &[Object], resources: Option<&'a Dictionary>) {
+        if name == "BT" {
+            self.tm = IDENTITY;
+            self.tlm = IDENTITY;
+            return;
+        }
+        if name == "Tf" {
+            if let (Some(Object::Name(n)), Some(s)) = (o.first(), o.get(1).and_then(num)) {
+                let n = n.clone();
+                self.set_font(&n, s, resources);
             }
-            "ET" => {}
-            "Tf" => {
-                if let (Some(Object::Name(n)), Some(s)) = (o.first(), o.get(1).and_then(num)) {
-                    let n = n.clone();
-                    self.set_font(&n, s, resources);
-                }
-            }
-            "Tc" => {
-                if let Some(v) = Self::nums(o, 1) {
-                    self.gs.char_spacing = v[0];
-                }
-            }
-            "Tw" => {
-                if let Some(v) = Self::nums(o, 1) {
-                    self.gs.word_spacing = v[0];
-                }
-            }
-            "Tz" => {
-                if let Some(v) = Self::nums(o, 1) {
-                    self.gs.h_scale = v[0] / 100.0;
-                }
-            }
-            "TL" => {
-                if let Some(v) = Self::nums(o, 1) {
-                    self.gs.leading = v[0];
-                }
-            }
-            "Ts" => {
-                if let Some(v) = Self::nums(o, 1) {
-                    self.gs.rise = v[0];
-                }
-            }
-            "Tr" => {
-                if let Some(v) = Self::nums(o, 1) {
-                    self.gs.render = v[0] as i64;
-                }
-            }
+            return;
+        }
+        let Some(v) = Self::nums(o, 1) else {
+            return;
+        };
+        match name {
+            "Tc" => self.gs.char_spacing = v[0],
+            "Tw" => self.gs.word_spacing = v[0],
+            "Tz" => self.gs.h_scale = v[0] / 100.0,
+            "TL" => self.gs.leading = v[0],
+            "Ts" => self.gs.rise = v[0],
+            "Tr" => self.gs.render = v[0] as i64,
+            _ => {}
+        }
+    }
+
+    /// The text-positioning operators: Td, TD, Tm and T*.
+    fn text_position_op(&mut self, name: &str, o: &[Object]) {
+        match name {
             "Td" => {
                 if let Some(v) = Self::nums(o, 2) {
                     self.next_line(v[0], v[1]);
@@ -1079,16 +1137,19 @@ impl<'a> Interp<'a> {
                 }
             }
             "T*" => self.next_line(0.0, -self.gs.leading),
-            "Tj" => {
-                if let Some(s @ Object::String(..)) = o.last() {
-                    self.show(std::slice::from_ref(s));
+            _ => {}
+        }
+    }
+
+    /// The text-showing operators: Tj, ' and " (one string, the last two on a new
+    /// line) and TJ (an array).
+    fn text_show_op(&mut self, name: &str, o: &[Object]) {
+        match name {
+            "TJ" => {
+                if let Some(Object::Array(a)) = o.last() {
+                    self.show(a);
                 }
-            }
-            "'" => {
-                self.next_line(0.0, -self.gs.leading);
-                if let Some(s @ Object::String(..)) = o.last() {
-                    self.show(std::slice::from_ref(s));
-                }
+                return;
             }
             "\"" => {
                 if o.len() >= 3 {
@@ -1098,35 +1159,38 @@ impl<'a> Interp<'a> {
                     }
                 }
                 self.next_line(0.0, -self.gs.leading);
-                if let Some(s @ Object::String(..)) = o.last() {
-                    self.show(std::slice::from_ref(s));
-                }
             }
-            "TJ" => {
-                if let Some(Object::Array(a)) = o.last() {
-                    self.show(a);
-                }
+            "'" => self.next_line(0.0, -self.gs.leading),
+            _ => {}
+        }
+        if let Some(s @ Object::String(..)) = o.last() {
+            self.show(std::slice::from_ref(s));
+        }
+    }
+
+    /// An inline image (BI): its ink, or an unseen mark under the CTM when lopdf
+    /// could not parse it.
+    fn inline_image(&mut self, o: &[Object], resources: Option<&'a Dictionary>) {
+        match o.first() {
+            Some(Object::Stream(s)) => {
+                let full = lopdf::Stream::new(image::expand_inline(&s.dict), s.content.clone());
+                let ink = image::ink(self.doc, &full, &mut self.images);
+                self.image(&s.dict, resources, ink)
             }
-            "Do" => {
-                if let Some(Object::Name(n)) = o.last() {
-                    let n = n.clone();
-                    self.xobject(&n, resources, depth)?;
-                }
-            }
-            "BI" => match o.first() {
-                Some(Object::Stream(s)) => {
-                    let full = lopdf::Stream::new(image::expand_inline(&s.dict), s.content.clone());
-                    let ink = image::ink(self.doc, &full, &mut self.images);
-                    self.image(&s.dict, resources, ink)
-                }
-                // lopdf skips an inline image it cannot parse (an abbreviated colour
-                // space such as /G, a filter): it is still there, under the CTM.
-                _ => self.image(
-                    &Dictionary::new(),
-                    resources,
-                    Ink::Unseen("an inline image lopdf cannot parse"),
-                ),
-            },
+            // lopdf skips an inline image it cannot parse (an abbreviated colour
+            // space such as /G, a filter): it is still there, under the CTM.
+            _ => self.image(
+                &Dictionary::new(),
+                resources,
+                Ink::Unseen("an inline image lopdf cannot parse"),
+            ),
+        }
+    }
+
+    /// The colour operators: device colours (g, rg, k and their stroking forms),
+    /// colour spaces (cs, CS) and components (sc, scn, SC, SCN).
+    fn colour_op(&mut self, name: &str, o: &[Object], resources: Option<&'a Dictionary>) {
+        match name {
             "g" => self.set_device(false, Family::Gray, "DeviceGray", o, 1),
             "G" => self.set_device(true, Family::Gray, "DeviceGray", o, 1),
             "rg" => self.set_device(false, Family::Rgb, "DeviceRGB", o, 3),
@@ -1135,14 +1199,13 @@ impl<'a> Interp<'a> {
             "K" => self.set_device(true, Family::Cmyk, "DeviceCMYK", o, 4),
             "cs" | "CS" => {
                 if let Some(n) = o.last() {
-                    self.set_space(op.operator == "CS", n, resources);
+                    self.set_space(name == "CS", n, resources);
                 }
             }
             "sc" | "scn" => self.set_comps(false, o),
             "SC" | "SCN" => self.set_comps(true, o),
             _ => {}
         }
-        Ok(())
     }
 }
 

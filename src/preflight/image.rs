@@ -160,14 +160,10 @@ pub fn ink(doc: &Document, s: &Stream, cache: &mut Cache) -> Ink {
     }
 }
 
+/// Decode image `s`: the box of its ink, or why its pixels cannot be looked at.
 fn decode(doc: &Document, s: &Stream, cache: &mut Cache) -> Result<Ink, &'static str> {
     let d = &s.dict;
-    let (Some(w), Some(h)) = (int(doc, d, &[b"Width"]), int(doc, d, &[b"Height"])) else {
-        return Err("no width or height");
-    };
-    let (Ok(w), Ok(h)) = (usize::try_from(w), usize::try_from(h)) else {
-        return Err("a negative size");
-    };
+    let (w, h) = image_size(doc, d)?;
     if w == 0 || h == 0 {
         return Ok(Ink::Blank);
     }
@@ -175,7 +171,47 @@ fn decode(doc: &Document, s: &Stream, cache: &mut Cache) -> Result<Ink, &'static
         return Err("too many pixels to decode, past preflight's bound");
     }
     let mask = matches!(get(doc, d, b"ImageMask"), Some(Object::Boolean(true)));
-    let decode_arr: Vec<f64> = match get(doc, d, b"Decode") {
+    let decode_arr = decode_array(doc, d);
+    let inverted = decode_arr.len() >= 2 && decode_arr[0] == 1.0 && decode_arr[1] == 0.0;
+    let (comps, cmyk, bits) = if mask {
+        (1, false, 1)
+    } else {
+        sample_format(doc, d, &decode_arr)?
+    };
+    let (data, row) = samples(doc, s, w, h, comps, bits, cache)?;
+    let pixels = Pixels {
+        w,
+        h,
+        data,
+        row,
+        comps,
+        bits,
+    };
+    // Alpha: a soft mask (its own size, scaled over the image), or a colour key.
+    let alpha = soft_mask(doc, d, cache)?;
+    let key = colour_key(doc, d)?;
+    let white = match (mask, cmyk) {
+        (true, _) => White::Stencil { inverted },
+        (false, true) => White::Zero,
+        (false, false) => White::Full,
+    };
+    Ok(ink_box(&pixels, white, alpha.as_ref(), key.as_deref()))
+}
+
+/// An image's /Width and /Height.
+fn image_size(doc: &Document, d: &Dictionary) -> Result<(usize, usize), &'static str> {
+    let (Some(w), Some(h)) = (int(doc, d, &[b"Width"]), int(doc, d, &[b"Height"])) else {
+        return Err("no width or height");
+    };
+    let (Ok(w), Ok(h)) = (usize::try_from(w), usize::try_from(h)) else {
+        return Err("a negative size");
+    };
+    Ok((w, h))
+}
+
+/// An image's /Decode array (NaN for an entry that is not a number; empty without one).
+fn decode_array(doc: &Document, d: &Dictionary) -> Vec<f64> {
+    match get(doc, d, b"Decode") {
         Some(Object::Array(a)) => a
             .iter()
             .map(|o| match o {
@@ -185,104 +221,186 @@ fn decode(doc: &Document, s: &Stream, cache: &mut Cache) -> Result<Ink, &'static
             })
             .collect(),
         _ => vec![],
-    };
-    let inverted = decode_arr.len() >= 2 && decode_arr[0] == 1.0 && decode_arr[1] == 0.0;
-    let (comps, cmyk, bits) = if mask {
-        (1, false, 1)
-    } else {
-        let (c, k) = components(doc, get(doc, d, b"ColorSpace"))?;
-        let bits = int(doc, d, &[b"BitsPerComponent"]).unwrap_or(0);
-        match (bits, c) {
-            (8, _) | (1, 1) => {}
-            _ => return Err("a sample depth preflight does not decode"),
-        }
-        let default = decode_arr.is_empty()
-            || decode_arr
-                .chunks(2)
-                .all(|p| p.len() == 2 && p[0] == 0.0 && p[1] == 1.0);
-        if !default {
-            return Err("a /Decode array");
-        }
-        (c, k, bits as usize)
-    };
-    let (data, row) = samples(doc, s, w, h, comps, bits, cache)?;
-    // Alpha: a soft mask (its own size, scaled over the image), or a colour key.
-    let smask = get(doc, d, b"SMask").and_then(|o| o.as_stream().ok());
-    let alpha = match smask {
-        Some(m) => {
-            let mw = int(doc, &m.dict, &[b"Width"]).and_then(|v| usize::try_from(v).ok());
-            let mh = int(doc, &m.dict, &[b"Height"]).and_then(|v| usize::try_from(v).ok());
-            let mb = int(doc, &m.dict, &[b"BitsPerComponent"]).unwrap_or(8);
-            let (Some(mw), Some(mh)) = (mw.filter(|v| *v > 0), mh.filter(|v| *v > 0)) else {
-                return Err("its soft mask has no size");
-            };
-            if mb != 8 && mb != 1 {
-                return Err("its soft mask's depth is not decoded");
-            }
-            let (md, mrow) = samples(doc, m, mw, mh, 1, mb as usize, cache)
-                .map_err(|_| "its soft mask cannot be decoded")?;
-            Some((md, mrow, mw, mh, mb as usize))
-        }
-        None => None,
-    };
-    let key: Option<Vec<i64>> = match get(doc, d, b"Mask") {
-        Some(Object::Array(a)) => Some(
-            a.iter()
-                .map(|o| match o {
-                    Object::Integer(i) => *i,
-                    _ => -1,
-                })
-                .collect(),
-        ),
-        Some(Object::Stream(_)) => return Err("a stencil /Mask is not decoded"),
-        _ => None,
-    };
-    let sample = |x: usize, y: usize, c: usize| -> u8 {
-        if bits == 1 {
-            let b = data[y * row + x / 8] >> (7 - x % 8) & 1;
+    }
+}
+
+/// The components, whether they are CMYK, and the bits per component of an image
+/// that is not a mask; an error for what preflight does not decode.
+fn sample_format(
+    doc: &Document,
+    d: &Dictionary,
+    decode_arr: &[f64],
+) -> Result<(usize, bool, usize), &'static str> {
+    let (c, k) = components(doc, get(doc, d, b"ColorSpace"))?;
+    let bits = int(doc, d, &[b"BitsPerComponent"]).unwrap_or(0);
+    match (bits, c) {
+        (8, _) | (1, 1) => {}
+        _ => return Err("a sample depth preflight does not decode"),
+    }
+    let default = decode_arr.is_empty()
+        || decode_arr
+            .chunks(2)
+            .all(|p| p.len() == 2 && p[0] == 0.0 && p[1] == 1.0);
+    if !default {
+        return Err("a /Decode array");
+    }
+    Ok((c, k, bits as usize))
+}
+
+/// An image's decoded samples.
+struct Pixels {
+    /// Width in samples.
+    w: usize,
+    /// Height in samples (row 0 is the top).
+    h: usize,
+    /// The bytes, `row` to a row.
+    data: Vec<u8>,
+    /// Bytes per row.
+    row: usize,
+    /// Components per sample.
+    comps: usize,
+    /// Bits per component: 8, or 1 for one grey component or a mask.
+    bits: usize,
+}
+
+impl Pixels {
+    /// Component `c` of pixel (`x`, `y`); a 1-bit sample is 0 or 255.
+    fn sample(&self, x: usize, y: usize, c: usize) -> u8 {
+        if self.bits == 1 {
+            let b = self.data[y * self.row + x / 8] >> (7 - x % 8) & 1;
             if b == 1 {
                 255
             } else {
                 0
             }
         } else {
-            data[y * row + x * comps + c]
+            self.data[y * self.row + x * self.comps + c]
         }
+    }
+
+    /// Whether pixel (`x`, `y`) puts ink on paper, `white` saying which samples do not.
+    fn inked(&self, x: usize, y: usize, white: White) -> bool {
+        match white {
+            // A stencil paints where the sample is 0 (1 with /Decode [1 0]).
+            White::Stencil { inverted } => (self.sample(x, y, 0) == 0) != inverted,
+            White::Zero => (0..4).any(|c| self.sample(x, y, c) != 0),
+            White::Full => (0..self.comps).any(|c| self.sample(x, y, c) != 255),
+        }
+    }
+
+    /// Whether pixel (`x`, `y`) falls in the colour-key ranges (min, max per component).
+    fn keyed(&self, x: usize, y: usize, key: &[i64]) -> bool {
+        (0..self.comps).all(|c| {
+            let v = i64::from(self.sample(x, y, c));
+            key.get(2 * c).is_some_and(|lo| *lo <= v)
+                && key.get(2 * c + 1).is_some_and(|hi| v <= *hi)
+        })
+    }
+}
+
+/// Which samples leave the paper white.
+#[derive(Clone, Copy)]
+enum White {
+    /// An image mask: samples of 1 (of 0 when `inverted` by /Decode [1 0]).
+    Stencil {
+        /// /Decode [1 0].
+        inverted: bool,
+    },
+    /// CMYK: every component 0.
+    Zero,
+    /// Grey and RGB: every component 255.
+    Full,
+}
+
+/// A decoded soft mask: the image's alpha, at its own size.
+struct SoftMask {
+    /// The bytes, `row` to a row.
+    data: Vec<u8>,
+    /// Bytes per row.
+    row: usize,
+    /// Width in samples.
+    w: usize,
+    /// Height in samples.
+    h: usize,
+    /// Bits per sample: 8 or 1.
+    bits: usize,
+}
+
+impl SoftMask {
+    /// Whether pixel (`x`, `y`) of a `w` x `h` image is transparent (alpha 0, the mask
+    /// scaled over the image).
+    fn clear(&self, x: usize, y: usize, w: usize, h: usize) -> bool {
+        let (mx, my) = (x * self.w / w, y * self.h / h);
+        let a = if self.bits == 1 {
+            self.data[my * self.row + mx / 8] >> (7 - mx % 8) & 1
+        } else {
+            self.data[my * self.row + mx]
+        };
+        a == 0
+    }
+}
+
+/// An image's /SMask decoded (8 or 1-bit grey), or None without one.
+fn soft_mask(
+    doc: &Document,
+    d: &Dictionary,
+    cache: &mut Cache,
+) -> Result<Option<SoftMask>, &'static str> {
+    let Some(m) = get(doc, d, b"SMask").and_then(|o| o.as_stream().ok()) else {
+        return Ok(None);
     };
+    let mw = int(doc, &m.dict, &[b"Width"]).and_then(|v| usize::try_from(v).ok());
+    let mh = int(doc, &m.dict, &[b"Height"]).and_then(|v| usize::try_from(v).ok());
+    let mb = int(doc, &m.dict, &[b"BitsPerComponent"]).unwrap_or(8);
+    let (Some(mw), Some(mh)) = (mw.filter(|v| *v > 0), mh.filter(|v| *v > 0)) else {
+        return Err("its soft mask has no size");
+    };
+    if mb != 8 && mb != 1 {
+        return Err("its soft mask's depth is not decoded");
+    }
+    let (md, mrow) = samples(doc, m, mw, mh, 1, mb as usize, cache)
+        .map_err(|_| "its soft mask cannot be decoded")?;
+    Ok(Some(SoftMask {
+        data: md,
+        row: mrow,
+        w: mw,
+        h: mh,
+        bits: mb as usize,
+    }))
+}
+
+/// An image's colour-key /Mask (ranges; -1 for an entry that is not an integer), None
+/// without one; an error for a stencil /Mask.
+fn colour_key(doc: &Document, d: &Dictionary) -> Result<Option<Vec<i64>>, &'static str> {
+    match get(doc, d, b"Mask") {
+        Some(Object::Array(a)) => Ok(Some(
+            a.iter()
+                .map(|o| match o {
+                    Object::Integer(i) => *i,
+                    _ => -1,
+                })
+                .collect(),
+        )),
+        Some(Object::Stream(_)) => Err("a stencil /Mask is not decoded"),
+        _ => Ok(None),
+    }
+}
+
+/// The box of the inked pixels that are neither transparent under `alpha` nor keyed
+/// out by `key`, in the unit square.
+fn ink_box(p: &Pixels, white: White, alpha: Option<&SoftMask>, key: Option<&[i64]>) -> Ink {
+    let (w, h) = (p.w, p.h);
     let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0usize, 0usize);
     for y in 0..h {
         for x in 0..w {
-            let inked = if mask {
-                // A stencil paints where the sample is 0 (1 with /Decode [1 0]).
-                (sample(x, y, 0) == 0) != inverted
-            } else if cmyk {
-                (0..4).any(|c| sample(x, y, c) != 0)
-            } else {
-                (0..comps).any(|c| sample(x, y, c) != 255)
-            };
-            if !inked {
+            if !p.inked(x, y, white) {
                 continue;
             }
-            if let Some((md, mrow, mw, mh, mb)) = &alpha {
-                let (mx, my) = (x * mw / w, y * mh / h);
-                let a = if *mb == 1 {
-                    md[my * mrow + mx / 8] >> (7 - mx % 8) & 1
-                } else {
-                    md[my * mrow + mx]
-                };
-                if a == 0 {
-                    continue;
-                }
+            if alpha.is_some_and(|a| a.clear(x, y, w, h)) {
+                continue;
             }
-            if let Some(k) = &key {
-                let keyed = (0..comps).all(|c| {
-                    let v = i64::from(sample(x, y, c));
-                    k.get(2 * c).is_some_and(|lo| *lo <= v)
-                        && k.get(2 * c + 1).is_some_and(|hi| v <= *hi)
-                });
-                if keyed {
-                    continue;
-                }
+            if key.is_some_and(|k| p.keyed(x, y, k)) {
+                continue;
             }
             x0 = x0.min(x);
             y0 = y0.min(y);
@@ -291,16 +409,16 @@ fn decode(doc: &Document, s: &Stream, cache: &mut Cache) -> Result<Ink, &'static
         }
     }
     if x0 == usize::MAX {
-        return Ok(Ink::Blank);
+        return Ink::Blank;
     }
     // Row 0 is the top of the image: unit-square y runs up.
     let (wf, hf) = (w as f64, h as f64);
-    Ok(Ink::Box(
+    Ink::Box(
         x0 as f64 / wf,
         1.0 - (y1 + 1) as f64 / hf,
         (x1 + 1) as f64 / wf,
         1.0 - y0 as f64 / hf,
-    ))
+    )
 }
 
 /// An inline image's dictionary with its abbreviated keys and names spelt out.

@@ -17,6 +17,7 @@ use lopdf::{Dictionary, Document, Object};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt;
+use Severity::{Fail, Warn};
 
 /// The largest file preflight reads.
 pub const MAX_FILE_BYTES: u64 = 1 << 30;
@@ -542,6 +543,51 @@ pub fn check(bytes: &[u8], service: Service) -> Result<Report> {
 }
 
 fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
+    let (doc, encrypted, page_ids) = match open(bytes, service)? {
+        Opened::Pages(doc, encrypted, page_ids) => (doc, encrypted, page_ids),
+        Opened::Locked(report) => return Ok(report),
+    };
+    let n = page_ids.len();
+    let mut found = Found::default();
+    note_file(&mut found, service, bytes.len(), encrypted);
+    let boxes = read_boxes(&doc, &page_ids)?;
+    let (geometry, trims) = check_boxes(&boxes, &mut found);
+    let first = geometry.iter().flatten().next().copied();
+    if let Some(first) = first {
+        check_trim_sizes(&geometry, first, &mut found);
+    }
+    check_page_count(service, n, first, &mut found);
+    let book_bleed = first.is_some_and(|g| g.2 > 0.0);
+    let margins = service.margins(n, book_bleed);
+    let painted = check_content(
+        &doc, &page_ids, &trims, &geometry, service, margins, &mut found,
+    )?;
+    note_rgb(&painted, service, &mut found);
+    check_pdfx(&doc, &boxes, &painted.rgb_pages, &mut found);
+    Ok(Report {
+        service,
+        pages: n,
+        trim_in: first.map(|g| (g.0, g.1)),
+        bleed_in: first.map_or(0.0, |g| g.2),
+        colour_spaces: painted.spaces.into_iter().collect(),
+        min_text_pt: painted.min_text,
+        min_line_pt: painted.min_line,
+        problems: worded(found, service, book_bleed),
+    })
+}
+
+/// What opening a file gave.
+enum Opened {
+    /// The document (boxed: it is large), whether it is encrypted, and its pages in
+    /// order.
+    Pages(Box<Document>, bool, Vec<lopdf::ObjectId>),
+    /// The report for an encrypted file whose pages cannot be read.
+    Locked(Report),
+}
+
+/// Open `bytes` as a PDF within the bounds: its pages, or the report of an encrypted
+/// file whose pages preflight cannot read; an error when it is not a readable PDF.
+fn open(bytes: &[u8], service: Service) -> Result<Opened> {
     if !bytes.starts_with(b"%PDF-")
         && !bytes[..bytes.len().min(1024)]
             .windows(5)
@@ -553,10 +599,10 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
     // builds anything.
     let scanned = scan::scan(bytes)?;
     if scanned.encrypted && scanned.compressed > 0 {
-        return Ok(encrypted_only(
+        return Ok(Opened::Locked(encrypted_only(
             service,
             "and keeps objects in object streams, which preflight does not decrypt",
-        ));
+        )));
     }
     let options = lopdf::LoadOptions {
         max_decompressed_size: Some(scan::MAX_STREAM_BYTES),
@@ -565,32 +611,33 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
     let locked = "and needs a password to open";
     let doc = match Document::load_mem_with_options(bytes, options) {
         Ok(d) => d,
-        Err(_) if scanned.encrypted => return Ok(encrypted_only(service, locked)),
+        Err(_) if scanned.encrypted => return Ok(Opened::Locked(encrypted_only(service, locked))),
         Err(e) => return Err(Error::invalid(format!("not a readable PDF: {e}"))),
     };
     let page_ids = match page_tree(&doc) {
         Ok(p) if !p.is_empty() => p,
-        _ if scanned.encrypted => return Ok(encrypted_only(service, locked)),
+        _ if scanned.encrypted => return Ok(Opened::Locked(encrypted_only(service, locked))),
         Ok(_) => return Err(Error::invalid("not a readable PDF: it has no pages")),
         Err(e) => return Err(e),
     };
-    let n = page_ids.len();
-    let mut found = Found::default();
-    use Severity::{Fail, Warn};
+    Ok(Opened::Pages(Box::new(doc), scanned.encrypted, page_ids))
+}
 
-    if service == Service::Kdp && bytes.len() > KDP_MAX_FILE_BYTES {
+/// Note the whole file's problems: too large for KDP, or encrypted.
+fn note_file(found: &mut Found, service: Service, len: usize, encrypted: bool) {
+    if service == Service::Kdp && len > KDP_MAX_FILE_BYTES {
         found.note(
             Fail,
             "file",
             format!(
                 "the file is {} MB, KDP takes at most 650 MB",
-                bytes.len() / 1_000_000
+                len / 1_000_000
             ),
             0,
             0.0,
         );
     }
-    if scanned.encrypted {
+    if encrypted {
         found.note(
             Fail,
             "file",
@@ -599,180 +646,203 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
             0.0,
         );
     }
+}
 
-    // Boxes.
-    let mut boxes = Vec::with_capacity(n);
+/// Every page's boxes, inherited from the page tree where the page has none.
+fn read_boxes(doc: &Document, page_ids: &[lopdf::ObjectId]) -> Result<Vec<Boxes>> {
+    let mut boxes = Vec::with_capacity(page_ids.len());
     for (i, &id) in page_ids.iter().enumerate() {
         let p = (i + 1) as u32;
         let Ok(page) = doc.get_dictionary(id) else {
             return Err(Error::invalid(format!("page {p} is not a dictionary")));
         };
         let b = Boxes {
-            media: rect(&doc, inherited(&doc, page, b"MediaBox")),
-            crop: rect(&doc, inherited(&doc, page, b"CropBox")),
-            trim: rect(&doc, inherited(&doc, page, b"TrimBox")),
-            art: rect(&doc, inherited(&doc, page, b"ArtBox")).is_some(),
-            bleed: rect(&doc, inherited(&doc, page, b"BleedBox")),
+            media: rect(doc, inherited(doc, page, b"MediaBox")),
+            crop: rect(doc, inherited(doc, page, b"CropBox")),
+            trim: rect(doc, inherited(doc, page, b"TrimBox")),
+            art: rect(doc, inherited(doc, page, b"ArtBox")).is_some(),
+            bleed: rect(doc, inherited(doc, page, b"BleedBox")),
         };
         boxes.push(b);
     }
-    let tol = BOX_TOL_IN * PT;
-    // (trim w, trim h, bleed) per page, in inches.
-    let mut geometry: Vec<Option<(f64, f64, f64)>> = Vec::with_capacity(n);
-    // The trim each page is measured against: its TrimBox, else the one read from its
-    // CropBox or MediaBox.
-    let mut trims: Vec<Option<Rect>> = Vec::with_capacity(n);
+    Ok(boxes)
+}
+
+/// A page's trim width, trim height and bleed, in inches.
+type Geometry = (f64, f64, f64);
+
+/// Check every page's boxes: each page's geometry (none when its trim cannot be
+/// measured) and the trim it is measured against (its TrimBox, else the one read from
+/// its CropBox or MediaBox).
+fn check_boxes(boxes: &[Boxes], found: &mut Found) -> (Vec<Option<Geometry>>, Vec<Option<Rect>>) {
+    let mut geometry = Vec::with_capacity(boxes.len());
+    let mut trims = Vec::with_capacity(boxes.len());
     for (i, b) in boxes.iter().enumerate() {
-        let p = (i + 1) as u32;
-        let Some(media) = b.media else {
-            found.note(Fail, "boxes", "no MediaBox (required)".into(), p, 0.0);
-            geometry.push(None);
-            trims.push(b.trim.or(b.crop));
-            continue;
-        };
-        let crop = b.crop.unwrap_or(media);
-        let trim = match b.trim {
-            Some(t) => t,
-            None => {
-                let (t, what) = trim_from(
-                    &crop,
-                    if b.crop.is_some() {
-                        "CropBox"
-                    } else {
-                        "MediaBox"
-                    },
-                    p,
-                );
-                found.note(Warn, "boxes", what, p, 0.0);
-                t
-            }
-        };
-        trims.push(Some(trim));
-        let (tw, th) = ((trim.x1 - trim.x0) / PT, (trim.y1 - trim.y0) / PT);
-        if tw <= 0.0 || th <= 0.0 {
-            found.note(Fail, "boxes", "the TrimBox has no area".into(), p, 0.0);
-            geometry.push(None);
-            continue;
+        let (g, trim) = page_boxes(b, (i + 1) as u32, found);
+        geometry.push(g);
+        trims.push(trim);
+    }
+    (geometry, trims)
+}
+
+/// Check page `p`'s boxes: its geometry and the trim it is measured against.
+fn page_boxes(b: &Boxes, p: u32, found: &mut Found) -> (Option<Geometry>, Option<Rect>) {
+    let Some(media) = b.media else {
+        found.note(Fail, "boxes", "no MediaBox (required)".into(), p, 0.0);
+        return (None, b.trim.or(b.crop));
+    };
+    let crop = b.crop.unwrap_or(media);
+    let trim = match b.trim {
+        Some(t) => t,
+        None => {
+            let (t, what) = trim_from(
+                &crop,
+                if b.crop.is_some() {
+                    "CropBox"
+                } else {
+                    "MediaBox"
+                },
+                p,
+            );
+            found.note(Warn, "boxes", what, p, 0.0);
+            t
         }
-        if !within(&trim, &media, tol) {
+    };
+    let (tw, th) = ((trim.x1 - trim.x0) / PT, (trim.y1 - trim.y0) / PT);
+    if tw <= 0.0 || th <= 0.0 {
+        found.note(Fail, "boxes", "the TrimBox has no area".into(), p, 0.0);
+        return (None, Some(trim));
+    }
+    let tol = BOX_TOL_IN * PT;
+    if !within(&trim, &media, tol) {
+        found.note(
+            Fail,
+            "boxes",
+            "the TrimBox reaches outside the MediaBox".into(),
+            p,
+            0.0,
+        );
+    }
+    if let Some(bl) = b.bleed {
+        if !within(&trim, &bl, tol) {
             found.note(
                 Fail,
                 "boxes",
-                "the TrimBox reaches outside the MediaBox".into(),
+                "the BleedBox does not contain the TrimBox".into(),
                 p,
                 0.0,
             );
         }
-        if let Some(bl) = b.bleed {
-            if !within(&trim, &bl, tol) {
-                found.note(
-                    Fail,
-                    "boxes",
-                    "the BleedBox does not contain the TrimBox".into(),
-                    p,
-                    0.0,
-                );
-            }
-            if !within(&bl, &media, tol) {
-                found.note(
-                    Fail,
-                    "boxes",
-                    "the BleedBox reaches outside the MediaBox".into(),
-                    p,
-                    0.0,
-                );
-            }
+        if !within(&bl, &media, tol) {
+            found.note(
+                Fail,
+                "boxes",
+                "the BleedBox reaches outside the MediaBox".into(),
+                p,
+                0.0,
+            );
         }
-        let bleed_box = b.bleed.unwrap_or(crop);
-        // Odd pages are right-hand pages: the outside edge is the right one.
-        let outside = if p % 2 == 1 {
-            bleed_box.x1 - trim.x1
-        } else {
-            trim.x0 - bleed_box.x0
-        };
-        let sides = [
-            ("outside", outside),
-            ("top", bleed_box.y1 - trim.y1),
-            ("bottom", trim.y0 - bleed_box.y0),
-        ];
-        let mut bleed = 0.0_f64;
-        for (side, d) in sides {
-            let d = d / PT;
-            if (d).abs() > BOX_TOL_IN && (d - BLEED_IN).abs() > BOX_TOL_IN {
-                found.note(
-                    Fail,
-                    "boxes",
-                    format!("bleed on the {side} edge is not 0 or 0.125 in"),
-                    p,
-                    d,
-                );
-            }
-            bleed = bleed.max(d);
-        }
-        let bleed = if (bleed - BLEED_IN).abs() <= BOX_TOL_IN {
-            BLEED_IN
-        } else {
-            0.0
-        };
-        geometry.push(Some((tw, th, bleed)));
     }
-    let first = geometry.iter().flatten().next().copied();
-    if let Some((w0, h0, b0)) = first {
-        for (i, g) in geometry.iter().enumerate() {
-            if let Some((w, h, b)) = g {
-                let p = (i + 1) as u32;
-                if (w - w0).abs() > BOX_TOL_IN || (h - h0).abs() > BOX_TOL_IN {
-                    found.note(
-                        Fail,
-                        "boxes",
-                        format!(
-                            "trim size differs from the first page's {} x {}",
-                            inch(w0).trim_end_matches(" in"),
-                            inch(h0)
-                        ),
-                        p,
-                        0.0,
-                    );
-                }
-                if (b - b0).abs() > BOX_TOL_IN {
-                    found.note(
-                        Fail,
-                        "boxes",
-                        format!("bleed differs from the first page's {}", inch(b0)),
-                        p,
-                        0.0,
-                    );
-                }
-            }
+    let bleed = bleed_of(&trim, &b.bleed.unwrap_or(crop), p, found);
+    (Some((tw, th, bleed)), Some(trim))
+}
+
+/// Page `p`'s bleed in inches, 0.125 or 0, from its trim and bleed box; an edge whose
+/// bleed is neither is noted.
+fn bleed_of(trim: &Rect, bleed_box: &Rect, p: u32, found: &mut Found) -> f64 {
+    // Odd pages are right-hand pages: the outside edge is the right one.
+    let outside = if p % 2 == 1 {
+        bleed_box.x1 - trim.x1
+    } else {
+        trim.x0 - bleed_box.x0
+    };
+    let sides = [
+        ("outside", outside),
+        ("top", bleed_box.y1 - trim.y1),
+        ("bottom", trim.y0 - bleed_box.y0),
+    ];
+    let mut bleed = 0.0_f64;
+    for (side, d) in sides {
+        let d = d / PT;
+        if (d).abs() > BOX_TOL_IN && (d - BLEED_IN).abs() > BOX_TOL_IN {
+            found.note(
+                Fail,
+                "boxes",
+                format!("bleed on the {side} edge is not 0 or 0.125 in"),
+                p,
+                d,
+            );
         }
-        let tol = 0.02;
-        let listed = TRIM_SIZES
-            .iter()
-            .any(|&(w, h)| (w - w0).abs() <= tol && (h - h0).abs() <= tol);
-        if !listed {
-            let ((wl, wh), (hl, hh)) = CUSTOM_TRIM;
-            let custom = w0 >= wl - tol && w0 <= wh + tol && h0 >= hl - tol && h0 <= hh + tol;
-            let size = format!("{} x {}", inch(w0).trim_end_matches(" in"), inch(h0));
-            if custom {
-                found.note(
-                    Warn,
-                    "boxes",
-                    format!("trim {size} is a custom size (not a standard trim; fewer distribution channels)"),
-                    0,
-                    0.0,
-                );
-            } else {
+        bleed = bleed.max(d);
+    }
+    if (bleed - BLEED_IN).abs() <= BOX_TOL_IN {
+        BLEED_IN
+    } else {
+        0.0
+    }
+}
+
+/// Check that every page has the first page's trim and bleed, and that the trim is
+/// one the services print.
+fn check_trim_sizes(geometry: &[Option<Geometry>], first: Geometry, found: &mut Found) {
+    let (w0, h0, b0) = first;
+    for (i, g) in geometry.iter().enumerate() {
+        if let Some((w, h, b)) = g {
+            let p = (i + 1) as u32;
+            if (w - w0).abs() > BOX_TOL_IN || (h - h0).abs() > BOX_TOL_IN {
                 found.note(
                     Fail,
                     "boxes",
-                    format!("trim {size} is outside the printable range 4-8.5 x 6-11.69 in"),
-                    0,
+                    format!(
+                        "trim size differs from the first page's {} x {}",
+                        inch(w0).trim_end_matches(" in"),
+                        inch(h0)
+                    ),
+                    p,
+                    0.0,
+                );
+            }
+            if (b - b0).abs() > BOX_TOL_IN {
+                found.note(
+                    Fail,
+                    "boxes",
+                    format!("bleed differs from the first page's {}", inch(b0)),
+                    p,
                     0.0,
                 );
             }
         }
     }
-    // Page count.
+    let tol = 0.02;
+    let listed = TRIM_SIZES
+        .iter()
+        .any(|&(w, h)| (w - w0).abs() <= tol && (h - h0).abs() <= tol);
+    if !listed {
+        let ((wl, wh), (hl, hh)) = CUSTOM_TRIM;
+        let custom = w0 >= wl - tol && w0 <= wh + tol && h0 >= hl - tol && h0 <= hh + tol;
+        let size = format!("{} x {}", inch(w0).trim_end_matches(" in"), inch(h0));
+        if custom {
+            found.note(
+                Warn,
+                "boxes",
+                format!("trim {size} is a custom size (not a standard trim; fewer distribution channels)"),
+                0,
+                0.0,
+            );
+        } else {
+            found.note(
+                Fail,
+                "boxes",
+                format!("trim {size} is outside the printable range 4-8.5 x 6-11.69 in"),
+                0,
+                0.0,
+            );
+        }
+    }
+}
+
+/// Check the page count `n` against the service's range for the trim, and that it is even.
+fn check_page_count(service: Service, n: usize, first: Option<Geometry>, found: &mut Found) {
     let (lo, hi) = service.page_range(first.map(|g| (g.0, g.1)));
     if n < lo || hi.is_some_and(|h| n > h) {
         let allowed = match hi {
@@ -794,24 +864,41 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
         };
         found.note(sev, "pages", format!("{} is odd: {what}", count(n)), 0, 0.0);
     }
+}
 
-    let book_bleed = first.is_some_and(|g| g.2 > 0.0);
+/// What the pages put on paper, across the book.
+#[derive(Default)]
+struct Painted {
+    /// Every colour space painted with.
+    spaces: BTreeSet<String>,
+    /// The smallest text size, in points.
+    min_text: Option<f64>,
+    /// The thinnest stroke, in points.
+    min_line: Option<f64>,
+    /// The pages that paint in an RGB space.
+    rgb_pages: BTreeSet<u32>,
+}
 
-    // Content: ink, text, lines, colour, fonts.
-    let (inside_m, outer_m) = service.margins(n, book_bleed);
-    let mut spaces = BTreeSet::new();
-    let mut min_text: Option<f64> = None;
-    let mut min_line: Option<f64> = None;
-    let mut rgb_pages = BTreeSet::new();
-    let ink_tol = INK_TOL_IN * PT;
+/// Run every page's content and check its ink against the safe area (`margins`,
+/// inside and outside, in inches), its text, lines, images and fonts.
+fn check_content(
+    doc: &Document,
+    page_ids: &[lopdf::ObjectId],
+    trims: &[Option<Rect>],
+    geometry: &[Option<Geometry>],
+    service: Service,
+    margins: (f64, f64),
+    found: &mut Found,
+) -> Result<Painted> {
+    let mut painted = Painted::default();
     let mut images = image::Cache::default();
     for (i, &id) in page_ids.iter().enumerate() {
         let p = (i + 1) as u32;
         let page = doc
             .get_dictionary(id)
             .map_err(|_| Error::invalid(format!("page {p} is not a dictionary")))?;
-        let resources = inherited(&doc, page, b"Resources").and_then(|o| o.as_dict().ok());
-        let mut interp = Interp::new(&doc, IDENTITY);
+        let resources = inherited(doc, page, b"Resources").and_then(|o| o.as_dict().ok());
+        let mut interp = Interp::new(doc, IDENTITY);
         interp.images = std::mem::take(&mut images);
         let run = interp.run_page(id, resources);
         images = std::mem::take(&mut interp.images);
@@ -825,14 +912,29 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
             );
         }
         let pg = interp.page;
+        painted.add(&pg, p, service, found);
+        check_fonts(&pg, p, found);
+        let Some(trim) = trims[i] else {
+            continue;
+        };
+        let bleed = geometry[i].is_some_and(|g| g.2 > 0.0);
+        check_safe_area(&pg.marks, &trim, bleed, p, margins, found);
+    }
+    Ok(painted)
+}
+
+impl Painted {
+    /// Add page `p`'s text sizes, line widths and colour spaces, noting text too
+    /// small, lines too thin and images of too few pixels per inch.
+    fn add(&mut self, pg: &content::Page, p: u32, service: Service, found: &mut Found) {
         if let Some(t) = pg.min_text {
-            min_text = Some(min_text.map_or(t, |m: f64| m.min(t)));
+            self.min_text = Some(self.min_text.map_or(t, |m: f64| m.min(t)));
             if t < MIN_TEXT_PT {
                 found.note(Fail, "text-size", "text smaller than 7 pt".into(), p, t);
             }
         }
         if let Some(w) = pg.min_line {
-            min_line = Some(min_line.map_or(w, |m: f64| m.min(w)));
+            self.min_line = Some(self.min_line.map_or(w, |m: f64| m.min(w)));
             if w < MIN_LINE_PT {
                 found.note(Fail, "line-width", "lines thinner than 0.5 pt".into(), p, w);
             } else if w < WARN_LINE_PT {
@@ -860,199 +962,202 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
                 ppi,
             );
         }
-        for (name, facts) in &pg.fonts {
-            if !facts.embedded {
-                found.note(
-                    Fail,
-                    "fonts",
-                    format!("font {name} is not embedded"),
-                    p,
-                    0.0,
-                );
-            } else if facts.type3 {
-                found.note(
-                    Warn,
-                    "fonts",
-                    format!("font {name} is a Type 3 font (no hinting; poor at small sizes)"),
-                    p,
-                    0.0,
-                );
-            }
-        }
         for s in &pg.spaces {
             if s.contains("RGB") {
-                rgb_pages.insert(p);
+                self.rgb_pages.insert(p);
             }
-            spaces.insert(s.clone());
+            self.spaces.insert(s.clone());
         }
-        // The safe area.
-        let Some(trim) = trims[i] else {
-            continue;
+    }
+}
+
+/// Note page `p`'s fonts that are not embedded (a failure) or are Type 3 (a warning).
+fn check_fonts(pg: &content::Page, p: u32, found: &mut Found) {
+    for (name, facts) in &pg.fonts {
+        if !facts.embedded {
+            found.note(
+                Fail,
+                "fonts",
+                format!("font {name} is not embedded"),
+                p,
+                0.0,
+            );
+        } else if facts.type3 {
+            found.note(
+                Warn,
+                "fonts",
+                format!("font {name} is a Type 3 font (no hinting; poor at small sizes)"),
+                p,
+                0.0,
+            );
+        }
+    }
+}
+
+/// Check that page `p`'s marks keep the (inside, outside) `margins`, in inches, from
+/// its `trim`; on a page with `bleed`, art that runs off the trim is bleed art.
+fn check_safe_area(
+    marks: &[content::Mark],
+    trim: &Rect,
+    bleed: bool,
+    p: u32,
+    (inside_m, outer_m): (f64, f64),
+    found: &mut Found,
+) {
+    let ink_tol = INK_TOL_IN * PT;
+    for m in marks {
+        let r = m.rect;
+        let (left, right) = (r.x0 - trim.x0, trim.x1 - r.x1);
+        let (inside, outside) = if p % 2 == 1 {
+            (left, right)
+        } else {
+            (right, left)
         };
-        let bleed = geometry[i].is_some_and(|g| g.2 > 0.0);
-        for m in &pg.marks {
-            let r = m.rect;
-            let (left, right) = (r.x0 - trim.x0, trim.x1 - r.x1);
-            let (inside, outside) = if p % 2 == 1 {
-                (left, right)
-            } else {
-                (right, left)
-            };
-            let top = trim.y1 - r.y1;
-            let bottom = r.y0 - trim.y0;
-            if m.kind != MarkKind::Text
-                && bleed
-                && [outside, top, bottom].iter().any(|d| *d < -ink_tol)
-            {
-                continue; // bleed art: it runs off the trim into the bleed
-            }
-            let (sev, what) = match m.kind {
-                MarkKind::Text => (Fail, "text".to_string()),
-                // Ink preflight could not see is worth a look, never a failure.
-                MarkKind::Unseen(why) => (Warn, format!("unseen:{why}")),
-                _ => (Fail, "ink".to_string()),
-            };
-            for (side, d, need) in [
-                ("inside (gutter)", inside, inside_m),
-                ("outside", outside, outer_m),
-                ("top", top, outer_m),
-                ("bottom", bottom, outer_m),
-            ] {
-                if d < need * PT - ink_tol {
-                    found.note(sev, "safe-area", format!("{what}|{side}|{need}"), p, d / PT);
-                }
+        let top = trim.y1 - r.y1;
+        let bottom = r.y0 - trim.y0;
+        if m.kind != MarkKind::Text && bleed && [outside, top, bottom].iter().any(|d| *d < -ink_tol)
+        {
+            continue; // bleed art: it runs off the trim into the bleed
+        }
+        let (sev, what) = match m.kind {
+            MarkKind::Text => (Fail, "text".to_string()),
+            // Ink preflight could not see is worth a look, never a failure.
+            MarkKind::Unseen(why) => (Warn, format!("unseen:{why}")),
+            _ => (Fail, "ink".to_string()),
+        };
+        for (side, d, need) in [
+            ("inside (gutter)", inside, inside_m),
+            ("outside", outside, outer_m),
+            ("top", top, outer_m),
+            ("bottom", bottom, outer_m),
+        ] {
+            if d < need * PT - ink_tol {
+                found.note(sev, "safe-area", format!("{what}|{side}|{need}"), p, d / PT);
             }
         }
     }
-    if !rgb_pages.is_empty() {
-        let rgb: Vec<&str> = spaces
-            .iter()
-            .filter(|s| s.contains("RGB"))
-            .map(String::as_str)
-            .collect();
-        let (sev, what) = match service {
-            Service::Kdp => (Warn, "KDP converts it; greys and blacks may shift"),
-            Service::Ingram => (Fail, "IngramSpark asks for CMYK or grey"),
-        };
-        for p in &rgb_pages {
+}
+
+/// Note every page painted in RGB: a warning for KDP, a failure for IngramSpark.
+fn note_rgb(painted: &Painted, service: Service, found: &mut Found) {
+    if painted.rgb_pages.is_empty() {
+        return;
+    }
+    let rgb: Vec<&str> = painted
+        .spaces
+        .iter()
+        .filter(|s| s.contains("RGB"))
+        .map(String::as_str)
+        .collect();
+    let (sev, what) = match service {
+        Service::Kdp => (Warn, "KDP converts it; greys and blacks may shift"),
+        Service::Ingram => (Fail, "IngramSpark asks for CMYK or grey"),
+    };
+    for p in &painted.rgb_pages {
+        found.note(
+            sev,
+            "colour",
+            format!("RGB colour ({}): {what}", rgb.join(", ")),
+            *p,
+            0.0,
+        );
+    }
+}
+
+/// Check a PDF/X claim (the Info dictionary's GTS_PDFXVersion): a version, an output
+/// intent, a TrimBox or ArtBox on every page and, for X-1a, no RGB.
+fn check_pdfx(doc: &Document, boxes: &[Boxes], rgb_pages: &BTreeSet<u32>, found: &mut Found) {
+    let info = doc
+        .trailer
+        .get(b"Info")
+        .ok()
+        .map(|o| content::deref(doc, o))
+        .and_then(|o| o.as_dict().ok());
+    let pdfx = info
+        .and_then(|d| content::get(doc, d, b"GTS_PDFXVersion"))
+        .and_then(|o| o.as_str().ok())
+        .map(|s| String::from_utf8_lossy(&s[..s.len().min(40)]).into_owned());
+    let Some(version) = pdfx else {
+        return;
+    };
+    let version = if version.trim().is_empty() {
+        found.note(
+            Fail,
+            "pdfx",
+            "GTS_PDFXVersion is empty: a malformed PDF/X claim (name a version, or remove the key)"
+                .into(),
+            0,
+            0.0,
+        );
+        "PDF/X (with an empty version)".to_string()
+    } else {
+        version
+    };
+    if !has_pdfx_intent(doc) {
+        found.note(
+            Fail,
+            "pdfx",
+            format!("claims {version} but has no GTS_PDFX output intent with a profile or registered condition"),
+            0,
+            0.0,
+        );
+    }
+    for (i, b) in boxes.iter().enumerate() {
+        if b.trim.is_none() && !b.art {
             found.note(
-                sev,
-                "colour",
-                format!("RGB colour ({}): {what}", rgb.join(", ")),
+                Fail,
+                "pdfx",
+                format!("claims {version} but the page has neither TrimBox nor ArtBox"),
+                (i + 1) as u32,
+                0.0,
+            );
+        }
+    }
+    if version.contains("X-1") {
+        for p in rgb_pages {
+            found.note(
+                Fail,
+                "pdfx",
+                format!("claims {version} but uses RGB (X-1a allows CMYK, grey and spot only)"),
                 *p,
                 0.0,
             );
         }
     }
+}
 
-    // A PDF/X claim.
-    let info = doc
-        .trailer
-        .get(b"Info")
-        .ok()
-        .map(|o| content::deref(&doc, o))
-        .and_then(|o| o.as_dict().ok());
-    let pdfx = info
-        .and_then(|d| content::get(&doc, d, b"GTS_PDFXVersion"))
-        .and_then(|o| o.as_str().ok())
-        .map(|s| String::from_utf8_lossy(&s[..s.len().min(40)]).into_owned());
-    if let Some(version) = pdfx {
-        let version = if version.trim().is_empty() {
-            found.note(
-                Fail,
-                "pdfx",
-                "GTS_PDFXVersion is empty: a malformed PDF/X claim (name a version, or remove the key)".into(),
-                0,
-                0.0,
-            );
-            "PDF/X (with an empty version)".to_string()
-        } else {
-            version
-        };
-        let catalog = doc.catalog().ok();
-        let intent_ok = catalog
-            .and_then(|c| content::get(&doc, c, b"OutputIntents"))
-            .and_then(|o| o.as_array().ok())
-            .is_some_and(|a| {
-                a.iter().take(64).any(|i| {
-                    let Ok(d) = content::deref(&doc, i).as_dict() else {
-                        return false;
-                    };
-                    let s = content::get(&doc, d, b"S").and_then(|o| o.as_name().ok());
-                    let profile = matches!(
-                        content::get(&doc, d, b"DestOutputProfile"),
-                        Some(Object::Stream(_))
-                    );
-                    let registered = content::get(&doc, d, b"OutputConditionIdentifier")
-                        .and_then(|o| o.as_str().ok())
-                        .is_some_and(|s| !s.is_empty())
-                        && content::get(&doc, d, b"RegistryName").is_some();
-                    s == Some(b"GTS_PDFX") && (profile || registered)
-                })
-            });
-        if !intent_ok {
-            found.note(
-                Fail,
-                "pdfx",
-                format!("claims {version} but has no GTS_PDFX output intent with a profile or registered condition"),
-                0,
-                0.0,
-            );
-        }
-        for (i, b) in boxes.iter().enumerate() {
-            if b.trim.is_none() && !b.art {
-                found.note(
-                    Fail,
-                    "pdfx",
-                    format!("claims {version} but the page has neither TrimBox nor ArtBox"),
-                    (i + 1) as u32,
-                    0.0,
+/// Whether the catalog has a GTS_PDFX output intent with a destination profile or a
+/// registered output condition (among its first 64).
+fn has_pdfx_intent(doc: &Document) -> bool {
+    let catalog = doc.catalog().ok();
+    catalog
+        .and_then(|c| content::get(doc, c, b"OutputIntents"))
+        .and_then(|o| o.as_array().ok())
+        .is_some_and(|a| {
+            a.iter().take(64).any(|i| {
+                let Ok(d) = content::deref(doc, i).as_dict() else {
+                    return false;
+                };
+                let s = content::get(doc, d, b"S").and_then(|o| o.as_name().ok());
+                let profile = matches!(
+                    content::get(doc, d, b"DestOutputProfile"),
+                    Some(Object::Stream(_))
                 );
-            }
-        }
-        if version.contains("X-1") {
-            for p in &rgb_pages {
-                found.note(
-                    Fail,
-                    "pdfx",
-                    format!("claims {version} but uses RGB (X-1a allows CMYK, grey and spot only)"),
-                    *p,
-                    0.0,
-                );
-            }
-        }
-    }
+                let registered = content::get(doc, d, b"OutputConditionIdentifier")
+                    .and_then(|o| o.as_str().ok())
+                    .is_some_and(|s| !s.is_empty())
+                    && content::get(doc, d, b"RegistryName").is_some();
+                s == Some(b"GTS_PDFX") && (profile || registered)
+            })
+        })
+}
 
-    // The problems, worded.
+/// The problems found, worded, in the order of their (severity, rule, key).
+fn worded(found: Found, service: Service, book_bleed: bool) -> Vec<Problem> {
     let mut problems = Vec::new();
     for ((severity, rule, key), (pages, value)) in found.map {
         let message = match rule {
-            "safe-area" => {
-                let mut parts = key.split('|');
-                let what = parts.next().unwrap_or("ink");
-                let side = parts.next().unwrap_or("");
-                let need: f64 = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0.0);
-                let found = if value < 0.0 {
-                    format!("{} past the trim", inch(-value))
-                } else {
-                    format!("{} from the trim", inch(value))
-                };
-                let bleed_note = if what == "ink" && book_bleed {
-                    " (and does not run off into the bleed)"
-                } else {
-                    ""
-                };
-                match what.strip_prefix("unseen:") {
-                    Some(why) => format!(
-                        "an image whose pixels preflight cannot see ({why}) covers the safe area on the {side} edge: its box is {found}, needs at least {}; check by eye that it is white there",
-                        inch(need)
-                    ),
-                    None => format!(
-                        "{what} outside the safe area on the {side} edge{bleed_note}: {found}, needs at least {}",
-                        inch(need)
-                    ),
-                }
-            }
+            "safe-area" => safe_area_message(&key, value, book_bleed),
             "text-size" => format!(
                 "{key}: smallest {}, needs at least {}",
                 pt(value),
@@ -1084,16 +1189,36 @@ fn check_inner(bytes: &[u8], service: Service) -> Result<Report> {
             message,
         });
     }
-    Ok(Report {
-        service,
-        pages: n,
-        trim_in: first.map(|g| (g.0, g.1)),
-        bleed_in: first.map_or(0.0, |g| g.2),
-        colour_spaces: spaces.into_iter().collect(),
-        min_text_pt: min_text,
-        min_line_pt: min_line,
-        problems,
-    })
+    problems
+}
+
+/// A safe-area problem's message: `key` is "what|side|need" and `value` the worst
+/// distance from the trim, in inches (negative past it).
+fn safe_area_message(key: &str, value: f64, book_bleed: bool) -> String {
+    let mut parts = key.split('|');
+    let what = parts.next().unwrap_or("ink");
+    let side = parts.next().unwrap_or("");
+    let need: f64 = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0.0);
+    let found = if value < 0.0 {
+        format!("{} past the trim", inch(-value))
+    } else {
+        format!("{} from the trim", inch(value))
+    };
+    let bleed_note = if what == "ink" && book_bleed {
+        " (and does not run off into the bleed)"
+    } else {
+        ""
+    };
+    match what.strip_prefix("unseen:") {
+        Some(why) => format!(
+            "an image whose pixels preflight cannot see ({why}) covers the safe area on the {side} edge: its box is {found}, needs at least {}; check by eye that it is white there",
+            inch(need)
+        ),
+        None => format!(
+            "{what} outside the safe area on the {side} edge{bleed_note}: {found}, needs at least {}",
+            inch(need)
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -128,58 +128,22 @@ fn edge_ends(d: usize) -> ((f32, f32), (f32, f32)) {
     }
 }
 
+/// One tile in `cell`: its field, cities, roads and monastery, with `m`'s marks.
 fn tile(canvas: &mut Canvas, cell: Rect, t: Tile, m: Marks) {
     canvas.rect(
         cell,
         Some(FIELD),
         Some(stroke(Color::grey(80), cell.w * 0.01)),
     );
-    let wall_for = |closed: bool| {
-        if closed {
-            stroke(Color::BLACK, (cell.w * 0.08).max(0.35))
-        } else {
-            stroke(WALL, cell.w * 0.03)
-        }
-    };
-    let fill_for = |closed: bool| Some(if closed { CITY_CLOSED } else { CITY_FILL });
     let city_edges: Vec<usize> = (0..4).filter(|&d| t.edges[d] == CITY).collect();
     if t.cities == 1 && city_edges.len() >= 2 {
-        // One city over all its edges: a polygon through the city edges' corners
-        // and, between them, a point pulled towards the centre.
-        // `on_edge[i]`: the side from point i to point i + 1 lies on a tile edge (no
-        // wall there: the city goes on across it).
-        let (mut pts, mut on_edge) = (Vec::new(), Vec::new());
-        for d in 0..4 {
-            let ((u0, v0), (u1, v1)) = edge_ends(d);
-            if t.edges[d] == CITY {
-                pts.push(at(cell, u0, v0));
-                pts.push(at(cell, u1, v1));
-                on_edge.extend([true, false]);
-            } else {
-                let (mu, mv) = ((u0 + u1) / 2.0, (v0 + v1) / 2.0);
-                pts.push(at(cell, 0.5 + (mu - 0.5) * 0.3, 0.5 + (mv - 0.5) * 0.3));
-                on_edge.push(false);
-            }
-        }
-        let closed = m.closed_city[city_edges[0]];
-        canvas.polygon(pts.clone(), fill_for(closed), None);
-        if city_edges.len() < 4 {
-            // The walls: the runs of sides between tile edges, each one polyline.
-            let n = pts.len();
-            let first = on_edge.iter().position(|&e| e).expect("a city edge");
-            let mut run = vec![pts[(first + 1) % n]];
-            for k in 1..=n {
-                let i = (first + k) % n;
-                if on_edge[i] {
-                    if run.len() > 1 {
-                        canvas.polyline(std::mem::take(&mut run), wall_for(closed));
-                    }
-                    run = vec![pts[(i + 1) % n]];
-                } else {
-                    run.push(pts[(i + 1) % n]);
-                }
-            }
-        }
+        one_city(
+            canvas,
+            cell,
+            t,
+            m.closed_city[city_edges[0]],
+            city_edges.len(),
+        );
     } else {
         // Each city edge its own cap.
         for &d in &city_edges {
@@ -188,11 +152,72 @@ fn tile(canvas: &mut Canvas, cell: Rect, t: Tile, m: Marks) {
             let tip = at(cell, 0.5 + (mu - 0.5) * 0.35, 0.5 + (mv - 0.5) * 0.35);
             let (a, b) = (at(cell, u0, v0), at(cell, u1, v1));
             let closed = m.closed_city[d];
-            canvas.polygon(vec![a, b, tip], fill_for(closed), None);
-            canvas.polyline(vec![b, tip, a], wall_for(closed));
+            canvas.polygon(vec![a, b, tip], city_fill(closed), None);
+            canvas.polyline(vec![b, tip, a], city_wall(cell, closed));
         }
     }
-    // Roads: to the centre; two roads join there, others end at a small square.
+    roads(canvas, cell, t, m);
+    if t.is_monastery() {
+        monastery(canvas, cell, m.surrounded_monastery);
+    }
+}
+
+/// A city's wall: heavy black when `closed`, else thin brown.
+fn city_wall(cell: Rect, closed: bool) -> Stroke {
+    if closed {
+        stroke(Color::BLACK, (cell.w * 0.08).max(0.35))
+    } else {
+        stroke(WALL, cell.w * 0.03)
+    }
+}
+
+/// A city's fill: dark when `closed`.
+fn city_fill(closed: bool) -> Option<Color> {
+    Some(if closed { CITY_CLOSED } else { CITY_FILL })
+}
+
+/// One city over all of tile `t`'s city edges (`edges` of them): a polygon through
+/// the city edges' corners and, between them, a point pulled towards the centre,
+/// walled where it does not run on across a tile edge.
+fn one_city(canvas: &mut Canvas, cell: Rect, t: Tile, closed: bool, edges: usize) {
+    // `on_edge[i]`: the side from point i to point i + 1 lies on a tile edge (no
+    // wall there: the city goes on across it).
+    let (mut pts, mut on_edge) = (Vec::new(), Vec::new());
+    for d in 0..4 {
+        let ((u0, v0), (u1, v1)) = edge_ends(d);
+        if t.edges[d] == CITY {
+            pts.push(at(cell, u0, v0));
+            pts.push(at(cell, u1, v1));
+            on_edge.extend([true, false]);
+        } else {
+            let (mu, mv) = ((u0 + u1) / 2.0, (v0 + v1) / 2.0);
+            pts.push(at(cell, 0.5 + (mu - 0.5) * 0.3, 0.5 + (mv - 0.5) * 0.3));
+            on_edge.push(false);
+        }
+    }
+    canvas.polygon(pts.clone(), city_fill(closed), None);
+    if edges < 4 {
+        // The walls: the runs of sides between tile edges, each one polyline.
+        let n = pts.len();
+        let first = on_edge.iter().position(|&e| e).expect("a city edge");
+        let mut run = vec![pts[(first + 1) % n]];
+        for k in 1..=n {
+            let i = (first + k) % n;
+            if on_edge[i] {
+                if run.len() > 1 {
+                    canvas.polyline(std::mem::take(&mut run), city_wall(cell, closed));
+                }
+                run = vec![pts[(i + 1) % n]];
+            } else {
+                run.push(pts[(i + 1) % n]);
+            }
+        }
+    }
+}
+
+/// Roads: to the centre; two roads join there, others end at a small square.
+/// Finished roads (in `m`) are solid black.
+fn roads(canvas: &mut Canvas, cell: Rect, t: Tile, m: Marks) {
     let roads: Vec<usize> = (0..4).filter(|&d| t.edges[d] == ROAD).collect();
     let mid = |d: usize| {
         let ((u0, v0), (u1, v1)) = edge_ends(d);
@@ -219,31 +244,34 @@ fn tile(canvas: &mut Canvas, cell: Rect, t: Tile, m: Marks) {
             None,
         );
     }
-    if t.is_monastery() {
-        let w = cell.w * 0.34;
-        let body = Rect::new(centre.x - w / 2.0, centre.y - w * 0.3, w, w * 0.7);
-        canvas.rect(
-            body,
-            Some(Color::rgb(220, 60, 50)),
-            Some(stroke(Color::grey(40), cell.w * 0.01)),
+}
+
+/// A monastery: a small building at the centre, ringed in black when `surrounded`.
+fn monastery(canvas: &mut Canvas, cell: Rect, surrounded: bool) {
+    let centre = cell.center();
+    let w = cell.w * 0.34;
+    let body = Rect::new(centre.x - w / 2.0, centre.y - w * 0.3, w, w * 0.7);
+    canvas.rect(
+        body,
+        Some(Color::rgb(220, 60, 50)),
+        Some(stroke(Color::grey(40), cell.w * 0.01)),
+    );
+    canvas.polygon(
+        vec![
+            pt(body.x - w * 0.1, body.y),
+            pt(centre.x, body.y - w * 0.45),
+            pt(body.right() + w * 0.1, body.y),
+        ],
+        Some(Color::rgb(150, 40, 30)),
+        Some(stroke(Color::grey(40), cell.w * 0.01)),
+    );
+    if surrounded {
+        canvas.circle(
+            pt(centre.x, centre.y - w * 0.05),
+            w * 0.95,
+            None,
+            Some(stroke(Color::BLACK, (cell.w * 0.07).max(0.35))),
         );
-        canvas.polygon(
-            vec![
-                pt(body.x - w * 0.1, body.y),
-                pt(centre.x, body.y - w * 0.45),
-                pt(body.right() + w * 0.1, body.y),
-            ],
-            Some(Color::rgb(150, 40, 30)),
-            Some(stroke(Color::grey(40), cell.w * 0.01)),
-        );
-        if m.surrounded_monastery {
-            canvas.circle(
-                pt(centre.x, centre.y - w * 0.05),
-                w * 0.95,
-                None,
-                Some(stroke(Color::BLACK, (cell.w * 0.07).max(0.35))),
-            );
-        }
     }
 }
 

@@ -80,70 +80,123 @@ pub fn answer(canvas: &mut Canvas, area: Rect, l: &MoveGrid, moves: &[usize]) {
     );
 }
 
+/// Draw the board `l` in `area`: its shaded edge, grid and labels, with `marks`.
 pub fn draw(canvas: &mut Canvas, area: Rect, l: &MoveGrid, marks: &Marks) {
-    let (br, bc) = (l.board_rows(), l.board_cols());
     let (s, x0, y0) = geometry(area, l);
-    let cell = |r: usize, c: usize| Rect::new(x0 + c as f32 * s, y0 + r as f32 * s, s, s);
-    let k = l.shape.margin();
+    let b = Board { l, s, x0, y0 };
+    b.shade_edge(canvas);
+    for &m in marks.filled {
+        let (r, c) = l.move_centre(m);
+        canvas.rect(b.cell(r, c).inset(s * 0.14), Some(ANSWER_FILL), None);
+    }
+    b.lines(canvas);
+    b.labels(canvas);
+    if let Some(cells) = marks.cells {
+        b.dots_and_dashes(canvas, cells);
+    }
+    // The target of a board without a single middle: a bold square just inside the cell.
+    if target_marked(l) {
+        let (r, c) = l.target_cell();
+        let w = (s * 0.1).max(MIN_LINE_MM * 2.0);
+        canvas.rect(
+            b.cell(r, c).inset(w / 2.0 + s * 0.03),
+            None,
+            Some(Stroke::new(Color::BLACK, w)),
+        );
+    }
+    if let Some(m) = marks.outlined {
+        b.outline_move(canvas, m);
+    }
+    let ring = Stroke::new(MOVE_MARK, (s * 0.08).max(MIN_LINE_MM));
+    for &m in marks.circled {
+        let (r, c) = l.move_centre(m);
+        canvas.circle(b.cell(r, c).center(), s * 0.42, None, Some(ring));
+    }
+}
 
-    // Shade the ring where no move can be centred.
-    if k > 0 {
-        for r in 0..br {
-            for c in 0..bc {
-                if r < k || c < k || r >= br - k || c >= bc - k {
-                    canvas.rect(cell(r, c), Some(EDGE_SHADE), None);
+/// A board placed in its area: cells of `s` mm from the top-left corner (`x0`, `y0`).
+struct Board<'a> {
+    l: &'a MoveGrid,
+    s: f32,
+    x0: f32,
+    y0: f32,
+}
+
+impl Board<'_> {
+    /// The square of the cell in board row `r`, column `c`.
+    fn cell(&self, r: usize, c: usize) -> Rect {
+        let s = self.s;
+        Rect::new(self.x0 + c as f32 * s, self.y0 + r as f32 * s, s, s)
+    }
+
+    /// Shade the ring where no move can be centred.
+    fn shade_edge(&self, canvas: &mut Canvas) {
+        let (br, bc) = (self.l.board_rows(), self.l.board_cols());
+        let k = self.l.shape.margin();
+        if k > 0 {
+            for r in 0..br {
+                for c in 0..bc {
+                    if r < k || c < k || r >= br - k || c >= bc - k {
+                        canvas.rect(self.cell(r, c), Some(EDGE_SHADE), None);
+                    }
                 }
             }
         }
     }
-    for &m in marks.filled {
-        let (r, c) = l.move_centre(m);
-        canvas.rect(cell(r, c).inset(s * 0.14), Some(ANSWER_FILL), None);
-    }
-    // Thin inner lines, thick outer border.
-    let thin = Stroke::new(GRID, (s * 0.03).clamp(MIN_LINE_MM, 0.25));
-    for r in 1..br {
-        let y = y0 + r as f32 * s;
-        canvas.line(pt(x0, y), pt(x0 + bc as f32 * s, y), thin);
-    }
-    for c in 1..bc {
-        let x = x0 + c as f32 * s;
-        canvas.line(pt(x, y0), pt(x, y0 + br as f32 * s), thin);
-    }
-    let thick = Stroke::new(Color::BLACK, (s * 0.08).clamp(0.3, BORDER_MAX));
-    canvas.rect(
-        Rect::new(x0, y0, bc as f32 * s, br as f32 * s),
-        None,
-        Some(thick),
-    );
 
-    // Labels: letters over the inner columns, numbers beside the inner rows.
-    let label_size = fit_size("00", Face::Regular, s * LABEL_ROOM * 0.85, s * 0.5, 12.0);
-    let gap = s * (0.5 + LABEL_ROOM / 2.0);
-    for (c, &letter) in LETTERS.iter().enumerate().take(l.cols) {
-        let at = cell(0, c + k).center();
-        canvas.text_centered(
-            pt(at.x, at.y - gap),
-            label_size,
-            Face::Regular,
-            &(letter as char).to_string(),
-        );
-    }
-    for r in 0..l.rows {
-        let at = cell(r + k, 0).center();
-        canvas.text_centered(
-            pt(at.x - gap, at.y),
-            label_size,
-            Face::Regular,
-            &(r + 1).to_string(),
+    /// Thin inner lines, thick outer border.
+    fn lines(&self, canvas: &mut Canvas) {
+        let (br, bc) = (self.l.board_rows(), self.l.board_cols());
+        let (s, x0, y0) = (self.s, self.x0, self.y0);
+        let thin = Stroke::new(GRID, (s * 0.03).clamp(MIN_LINE_MM, 0.25));
+        for r in 1..br {
+            let y = y0 + r as f32 * s;
+            canvas.line(pt(x0, y), pt(x0 + bc as f32 * s, y), thin);
+        }
+        for c in 1..bc {
+            let x = x0 + c as f32 * s;
+            canvas.line(pt(x, y0), pt(x, y0 + br as f32 * s), thin);
+        }
+        let thick = Stroke::new(Color::BLACK, (s * 0.08).clamp(0.3, BORDER_MAX));
+        canvas.rect(
+            Rect::new(x0, y0, bc as f32 * s, br as f32 * s),
+            None,
+            Some(thick),
         );
     }
 
-    // Dots and dashes.
-    if let Some(cells) = marks.cells {
-        for r in 0..br {
-            for c in 0..bc {
-                let centre = cell(r, c).center();
+    /// Labels: letters over the inner columns, numbers beside the inner rows.
+    fn labels(&self, canvas: &mut Canvas) {
+        let (l, s) = (self.l, self.s);
+        let k = l.shape.margin();
+        let label_size = fit_size("00", Face::Regular, s * LABEL_ROOM * 0.85, s * 0.5, 12.0);
+        let gap = s * (0.5 + LABEL_ROOM / 2.0);
+        for (c, &letter) in LETTERS.iter().enumerate().take(l.cols) {
+            let at = self.cell(0, c + k).center();
+            canvas.text_centered(
+                pt(at.x, at.y - gap),
+                label_size,
+                Face::Regular,
+                &(letter as char).to_string(),
+            );
+        }
+        for r in 0..l.rows {
+            let at = self.cell(r + k, 0).center();
+            canvas.text_centered(
+                pt(at.x - gap, at.y),
+                label_size,
+                Face::Regular,
+                &(r + 1).to_string(),
+            );
+        }
+    }
+
+    /// A dot on every cell of `cells`, a dash on every other cell.
+    fn dots_and_dashes(&self, canvas: &mut Canvas, cells: &Bits) {
+        let (l, s) = (self.l, self.s);
+        for r in 0..l.board_rows() {
+            for c in 0..l.board_cols() {
+                let centre = self.cell(r, c).center();
                 if cells.get(l.cell(r, c)) {
                     canvas.circle(centre, s * 0.27, Some(Color::BLACK), None);
                 } else {
@@ -158,26 +211,15 @@ pub fn draw(canvas: &mut Canvas, area: Rect, l: &MoveGrid, marks: &Marks) {
         }
     }
 
-    // The target of a board without a single middle: a bold square just inside the cell.
-    if target_marked(l) {
-        let (r, c) = l.target_cell();
-        let w = (s * 0.1).max(MIN_LINE_MM * 2.0);
-        canvas.rect(
-            cell(r, c).inset(w / 2.0 + s * 0.03),
-            None,
-            Some(Stroke::new(Color::BLACK, w)),
-        );
-    }
-
-    if let Some(m) = marks.outlined {
-        let cs: Vec<(usize, usize)> = l.move_cells(m).collect();
-        let w = (s * 0.07).clamp(MIN_LINE_MM * 2.0, BORDER_MAX);
+    /// Outline every cell edge of move `m`'s shape that borders a cell outside it.
+    fn outline_move(&self, canvas: &mut Canvas, m: usize) {
+        let cs: Vec<(usize, usize)> = self.l.move_cells(m).collect();
+        let w = (self.s * 0.07).clamp(MIN_LINE_MM * 2.0, BORDER_MAX);
         let stroke = Stroke::new(BLOCK_OUTLINE, w);
-        // Outline every cell edge of the move's shape that borders a cell outside it.
         let inside =
             |r: isize, c: isize| cs.iter().any(|&(a, b)| a as isize == r && b as isize == c);
         for &(r, c) in &cs {
-            let b = cell(r, c);
+            let b = self.cell(r, c);
             let (ri, ci) = (r as isize, c as isize);
             if !inside(ri - 1, ci) {
                 canvas.line(pt(b.x, b.y), pt(b.right(), b.y), stroke);
@@ -192,12 +234,6 @@ pub fn draw(canvas: &mut Canvas, area: Rect, l: &MoveGrid, marks: &Marks) {
                 canvas.line(pt(b.right(), b.y), pt(b.right(), b.bottom()), stroke);
             }
         }
-    }
-
-    let ring = Stroke::new(MOVE_MARK, (s * 0.08).max(MIN_LINE_MM));
-    for &m in marks.circled {
-        let (r, c) = l.move_centre(m);
-        canvas.circle(cell(r, c).center(), s * 0.42, None, Some(ring));
     }
 }
 

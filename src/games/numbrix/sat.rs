@@ -23,7 +23,7 @@
 //! reports "unknown", never a count), and the tests compare both provers with brute
 //! force on small boards.
 
-use super::bits::Geometry;
+use super::bits::{Bits, Geometry};
 use super::grid::BLOCKED;
 use batsat::{lbool, Callbacks, Lit, SolverInterface, SolverOpts};
 use std::cell::Cell;
@@ -104,28 +104,11 @@ pub(crate) fn count<const W: usize>(
     budget: u64,
     hint: &[u16],
 ) -> SatVerdict {
-    let n = g.count;
-    let unknown = |decisions| SatVerdict {
-        found: None,
-        solution: None,
-        decisions,
-    };
     let zero = SatVerdict {
         found: Some(0),
         solution: None,
         decisions: 0,
     };
-    // Where each given number sits (u16::MAX: missing).
-    let mut at = vec![u16::MAX; n + 2];
-    let mut empty = g.all;
-    for c in g.all.iter() {
-        let v = cells[c];
-        if v != 0 && v != BLOCKED && (v as usize) <= n {
-            at[v as usize] = c as u16;
-            empty.clear(c);
-        }
-    }
-    let given = |k: usize| at[k] != u16::MAX;
     let mut s = batsat::Solver::new(
         SolverOpts::default(),
         Limits {
@@ -134,136 +117,232 @@ pub(crate) fn count<const W: usize>(
             stopped: Cell::new(false),
         },
     );
-    // The domain variables of each missing number, as (cell, literal), in number order.
-    let mut start = vec![0usize; n + 2];
-    let mut vars: Vec<(u16, Lit)> = Vec::new();
-    let mut per_cell: Vec<Vec<Lit>> = vec![Vec::new(); g.cells];
-    let mut below = 0usize; // the largest given number so far (0: none)
-    let mut next = vec![0usize; n + 2]; // the smallest given number above k (n + 1: none)
-    let mut above = n + 1;
-    for k in (1..=n).rev() {
-        next[k] = above;
-        if given(k) {
-            above = k;
-        }
+    let Some(mut enc) = Encoding::new(&mut s, g, cells, forbid, hint) else {
+        return zero;
+    };
+    if !enc.number_clauses(&mut s, g) || !enc.cell_clauses(&mut s) {
+        return zero;
     }
-    for k in 1..=n {
-        start[k] = vars.len();
-        if given(k) {
-            below = k;
-            continue;
-        }
-        let mut dom = empty;
-        if below != 0 {
-            let a = at[below] as usize;
-            dom &= g.ball(a, k - below) & g.colour_at(a, k - below);
-        }
-        let b = next[k];
-        if b <= n {
-            let p = at[b] as usize;
-            dom &= g.ball(p, b - k) & g.colour_at(p, b - k);
-        }
-        if let Some((c, v)) = forbid {
-            if v as usize == k {
-                dom.clear(c);
+    enc.solutions(&mut s, g, cells, stop_at)
+}
+
+/// A position as clauses: one variable per (missing number, cell of its domain).
+struct Encoding<const W: usize> {
+    /// The highest number.
+    n: usize,
+    /// Where each given number sits (u16::MAX: missing), for 0 to n + 1.
+    at: Vec<u16>,
+    /// The open cells without a given.
+    empty: Bits<W>,
+    /// The domain variables of each missing number, as (cell, literal), in number
+    /// order: number k's are `vars[start[k]..start[k + 1]]`.
+    vars: Vec<(u16, Lit)>,
+    start: Vec<usize>,
+    /// Each cell's literals (taken when its clauses are added).
+    per_cell: Vec<Vec<Lit>>,
+}
+
+impl<const W: usize> Encoding<W> {
+    /// Whether number `k` is given.
+    fn given(&self, k: usize) -> bool {
+        self.at[k] != u16::MAX
+    }
+
+    /// Number `k`'s domain variables, as (cell, literal).
+    fn dom(&self, k: usize) -> &[(u16, Lit)] {
+        &self.vars[self.start[k]..self.start[k + 1]]
+    }
+
+    /// The givens of `cells` and a variable in `s` for each missing number at each
+    /// cell its domain allows (never `forbid`'s number in its cell; `hint`'s cell
+    /// tried first); None when a missing number has no cell left.
+    fn new(
+        s: &mut batsat::Solver<Limits>,
+        g: &Geometry<W>,
+        cells: &[u16],
+        forbid: Option<(usize, u16)>,
+        hint: &[u16],
+    ) -> Option<Self> {
+        let n = g.count;
+        let mut at = vec![u16::MAX; n + 2];
+        let mut empty = g.all;
+        for c in g.all.iter() {
+            let v = cells[c];
+            if v != 0 && v != BLOCKED && (v as usize) <= n {
+                at[v as usize] = c as u16;
+                empty.clear(c);
             }
         }
-        if dom.is_empty() {
-            return zero;
+        let given = |k: usize| at[k] != u16::MAX;
+        let mut start = vec![0usize; n + 2];
+        let mut vars: Vec<(u16, Lit)> = Vec::new();
+        let mut per_cell: Vec<Vec<Lit>> = vec![Vec::new(); g.cells];
+        let mut below = 0usize; // the largest given number so far (0: none)
+        let mut next = vec![0usize; n + 2]; // the smallest given number above k (n + 1: none)
+        let mut above = n + 1;
+        for k in (1..=n).rev() {
+            next[k] = above;
+            if given(k) {
+                above = k;
+            }
         }
-        let preferred = hint.get(k).copied();
-        for q in dom.iter() {
-            let phase = if preferred == Some(q as u16) {
-                lbool::TRUE
-            } else {
-                lbool::FALSE
-            };
-            let x = Lit::new(s.new_var(phase, true), true);
-            vars.push((q as u16, x));
-            per_cell[q].push(x);
-        }
-    }
-    start[n + 1] = vars.len();
-    let dom = |k: usize| &vars[start[k]..start[k + 1]];
-    let mut buf = Vec::new();
-    let mut lits = Vec::new();
-    // Literal of number k at each cell, for the number being linked to.
-    let mut lit_at: Vec<Option<Lit>> = vec![None; g.cells];
-    for k in 1..=n {
-        if given(k) {
-            continue;
-        }
-        lits.clear();
-        lits.extend(dom(k).iter().map(|&(_, x)| x));
-        buf.clone_from(&lits);
-        if !s.add_clause_reuse(&mut buf) {
-            return zero;
-        }
-        at_most_one(&mut s, &lits, &mut buf);
-        // k's cell touches k - 1's and k + 1's (a given neighbour is in the domain).
-        for k2 in [k - 1, k + 1] {
-            if k2 == 0 || k2 > n || given(k2) {
+        for k in 1..=n {
+            start[k] = vars.len();
+            if given(k) {
+                below = k;
                 continue;
             }
-            for &(q, y) in dom(k2) {
-                lit_at[q as usize] = Some(y);
+            let mut dom = empty;
+            if below != 0 {
+                let a = at[below] as usize;
+                dom &= g.ball(a, k - below) & g.colour_at(a, k - below);
             }
-            for &(q, x) in dom(k) {
-                buf.clear();
-                buf.push(!x);
-                buf.extend(g.nbr[q as usize].iter().filter_map(|c| lit_at[c]));
-                if !s.add_clause_reuse(&mut buf) {
-                    return zero;
+            let b = next[k];
+            if b <= n {
+                let p = at[b] as usize;
+                dom &= g.ball(p, b - k) & g.colour_at(p, b - k);
+            }
+            if let Some((c, v)) = forbid {
+                if v as usize == k {
+                    dom.clear(c);
                 }
             }
-            for &(q, _) in dom(k2) {
-                lit_at[q as usize] = None;
+            if dom.is_empty() {
+                return None;
+            }
+            let preferred = hint.get(k).copied();
+            for q in dom.iter() {
+                let phase = if preferred == Some(q as u16) {
+                    lbool::TRUE
+                } else {
+                    lbool::FALSE
+                };
+                let x = Lit::new(s.new_var(phase, true), true);
+                vars.push((q as u16, x));
+                per_cell[q].push(x);
             }
         }
+        start[n + 1] = vars.len();
+        Some(Encoding {
+            n,
+            at,
+            empty,
+            vars,
+            start,
+            per_cell,
+        })
     }
-    for c in empty.iter() {
-        let xs = std::mem::take(&mut per_cell[c]);
-        buf.clone_from(&xs);
-        if !s.add_clause_reuse(&mut buf) {
-            return zero;
-        }
-        at_most_one(&mut s, &xs, &mut buf);
-    }
-    let mut found = 0u32;
-    let mut first = None;
-    loop {
-        match s.solve_limited(&[]) {
-            r if r == lbool::TRUE => {}
-            r if r == lbool::FALSE => break,
-            _ => return unknown(s.cb().decisions.get()),
-        }
-        let mut grid: Vec<u16> = (0..g.cells)
-            .map(|c| if g.all.get(c) { cells[c] } else { BLOCKED })
-            .collect();
-        // The model's numbers, and the clause that rules it out next time. A number
-        // left without a cell leaves a 0, which the path check refuses.
-        buf.clear();
+
+    /// Each missing number takes exactly one cell, which touches the cells of the
+    /// numbers before and after it; false when that is already unsatisfiable.
+    fn number_clauses(&self, s: &mut batsat::Solver<Limits>, g: &Geometry<W>) -> bool {
+        let n = self.n;
+        let mut buf = Vec::new();
+        let mut lits = Vec::new();
+        // Literal of number k at each cell, for the number being linked to.
+        let mut lit_at: Vec<Option<Lit>> = vec![None; g.cells];
         for k in 1..=n {
-            for &(q, x) in dom(k) {
-                if s.value_lit(x) == lbool::TRUE {
-                    grid[q as usize] = k as u16;
+            if self.given(k) {
+                continue;
+            }
+            lits.clear();
+            lits.extend(self.dom(k).iter().map(|&(_, x)| x));
+            buf.clone_from(&lits);
+            if !s.add_clause_reuse(&mut buf) {
+                return false;
+            }
+            at_most_one(s, &lits, &mut buf);
+            // k's cell touches k - 1's and k + 1's (a given neighbour is in the domain).
+            for k2 in [k - 1, k + 1] {
+                if k2 == 0 || k2 > n || self.given(k2) {
+                    continue;
+                }
+                for &(q, y) in self.dom(k2) {
+                    lit_at[q as usize] = Some(y);
+                }
+                for &(q, x) in self.dom(k) {
+                    buf.clear();
                     buf.push(!x);
+                    buf.extend(g.nbr[q as usize].iter().filter_map(|c| lit_at[c]));
+                    if !s.add_clause_reuse(&mut buf) {
+                        return false;
+                    }
+                }
+                for &(q, _) in self.dom(k2) {
+                    lit_at[q as usize] = None;
                 }
             }
         }
-        if !is_path(g, &grid, cells) {
-            return unknown(s.cb().decisions.get());
-        }
-        found += 1;
-        first.get_or_insert(grid);
-        if found >= stop_at || !s.add_clause_reuse(&mut buf) {
-            break;
-        }
+        true
     }
-    SatVerdict {
-        found: Some(found),
-        solution: first,
-        decisions: s.cb().decisions.get(),
+
+    /// Each empty cell takes exactly one number; false when that is already
+    /// unsatisfiable.
+    fn cell_clauses(&mut self, s: &mut batsat::Solver<Limits>) -> bool {
+        let mut buf = Vec::new();
+        for c in self.empty.iter() {
+            let xs = std::mem::take(&mut self.per_cell[c]);
+            buf.clone_from(&xs);
+            if !s.add_clause_reuse(&mut buf) {
+                return false;
+            }
+            at_most_one(s, &xs, &mut buf);
+        }
+        true
+    }
+
+    /// Solve up to `stop_at` solutions, each checked to be a path through `cells`
+    /// and then ruled out; unknown when the budget or a stop ends the search, or a
+    /// solution fails its check.
+    fn solutions(
+        &self,
+        s: &mut batsat::Solver<Limits>,
+        g: &Geometry<W>,
+        cells: &[u16],
+        stop_at: u32,
+    ) -> SatVerdict {
+        let unknown = |decisions| SatVerdict {
+            found: None,
+            solution: None,
+            decisions,
+        };
+        let mut buf = Vec::new();
+        let mut found = 0u32;
+        let mut first = None;
+        loop {
+            match s.solve_limited(&[]) {
+                r if r == lbool::TRUE => {}
+                r if r == lbool::FALSE => break,
+                _ => return unknown(s.cb().decisions.get()),
+            }
+            let mut grid: Vec<u16> = (0..g.cells)
+                .map(|c| if g.all.get(c) { cells[c] } else { BLOCKED })
+                .collect();
+            // The model's numbers, and the clause that rules it out next time. A number
+            // left without a cell leaves a 0, which the path check refuses.
+            buf.clear();
+            for k in 1..=self.n {
+                for &(q, x) in self.dom(k) {
+                    if s.value_lit(x) == lbool::TRUE {
+                        grid[q as usize] = k as u16;
+                        buf.push(!x);
+                    }
+                }
+            }
+            if !is_path(g, &grid, cells) {
+                return unknown(s.cb().decisions.get());
+            }
+            found += 1;
+            first.get_or_insert(grid);
+            if found >= stop_at || !s.add_clause_reuse(&mut buf) {
+                break;
+            }
+        }
+        SatVerdict {
+            found: Some(found),
+            solution: first,
+            decisions: s.cb().decisions.get(),
+        }
     }
 }
 

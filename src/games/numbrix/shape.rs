@@ -364,7 +364,6 @@ impl Mask {
                 self.rows * self.cols
             ));
         }
-        let name = |i: usize| cell_name(self.cols, i);
         let cells: Vec<usize> = (0..self.open.len()).filter(|&i| self.open[i]).collect();
         if cells.is_empty() {
             return Some("no cell is open".into());
@@ -373,89 +372,144 @@ impl Mask {
             return None;
         }
         let adj = self.neighbours(moves);
-
         // 1. One region.
-        let parts = components(&adj, &cells, None);
-        if parts.len() > 1 {
-            let firsts: Vec<String> = parts.iter().take(3).map(|p| name(p[0])).collect();
-            let more = if parts.len() > 3 { " and more" } else { "" };
-            return Some(format!(
-                "the open cells fall into {} separate regions ({}{more}), but a path joins them all",
-                parts.len(),
-                and_list(&firsts)
-            ));
+        if let Some(reason) = self.regions_reason(&adj, &cells) {
+            return Some(reason);
         }
-
         // 2. Colours (orthogonal moves always change the chessboard colour).
-        let dark = |i: usize| (i / self.cols + i % self.cols).is_multiple_of(2);
         if moves == Moves::Orthogonal {
-            let d = cells.iter().filter(|&&i| dark(i)).count();
-            let l = cells.len() - d;
-            if d.abs_diff(l) > 1 {
-                return Some(format!(
-                    "colouring the cells like a chessboard (row 1, column 1 dark) gives {d} dark and {l} light open cells; a path alternates colours, so the counts may differ by at most 1"
-                ));
+            if let Some(reason) = self.colours_reason(&cells) {
+                return Some(reason);
             }
         }
-
         // 3. Dead ends: a cell with one open neighbour must be an end of the path.
         let dead: Vec<usize> = cells
             .iter()
             .copied()
             .filter(|&i| adj[i].len() == 1)
             .collect();
-        if dead.len() > 2 {
-            let shown: Vec<String> = dead.iter().take(3).map(|&i| name(i)).collect();
-            let more = if dead.len() > 3 { ", ..." } else { "" };
-            return Some(format!(
-                "{} open cells ({}{more}) have only one open neighbour, but a path has only two ends",
-                dead.len(),
-                shown.join("; ")
-            ));
+        if let Some(reason) = self.dead_ends_reason(&dead) {
+            return Some(reason);
         }
-
         // 4. Cut cells. A path through a cell joins at most two parts, one on each side;
         //    so with two parts each holds one end of the path, and (orthogonal) the part's
         //    path ends next to the cut cell, on the other colour.
         // Places that must each hold an end: dead ends and the parts beside cut cells.
         let mut end_sets: Vec<(Vec<usize>, String)> = dead
             .iter()
-            .map(|&i| (vec![i], format!("{} (only one open neighbour)", name(i))))
+            .map(|&i| {
+                (
+                    vec![i],
+                    format!("{} (only one open neighbour)", self.cell_name(i)),
+                )
+            })
             .collect();
         for &v in &cells {
             let parts = components(&adj, &cells, Some(v));
-            if parts.len() >= 3 {
-                let firsts: Vec<String> = parts.iter().take(3).map(|p| name(p[0])).collect();
-                return Some(format!(
-                    "blocking {} would split the open cells into {} parts ({}{}), but a path through one cell joins at most 2",
-                    name(v),
-                    parts.len(),
-                    and_list(&firsts),
-                    if parts.len() > 3 { " and more" } else { "" }
-                ));
-            }
-            if parts.len() == 2 && moves == Moves::Orthogonal {
-                for p in &parts {
-                    let same = p.iter().filter(|&&i| dark(i) == dark(v)).count();
-                    let other = p.len() - same;
-                    if other != same && other != same + 1 {
-                        return Some(format!(
-                            "the path must pass through {v_name}, covering the part with {p_name} ({n} cells) on one side of it; that part's path ends next to {v_name}, on the other chessboard colour, so the part needs as many cells of that colour as of {v_name}'s colour or one more, but it has {other} and {same}",
-                            v_name = name(v),
-                            p_name = name(p[0]),
-                            n = p.len()
-                        ));
-                    }
-                }
+            if let Some(reason) = self.cut_reason(v, &parts, moves) {
+                return Some(reason);
             }
             if parts.len() == 2 {
                 for p in parts {
-                    let label = format!("the part with {} beyond {}", name(p[0]), name(v));
+                    let label = format!(
+                        "the part with {} beyond {}",
+                        self.cell_name(p[0]),
+                        self.cell_name(v)
+                    );
                     end_sets.push((p, label));
                 }
             }
         }
-        // Three places that share no cell would need three ends.
+        self.three_ends_reason(end_sets)
+    }
+
+    /// Cell `i` named as "row R, column C".
+    fn cell_name(&self, i: usize) -> String {
+        cell_name(self.cols, i)
+    }
+
+    /// Whether cell `i` is dark on a chessboard whose first cell is dark.
+    fn dark(&self, i: usize) -> bool {
+        (i / self.cols + i % self.cols).is_multiple_of(2)
+    }
+
+    /// Why the open `cells` cannot all be on one path when they fall into separate
+    /// regions; None when they are one.
+    fn regions_reason(&self, adj: &[Vec<usize>], cells: &[usize]) -> Option<String> {
+        let parts = components(adj, cells, None);
+        if parts.len() <= 1 {
+            return None;
+        }
+        let firsts: Vec<String> = parts.iter().take(3).map(|p| self.cell_name(p[0])).collect();
+        let more = if parts.len() > 3 { " and more" } else { "" };
+        Some(format!(
+            "the open cells fall into {} separate regions ({}{more}), but a path joins them all",
+            parts.len(),
+            and_list(&firsts)
+        ))
+    }
+
+    /// With orthogonal moves a path alternates colours: why it cannot when the dark
+    /// and light open `cells` differ by more than one; None when they do not.
+    fn colours_reason(&self, cells: &[usize]) -> Option<String> {
+        let d = cells.iter().filter(|&&i| self.dark(i)).count();
+        let l = cells.len() - d;
+        (d.abs_diff(l) > 1).then(|| {
+            format!(
+                "colouring the cells like a chessboard (row 1, column 1 dark) gives {d} dark and {l} light open cells; a path alternates colours, so the counts may differ by at most 1"
+            )
+        })
+    }
+
+    /// Why a path cannot have more than two `dead` ends (cells with one open
+    /// neighbour); None for two or fewer.
+    fn dead_ends_reason(&self, dead: &[usize]) -> Option<String> {
+        if dead.len() <= 2 {
+            return None;
+        }
+        let shown: Vec<String> = dead.iter().take(3).map(|&i| self.cell_name(i)).collect();
+        let more = if dead.len() > 3 { ", ..." } else { "" };
+        Some(format!(
+            "{} open cells ({}{more}) have only one open neighbour, but a path has only two ends",
+            dead.len(),
+            shown.join("; ")
+        ))
+    }
+
+    /// Why no path passes through cut cell `v`, whose blocking leaves `parts`: it
+    /// would join three or more, or (orthogonal moves) a part's colours cannot end
+    /// next to it; None when neither.
+    fn cut_reason(&self, v: usize, parts: &[Vec<usize>], moves: Moves) -> Option<String> {
+        if parts.len() >= 3 {
+            let firsts: Vec<String> = parts.iter().take(3).map(|p| self.cell_name(p[0])).collect();
+            return Some(format!(
+                "blocking {} would split the open cells into {} parts ({}{}), but a path through one cell joins at most 2",
+                self.cell_name(v),
+                parts.len(),
+                and_list(&firsts),
+                if parts.len() > 3 { " and more" } else { "" }
+            ));
+        }
+        if parts.len() == 2 && moves == Moves::Orthogonal {
+            for p in parts {
+                let same = p.iter().filter(|&&i| self.dark(i) == self.dark(v)).count();
+                let other = p.len() - same;
+                if other != same && other != same + 1 {
+                    return Some(format!(
+                        "the path must pass through {v_name}, covering the part with {p_name} ({n} cells) on one side of it; that part's path ends next to {v_name}, on the other chessboard colour, so the part needs as many cells of that colour as of {v_name}'s colour or one more, but it has {other} and {same}",
+                        v_name = self.cell_name(v),
+                        p_name = self.cell_name(p[0]),
+                        n = p.len()
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    /// Three places that each need an end of the path and share no cell would need
+    /// three ends: why, when `end_sets` (smallest first) has three; None otherwise.
+    fn three_ends_reason(&self, mut end_sets: Vec<(Vec<usize>, String)>) -> Option<String> {
         end_sets.sort_by_key(|(s, _)| s.len());
         let mut used = vec![false; self.open.len()];
         let mut chosen: Vec<&str> = Vec::new();
