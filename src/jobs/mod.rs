@@ -176,195 +176,34 @@ impl Job {
     /// errors before anything runs. Seeds and names that draw on the date are filled
     /// in here.
     pub fn load_for(path: &Path, run_date: date::RunDate) -> Result<Job> {
-        let bytes = crate::input::read_capped(path, crate::limits::MAX_CONFIG_BYTES, "job file")
-            .map_err(|e| match e {
-                Error::Io { source, .. } => Error::io("cannot read job file", path, source),
-                e => e,
-            })?;
-        let bad = |m: String| Error::invalid(format!("job {}: {m}", path.display()));
-        let text = String::from_utf8(bytes.clone()).map_err(|_| bad("not UTF-8 text".into()))?;
-        let file: JobFile = toml::from_str(&text).map_err(|e| {
-            let m = crate::input::toml_error(&e, &text);
-            // `[output]` (one table) where `[[output]]` (a list of them) is meant.
-            let single = toml::from_str::<toml::Table>(&text)
-                .ok()
-                .is_some_and(|t| t.get("output").is_some_and(toml::Value::is_table));
-            if single {
-                bad(format!("{m}: write each output as an [[output]] table"))
-            } else {
-                bad(m)
-            }
-        })?;
+        let l = Loader {
+            path,
+            run_date,
+            dated: std::cell::Cell::new(false),
+        };
+        let (bytes, text) = l.read()?;
+        let file = l.parse(&text)?;
         if file.output.is_empty() {
-            return Err(bad("no [[output]] tables: name at least one output".into()));
+            return Err(l.bad("no [[output]] tables: name at least one output".into()));
         }
-        let mut dated = false;
         if file.keep == Some(0) {
-            return Err(bad(
+            return Err(l.bad(
                 "keep = 0 would remove the run it makes: keep at least 1 date folder".into(),
             ));
         }
-        // Paths in the job file are relative to its folder.
-        let base = path.parent().unwrap_or(Path::new(""));
-        let near_job = |p: &Path| {
-            if p.is_relative() {
-                base.join(p)
-            } else {
-                p.to_path_buf()
-            }
-        };
         let job_seed = match &file.seed {
             None => None,
-            Some(v) => {
-                let spec = date::SeedSpec::from_toml(v, "seed").map_err(|e| bad(e.to_string()))?;
-                dated |= spec.is_dated();
-                Some(spec.seed(run_date))
-            }
+            Some(v) => Some(l.seed(v).map_err(|e| l.bad(e))?),
         };
-        let mut outputs: Vec<Output> = Vec::new();
-        let mut written: Vec<(String, String)> = Vec::new();
-        for (i, spanned) in file.output.into_iter().enumerate() {
-            // Errors inside an [[output]] table name the line the table starts on.
-            let start = spanned.span().start.min(text.len());
-            let line = text.as_bytes()[..start]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count()
-                + 1;
-            let mut t = spanned.into_inner();
-            let name = match t.remove("name") {
-                Some(toml::Value::String(s)) => {
-                    let named = run_date
-                        .expand(&s)
-                        .map_err(|e| bad(format!("line {line}: output {}: the name {e}", i + 1)))?;
-                    dated |= named != s;
-                    named
-                }
-                _ => {
-                    return Err(bad(format!(
-                        "line {line}: output {} has no name = \"FILE\"",
-                        i + 1
-                    )))
-                }
-            };
-            let shown = crate::input::excerpt(&name);
-            let at = |m: String| bad(format!("line {line}: output '{shown}': {m}"));
-            if !file_name_ok(&name) {
-                return Err(at(format!(
-                    "the name is a file name inside out_dir: no folders, not hidden, and none of the names puzzlebook keeps for itself ({})",
-                    RESERVED.join(", ")
-                )));
-            }
-            let seed = match t.remove("seed") {
-                None => job_seed,
-                Some(v) => {
-                    let spec =
-                        date::SeedSpec::from_toml(&v, "seed").map_err(|e| at(e.to_string()))?;
-                    dated |= spec.is_dated();
-                    Some(spec.seed(run_date))
-                }
-            };
-            let mut spec = Spec::from_table(t).map_err(at)?;
-            if let Spec::Book(b) = &mut spec {
-                b.read_from = Some(near_job(&b.template));
-                let named = crate::book::Template::load(b.template_path())
-                    .ok()
-                    .and_then(|t| t.catalogue);
-                if named.is_some() && file.catalogue.is_none() {
-                    return Err(at(format!(
-                        "its template names a catalogue ({}); a job draws from the catalogue its job file names: add catalogue = \"PATH\" to the job",
-                        named.unwrap_or_default().display()
-                    )));
-                }
-            }
-            let mut config = spec.check(seed).map_err(|e| at(e.to_string()))?;
-            if let Spec::Images(i) = &mut spec {
-                i.solutions = config["solutions"] == true;
-            }
-            if let (Some(c), true) = (&file.catalogue, spec.publishes()) {
-                // Drawn past a catalogue: other puzzles than without one.
-                config["catalogue"] = json!(c);
-            }
-            let config_sha256 = manifest::sha256_hex(
-                json!({"kind": spec.kind(), "version": crate::VERSION, "config": config})
-                    .to_string()
-                    .as_bytes(),
-            );
-            let o = Output {
-                name: name.clone(),
-                seed,
-                spec,
-                config_sha256,
-            };
-            for f in o.files() {
-                if !file_name_ok(&f) {
-                    return Err(at(format!("'{f}' is not a plain file name")));
-                }
-                if let Some((other, _)) = written.iter().find(|(_, g)| *g == f) {
-                    return Err(bad(format!(
-                        "conflicting outputs: '{other}' and '{name}' both write {f}"
-                    )));
-                }
-                written.push((name.clone(), f));
-            }
-            outputs.push(o);
-        }
-        let stem = path
-            .file_stem()
-            .map_or("job".into(), |s| s.to_string_lossy().into_owned());
-        let mut dir_dated = false;
-        let date_folder = file.out_dir.as_deref().and_then(|d| {
-            let d = d.trim_end_matches('/');
-            let (head, last) = d.rsplit_once('/').unwrap_or(("", d));
-            let plain = |s: &str| run_date.expand(s).is_ok_and(|e| e == s);
-            (plain(head) && !plain(last)).then(|| last.to_string())
-        });
-        let out_dir = match &file.out_dir {
-            Some(dir) => {
-                let expanded = run_date
-                    .expand(dir)
-                    .map_err(|e| bad(format!("out_dir {e}")))?;
-                dir_dated = &expanded != dir;
-                dated |= dir_dated;
-                near_job(Path::new(&expanded))
-            }
-            None => near_job(&Path::new("output").join(stem)),
-        };
-        if file.keep.is_some() && !dir_dated {
-            return Err(bad(
-                "keep = N removes older date folders, but out_dir has no {date} (or {year}, {month}, {day}, {week}): put one in out_dir".into(),
-            ));
-        }
-        if file.keep.is_some() && date_folder.is_none() {
-            return Err(bad(
-                "keep = N needs the date in the last folder of out_dir only (e.g. out_dir = \"../feed/{date}\")".into(),
-            ));
-        }
-        let catalogue = match file.catalogue.as_deref() {
-            None => None,
-            Some(c) => {
-                let expanded = run_date
-                    .expand(c)
-                    .map_err(|e| bad(format!("catalogue {e}")))?;
-                if expanded.is_empty() {
-                    return Err(bad("catalogue is empty: name a file".into()));
-                }
-                if expanded.ends_with('/') {
-                    return Err(bad(format!(
-                        "catalogue {expanded}: name a file, not a folder"
-                    )));
-                }
-                let path = crate::catalogue::normalize(&near_job(Path::new(&expanded)));
-                crate::catalogue::check_path(&path).map_err(|e| bad(e.to_string()))?;
-                Some(path)
-            }
-        };
+        let outputs = l.outputs(&text, file.output, job_seed, file.catalogue.as_deref())?;
+        let (out_dir, date_folder) = l.out_dir(file.out_dir.as_deref(), file.keep)?;
+        let catalogue = l.catalogue(file.catalogue.as_deref())?;
         Ok(Job {
             path: path.to_path_buf(),
             sha256: manifest::sha256_hex(&bytes),
             seed: job_seed,
             out_dir,
-            date: dated.then(|| run_date.iso()),
+            date: l.dated.get().then(|| run_date.iso()),
             outputs,
             catalogue,
             catalogue_named: file
@@ -374,6 +213,263 @@ impl Job {
             keep: file.keep,
             date_folder,
         })
+    }
+}
+
+/// The loading of one job file: where it is, the date it runs for, and whether
+/// anything read so far draws on that date.
+struct Loader<'a> {
+    path: &'a Path,
+    run_date: date::RunDate,
+    dated: std::cell::Cell<bool>,
+}
+
+impl Loader<'_> {
+    /// An error in the job file, naming it.
+    fn bad(&self, m: String) -> Error {
+        Error::invalid(format!("job {}: {m}", self.path.display()))
+    }
+
+    /// An error in the output named `name`, whose table starts on `line`.
+    fn at(&self, line: usize, name: &str, m: String) -> Error {
+        let shown = crate::input::excerpt(name);
+        self.bad(format!("line {line}: output '{shown}': {m}"))
+    }
+
+    /// Note that what was just read draws on the date (when `dated`).
+    fn draws_on_date(&self, dated: bool) {
+        self.dated.set(self.dated.get() | dated);
+    }
+
+    /// A path the job file names, relative to the job file's folder.
+    fn near_job(&self, p: &Path) -> PathBuf {
+        if p.is_relative() {
+            self.path.parent().unwrap_or(Path::new("")).join(p)
+        } else {
+            p.to_path_buf()
+        }
+    }
+
+    /// The job file's bytes, and the same as text.
+    fn read(&self) -> Result<(Vec<u8>, String)> {
+        let path = self.path;
+        let bytes = crate::input::read_capped(path, crate::limits::MAX_CONFIG_BYTES, "job file")
+            .map_err(|e| match e {
+                Error::Io { source, .. } => Error::io("cannot read job file", path, source),
+                e => e,
+            })?;
+        let text =
+            String::from_utf8(bytes.clone()).map_err(|_| self.bad("not UTF-8 text".into()))?;
+        Ok((bytes, text))
+    }
+
+    /// The job file's text as TOML, in the shape of a job file.
+    fn parse(&self, text: &str) -> Result<JobFile> {
+        toml::from_str(text).map_err(|e| {
+            let m = crate::input::toml_error(&e, text);
+            // `[output]` (one table) where `[[output]]` (a list of them) is meant.
+            let single = toml::from_str::<toml::Table>(text)
+                .ok()
+                .is_some_and(|t| t.get("output").is_some_and(toml::Value::is_table));
+            if single {
+                self.bad(format!("{m}: write each output as an [[output]] table"))
+            } else {
+                self.bad(m)
+            }
+        })
+    }
+
+    /// A seed as the job file writes it (a number, `"date"` or `"date+N"`), for the
+    /// run's date.
+    fn seed(&self, v: &toml::Value) -> std::result::Result<u64, String> {
+        let spec = date::SeedSpec::from_toml(v, "seed").map_err(|e| e.to_string())?;
+        self.draws_on_date(spec.is_dated());
+        Ok(spec.seed(self.run_date))
+    }
+
+    /// Every `[[output]]` table, checked, in order; no two may write one file.
+    fn outputs(
+        &self,
+        text: &str,
+        tables: Vec<toml::Spanned<toml::Table>>,
+        job_seed: Option<u64>,
+        catalogue: Option<&str>,
+    ) -> Result<Vec<Output>> {
+        let mut outputs: Vec<Output> = Vec::new();
+        let mut written: Vec<(String, String)> = Vec::new();
+        for (i, spanned) in tables.into_iter().enumerate() {
+            // Errors inside an [[output]] table name the line the table starts on.
+            let start = spanned.span().start.min(text.len());
+            let line = text.as_bytes()[..start]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1;
+            let o = self.output(i, line, spanned.into_inner(), job_seed, catalogue)?;
+            for f in o.files() {
+                if !file_name_ok(&f) {
+                    return Err(self.at(line, &o.name, format!("'{f}' is not a plain file name")));
+                }
+                if let Some((other, _)) = written.iter().find(|(_, g)| *g == f) {
+                    return Err(self.bad(format!(
+                        "conflicting outputs: '{other}' and '{}' both write {f}",
+                        o.name
+                    )));
+                }
+                written.push((o.name.clone(), f));
+            }
+            outputs.push(o);
+        }
+        Ok(outputs)
+    }
+
+    /// The `i`th `[[output]]` table, starting on `line`: its name, seed and checked
+    /// configuration.
+    fn output(
+        &self,
+        i: usize,
+        line: usize,
+        mut t: toml::Table,
+        job_seed: Option<u64>,
+        catalogue: Option<&str>,
+    ) -> Result<Output> {
+        let name = self.output_name(t.remove("name"), i, line)?;
+        let at = |m: String| self.at(line, &name, m);
+        if !file_name_ok(&name) {
+            return Err(at(format!(
+                "the name is a file name inside out_dir: no folders, not hidden, and none of the names puzzlebook keeps for itself ({})",
+                RESERVED.join(", ")
+            )));
+        }
+        let seed = match t.remove("seed") {
+            None => job_seed,
+            Some(v) => Some(self.seed(&v).map_err(at)?),
+        };
+        let mut spec = Spec::from_table(t).map_err(at)?;
+        if let Spec::Book(b) = &mut spec {
+            self.place_template(b, catalogue).map_err(at)?;
+        }
+        let mut config = spec.check(seed).map_err(|e| at(e.to_string()))?;
+        if let Spec::Images(i) = &mut spec {
+            i.solutions = config["solutions"] == true;
+        }
+        if let (Some(c), true) = (catalogue, spec.publishes()) {
+            // Drawn past a catalogue: other puzzles than without one.
+            config["catalogue"] = json!(c);
+        }
+        let config_sha256 = manifest::sha256_hex(
+            json!({"kind": spec.kind(), "version": crate::VERSION, "config": config})
+                .to_string()
+                .as_bytes(),
+        );
+        Ok(Output {
+            name,
+            seed,
+            spec,
+            config_sha256,
+        })
+    }
+
+    /// The `name` of the `i`th output, with the date filled in.
+    fn output_name(&self, v: Option<toml::Value>, i: usize, line: usize) -> Result<String> {
+        match v {
+            Some(toml::Value::String(s)) => {
+                let named = self.run_date.expand(&s).map_err(|e| {
+                    self.bad(format!("line {line}: output {}: the name {e}", i + 1))
+                })?;
+                self.draws_on_date(named != s);
+                Ok(named)
+            }
+            _ => Err(self.bad(format!(
+                "line {line}: output {} has no name = \"FILE\"",
+                i + 1
+            ))),
+        }
+    }
+
+    /// A book's template, read relative to the job file; its template may not name a
+    /// catalogue the job file does not.
+    fn place_template(
+        &self,
+        b: &mut make::BookSpec,
+        catalogue: Option<&str>,
+    ) -> std::result::Result<(), String> {
+        b.read_from = Some(self.near_job(&b.template));
+        let named = crate::book::Template::load(b.template_path())
+            .ok()
+            .and_then(|t| t.catalogue);
+        if named.is_some() && catalogue.is_none() {
+            return Err(format!(
+                "its template names a catalogue ({}); a job draws from the catalogue its job file names: add catalogue = \"PATH\" to the job",
+                named.unwrap_or_default().display()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The output folder (`out_dir` with the date filled in, else
+    /// `output/<job file stem>`) and the date folder pattern (see [`Job::date_folder`]);
+    /// `keep` needs the date in the last folder of `out_dir`.
+    fn out_dir(
+        &self,
+        out_dir: Option<&str>,
+        keep: Option<u32>,
+    ) -> Result<(PathBuf, Option<String>)> {
+        let stem = self
+            .path
+            .file_stem()
+            .map_or("job".into(), |s| s.to_string_lossy().into_owned());
+        let mut dir_dated = false;
+        let date_folder = out_dir.and_then(|d| {
+            let d = d.trim_end_matches('/');
+            let (head, last) = d.rsplit_once('/').unwrap_or(("", d));
+            let plain = |s: &str| self.run_date.expand(s).is_ok_and(|e| e == s);
+            (plain(head) && !plain(last)).then(|| last.to_string())
+        });
+        let dir = match out_dir {
+            Some(dir) => {
+                let expanded = self
+                    .run_date
+                    .expand(dir)
+                    .map_err(|e| self.bad(format!("out_dir {e}")))?;
+                dir_dated = expanded != dir;
+                self.draws_on_date(dir_dated);
+                self.near_job(Path::new(&expanded))
+            }
+            None => self.near_job(&Path::new("output").join(stem)),
+        };
+        if keep.is_some() && !dir_dated {
+            return Err(self.bad(
+                "keep = N removes older date folders, but out_dir has no {date} (or {year}, {month}, {day}, {week}): put one in out_dir".into(),
+            ));
+        }
+        if keep.is_some() && date_folder.is_none() {
+            return Err(self.bad(
+                "keep = N needs the date in the last folder of out_dir only (e.g. out_dir = \"../feed/{date}\")".into(),
+            ));
+        }
+        Ok((dir, date_folder))
+    }
+
+    /// The catalogue's path (`catalogue`, with the date filled in, relative to the job
+    /// file's folder), checked.
+    fn catalogue(&self, c: Option<&str>) -> Result<Option<PathBuf>> {
+        let Some(c) = c else {
+            return Ok(None);
+        };
+        let expanded = self
+            .run_date
+            .expand(c)
+            .map_err(|e| self.bad(format!("catalogue {e}")))?;
+        if expanded.is_empty() {
+            return Err(self.bad("catalogue is empty: name a file".into()));
+        }
+        if expanded.ends_with('/') {
+            return Err(self.bad(format!("catalogue {expanded}: name a file, not a folder")));
+        }
+        let path = crate::catalogue::normalize(&self.near_job(Path::new(&expanded)));
+        crate::catalogue::check_path(&path).map_err(|e| self.bad(e.to_string()))?;
+        Ok(Some(path))
     }
 }
 
