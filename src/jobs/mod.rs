@@ -725,13 +725,57 @@ fn up_to_date(m: &Manifest, o: &Output, dir: &Path) -> bool {
 /// Run a job: whole, one shard, or the merge of the shards.
 pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
     let dir = opts.out_dir.clone().unwrap_or_else(|| job.out_dir.clone());
+    let (_owned, _owned_parts) = own_folders(&dir, opts.shard)?;
+    let own = own_names(job, &dir, opts.shard)?;
+    check_inputs(job, &dir, &own)?;
+    let _lock = lock(&dir, opts.shard)?;
+    // Files of these names that puzzlebook did not write are the user's: refused,
+    // never replaced.
+    if opts.shard.is_none() {
+        index::check_not_users(job, &dir)?;
+    }
+    let log = Log { style: opts.log };
+    log_start(&log, job, opts, &dir);
+    let started = Instant::now();
+    let report = match opts.shard {
+        Some(shard) => run_shard(job, opts, &dir, shard, &log)?,
+        None => run_whole(job, opts, &dir, &log)?,
+    };
+    if opts.shard.is_none() && job.date.is_some() {
+        write_index(job, &dir, &report)?;
+    }
+    if let (None, Some(keep), Some(pattern)) = (opts.shard, job.keep, &job.date_folder) {
+        retain_dates(job, &dir, pattern, keep, &log)?;
+    }
+    log.event(
+        format!(
+            "done: {} made, {} up to date, in {:.2} s",
+            report.made,
+            report.skipped,
+            started.elapsed().as_secs_f64()
+        ),
+        json!({"event": "done", "made": report.made, "up_to_date": report.skipped,
+               "seconds": started.elapsed().as_secs_f64()}),
+    );
+    Ok(report)
+}
+
+/// Create the output folder (and for a shard run its parts folder) and own the
+/// names in both while the run lasts; a file or a link where a folder goes is refused.
+fn own_folders(
+    dir: &Path,
+    shard: Option<Shard>,
+) -> Result<(
+    crate::output::OwnedFolder,
+    Option<crate::output::OwnedFolder>,
+)> {
     if dir.exists() && !dir.is_dir() {
         return Err(Error::invalid(format!(
             "the output folder {} is a file: name a folder (out_dir in the job, or --out-dir)",
             dir.display()
         )));
     }
-    crate::output::create_folder(&dir, "the output folder")?;
+    crate::output::create_folder(dir, "the output folder")?;
     // Inside the output folder puzzlebook owns the names: a link, FIFO or device at
     // any name it writes is refused before any work, and never followed later.
     let parts_dir = dir.join("parts");
@@ -744,15 +788,22 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
         }
         _ => {}
     }
-    let _owned = crate::output::own_folder(&dir)?;
-    if opts.shard.is_some() {
+    let owned = crate::output::own_folder(dir)?;
+    if shard.is_some() {
         crate::output::create_folder(&parts_dir, "the parts folder")?;
     }
-    let _owned_parts = if parts_dir.is_dir() {
+    let owned_parts = if parts_dir.is_dir() {
         Some(crate::output::own_folder(&parts_dir)?)
     } else {
         None
     };
+    Ok((owned, owned_parts))
+}
+
+/// Every name in the output folder the run may write (its own files, the outputs
+/// and, for a shard run, their parts), each checked to be no link, FIFO or device.
+fn own_names(job: &Job, dir: &Path, shard: Option<Shard>) -> Result<Vec<PathBuf>> {
+    let parts_dir = dir.join("parts");
     let mut own: Vec<PathBuf> = [
         "manifest.json",
         ".puzzlebook.lock",
@@ -765,7 +816,7 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
     .collect();
     for o in &job.outputs {
         own.extend(o.files().iter().map(|f| dir.join(f)));
-        if let Some(s) = opts.shard {
+        if let Some(s) = shard {
             // A shard's part, or a whole book's (the shards take turns at books).
             own.push(part::part_name(&parts_dir, &o.name, s));
             own.push(part::part_name(&parts_dir, &o.name, Shard::default()));
@@ -774,8 +825,13 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
     for p in &own {
         crate::output::check_own_name(p)?;
     }
-    // No output may be an input of the whole job: the job file, any book's template
-    // or the fonts it names.
+    Ok(own)
+}
+
+/// No output may be an input of the whole job: the job file, any book's template
+/// or the fonts it names; the catalogue (read and written) is neither an input nor
+/// any of the files `own` the run writes.
+fn check_inputs(job: &Job, dir: &Path, own: &[PathBuf]) -> Result<()> {
     let inputs = job.input_files()?;
     let inputs: Vec<(&str, &Path)> = inputs
         .iter()
@@ -788,9 +844,8 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
     }
     crate::output::check_distinct(&[("manifest.json", &dir.join("manifest.json"))], &inputs)?;
     if let Some(cat) = &job.catalogue {
-        // The catalogue is read and written: never an input, never another output.
         crate::output::check_distinct(&[("the catalogue", cat)], &inputs)?;
-        for p in &own {
+        for p in own {
             if crate::output::same_file(cat, p) {
                 return Err(Error::invalid(format!(
                     "the catalogue {} is also a file the run writes ({}): name another",
@@ -800,13 +855,11 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
             }
         }
     }
-    let _lock = lock(&dir, opts.shard)?;
-    // Files of these names that puzzlebook did not write are the user's: refused,
-    // never replaced.
-    if opts.shard.is_none() {
-        index::check_not_users(job, &dir)?;
-    }
-    let log = Log { style: opts.log };
+    Ok(())
+}
+
+/// Log the start of a run: the job, its date, the output folder and the mode.
+fn log_start(log: &Log, job: &Job, opts: &RunOptions, dir: &Path) {
     let what = match (opts.shard, opts.merge) {
         (Some(s), _) => format!("shard {s}"),
         (None, true) => "merge of the shards".into(),
@@ -830,51 +883,43 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
         ),
         start,
     );
-    let started = Instant::now();
-    let report = match opts.shard {
-        Some(shard) => run_shard(job, opts, &dir, shard, &log)?,
-        None => run_whole(job, opts, &dir, &log)?,
-    };
-    if opts.shard.is_none() && job.date.is_some() {
-        let cat = report
-            .catalogue
-            .as_ref()
-            .zip(job.catalogue_named.as_deref())
-            .map(|((_, a, t), named)| (Path::new(named), *a + *t));
-        let index = index::write(job, &dir, cat)?;
-        if index["verified"] != true {
-            return Err(Error::check(format!(
-                "{}: a file does not match the manifest just written (see index.md): another process changed it; run again",
-                dir.display()
-            )));
-        }
+}
+
+/// Write the index of a dated job's run, and refuse the run when a file no longer
+/// matches the manifest just written.
+fn write_index(job: &Job, dir: &Path, report: &RunReport) -> Result<()> {
+    let cat = report
+        .catalogue
+        .as_ref()
+        .zip(job.catalogue_named.as_deref())
+        .map(|((_, a, t), named)| (Path::new(named), *a + *t));
+    let index = index::write(job, dir, cat)?;
+    if index["verified"] != true {
+        return Err(Error::check(format!(
+            "{}: a file does not match the manifest just written (see index.md): another process changed it; run again",
+            dir.display()
+        )));
     }
-    if let (None, Some(keep), Some(pattern)) = (opts.shard, job.keep, &job.date_folder) {
-        let r = index::retain(job, &dir, pattern, keep)?;
-        for p in &r.removed {
-            log.event(
-                format!("removed {} (keep = {keep})", p.display()),
-                json!({"event": "removed", "folder": p.display().to_string(), "keep": keep}),
-            );
-        }
-        for (p, why) in &r.kept {
-            log.event(
-                format!("left {}: {why}", p.display()),
-                json!({"event": "left", "folder": p.display().to_string(), "reason": why}),
-            );
-        }
+    Ok(())
+}
+
+/// Keep `keep` date folders of the job (named like `pattern`), and log what was
+/// removed and what was left.
+fn retain_dates(job: &Job, dir: &Path, pattern: &str, keep: u32, log: &Log) -> Result<()> {
+    let r = index::retain(job, dir, pattern, keep)?;
+    for p in &r.removed {
+        log.event(
+            format!("removed {} (keep = {keep})", p.display()),
+            json!({"event": "removed", "folder": p.display().to_string(), "keep": keep}),
+        );
     }
-    log.event(
-        format!(
-            "done: {} made, {} up to date, in {:.2} s",
-            report.made,
-            report.skipped,
-            started.elapsed().as_secs_f64()
-        ),
-        json!({"event": "done", "made": report.made, "up_to_date": report.skipped,
-               "seconds": started.elapsed().as_secs_f64()}),
-    );
-    Ok(report)
+    for (p, why) in &r.kept {
+        log.event(
+            format!("left {}: {why}", p.display()),
+            json!({"event": "left", "folder": p.display().to_string(), "reason": why}),
+        );
+    }
+    Ok(())
 }
 
 fn log_made(log: &Log, name: &str, kind: &str, made: &Made, secs: f64, bytes: u64) {
