@@ -944,7 +944,52 @@ fn log_made(log: &Log, name: &str, kind: &str, made: &Made, secs: f64, bytes: u6
 
 fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunReport> {
     let mpath = dir.join("manifest.json");
-    let mut m = Manifest::load(&mpath)
+    let mut m = whole_manifest(job, &mpath);
+    let mut report = RunReport {
+        out_dir: dir.to_path_buf(),
+        ..RunReport::default()
+    };
+    // Drawing past a catalogue: this job's entries for this date are its own (a rerun
+    // makes them again); every output's puzzles are kept in published.txt until the
+    // whole run is done, and only then added to the catalogue.
+    let mut pool = match &job.catalogue {
+        Some(path) => Some(Pool::open(job, path, dir)?),
+        None => None,
+    };
+    for o in &job.outputs {
+        crate::interrupt::check()?;
+        if can_skip(&m, o, dir, pool.as_ref(), opts.force, log) {
+            if let Some(p) = pool.as_mut().filter(|_| o.spec.publishes()) {
+                p.draw_past(o);
+            }
+            report.skipped += 1;
+            log.event(
+                format!("up to date: {}", o.name),
+                json!({"event": "up_to_date", "output": o.name}),
+            );
+            continue;
+        }
+        clean_stale(dir, &o.files());
+        let t = Instant::now();
+        let _ticker = log.ticker(&o.name, || o.spec.total(Shard::default()));
+        let made = make_whole(job, opts, dir, o, pool.as_mut())?;
+        let secs = t.elapsed().as_secs_f64();
+        let bytes = record_made(&mut m, job, o, dir, &made, secs)?;
+        m.save(&mpath)?;
+        report.made += 1;
+        log_made(log, &o.name, o.spec.kind(), &made, secs, bytes);
+    }
+    m.save(&mpath)?;
+    if let Some(p) = pool.as_mut() {
+        commit_pool(p, &mut report, log)?;
+    }
+    Ok(report)
+}
+
+/// The manifest a whole run starts from: the one at `mpath` when this version wrote
+/// it (else an empty one), naming this job, with entries of this job's outputs only.
+fn whole_manifest(job: &Job, mpath: &Path) -> Manifest {
+    let mut m = Manifest::load(mpath)
         .ok()
         .filter(|m| m.version == crate::VERSION)
         .unwrap_or(Manifest {
@@ -962,106 +1007,113 @@ fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunR
     m.date = job.date.clone();
     m.outputs
         .retain(|e| job.outputs.iter().any(|o| o.name == e.output));
-    let parts_dir = dir.join("parts");
-    let mut report = RunReport {
-        out_dir: dir.to_path_buf(),
-        ..RunReport::default()
-    };
-    // Drawing past a catalogue: this job's entries for this date are its own (a rerun
-    // makes them again); every output's puzzles are kept in published.txt until the
-    // whole run is done, and only then added to the catalogue.
-    let mut pool = match &job.catalogue {
-        Some(path) => Some(Pool::open(job, path, dir)?),
-        None => None,
-    };
-    for o in &job.outputs {
-        crate::interrupt::check()?;
-        let drawn = pool.as_ref().filter(|_| o.spec.publishes());
-        let recorded =
-            drawn.is_none_or(|p| p.holds(o, m.entries(&o.name).first().map(|e| e.items)));
-        // An output made by a run that stopped before adding to the catalogue: if
-        // another run published any of its puzzles meanwhile, it is made again.
-        let taken_meanwhile = drawn.map_or(0, |p| p.collisions(o));
-        if taken_meanwhile > 0 && up_to_date(&m, o, dir) {
-            log.event(
-                format!(
-                    "made again: {} ({taken_meanwhile} of its puzzles were published by another run since it was made)",
-                    o.name
-                ),
-                json!({"event": "published_meanwhile", "output": o.name, "puzzles": taken_meanwhile}),
-            );
-        }
-        if !opts.force && up_to_date(&m, o, dir) && recorded && taken_meanwhile == 0 {
-            if let Some(p) = pool.as_mut().filter(|_| o.spec.publishes()) {
-                p.draw_past(o);
-            }
-            report.skipped += 1;
-            log.event(
-                format!("up to date: {}", o.name),
-                json!({"event": "up_to_date", "output": o.name}),
-            );
-            continue;
-        }
-        clean_stale(dir, &o.files());
-        let t = Instant::now();
-        let _ticker = log.ticker(&o.name, || o.spec.total(Shard::default()));
-        let publishing = pool.is_some() && o.spec.publishes();
-        let made = if opts.merge && !whole_only(job, o) {
-            let parts = find_parts(&parts_dir, o)?;
-            make::merge(&parts, &o.target(dir))?.made
-        } else {
-            // Outputs drawn past a catalogue are made whole, by the merge of a
-            // sharded run too: only one run can choose them in order.
-            o.spec.make(
-                o.seed,
-                Shard::default(),
-                &Target::Whole(o.target(dir)),
-                &opts.env,
-                pool.as_mut().filter(|_| publishing).map(|p| &mut p.seen),
-            )?
-        };
-        if let Some(p) = pool.as_mut().filter(|_| publishing) {
-            p.record(o, &made.published)?;
-        }
-        let secs = t.elapsed().as_secs_f64();
-        m.outputs.retain(|e| e.output != o.name);
-        let mut bytes = 0;
-        for f in o.files() {
-            let (sha256, n) = manifest::file_sha256(&dir.join(&f))?;
-            bytes += n;
-            m.outputs.push(Entry {
-                output: o.name.clone(),
-                kind: o.spec.kind().into(),
-                file: f,
-                sha256,
-                bytes: n,
-                items: made.items,
-                seconds: (secs * 1000.0).round() / 1000.0,
-                config_sha256: o.config_sha256.clone(),
-                seed: o.effective_seed(),
-            });
-        }
-        // Entries in job order, so the manifest reads like the job file.
-        m.outputs
-            .sort_by_key(|e| job.outputs.iter().position(|o| o.name == e.output));
-        m.save(&mpath)?;
-        report.made += 1;
-        log_made(log, &o.name, o.spec.kind(), &made, secs, bytes);
-    }
-    m.save(&mpath)?;
-    if let Some(p) = pool.as_mut() {
-        let (added, there) = p.commit()?;
-        report.catalogue = Some((p.catalogue.path().to_path_buf(), added, there));
+    m
+}
+
+/// Whether a whole run leaves an output as it is (unless `force`d): it is up to date
+/// and, drawn past a catalogue, published.txt holds its puzzles and no other run has
+/// published any of them since (which is logged: the output is made again).
+fn can_skip(
+    m: &Manifest,
+    o: &Output,
+    dir: &Path,
+    pool: Option<&Pool>,
+    force: bool,
+    log: &Log,
+) -> bool {
+    let drawn = pool.filter(|_| o.spec.publishes());
+    let recorded = drawn.is_none_or(|p| p.holds(o, m.entries(&o.name).first().map(|e| e.items)));
+    // An output made by a run that stopped before adding to the catalogue: if
+    // another run published any of its puzzles meanwhile, it is made again.
+    let taken_meanwhile = drawn.map_or(0, |p| p.collisions(o));
+    if taken_meanwhile > 0 && up_to_date(m, o, dir) {
         log.event(
             format!(
-                "catalogue {}: {added} puzzles added, {there} already there",
-                p.catalogue.path().display()
+                "made again: {} ({taken_meanwhile} of its puzzles were published by another run since it was made)",
+                o.name
             ),
-            json!({"event": "catalogue", "catalogue": p.catalogue.path().display().to_string(),
-                   "added": added, "already_there": there}),
+            json!({"event": "published_meanwhile", "output": o.name, "puzzles": taken_meanwhile}),
         );
     }
-    Ok(report)
+    !force && up_to_date(m, o, dir) && recorded && taken_meanwhile == 0
+}
+
+/// Make one output of a whole run, or of a merge from the shards' parts; an output
+/// that publishes draws past the pool and records what it published there.
+fn make_whole(
+    job: &Job,
+    opts: &RunOptions,
+    dir: &Path,
+    o: &Output,
+    pool: Option<&mut Pool>,
+) -> Result<Made> {
+    let publishing = pool.is_some() && o.spec.publishes();
+    let mut pool = pool.filter(|_| publishing);
+    let made = if opts.merge && !whole_only(job, o) {
+        let parts = find_parts(&dir.join("parts"), o)?;
+        make::merge(&parts, &o.target(dir))?.made
+    } else {
+        // Outputs drawn past a catalogue are made whole, by the merge of a
+        // sharded run too: only one run can choose them in order.
+        o.spec.make(
+            o.seed,
+            Shard::default(),
+            &Target::Whole(o.target(dir)),
+            &opts.env,
+            pool.as_mut().map(|p| &mut p.seen),
+        )?
+    };
+    if let Some(p) = pool {
+        p.record(o, &made.published)?;
+    }
+    Ok(made)
+}
+
+/// Replace an output's manifest entries with one per file it wrote (entries in job
+/// order, so the manifest reads like the job file); returns the bytes written.
+fn record_made(
+    m: &mut Manifest,
+    job: &Job,
+    o: &Output,
+    dir: &Path,
+    made: &Made,
+    secs: f64,
+) -> Result<u64> {
+    m.outputs.retain(|e| e.output != o.name);
+    let mut bytes = 0;
+    for f in o.files() {
+        let (sha256, n) = manifest::file_sha256(&dir.join(&f))?;
+        bytes += n;
+        m.outputs.push(Entry {
+            output: o.name.clone(),
+            kind: o.spec.kind().into(),
+            file: f,
+            sha256,
+            bytes: n,
+            items: made.items,
+            seconds: (secs * 1000.0).round() / 1000.0,
+            config_sha256: o.config_sha256.clone(),
+            seed: o.effective_seed(),
+        });
+    }
+    m.outputs
+        .sort_by_key(|e| job.outputs.iter().position(|o| o.name == e.output));
+    Ok(bytes)
+}
+
+/// Add what a whole run published to its catalogue, and log how many were added.
+fn commit_pool(p: &mut Pool, report: &mut RunReport, log: &Log) -> Result<()> {
+    let (added, there) = p.commit()?;
+    report.catalogue = Some((p.catalogue.path().to_path_buf(), added, there));
+    log.event(
+        format!(
+            "catalogue {}: {added} puzzles added, {there} already there",
+            p.catalogue.path().display()
+        ),
+        json!({"event": "catalogue", "catalogue": p.catalogue.path().display().to_string(),
+               "added": added, "already_there": there}),
+    );
+    Ok(())
 }
 
 /// Whether an output is made whole even in a sharded run (by its merge): puzzles
