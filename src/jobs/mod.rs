@@ -176,195 +176,34 @@ impl Job {
     /// errors before anything runs. Seeds and names that draw on the date are filled
     /// in here.
     pub fn load_for(path: &Path, run_date: date::RunDate) -> Result<Job> {
-        let bytes = crate::input::read_capped(path, crate::limits::MAX_CONFIG_BYTES, "job file")
-            .map_err(|e| match e {
-                Error::Io { source, .. } => Error::io("cannot read job file", path, source),
-                e => e,
-            })?;
-        let bad = |m: String| Error::invalid(format!("job {}: {m}", path.display()));
-        let text = String::from_utf8(bytes.clone()).map_err(|_| bad("not UTF-8 text".into()))?;
-        let file: JobFile = toml::from_str(&text).map_err(|e| {
-            let m = crate::input::toml_error(&e, &text);
-            // `[output]` (one table) where `[[output]]` (a list of them) is meant.
-            let single = toml::from_str::<toml::Table>(&text)
-                .ok()
-                .is_some_and(|t| t.get("output").is_some_and(toml::Value::is_table));
-            if single {
-                bad(format!("{m}: write each output as an [[output]] table"))
-            } else {
-                bad(m)
-            }
-        })?;
+        let l = Loader {
+            path,
+            run_date,
+            dated: std::cell::Cell::new(false),
+        };
+        let (bytes, text) = l.read()?;
+        let file = l.parse(&text)?;
         if file.output.is_empty() {
-            return Err(bad("no [[output]] tables: name at least one output".into()));
+            return Err(l.bad("no [[output]] tables: name at least one output".into()));
         }
-        let mut dated = false;
         if file.keep == Some(0) {
-            return Err(bad(
+            return Err(l.bad(
                 "keep = 0 would remove the run it makes: keep at least 1 date folder".into(),
             ));
         }
-        // Paths in the job file are relative to its folder.
-        let base = path.parent().unwrap_or(Path::new(""));
-        let near_job = |p: &Path| {
-            if p.is_relative() {
-                base.join(p)
-            } else {
-                p.to_path_buf()
-            }
-        };
         let job_seed = match &file.seed {
             None => None,
-            Some(v) => {
-                let spec = date::SeedSpec::from_toml(v, "seed").map_err(|e| bad(e.to_string()))?;
-                dated |= spec.is_dated();
-                Some(spec.seed(run_date))
-            }
+            Some(v) => Some(l.seed(v).map_err(|e| l.bad(e))?),
         };
-        let mut outputs: Vec<Output> = Vec::new();
-        let mut written: Vec<(String, String)> = Vec::new();
-        for (i, spanned) in file.output.into_iter().enumerate() {
-            // Errors inside an [[output]] table name the line the table starts on.
-            let start = spanned.span().start.min(text.len());
-            let line = text.as_bytes()[..start]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count()
-                + 1;
-            let mut t = spanned.into_inner();
-            let name = match t.remove("name") {
-                Some(toml::Value::String(s)) => {
-                    let named = run_date
-                        .expand(&s)
-                        .map_err(|e| bad(format!("line {line}: output {}: the name {e}", i + 1)))?;
-                    dated |= named != s;
-                    named
-                }
-                _ => {
-                    return Err(bad(format!(
-                        "line {line}: output {} has no name = \"FILE\"",
-                        i + 1
-                    )))
-                }
-            };
-            let shown = crate::input::excerpt(&name);
-            let at = |m: String| bad(format!("line {line}: output '{shown}': {m}"));
-            if !file_name_ok(&name) {
-                return Err(at(format!(
-                    "the name is a file name inside out_dir: no folders, not hidden, and none of the names puzzlebook keeps for itself ({})",
-                    RESERVED.join(", ")
-                )));
-            }
-            let seed = match t.remove("seed") {
-                None => job_seed,
-                Some(v) => {
-                    let spec =
-                        date::SeedSpec::from_toml(&v, "seed").map_err(|e| at(e.to_string()))?;
-                    dated |= spec.is_dated();
-                    Some(spec.seed(run_date))
-                }
-            };
-            let mut spec = Spec::from_table(t).map_err(at)?;
-            if let Spec::Book(b) = &mut spec {
-                b.read_from = Some(near_job(&b.template));
-                let named = crate::book::Template::load(b.template_path())
-                    .ok()
-                    .and_then(|t| t.catalogue);
-                if named.is_some() && file.catalogue.is_none() {
-                    return Err(at(format!(
-                        "its template names a catalogue ({}); a job draws from the catalogue its job file names: add catalogue = \"PATH\" to the job",
-                        named.unwrap_or_default().display()
-                    )));
-                }
-            }
-            let mut config = spec.check(seed).map_err(|e| at(e.to_string()))?;
-            if let Spec::Images(i) = &mut spec {
-                i.solutions = config["solutions"] == true;
-            }
-            if let (Some(c), true) = (&file.catalogue, spec.publishes()) {
-                // Drawn past a catalogue: other puzzles than without one.
-                config["catalogue"] = json!(c);
-            }
-            let config_sha256 = manifest::sha256_hex(
-                json!({"kind": spec.kind(), "version": crate::VERSION, "config": config})
-                    .to_string()
-                    .as_bytes(),
-            );
-            let o = Output {
-                name: name.clone(),
-                seed,
-                spec,
-                config_sha256,
-            };
-            for f in o.files() {
-                if !file_name_ok(&f) {
-                    return Err(at(format!("'{f}' is not a plain file name")));
-                }
-                if let Some((other, _)) = written.iter().find(|(_, g)| *g == f) {
-                    return Err(bad(format!(
-                        "conflicting outputs: '{other}' and '{name}' both write {f}"
-                    )));
-                }
-                written.push((name.clone(), f));
-            }
-            outputs.push(o);
-        }
-        let stem = path
-            .file_stem()
-            .map_or("job".into(), |s| s.to_string_lossy().into_owned());
-        let mut dir_dated = false;
-        let date_folder = file.out_dir.as_deref().and_then(|d| {
-            let d = d.trim_end_matches('/');
-            let (head, last) = d.rsplit_once('/').unwrap_or(("", d));
-            let plain = |s: &str| run_date.expand(s).is_ok_and(|e| e == s);
-            (plain(head) && !plain(last)).then(|| last.to_string())
-        });
-        let out_dir = match &file.out_dir {
-            Some(dir) => {
-                let expanded = run_date
-                    .expand(dir)
-                    .map_err(|e| bad(format!("out_dir {e}")))?;
-                dir_dated = &expanded != dir;
-                dated |= dir_dated;
-                near_job(Path::new(&expanded))
-            }
-            None => near_job(&Path::new("output").join(stem)),
-        };
-        if file.keep.is_some() && !dir_dated {
-            return Err(bad(
-                "keep = N removes older date folders, but out_dir has no {date} (or {year}, {month}, {day}, {week}): put one in out_dir".into(),
-            ));
-        }
-        if file.keep.is_some() && date_folder.is_none() {
-            return Err(bad(
-                "keep = N needs the date in the last folder of out_dir only (e.g. out_dir = \"../feed/{date}\")".into(),
-            ));
-        }
-        let catalogue = match file.catalogue.as_deref() {
-            None => None,
-            Some(c) => {
-                let expanded = run_date
-                    .expand(c)
-                    .map_err(|e| bad(format!("catalogue {e}")))?;
-                if expanded.is_empty() {
-                    return Err(bad("catalogue is empty: name a file".into()));
-                }
-                if expanded.ends_with('/') {
-                    return Err(bad(format!(
-                        "catalogue {expanded}: name a file, not a folder"
-                    )));
-                }
-                let path = crate::catalogue::normalize(&near_job(Path::new(&expanded)));
-                crate::catalogue::check_path(&path).map_err(|e| bad(e.to_string()))?;
-                Some(path)
-            }
-        };
+        let outputs = l.outputs(&text, file.output, job_seed, file.catalogue.as_deref())?;
+        let (out_dir, date_folder) = l.out_dir(file.out_dir.as_deref(), file.keep)?;
+        let catalogue = l.catalogue(file.catalogue.as_deref())?;
         Ok(Job {
             path: path.to_path_buf(),
             sha256: manifest::sha256_hex(&bytes),
             seed: job_seed,
             out_dir,
-            date: dated.then(|| run_date.iso()),
+            date: l.dated.get().then(|| run_date.iso()),
             outputs,
             catalogue,
             catalogue_named: file
@@ -374,6 +213,263 @@ impl Job {
             keep: file.keep,
             date_folder,
         })
+    }
+}
+
+/// The loading of one job file: where it is, the date it runs for, and whether
+/// anything read so far draws on that date.
+struct Loader<'a> {
+    path: &'a Path,
+    run_date: date::RunDate,
+    dated: std::cell::Cell<bool>,
+}
+
+impl Loader<'_> {
+    /// An error in the job file, naming it.
+    fn bad(&self, m: String) -> Error {
+        Error::invalid(format!("job {}: {m}", self.path.display()))
+    }
+
+    /// An error in the output named `name`, whose table starts on `line`.
+    fn at(&self, line: usize, name: &str, m: String) -> Error {
+        let shown = crate::input::excerpt(name);
+        self.bad(format!("line {line}: output '{shown}': {m}"))
+    }
+
+    /// Note that what was just read draws on the date (when `dated`).
+    fn draws_on_date(&self, dated: bool) {
+        self.dated.set(self.dated.get() | dated);
+    }
+
+    /// A path the job file names, relative to the job file's folder.
+    fn near_job(&self, p: &Path) -> PathBuf {
+        if p.is_relative() {
+            self.path.parent().unwrap_or(Path::new("")).join(p)
+        } else {
+            p.to_path_buf()
+        }
+    }
+
+    /// The job file's bytes, and the same as text.
+    fn read(&self) -> Result<(Vec<u8>, String)> {
+        let path = self.path;
+        let bytes = crate::input::read_capped(path, crate::limits::MAX_CONFIG_BYTES, "job file")
+            .map_err(|e| match e {
+                Error::Io { source, .. } => Error::io("cannot read job file", path, source),
+                e => e,
+            })?;
+        let text =
+            String::from_utf8(bytes.clone()).map_err(|_| self.bad("not UTF-8 text".into()))?;
+        Ok((bytes, text))
+    }
+
+    /// The job file's text as TOML, in the shape of a job file.
+    fn parse(&self, text: &str) -> Result<JobFile> {
+        toml::from_str(text).map_err(|e| {
+            let m = crate::input::toml_error(&e, text);
+            // `[output]` (one table) where `[[output]]` (a list of them) is meant.
+            let single = toml::from_str::<toml::Table>(text)
+                .ok()
+                .is_some_and(|t| t.get("output").is_some_and(toml::Value::is_table));
+            if single {
+                self.bad(format!("{m}: write each output as an [[output]] table"))
+            } else {
+                self.bad(m)
+            }
+        })
+    }
+
+    /// A seed as the job file writes it (a number, `"date"` or `"date+N"`), for the
+    /// run's date.
+    fn seed(&self, v: &toml::Value) -> std::result::Result<u64, String> {
+        let spec = date::SeedSpec::from_toml(v, "seed").map_err(|e| e.to_string())?;
+        self.draws_on_date(spec.is_dated());
+        Ok(spec.seed(self.run_date))
+    }
+
+    /// Every `[[output]]` table, checked, in order; no two may write one file.
+    fn outputs(
+        &self,
+        text: &str,
+        tables: Vec<toml::Spanned<toml::Table>>,
+        job_seed: Option<u64>,
+        catalogue: Option<&str>,
+    ) -> Result<Vec<Output>> {
+        let mut outputs: Vec<Output> = Vec::new();
+        let mut written: Vec<(String, String)> = Vec::new();
+        for (i, spanned) in tables.into_iter().enumerate() {
+            // Errors inside an [[output]] table name the line the table starts on.
+            let start = spanned.span().start.min(text.len());
+            let line = text.as_bytes()[..start]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1;
+            let o = self.output(i, line, spanned.into_inner(), job_seed, catalogue)?;
+            for f in o.files() {
+                if !file_name_ok(&f) {
+                    return Err(self.at(line, &o.name, format!("'{f}' is not a plain file name")));
+                }
+                if let Some((other, _)) = written.iter().find(|(_, g)| *g == f) {
+                    return Err(self.bad(format!(
+                        "conflicting outputs: '{other}' and '{}' both write {f}",
+                        o.name
+                    )));
+                }
+                written.push((o.name.clone(), f));
+            }
+            outputs.push(o);
+        }
+        Ok(outputs)
+    }
+
+    /// The `i`th `[[output]]` table, starting on `line`: its name, seed and checked
+    /// configuration.
+    fn output(
+        &self,
+        i: usize,
+        line: usize,
+        mut t: toml::Table,
+        job_seed: Option<u64>,
+        catalogue: Option<&str>,
+    ) -> Result<Output> {
+        let name = self.output_name(t.remove("name"), i, line)?;
+        let at = |m: String| self.at(line, &name, m);
+        if !file_name_ok(&name) {
+            return Err(at(format!(
+                "the name is a file name inside out_dir: no folders, not hidden, and none of the names puzzlebook keeps for itself ({})",
+                RESERVED.join(", ")
+            )));
+        }
+        let seed = match t.remove("seed") {
+            None => job_seed,
+            Some(v) => Some(self.seed(&v).map_err(at)?),
+        };
+        let mut spec = Spec::from_table(t).map_err(at)?;
+        if let Spec::Book(b) = &mut spec {
+            self.place_template(b, catalogue).map_err(at)?;
+        }
+        let mut config = spec.check(seed).map_err(|e| at(e.to_string()))?;
+        if let Spec::Images(i) = &mut spec {
+            i.solutions = config["solutions"] == true;
+        }
+        if let (Some(c), true) = (catalogue, spec.publishes()) {
+            // Drawn past a catalogue: other puzzles than without one.
+            config["catalogue"] = json!(c);
+        }
+        let config_sha256 = manifest::sha256_hex(
+            json!({"kind": spec.kind(), "version": crate::VERSION, "config": config})
+                .to_string()
+                .as_bytes(),
+        );
+        Ok(Output {
+            name,
+            seed,
+            spec,
+            config_sha256,
+        })
+    }
+
+    /// The `name` of the `i`th output, with the date filled in.
+    fn output_name(&self, v: Option<toml::Value>, i: usize, line: usize) -> Result<String> {
+        match v {
+            Some(toml::Value::String(s)) => {
+                let named = self.run_date.expand(&s).map_err(|e| {
+                    self.bad(format!("line {line}: output {}: the name {e}", i + 1))
+                })?;
+                self.draws_on_date(named != s);
+                Ok(named)
+            }
+            _ => Err(self.bad(format!(
+                "line {line}: output {} has no name = \"FILE\"",
+                i + 1
+            ))),
+        }
+    }
+
+    /// A book's template, read relative to the job file; its template may not name a
+    /// catalogue the job file does not.
+    fn place_template(
+        &self,
+        b: &mut make::BookSpec,
+        catalogue: Option<&str>,
+    ) -> std::result::Result<(), String> {
+        b.read_from = Some(self.near_job(&b.template));
+        let named = crate::book::Template::load(b.template_path())
+            .ok()
+            .and_then(|t| t.catalogue);
+        if named.is_some() && catalogue.is_none() {
+            return Err(format!(
+                "its template names a catalogue ({}); a job draws from the catalogue its job file names: add catalogue = \"PATH\" to the job",
+                named.unwrap_or_default().display()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The output folder (`out_dir` with the date filled in, else
+    /// `output/<job file stem>`) and the date folder pattern (see [`Job::date_folder`]);
+    /// `keep` needs the date in the last folder of `out_dir`.
+    fn out_dir(
+        &self,
+        out_dir: Option<&str>,
+        keep: Option<u32>,
+    ) -> Result<(PathBuf, Option<String>)> {
+        let stem = self
+            .path
+            .file_stem()
+            .map_or("job".into(), |s| s.to_string_lossy().into_owned());
+        let mut dir_dated = false;
+        let date_folder = out_dir.and_then(|d| {
+            let d = d.trim_end_matches('/');
+            let (head, last) = d.rsplit_once('/').unwrap_or(("", d));
+            let plain = |s: &str| self.run_date.expand(s).is_ok_and(|e| e == s);
+            (plain(head) && !plain(last)).then(|| last.to_string())
+        });
+        let dir = match out_dir {
+            Some(dir) => {
+                let expanded = self
+                    .run_date
+                    .expand(dir)
+                    .map_err(|e| self.bad(format!("out_dir {e}")))?;
+                dir_dated = expanded != dir;
+                self.draws_on_date(dir_dated);
+                self.near_job(Path::new(&expanded))
+            }
+            None => self.near_job(&Path::new("output").join(stem)),
+        };
+        if keep.is_some() && !dir_dated {
+            return Err(self.bad(
+                "keep = N removes older date folders, but out_dir has no {date} (or {year}, {month}, {day}, {week}): put one in out_dir".into(),
+            ));
+        }
+        if keep.is_some() && date_folder.is_none() {
+            return Err(self.bad(
+                "keep = N needs the date in the last folder of out_dir only (e.g. out_dir = \"../feed/{date}\")".into(),
+            ));
+        }
+        Ok((dir, date_folder))
+    }
+
+    /// The catalogue's path (`catalogue`, with the date filled in, relative to the job
+    /// file's folder), checked.
+    fn catalogue(&self, c: Option<&str>) -> Result<Option<PathBuf>> {
+        let Some(c) = c else {
+            return Ok(None);
+        };
+        let expanded = self
+            .run_date
+            .expand(c)
+            .map_err(|e| self.bad(format!("catalogue {e}")))?;
+        if expanded.is_empty() {
+            return Err(self.bad("catalogue is empty: name a file".into()));
+        }
+        if expanded.ends_with('/') {
+            return Err(self.bad(format!("catalogue {expanded}: name a file, not a folder")));
+        }
+        let path = crate::catalogue::normalize(&self.near_job(Path::new(&expanded)));
+        crate::catalogue::check_path(&path).map_err(|e| self.bad(e.to_string()))?;
+        Ok(Some(path))
     }
 }
 
@@ -629,13 +725,57 @@ fn up_to_date(m: &Manifest, o: &Output, dir: &Path) -> bool {
 /// Run a job: whole, one shard, or the merge of the shards.
 pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
     let dir = opts.out_dir.clone().unwrap_or_else(|| job.out_dir.clone());
+    let (_owned, _owned_parts) = own_folders(&dir, opts.shard)?;
+    let own = own_names(job, &dir, opts.shard)?;
+    check_inputs(job, &dir, &own)?;
+    let _lock = lock(&dir, opts.shard)?;
+    // Files of these names that puzzlebook did not write are the user's: refused,
+    // never replaced.
+    if opts.shard.is_none() {
+        index::check_not_users(job, &dir)?;
+    }
+    let log = Log { style: opts.log };
+    log_start(&log, job, opts, &dir);
+    let started = Instant::now();
+    let report = match opts.shard {
+        Some(shard) => run_shard(job, opts, &dir, shard, &log)?,
+        None => run_whole(job, opts, &dir, &log)?,
+    };
+    if opts.shard.is_none() && job.date.is_some() {
+        write_index(job, &dir, &report)?;
+    }
+    if let (None, Some(keep), Some(pattern)) = (opts.shard, job.keep, &job.date_folder) {
+        retain_dates(job, &dir, pattern, keep, &log)?;
+    }
+    log.event(
+        format!(
+            "done: {} made, {} up to date, in {:.2} s",
+            report.made,
+            report.skipped,
+            started.elapsed().as_secs_f64()
+        ),
+        json!({"event": "done", "made": report.made, "up_to_date": report.skipped,
+               "seconds": started.elapsed().as_secs_f64()}),
+    );
+    Ok(report)
+}
+
+/// Create the output folder (and for a shard run its parts folder) and own the
+/// names in both while the run lasts; a file or a link where a folder goes is refused.
+fn own_folders(
+    dir: &Path,
+    shard: Option<Shard>,
+) -> Result<(
+    crate::output::OwnedFolder,
+    Option<crate::output::OwnedFolder>,
+)> {
     if dir.exists() && !dir.is_dir() {
         return Err(Error::invalid(format!(
             "the output folder {} is a file: name a folder (out_dir in the job, or --out-dir)",
             dir.display()
         )));
     }
-    crate::output::create_folder(&dir, "the output folder")?;
+    crate::output::create_folder(dir, "the output folder")?;
     // Inside the output folder puzzlebook owns the names: a link, FIFO or device at
     // any name it writes is refused before any work, and never followed later.
     let parts_dir = dir.join("parts");
@@ -648,15 +788,22 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
         }
         _ => {}
     }
-    let _owned = crate::output::own_folder(&dir)?;
-    if opts.shard.is_some() {
+    let owned = crate::output::own_folder(dir)?;
+    if shard.is_some() {
         crate::output::create_folder(&parts_dir, "the parts folder")?;
     }
-    let _owned_parts = if parts_dir.is_dir() {
+    let owned_parts = if parts_dir.is_dir() {
         Some(crate::output::own_folder(&parts_dir)?)
     } else {
         None
     };
+    Ok((owned, owned_parts))
+}
+
+/// Every name in the output folder the run may write (its own files, the outputs
+/// and, for a shard run, their parts), each checked to be no link, FIFO or device.
+fn own_names(job: &Job, dir: &Path, shard: Option<Shard>) -> Result<Vec<PathBuf>> {
+    let parts_dir = dir.join("parts");
     let mut own: Vec<PathBuf> = [
         "manifest.json",
         ".puzzlebook.lock",
@@ -669,7 +816,7 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
     .collect();
     for o in &job.outputs {
         own.extend(o.files().iter().map(|f| dir.join(f)));
-        if let Some(s) = opts.shard {
+        if let Some(s) = shard {
             // A shard's part, or a whole book's (the shards take turns at books).
             own.push(part::part_name(&parts_dir, &o.name, s));
             own.push(part::part_name(&parts_dir, &o.name, Shard::default()));
@@ -678,8 +825,13 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
     for p in &own {
         crate::output::check_own_name(p)?;
     }
-    // No output may be an input of the whole job: the job file, any book's template
-    // or the fonts it names.
+    Ok(own)
+}
+
+/// No output may be an input of the whole job: the job file, any book's template
+/// or the fonts it names; the catalogue (read and written) is neither an input nor
+/// any of the files `own` the run writes.
+fn check_inputs(job: &Job, dir: &Path, own: &[PathBuf]) -> Result<()> {
     let inputs = job.input_files()?;
     let inputs: Vec<(&str, &Path)> = inputs
         .iter()
@@ -692,9 +844,8 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
     }
     crate::output::check_distinct(&[("manifest.json", &dir.join("manifest.json"))], &inputs)?;
     if let Some(cat) = &job.catalogue {
-        // The catalogue is read and written: never an input, never another output.
         crate::output::check_distinct(&[("the catalogue", cat)], &inputs)?;
-        for p in &own {
+        for p in own {
             if crate::output::same_file(cat, p) {
                 return Err(Error::invalid(format!(
                     "the catalogue {} is also a file the run writes ({}): name another",
@@ -704,13 +855,11 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
             }
         }
     }
-    let _lock = lock(&dir, opts.shard)?;
-    // Files of these names that puzzlebook did not write are the user's: refused,
-    // never replaced.
-    if opts.shard.is_none() {
-        index::check_not_users(job, &dir)?;
-    }
-    let log = Log { style: opts.log };
+    Ok(())
+}
+
+/// Log the start of a run: the job, its date, the output folder and the mode.
+fn log_start(log: &Log, job: &Job, opts: &RunOptions, dir: &Path) {
     let what = match (opts.shard, opts.merge) {
         (Some(s), _) => format!("shard {s}"),
         (None, true) => "merge of the shards".into(),
@@ -734,51 +883,43 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
         ),
         start,
     );
-    let started = Instant::now();
-    let report = match opts.shard {
-        Some(shard) => run_shard(job, opts, &dir, shard, &log)?,
-        None => run_whole(job, opts, &dir, &log)?,
-    };
-    if opts.shard.is_none() && job.date.is_some() {
-        let cat = report
-            .catalogue
-            .as_ref()
-            .zip(job.catalogue_named.as_deref())
-            .map(|((_, a, t), named)| (Path::new(named), *a + *t));
-        let index = index::write(job, &dir, cat)?;
-        if index["verified"] != true {
-            return Err(Error::check(format!(
-                "{}: a file does not match the manifest just written (see index.md): another process changed it; run again",
-                dir.display()
-            )));
-        }
+}
+
+/// Write the index of a dated job's run, and refuse the run when a file no longer
+/// matches the manifest just written.
+fn write_index(job: &Job, dir: &Path, report: &RunReport) -> Result<()> {
+    let cat = report
+        .catalogue
+        .as_ref()
+        .zip(job.catalogue_named.as_deref())
+        .map(|((_, a, t), named)| (Path::new(named), *a + *t));
+    let index = index::write(job, dir, cat)?;
+    if index["verified"] != true {
+        return Err(Error::check(format!(
+            "{}: a file does not match the manifest just written (see index.md): another process changed it; run again",
+            dir.display()
+        )));
     }
-    if let (None, Some(keep), Some(pattern)) = (opts.shard, job.keep, &job.date_folder) {
-        let r = index::retain(job, &dir, pattern, keep)?;
-        for p in &r.removed {
-            log.event(
-                format!("removed {} (keep = {keep})", p.display()),
-                json!({"event": "removed", "folder": p.display().to_string(), "keep": keep}),
-            );
-        }
-        for (p, why) in &r.kept {
-            log.event(
-                format!("left {}: {why}", p.display()),
-                json!({"event": "left", "folder": p.display().to_string(), "reason": why}),
-            );
-        }
+    Ok(())
+}
+
+/// Keep `keep` date folders of the job (named like `pattern`), and log what was
+/// removed and what was left.
+fn retain_dates(job: &Job, dir: &Path, pattern: &str, keep: u32, log: &Log) -> Result<()> {
+    let r = index::retain(job, dir, pattern, keep)?;
+    for p in &r.removed {
+        log.event(
+            format!("removed {} (keep = {keep})", p.display()),
+            json!({"event": "removed", "folder": p.display().to_string(), "keep": keep}),
+        );
     }
-    log.event(
-        format!(
-            "done: {} made, {} up to date, in {:.2} s",
-            report.made,
-            report.skipped,
-            started.elapsed().as_secs_f64()
-        ),
-        json!({"event": "done", "made": report.made, "up_to_date": report.skipped,
-               "seconds": started.elapsed().as_secs_f64()}),
-    );
-    Ok(report)
+    for (p, why) in &r.kept {
+        log.event(
+            format!("left {}: {why}", p.display()),
+            json!({"event": "left", "folder": p.display().to_string(), "reason": why}),
+        );
+    }
+    Ok(())
 }
 
 fn log_made(log: &Log, name: &str, kind: &str, made: &Made, secs: f64, bytes: u64) {
@@ -803,7 +944,52 @@ fn log_made(log: &Log, name: &str, kind: &str, made: &Made, secs: f64, bytes: u6
 
 fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunReport> {
     let mpath = dir.join("manifest.json");
-    let mut m = Manifest::load(&mpath)
+    let mut m = whole_manifest(job, &mpath);
+    let mut report = RunReport {
+        out_dir: dir.to_path_buf(),
+        ..RunReport::default()
+    };
+    // Drawing past a catalogue: this job's entries for this date are its own (a rerun
+    // makes them again); every output's puzzles are kept in published.txt until the
+    // whole run is done, and only then added to the catalogue.
+    let mut pool = match &job.catalogue {
+        Some(path) => Some(Pool::open(job, path, dir)?),
+        None => None,
+    };
+    for o in &job.outputs {
+        crate::interrupt::check()?;
+        if can_skip(&m, o, dir, pool.as_ref(), opts.force, log) {
+            if let Some(p) = pool.as_mut().filter(|_| o.spec.publishes()) {
+                p.draw_past(o);
+            }
+            report.skipped += 1;
+            log.event(
+                format!("up to date: {}", o.name),
+                json!({"event": "up_to_date", "output": o.name}),
+            );
+            continue;
+        }
+        clean_stale(dir, &o.files());
+        let t = Instant::now();
+        let _ticker = log.ticker(&o.name, || o.spec.total(Shard::default()));
+        let made = make_whole(job, opts, dir, o, pool.as_mut())?;
+        let secs = t.elapsed().as_secs_f64();
+        let bytes = record_made(&mut m, job, o, dir, &made, secs)?;
+        m.save(&mpath)?;
+        report.made += 1;
+        log_made(log, &o.name, o.spec.kind(), &made, secs, bytes);
+    }
+    m.save(&mpath)?;
+    if let Some(p) = pool.as_mut() {
+        commit_pool(p, &mut report, log)?;
+    }
+    Ok(report)
+}
+
+/// The manifest a whole run starts from: the one at `mpath` when this version wrote
+/// it (else an empty one), naming this job, with entries of this job's outputs only.
+fn whole_manifest(job: &Job, mpath: &Path) -> Manifest {
+    let mut m = Manifest::load(mpath)
         .ok()
         .filter(|m| m.version == crate::VERSION)
         .unwrap_or(Manifest {
@@ -821,106 +1007,113 @@ fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunR
     m.date = job.date.clone();
     m.outputs
         .retain(|e| job.outputs.iter().any(|o| o.name == e.output));
-    let parts_dir = dir.join("parts");
-    let mut report = RunReport {
-        out_dir: dir.to_path_buf(),
-        ..RunReport::default()
-    };
-    // Drawing past a catalogue: this job's entries for this date are its own (a rerun
-    // makes them again); every output's puzzles are kept in published.txt until the
-    // whole run is done, and only then added to the catalogue.
-    let mut pool = match &job.catalogue {
-        Some(path) => Some(Pool::open(job, path, dir)?),
-        None => None,
-    };
-    for o in &job.outputs {
-        crate::interrupt::check()?;
-        let drawn = pool.as_ref().filter(|_| o.spec.publishes());
-        let recorded =
-            drawn.is_none_or(|p| p.holds(o, m.entries(&o.name).first().map(|e| e.items)));
-        // An output made by a run that stopped before adding to the catalogue: if
-        // another run published any of its puzzles meanwhile, it is made again.
-        let taken_meanwhile = drawn.map_or(0, |p| p.collisions(o));
-        if taken_meanwhile > 0 && up_to_date(&m, o, dir) {
-            log.event(
-                format!(
-                    "made again: {} ({taken_meanwhile} of its puzzles were published by another run since it was made)",
-                    o.name
-                ),
-                json!({"event": "published_meanwhile", "output": o.name, "puzzles": taken_meanwhile}),
-            );
-        }
-        if !opts.force && up_to_date(&m, o, dir) && recorded && taken_meanwhile == 0 {
-            if let Some(p) = pool.as_mut().filter(|_| o.spec.publishes()) {
-                p.draw_past(o);
-            }
-            report.skipped += 1;
-            log.event(
-                format!("up to date: {}", o.name),
-                json!({"event": "up_to_date", "output": o.name}),
-            );
-            continue;
-        }
-        clean_stale(dir, &o.files());
-        let t = Instant::now();
-        let _ticker = log.ticker(&o.name, || o.spec.total(Shard::default()));
-        let publishing = pool.is_some() && o.spec.publishes();
-        let made = if opts.merge && !whole_only(job, o) {
-            let parts = find_parts(&parts_dir, o)?;
-            make::merge(&parts, &o.target(dir))?.made
-        } else {
-            // Outputs drawn past a catalogue are made whole, by the merge of a
-            // sharded run too: only one run can choose them in order.
-            o.spec.make(
-                o.seed,
-                Shard::default(),
-                &Target::Whole(o.target(dir)),
-                &opts.env,
-                pool.as_mut().filter(|_| publishing).map(|p| &mut p.seen),
-            )?
-        };
-        if let Some(p) = pool.as_mut().filter(|_| publishing) {
-            p.record(o, &made.published)?;
-        }
-        let secs = t.elapsed().as_secs_f64();
-        m.outputs.retain(|e| e.output != o.name);
-        let mut bytes = 0;
-        for f in o.files() {
-            let (sha256, n) = manifest::file_sha256(&dir.join(&f))?;
-            bytes += n;
-            m.outputs.push(Entry {
-                output: o.name.clone(),
-                kind: o.spec.kind().into(),
-                file: f,
-                sha256,
-                bytes: n,
-                items: made.items,
-                seconds: (secs * 1000.0).round() / 1000.0,
-                config_sha256: o.config_sha256.clone(),
-                seed: o.effective_seed(),
-            });
-        }
-        // Entries in job order, so the manifest reads like the job file.
-        m.outputs
-            .sort_by_key(|e| job.outputs.iter().position(|o| o.name == e.output));
-        m.save(&mpath)?;
-        report.made += 1;
-        log_made(log, &o.name, o.spec.kind(), &made, secs, bytes);
-    }
-    m.save(&mpath)?;
-    if let Some(p) = pool.as_mut() {
-        let (added, there) = p.commit()?;
-        report.catalogue = Some((p.catalogue.path().to_path_buf(), added, there));
+    m
+}
+
+/// Whether a whole run leaves an output as it is (unless `force`d): it is up to date
+/// and, drawn past a catalogue, published.txt holds its puzzles and no other run has
+/// published any of them since (which is logged: the output is made again).
+fn can_skip(
+    m: &Manifest,
+    o: &Output,
+    dir: &Path,
+    pool: Option<&Pool>,
+    force: bool,
+    log: &Log,
+) -> bool {
+    let drawn = pool.filter(|_| o.spec.publishes());
+    let recorded = drawn.is_none_or(|p| p.holds(o, m.entries(&o.name).first().map(|e| e.items)));
+    // An output made by a run that stopped before adding to the catalogue: if
+    // another run published any of its puzzles meanwhile, it is made again.
+    let taken_meanwhile = drawn.map_or(0, |p| p.collisions(o));
+    if taken_meanwhile > 0 && up_to_date(m, o, dir) {
         log.event(
             format!(
-                "catalogue {}: {added} puzzles added, {there} already there",
-                p.catalogue.path().display()
+                "made again: {} ({taken_meanwhile} of its puzzles were published by another run since it was made)",
+                o.name
             ),
-            json!({"event": "catalogue", "catalogue": p.catalogue.path().display().to_string(),
-                   "added": added, "already_there": there}),
+            json!({"event": "published_meanwhile", "output": o.name, "puzzles": taken_meanwhile}),
         );
     }
-    Ok(report)
+    !force && up_to_date(m, o, dir) && recorded && taken_meanwhile == 0
+}
+
+/// Make one output of a whole run, or of a merge from the shards' parts; an output
+/// that publishes draws past the pool and records what it published there.
+fn make_whole(
+    job: &Job,
+    opts: &RunOptions,
+    dir: &Path,
+    o: &Output,
+    pool: Option<&mut Pool>,
+) -> Result<Made> {
+    let publishing = pool.is_some() && o.spec.publishes();
+    let mut pool = pool.filter(|_| publishing);
+    let made = if opts.merge && !whole_only(job, o) {
+        let parts = find_parts(&dir.join("parts"), o)?;
+        make::merge(&parts, &o.target(dir))?.made
+    } else {
+        // Outputs drawn past a catalogue are made whole, by the merge of a
+        // sharded run too: only one run can choose them in order.
+        o.spec.make(
+            o.seed,
+            Shard::default(),
+            &Target::Whole(o.target(dir)),
+            &opts.env,
+            pool.as_mut().map(|p| &mut p.seen),
+        )?
+    };
+    if let Some(p) = pool {
+        p.record(o, &made.published)?;
+    }
+    Ok(made)
+}
+
+/// Replace an output's manifest entries with one per file it wrote (entries in job
+/// order, so the manifest reads like the job file); returns the bytes written.
+fn record_made(
+    m: &mut Manifest,
+    job: &Job,
+    o: &Output,
+    dir: &Path,
+    made: &Made,
+    secs: f64,
+) -> Result<u64> {
+    m.outputs.retain(|e| e.output != o.name);
+    let mut bytes = 0;
+    for f in o.files() {
+        let (sha256, n) = manifest::file_sha256(&dir.join(&f))?;
+        bytes += n;
+        m.outputs.push(Entry {
+            output: o.name.clone(),
+            kind: o.spec.kind().into(),
+            file: f,
+            sha256,
+            bytes: n,
+            items: made.items,
+            seconds: (secs * 1000.0).round() / 1000.0,
+            config_sha256: o.config_sha256.clone(),
+            seed: o.effective_seed(),
+        });
+    }
+    m.outputs
+        .sort_by_key(|e| job.outputs.iter().position(|o| o.name == e.output));
+    Ok(bytes)
+}
+
+/// Add what a whole run published to its catalogue, and log how many were added.
+fn commit_pool(p: &mut Pool, report: &mut RunReport, log: &Log) -> Result<()> {
+    let (added, there) = p.commit()?;
+    report.catalogue = Some((p.catalogue.path().to_path_buf(), added, there));
+    log.event(
+        format!(
+            "catalogue {}: {added} puzzles added, {there} already there",
+            p.catalogue.path().display()
+        ),
+        json!({"event": "catalogue", "catalogue": p.catalogue.path().display().to_string(),
+               "added": added, "already_there": there}),
+    );
+    Ok(())
 }
 
 /// Whether an output is made whole even in a sharded run (by its merge): puzzles

@@ -222,6 +222,20 @@ struct InBoard {
 /// harbor kinds, and a harbor's `hexes`, when given, must be the ones at its piers.
 /// The terrain, token and harbor multisets are not checked: any layout can be measured.
 pub fn read_board(text: &str) -> Result<(&'static Shape, Setup)> {
+    let b = parse_board(text)?;
+    let shape = board_shape(&b)?;
+    let mut layout = Setup::default();
+    for (i, h) in b.hexes.iter().enumerate() {
+        read_hex(shape, i, h, &mut layout)?;
+    }
+    for (p, h) in b.harbors.iter().enumerate() {
+        read_harbor(shape, p, h, &mut layout)?;
+    }
+    Ok((shape, layout))
+}
+
+/// The record's board, hexes and harbors as JSON; another game's record is refused.
+fn parse_board(text: &str) -> Result<InBoard> {
     // serde's message without its "at line 1 column C": the line is the input's.
     let bad = |e: serde_json::Error| {
         let msg = e.to_string();
@@ -242,7 +256,11 @@ pub fn read_board(text: &str) -> Result<(&'static Shape, Setup)> {
             )));
         }
     }
-    let b: InBoard = serde_json::from_str(text).map_err(bad)?;
+    serde_json::from_str(text).map_err(bad)
+}
+
+/// The shape the record names, which must have as many hexes and harbors as the record.
+fn board_shape(b: &InBoard) -> Result<&'static Shape> {
     let kind: BoardKind = b.board.parse().map_err(|_| {
         Error::invalid(format!(
             "board {} is neither base nor extended",
@@ -260,91 +278,98 @@ pub fn read_board(text: &str) -> Result<(&'static Shape, Setup)> {
             b.harbors.len()
         )));
     }
-    let mut layout = Setup::default();
-    for (i, h) in b.hexes.iter().enumerate() {
-        let (x, y) = shape.hexes[i];
-        if h.n != i + 1 || (h.x, h.y) != (x, y) {
-            return Err(Error::invalid(format!(
-                "hex {} should be number {} at x {x}, y {y}, not number {} at x {}, y {}",
-                i + 1,
-                i + 1,
+    Ok(shape)
+}
+
+/// Hex `i` of the record into the layout: its number and coordinates must be the
+/// shape's, its terrain known, and it has a token exactly when it is no desert.
+fn read_hex(shape: &Shape, i: usize, h: &InHex, layout: &mut Setup) -> Result<()> {
+    let (x, y) = shape.hexes[i];
+    if h.n != i + 1 || (h.x, h.y) != (x, y) {
+        return Err(Error::invalid(format!(
+            "hex {} should be number {} at x {x}, y {y}, not number {} at x {}, y {}",
+            i + 1,
+            i + 1,
+            h.n,
+            h.x,
+            h.y
+        )));
+    }
+    let terrain = TERRAIN_NAMES
+        .iter()
+        .position(|&t| t == h.terrain)
+        .ok_or_else(|| {
+            Error::invalid(format!(
+                "hex {}: unknown terrain {}",
                 h.n,
-                h.x,
-                h.y
-            )));
-        }
-        let terrain = TERRAIN_NAMES
-            .iter()
-            .position(|&t| t == h.terrain)
-            .ok_or_else(|| {
-                Error::invalid(format!(
-                    "hex {}: unknown terrain {}",
-                    h.n,
-                    input::shown(&h.terrain)
-                ))
-            })?;
-        match (terrain as u8 == DESERT, h.token) {
-            (true, None) => {}
-            (true, Some(_)) => {
-                return Err(Error::invalid(format!(
-                    "hex {}: a desert has no token",
-                    h.n
-                )))
-            }
-            (false, Some(t)) if TOKEN_VALUES.contains(&t) => layout.token[i] = t,
-            (false, Some(t)) => {
-                return Err(Error::invalid(format!(
-                    "hex {}: there is no token {t}",
-                    h.n
-                )))
-            }
-            (false, None) => {
-                return Err(Error::invalid(format!(
-                    "hex {}: a {} hex needs a token",
-                    h.n, h.terrain
-                )))
-            }
-        }
-        layout.terrain[i] = terrain as u8;
-    }
-    for (p, h) in b.harbors.iter().enumerate() {
-        let at = shape.harbors[p];
-        if (h.x, h.y) != (at.x, at.y) {
+                input::shown(&h.terrain)
+            ))
+        })?;
+    match (terrain as u8 == DESERT, h.token) {
+        (true, None) => {}
+        (true, Some(_)) => {
             return Err(Error::invalid(format!(
-                "harbor {} should be at x {}, y {}, not x {}, y {}",
-                p + 1,
-                at.x,
-                at.y,
-                h.x,
-                h.y
-            )));
+                "hex {}: a desert has no token",
+                h.n
+            )))
         }
-        let kind = HARBOR_NAMES
-            .iter()
-            .position(|&k| k == h.kind)
-            .ok_or_else(|| {
-                Error::invalid(format!(
-                    "harbor {}: unknown kind {}",
-                    p + 1,
-                    input::shown(&h.kind)
-                ))
-            })?;
-        layout.harbor[p] = kind as u8;
-        if let Some(given) = &h.hexes {
-            let want: Vec<usize> = shape
-                .harbor_hexes(p)
-                .iter()
-                .map(|&i| usize::from(i) + 1)
-                .collect();
-            if *given != want {
-                return Err(Error::invalid(format!(
-                    "harbor {}: its piers touch hexes {want:?}, not {given:?}",
-                    p + 1
-                )));
-            }
+        (false, Some(t)) if TOKEN_VALUES.contains(&t) => layout.token[i] = t,
+        (false, Some(t)) => {
+            return Err(Error::invalid(format!(
+                "hex {}: there is no token {t}",
+                h.n
+            )))
+        }
+        (false, None) => {
+            return Err(Error::invalid(format!(
+                "hex {}: a {} hex needs a token",
+                h.n, h.terrain
+            )))
         }
     }
-    Ok((shape, layout))
+    layout.terrain[i] = terrain as u8;
+    Ok(())
+}
+
+/// Harbor `p` of the record into the layout: at the shape's sea hex, of a known
+/// kind, and its `hexes`, when given, the ones at its piers.
+fn read_harbor(shape: &Shape, p: usize, h: &InHarbor, layout: &mut Setup) -> Result<()> {
+    let at = shape.harbors[p];
+    if (h.x, h.y) != (at.x, at.y) {
+        return Err(Error::invalid(format!(
+            "harbor {} should be at x {}, y {}, not x {}, y {}",
+            p + 1,
+            at.x,
+            at.y,
+            h.x,
+            h.y
+        )));
+    }
+    let kind = HARBOR_NAMES
+        .iter()
+        .position(|&k| k == h.kind)
+        .ok_or_else(|| {
+            Error::invalid(format!(
+                "harbor {}: unknown kind {}",
+                p + 1,
+                input::shown(&h.kind)
+            ))
+        })?;
+    layout.harbor[p] = kind as u8;
+    if let Some(given) = &h.hexes {
+        let want: Vec<usize> = shape
+            .harbor_hexes(p)
+            .iter()
+            .map(|&i| usize::from(i) + 1)
+            .collect();
+        if *given != want {
+            return Err(Error::invalid(format!(
+                "harbor {}: its piers touch hexes {want:?}, not {given:?}",
+                p + 1
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Measure every record of `reader` (JSON Lines, blank lines skipped, each line at

@@ -19,7 +19,7 @@
 //!    none.
 
 use crate::games::catan::board::{pips, Shape, DESERT, MAX_HEX, TERRAIN_NAMES};
-use crate::games::catan::fix::{Fixes, Free};
+use crate::games::catan::fix::{Fix, Fixes, Free};
 use crate::games::catan::rules::{offenders, Rule, Rules, Setup};
 use crate::seed::Rng;
 use rand::{Rng as _, SeedableRng};
@@ -116,100 +116,124 @@ pub fn impossible(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Option<String>
 fn fixed_clash(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Option<String> {
     let f = fixes.list();
     for rule in rules.list() {
-        match *rule {
-            Rule::NumberResourceApart => {
-                for (i, a) in f.iter().enumerate() {
-                    for c in &f[i + 1..] {
-                        let (Some(x), Some(y)) = (a.token, c.token) else {
-                            continue;
-                        };
-                        if a.terrain == c.terrain && Rule::numbers_clash_on_resource(x, y) {
-                            return Some(format!(
-                                "the fixed hexes {} and {} are both {} with {x} and {y}, which {} forbids",
-                                a.hex + 1,
-                                c.hex + 1,
-                                TERRAIN_NAMES[usize::from(a.terrain)],
-                                rule.name()
-                            ));
-                        }
-                    }
-                }
-            }
-            Rule::ResourcePips(_, hi) => {
-                for t in 0..DESERT {
-                    let fixed: u32 = f
-                        .iter()
-                        .filter(|x| x.terrain == t)
-                        .map(|x| pips(x.token.unwrap_or(0)))
-                        .sum();
-                    if fixed > hi {
-                        return Some(format!(
-                            "the fixed {} hexes already carry {fixed} pips, more than {} allows",
-                            TERRAIN_NAMES[usize::from(t)],
-                            rule.name()
-                        ));
-                    }
-                }
-            }
-            Rule::MaxCluster(n) => {
-                // Fixed hexes of one terrain side by side already form a group.
-                for t in 0..DESERT {
-                    let mask = f
-                        .iter()
-                        .filter(|x| x.terrain == t)
-                        .fold(0u32, |m, x| m | 1 << x.hex);
-                    if let Some(g) =
-                        crate::games::catan::rules::groups(shape, mask).find(|g| g.count_ones() > n)
-                    {
-                        return Some(format!(
-                            "the fixed hexes {} are {} side by side, a group of {}, larger than {} allows",
-                            hex_list(g),
-                            TERRAIN_NAMES[usize::from(t)],
-                            g.count_ones(),
-                            rule.name()
-                        ));
-                    }
-                }
-            }
-            Rule::MinPipsPerCorner(n) => {
-                // A corner of three land hexes whose numbers are all fixed (a desert
-                // carries none) and carry too few pips.
-                for c in shape.corners.iter().filter(|c| c.len() == 3) {
-                    let on: Vec<_> = f.iter().filter(|x| c.contains(&x.hex)).collect();
-                    let settled = on.len() == 3
-                        && on.iter().all(|x| x.token.is_some() || x.terrain == DESERT);
-                    let sum: u32 = on.iter().map(|x| pips(x.token.unwrap_or(0))).sum();
-                    if settled && sum < n {
-                        let mask = on.iter().fold(0u32, |m, x| m | 1 << x.hex);
-                        return Some(format!(
-                            "the fixed hexes {} meet at a corner whose numbers carry {sum} pips, fewer than {} asks",
-                            hex_list(mask),
-                            rule.name()
-                        ));
-                    }
-                }
-            }
-            Rule::MaxPipsPerCorner(n) => {
-                // Fixed numbers meeting at one corner already carry too many pips.
-                for c in &shape.corners {
-                    let on: Vec<_> = f
-                        .iter()
-                        .filter(|x| c.contains(&x.hex) && x.token.is_some())
-                        .collect();
-                    let sum: u32 = on.iter().map(|x| pips(x.token.unwrap_or(0))).sum();
-                    if sum > n {
-                        let mask = on.iter().fold(0u32, |m, x| m | 1 << x.hex);
-                        return Some(format!(
-                            "the fixed hexes {} meet at a corner whose numbers carry {sum} pips, more than {} allows",
-                            hex_list(mask),
-                            rule.name()
-                        ));
-                    }
-                }
-            }
-            _ => {}
+        let clash = match *rule {
+            Rule::NumberResourceApart => fixed_numbers_on_resource(f, rule),
+            Rule::ResourcePips(_, hi) => fixed_resource_pips(f, hi, rule),
+            Rule::MaxCluster(n) => fixed_cluster(shape, f, n, rule),
+            Rule::MinPipsPerCorner(n) => fixed_corner_too_few(shape, f, n, rule),
+            Rule::MaxPipsPerCorner(n) => fixed_corner_too_many(shape, f, n, rule),
+            _ => None,
+        };
+        if clash.is_some() {
+            return clash;
         }
     }
+    fixed_neighbours_clash(shape, rules, f)
+}
+
+/// Two fixed hexes of one resource whose numbers `number-resource-apart` forbids together.
+fn fixed_numbers_on_resource(f: &[Fix], rule: &Rule) -> Option<String> {
+    for (i, a) in f.iter().enumerate() {
+        for c in &f[i + 1..] {
+            let (Some(x), Some(y)) = (a.token, c.token) else {
+                continue;
+            };
+            if a.terrain == c.terrain && Rule::numbers_clash_on_resource(x, y) {
+                return Some(format!(
+                    "the fixed hexes {} and {} are both {} with {x} and {y}, which {} forbids",
+                    a.hex + 1,
+                    c.hex + 1,
+                    TERRAIN_NAMES[usize::from(a.terrain)],
+                    rule.name()
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// A resource whose fixed numbers alone carry more than `hi` pips (`resource-pips`).
+fn fixed_resource_pips(f: &[Fix], hi: u32, rule: &Rule) -> Option<String> {
+    for t in 0..DESERT {
+        let fixed: u32 = f
+            .iter()
+            .filter(|x| x.terrain == t)
+            .map(|x| pips(x.token.unwrap_or(0)))
+            .sum();
+        if fixed > hi {
+            return Some(format!(
+                "the fixed {} hexes already carry {fixed} pips, more than {} allows",
+                TERRAIN_NAMES[usize::from(t)],
+                rule.name()
+            ));
+        }
+    }
+    None
+}
+
+/// Fixed hexes of one terrain side by side that already form a group larger than `n`.
+fn fixed_cluster(shape: &Shape, f: &[Fix], n: u32, rule: &Rule) -> Option<String> {
+    for t in 0..DESERT {
+        let mask = f
+            .iter()
+            .filter(|x| x.terrain == t)
+            .fold(0u32, |m, x| m | 1 << x.hex);
+        if let Some(g) =
+            crate::games::catan::rules::groups(shape, mask).find(|g| g.count_ones() > n)
+        {
+            return Some(format!(
+                "the fixed hexes {} are {} side by side, a group of {}, larger than {} allows",
+                hex_list(g),
+                TERRAIN_NAMES[usize::from(t)],
+                g.count_ones(),
+                rule.name()
+            ));
+        }
+    }
+    None
+}
+
+/// A corner of three land hexes whose numbers are all fixed (a desert carries none)
+/// and carry fewer than `n` pips.
+fn fixed_corner_too_few(shape: &Shape, f: &[Fix], n: u32, rule: &Rule) -> Option<String> {
+    for c in shape.corners.iter().filter(|c| c.len() == 3) {
+        let on: Vec<_> = f.iter().filter(|x| c.contains(&x.hex)).collect();
+        let settled = on.len() == 3 && on.iter().all(|x| x.token.is_some() || x.terrain == DESERT);
+        let sum: u32 = on.iter().map(|x| pips(x.token.unwrap_or(0))).sum();
+        if settled && sum < n {
+            let mask = on.iter().fold(0u32, |m, x| m | 1 << x.hex);
+            return Some(format!(
+                "the fixed hexes {} meet at a corner whose numbers carry {sum} pips, fewer than {} asks",
+                hex_list(mask),
+                rule.name()
+            ));
+        }
+    }
+    None
+}
+
+/// Fixed numbers meeting at one corner that already carry more than `n` pips.
+fn fixed_corner_too_many(shape: &Shape, f: &[Fix], n: u32, rule: &Rule) -> Option<String> {
+    for c in &shape.corners {
+        let on: Vec<_> = f
+            .iter()
+            .filter(|x| c.contains(&x.hex) && x.token.is_some())
+            .collect();
+        let sum: u32 = on.iter().map(|x| pips(x.token.unwrap_or(0))).sum();
+        if sum > n {
+            let mask = on.iter().fold(0u32, |m, x| m | 1 << x.hex);
+            return Some(format!(
+                "the fixed hexes {} meet at a corner whose numbers carry {sum} pips, more than {} allows",
+                hex_list(mask),
+                rule.name()
+            ));
+        }
+    }
+    None
+}
+
+/// Two touching fixed hexes whose tokens or terrains break an apart rule.
+fn fixed_neighbours_clash(shape: &Shape, rules: &Rules, f: &[Fix]) -> Option<String> {
     for (i, a) in f.iter().enumerate() {
         for c in &f[i + 1..] {
             if shape.neighbours[usize::from(a.hex)] >> c.hex & 1 == 0 {
