@@ -377,6 +377,84 @@ fn the_binary_is_thin_and_names_no_game() {
     }
 }
 
+/// Every function's length in lines, from its `fn` line to its closing brace, with
+/// comments and string literals set aside: (file, line, name, lines).
+fn function_lengths(file: &Path) -> Vec<(usize, String, usize)> {
+    let text = fs::read_to_string(file).unwrap();
+    let code = code_only(&text);
+    let b = code.as_bytes();
+    let line_of = |i: usize| code[..i].matches('\n').count() + 1;
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(k) = code[from..].find("fn ") {
+        let at = from + k;
+        from = at + 3;
+        let word_start = at == 0 || !(b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_');
+        let name: String = code[at + 3..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if !word_start || name.is_empty() {
+            continue;
+        }
+        // The body: the first `{` outside parentheses and brackets (a `;` first means a
+        // declaration without a body).
+        let mut depth = 0i32;
+        let mut open = None;
+        for (j, &ch) in b.iter().enumerate().skip(at) {
+            match ch {
+                b'(' | b'[' => depth += 1,
+                b')' | b']' => depth -= 1,
+                b';' if depth <= 0 => break,
+                b'{' if depth <= 0 => {
+                    open = Some(j);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let Some(open) = open else { continue };
+        let mut level = 0;
+        let close = (open..b.len()).find(|&j| {
+            match b[j] {
+                b'{' => level += 1,
+                b'}' => level -= 1,
+                _ => {}
+            }
+            level == 0
+        });
+        if let Some(close) = close {
+            out.push((line_of(at), name, line_of(close) - line_of(at) + 1));
+        }
+    }
+    out
+}
+
+/// In the library and the binary (src/): a function a reader can hold in view.
+#[test]
+fn no_function_is_over_120_lines() {
+    let mut long = Vec::new();
+    for file in rust_files(&root().join("src")) {
+        for (line, name, n) in function_lengths(&file) {
+            if n > 120 {
+                long.push(format!("{}:{line} {name}: {n} lines", file.display()));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions over 120 lines (split them):\n{}",
+        long.join("\n")
+    );
+    // The counter itself: this function is counted, and at its true length.
+    let me = function_lengths(&root().join("tests/architecture.rs"));
+    let (_, _, n) = me
+        .iter()
+        .find(|(_, name, _)| name == "no_function_is_over_120_lines")
+        .expect("the counter finds this test");
+    assert!((15..40).contains(n), "this test counted as {n} lines");
+}
+
 /// The spellings of every game's name (and of Catan's sampler library) that code
 /// outside the games may not use: `number_match`, `number-match`, `numbermatch`, ...
 fn game_spellings() -> Vec<(String, String)> {
