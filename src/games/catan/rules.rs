@@ -536,6 +536,7 @@ pub fn holds(shape: &Shape, b: &Setup, rule: Rule) -> bool {
         Rule::ResourcePips(lo, hi) => resource_pips(shape, b)
             .iter()
             .all(|p| (lo..=hi).contains(p)),
+        Rule::HarborResourceApart => harbor_clashes(shape, b) == 0,
         _ => offenders(shape, b, rule) == (0, 0),
     }
 }

@@ -649,6 +649,12 @@ impl Ctx {
         if let Some((_, free)) = &self.fixed {
             return self.fixed_rejection(free, &mut draws, &mut budget);
         }
+        // The default sampler is called directly, so it inlines here: through the
+        // trait object, full-rejection under late rules (harbor-resource-apart) was
+        // 12-15% slower (catan_rules benchmark); the others lose nothing measurable.
+        if sampler == Sampler::FullRejection {
+            return FullRejection.draw(self, &mut draws, &mut budget);
+        }
         sampler.board_sampler().draw(self, &mut draws, &mut budget)
     }
 

@@ -79,36 +79,52 @@ impl BoardSampler for RetryRestart {
     }
 }
 
-impl Ctx {
-    /// Whether terrain `t` on hex `h` keeps the apart rules with the hexes `placed`.
-    fn terrain_fits(&self, b: &Setup, placed: u32, h: usize, t: u8) -> bool {
-        let near = self.shape.neighbours[h] & placed;
-        let placed_near = (0..self.n()).filter(|&j| near >> j & 1 == 1);
-        !placed_near
-            .flat_map(|j| self.rules.list().iter().map(move |r| (r, j)))
-            .any(|(r, j)| r.terrains_clash(t, b.terrain[j]))
+/// Whether some hex of `mask` makes `clash` true.
+#[inline(always)]
+fn any_of(mut mask: u32, mut clash: impl FnMut(usize) -> bool) -> bool {
+    while mask != 0 {
+        if clash(mask.trailing_zeros() as usize) {
+            return true;
+        }
+        mask &= mask - 1;
     }
+    false
 }
 
 impl Ctx {
-    /// Whether token `v` on hex `h` keeps the apart rules with the tokens `placed`.
+    /// Whether terrain `t` on hex `h` keeps the apart rules with the hexes `placed`.
+    /// A rule judges `t` at all only if `t` clashes with itself (every apart rule's
+    /// clash is "both in its class" or "equal"), so the neighbours are read only then.
+    #[inline]
+    fn terrain_fits(&self, b: &Setup, placed: u32, h: usize, t: u8) -> bool {
+        let near = self.shape.neighbours[h] & placed;
+        !self
+            .rules
+            .list()
+            .iter()
+            .any(|r| r.terrains_clash(t, t) && any_of(near, |j| r.terrains_clash(t, b.terrain[j])))
+    }
+
+    /// Whether token `v` on hex `h` keeps the apart rules with the tokens `placed`
+    /// (neighbours read only for the rules that judge `v`, as for terrains), and
+    /// number-resource-apart with the tokens placed on its resource.
+    #[inline]
     fn token_fits(&self, b: &Setup, placed: u32, h: usize, v: u8) -> bool {
         let near = self.shape.neighbours[h] & placed;
-        let placed_near = (0..self.n()).filter(|&j| near >> j & 1 == 1);
-        if placed_near
-            .flat_map(|j| self.rules.list().iter().map(move |r| (r, j)))
-            .any(|(r, j)| r.tokens_clash(v, b.token[j]))
-        {
+        let apart = self
+            .rules
+            .list()
+            .iter()
+            .any(|r| r.tokens_clash(v, v) && any_of(near, |j| r.tokens_clash(v, b.token[j])));
+        if apart {
             return false;
         }
         if self.rules.has(Rule::NumberResourceApart) {
-            let same_resource =
-                (0..self.n()).filter(|&j| placed >> j & 1 == 1 && b.terrain[j] == b.terrain[h]);
-            for j in same_resource {
-                if Rule::numbers_clash_on_resource(b.token[j], v) {
-                    return false;
-                }
-            }
+            let same_resource = (0..self.n())
+                .filter(|&j| placed >> j & 1 == 1 && b.terrain[j] == b.terrain[h])
+                .fold(0u32, |m, j| m | 1 << j);
+            let clash = |j: usize| Rule::numbers_clash_on_resource(b.token[j], v);
+            return !any_of(same_resource, clash);
         }
         true
     }
