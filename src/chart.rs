@@ -74,6 +74,20 @@ impl Plot {
     }
 }
 
+/// `n` with a comma every three digits (1,000,000), as counts read on charts and
+/// in tables.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 /// The smallest of 1, 2 and 5 times a power of ten at or above `x` (x > 0): a step
 /// between ticks or a top for an axis that reads easily.
 pub fn nice(x: f64) -> f64 {
@@ -113,6 +127,15 @@ mod tests {
         ] {
             assert_eq!(nice(x), want, "{x}");
         }
+    }
+
+    #[test]
+    fn thousands_grouped_by_commas() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(30001), "30,001");
+        assert_eq!(thousands(1_000_000), "1,000,000");
     }
 
     #[test]

@@ -21,18 +21,7 @@ const Z_FULL: f64 = 5.0;
 const PER_PAGE: usize = 6;
 const COLS: usize = 2;
 
-/// `n` with a comma every three digits: 1,000,000.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
+pub use crate::chart::thousands;
 
 /// A p-value for a table column: `0.747`, `2.6e-15`, `< 1e-300` (too small for a
 /// double), `0 (broke rules)` when boards fell outside every valid placement, `n/a`

@@ -473,19 +473,6 @@ pub fn setup(spec: &CatanStatsSpec) -> Result<(Ctx, Sampler)> {
     }
 }
 
-/// `n` with its digits in groups of three: 1,000,000.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (k, ch) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
 /// `catan-stats`: histograms of the balance measures of uniformly drawn boards.
 pub struct CatanStats {
     spec: CatanStatsSpec,
@@ -522,7 +509,7 @@ impl CatanStats {
     pub fn describe(&self, boards: u64) -> String {
         format!(
             "{} boards, {} board, rules {}, sampler {}, seed {}",
-            grouped(boards),
+            crate::chart::thousands(boards),
             self.ctx.shape.kind.name(),
             self.ctx.rules,
             self.sampler.name(),
@@ -682,15 +669,6 @@ mod tests {
             assert_eq!(s.quantiles, QUANTILES.map(by_sort), "n = {n}");
             assert_eq!((s.min, s.max), (sorted[0] as f64, sorted[n - 1] as f64));
         }
-    }
-
-    #[test]
-    fn grouped_digits() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(1000), "1,000");
-        assert_eq!(grouped(30001), "30,001");
-        assert_eq!(grouped(1_000_000), "1,000,000");
     }
 
     #[test]
