@@ -18,6 +18,7 @@ pub mod counts;
 pub mod direct;
 pub mod exact;
 pub mod feasibility;
+pub mod layers;
 pub mod report;
 pub mod samplers;
 
@@ -53,20 +54,40 @@ pub fn context_with(
     fixes: &fix::Fixes,
     sampler: Sampler,
 ) -> Result<Ctx> {
-    if !fixes.is_empty() && sampler != Sampler::FullRejection {
+    if !fixes.is_empty() && !matches!(sampler, Sampler::FullRejection | Sampler::Counted) {
         return Err(Error::param(
             "fix",
             format!(
-                "needs the full-rejection sampler, which draws the other hexes uniformly among the valid completions; {} cannot",
+                "needs the full-rejection or the counted sampler, which draw the other hexes uniformly among the valid completions; {} cannot",
                 sampler.name()
             ),
         ));
     }
     fixes.check(kind.shape())?;
     feasibility::decide(kind, rules, fixes)?;
-    let ctx = table_context(kind, rules, sampler)?.with_fixes(fixes.clone());
+    let mut ctx = table_context(kind, rules, sampler)?.with_fixes(fixes.clone());
+    if sampler == Sampler::Counted {
+        ctx.layers = Some(std::sync::Arc::new(counted_layers(kind, rules, fixes)?));
+    }
     pilot::check(&ctx, sampler)?;
     Ok(ctx)
+}
+
+/// The counted layers of a rule set, or why the `counted` sampler cannot draw.
+pub fn counted_layers(
+    kind: BoardKind,
+    rules: &Rules,
+    fixes: &fix::Fixes,
+) -> Result<layers::Layers> {
+    let l = layers::Layers::build(kind, rules, fixes)
+        .map_err(|e| Error::invalid(format!("the counted sampler cannot be used: {e}")))?;
+    if l.count() == 0 {
+        return Err(Error::invalid(format!(
+            "no board can satisfy {rules} on the {} board",
+            kind.name()
+        )));
+    }
+    Ok(l)
 }
 
 /// [`context`] without the set-up checks.

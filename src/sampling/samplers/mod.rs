@@ -9,6 +9,7 @@ use crate::games::catan::fix::{Fixes, Free};
 use crate::games::catan::rules::{Rules, Setup};
 
 mod best_of;
+mod counted;
 mod direct;
 mod full_rejection;
 mod retry_restart;
@@ -76,6 +77,8 @@ pub enum Sampler {
     /// Draw N valid boards uniformly (with `direct` where it applies, else
     /// `full-rejection`) and keep the one with the lowest balance score.
     BestOf(u16),
+    /// Draw from the exact counts of the rules' terrain and token layers.
+    Counted,
 }
 
 /// Every sampler a study runs unless told otherwise, in the order studies report them.
@@ -88,6 +91,9 @@ pub const ALL_SAMPLERS: [Sampler; 7] = [
     Sampler::RetryRestart,
     Sampler::BestOf(10),
 ];
+
+/// Samplers a study runs only when named.
+pub const NAMED_SAMPLERS: [Sampler; 1] = [Sampler::Counted];
 
 /// Picks per hex `retry-restart` makes before it starts the board again.
 pub const RETRIES: u32 = 3;
@@ -115,6 +121,7 @@ impl Sampler {
             Sampler::Sequential => &Sequential,
             Sampler::Direct => &Direct,
             Sampler::RetryRestart => &RetryRestart,
+            Sampler::Counted => &counted::Counted,
             Sampler::BestOf(n) => {
                 type Made = std::collections::HashMap<u16, &'static BestOf>;
                 static MADE: OnceLock<std::sync::Mutex<Made>> = OnceLock::new();
@@ -144,6 +151,7 @@ fn best_of_name(n: u16) -> &'static str {
 pub fn sampler_list() -> String {
     let fixed: Vec<&str> = ALL_SAMPLERS
         .iter()
+        .chain(&NAMED_SAMPLERS)
         .filter(|s| !matches!(s, Sampler::BestOf(_)))
         .map(|s| s.name())
         .collect();
@@ -184,9 +192,14 @@ impl std::str::FromStr for Sampler {
         }
         ALL_SAMPLERS
             .into_iter()
+            .chain(NAMED_SAMPLERS)
             .find(|x| x.name() == s)
             .ok_or_else(|| {
-                let names = ALL_SAMPLERS.iter().map(|x| x.name()).chain(["best-of-N"]);
+                let names = ALL_SAMPLERS
+                    .iter()
+                    .chain(&NAMED_SAMPLERS)
+                    .map(|x| x.name())
+                    .chain(["best-of-N"]);
                 crate::Error::invalid(format!(
                     "unknown sampler '{s}'{}: use {}",
                     crate::input::suggestion(s, names),
@@ -224,6 +237,21 @@ impl<'a> Draws<'a> {
             rng,
             buf: 0,
             left: 0,
+        }
+    }
+
+    /// A uniform number below `n` (n >= 1) of up to 128 bits: the low bits of fresh
+    /// 64-bit outputs, redrawn while not below `n` (fewer than two draws on average).
+    #[inline]
+    pub fn below_u128(&mut self, n: u128) -> u128 {
+        let bits = 128 - (n - 1).leading_zeros();
+        loop {
+            let hi = if bits > 64 { self.rng.next_u64() } else { 0 };
+            let lo = self.rng.next_u64();
+            let x = (u128::from(hi) << 64 | u128::from(lo)) & (u128::MAX >> (128 - bits.max(1)));
+            if x < n {
+                return x;
+            }
         }
     }
 
@@ -329,6 +357,8 @@ pub struct Ctx {
     pub rules: Rules,
     /// Table of valid red/desert/2-12 placements; `Some` when the rules can be enumerated.
     pub table: Option<PlacementTable>,
+    /// The counted layers, for the `counted` sampler.
+    pub layers: Option<std::sync::Arc<crate::sampling::layers::Layers>>,
     /// The placement table of the rules' placement part alone, when the rules also
     /// have later rules (`direct` then draws from it and checks the rest).
     partial: Option<PlacementTable>,
@@ -489,6 +519,7 @@ impl Ctx {
             shape,
             rules,
             partial: None,
+            layers: None,
             fixed: None,
             plan: OnceLock::new(),
             rejection_plan: OnceLock::new(),
@@ -647,7 +678,9 @@ impl Ctx {
         let mut draws = Draws::new(rng);
         let mut budget = Budget::new(cap, cancel);
         if let Some((_, free)) = &self.fixed {
-            return self.fixed_rejection(free, &mut draws, &mut budget);
+            if sampler != Sampler::Counted {
+                return self.fixed_rejection(free, &mut draws, &mut budget);
+            }
         }
         // The default sampler is called directly, so it inlines here: through the
         // trait object, full-rejection under late rules (harbor-resource-apart) was

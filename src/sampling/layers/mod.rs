@@ -1,0 +1,886 @@
+//! Exact counts of valid boards, exact probabilities, and uniform boards drawn without
+//! rejection, under rules that reach past the placement of the reds and the 2s and 12s.
+//!
+//! A board is three layers that meet only at the desert: the terrain (with the
+//! harbors), and the tokens. Every rule but two looks at one layer: the terrain rules
+//! (`same-terrain-apart`, `max-cluster`, `harbor-resource-apart`) at the terrain and
+//! harbors, the token rules (`red-apart`, `2-12-apart`, `same-number-apart`, the corner
+//! rules) at the tokens. So for each place of the desert, the valid boards are the
+//! valid terrain layers times the valid token layers, and each layer is counted by a
+//! layered graph ([`dag`]): hexes placed row by row, states that remember only what a
+//! later hex can still see (the live hexes' pieces, what is left to place, under
+//! `max-cluster` the groups), merged when equal.
+//!
+//! The two rules that tie tokens to terrain (`number-resource-apart`,
+//! `resource-pips`) look only at which tokens each resource gets. When one layer is
+//! unconstrained they are counted exactly by sharing the tokens out among the resources
+//! ([`cross`]). When both layers are constrained too, the count stays out of reach
+//! (the states would have to carry both layers and the shares at once); such rule sets
+//! are drawn exactly by drawing the two layers and redrawing while a tying rule fails,
+//! and their count is reported as the product's count times a measured share.
+
+pub(crate) mod cross;
+pub(crate) mod dag;
+pub(crate) mod order;
+pub(crate) mod terrain;
+pub(crate) mod tokens;
+
+use self::dag::{Dag, Refused};
+use self::order::{row_major, Item, Order};
+use self::tokens::Class;
+use super::exact::Fraction;
+use super::samplers::Draws;
+use crate::games::catan::board::{is_red, BoardKind, Shape, DESERT, RESOURCES, TOKEN_VALUES};
+use crate::games::catan::fix::Fixes;
+use crate::games::catan::rules::{Rule, Rules, Setup};
+
+/// A layer whose rules keep at least this share of its shuffles, and whose graph is
+/// larger than [`CACHED_BYTES`], is drawn by shuffling and redrawing: a walk through a
+/// graph of hundreds of megabytes misses the cache at every step (about 3 us a board
+/// measured), a shuffle and check costs about 0.1 us.
+pub const REJECT_ABOVE: f64 = 0.04;
+/// Graph size below which walks stay in the caches.
+pub const CACHED_BYTES: usize = 4 << 20;
+
+/// The two layers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layer {
+    Terrain,
+    Tokens,
+}
+
+/// States a level of a layer may hold: about 40 bytes each while it is built.
+pub const MAX_STATES: usize = 8_000_000;
+
+/// Why a rule set has no exact count.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unreachable {
+    /// Only the base board is counted.
+    #[error(
+        "exact counts are made for the base board only; the {board} board's layers are too wide"
+    )]
+    Board {
+        /// The board's name.
+        board: &'static str,
+    },
+    /// A layer's graph grew past the limit.
+    #[error(
+        "the {layer} layer would hold {states} states before step {step} (limit {MAX_STATES})"
+    )]
+    TooWide {
+        /// `terrain` or `token`.
+        layer: &'static str,
+        /// The step.
+        step: usize,
+        /// States at that step.
+        states: usize,
+    },
+    /// A count past 64 bits.
+    #[error("a count of the {layer} layer does not fit 64 bits")]
+    Overflow {
+        /// `terrain` or `token`.
+        layer: &'static str,
+    },
+}
+
+/// The layers of one desert position.
+#[derive(Debug)]
+struct AtDesert {
+    hex: usize,
+    /// None: the terrain is unconstrained (drawn by a shuffle).
+    terrain: Option<Dag>,
+    /// None: the tokens are unconstrained.
+    tokens: Option<Dag>,
+    /// Layer-graph paths (1 for an unconstrained layer): the desert's weight.
+    terrain_paths: u64,
+    token_paths: u64,
+}
+
+/// How the tying rules are met.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tie {
+    /// No tying rule.
+    None,
+    /// The terrain is unconstrained: it is redrawn until the tying rules hold.
+    RedrawTerrain,
+    /// The tokens are unconstrained: they are redrawn until the tying rules hold.
+    RedrawTokens,
+    /// Both layers are constrained: the board is redrawn (the count is not exact).
+    RedrawBoard,
+}
+
+/// The counted layers of a rule set on a board: exact counts, probabilities, draws.
+#[derive(Debug)]
+pub struct Layers {
+    shape: &'static Shape,
+    rules: Rules,
+    classes: Vec<Class>,
+    /// Arrangements of the tokens within their classes.
+    class_factor: u128,
+    terrain_order: Order,
+    token_order: Order,
+    /// The layers of each desert place built (one per class of places alike under
+    /// the board's symmetries, when nothing breaks them).
+    deserts: Vec<AtDesert>,
+    /// Every desert place: (its layers in `deserts`, the symmetry taking their hexes
+    /// to this place's).
+    places: Vec<(usize, usize)>,
+    /// Symmetries of the board as hex maps (the identity first).
+    symmetries: Vec<Vec<usize>>,
+    /// Running sum of the places' weights (terrain paths times token paths).
+    cumulative: Vec<u128>,
+    /// Relabellings of the terrain layer's states (identity first).
+    relabels: Vec<[u8; 6]>,
+    tie: Tie,
+    shares: Option<cross::Shares>,
+    harbors_in_terrain: bool,
+    /// Draw the terrain (the tokens) by shuffling and redrawing while a rule of the
+    /// layer fails, rather than by walking its graph: chosen when the layer's graph is
+    /// too large to stay in the processor's caches and its rules keep enough
+    /// shuffles (see [`REJECT_ABOVE`]).
+    reject_terrain: bool,
+    reject_tokens: bool,
+    /// States over both layers and every desert.
+    pub states: usize,
+    /// Bytes the graphs take.
+    pub bytes: usize,
+    /// The most states one level held while it was built.
+    pub widest: usize,
+}
+
+fn factorial(n: u32) -> u128 {
+    (1..=u128::from(n)).product()
+}
+
+/// Arrangements of a multiset with these counts.
+fn arrangements(counts: impl Iterator<Item = usize>) -> u128 {
+    let (mut n, mut d) = (0u32, 1u128);
+    for c in counts {
+        n += c as u32;
+        d *= factorial(c as u32);
+    }
+    factorial(n) / d
+}
+
+impl Layers {
+    /// Count the layers of `rules` on `kind` with `fixes`.
+    pub fn build(kind: BoardKind, rules: &Rules, fixes: &Fixes) -> Result<Layers, Unreachable> {
+        if kind != BoardKind::Base {
+            return Err(Unreachable::Board { board: kind.name() });
+        }
+        let shape = kind.shape();
+        let n = shape.len();
+        let fixed_token = fixes.list().iter().any(|f| f.token.is_some());
+        let fixed_land = fixes.list().iter().any(|f| f.terrain != DESERT);
+        let terrain_free = !terrain::constrains(rules, shape) && !fixed_land;
+        let token_free = !tokens::constrains(rules) && !fixed_token;
+        let classes = tokens::classes(shape, rules, fixed_token);
+        let class_factor = classes
+            .iter()
+            .map(|c| {
+                let mut counts: Vec<usize> = Vec::new();
+                let mut t = c.tokens.clone();
+                t.dedup();
+                for v in t {
+                    counts.push(c.tokens.iter().filter(|&&x| x == v).count());
+                }
+                arrangements(counts.into_iter())
+            })
+            .product();
+        let harbors_in_terrain = rules.has(crate::games::catan::rules::Rule::HarborResourceApart);
+        let terrain_order = Order::new(shape, &row_major(shape), harbors_in_terrain);
+        let token_order = Order::new(shape, &row_major(shape), false);
+        let tie = match (cross::ties(rules), terrain_free, token_free) {
+            (false, _, _) => Tie::None,
+            (true, true, _) => Tie::RedrawTerrain,
+            (true, false, true) => Tie::RedrawTokens,
+            (true, false, false) => Tie::RedrawBoard,
+        };
+        let shares = cross::ties(rules).then(|| cross::shares(shape, rules));
+        let mut fixed_terrain = vec![None; n];
+        let mut fixed_class = vec![None; n];
+        let mut desert_at: Option<usize> = None;
+        for f in fixes.list() {
+            let h = f.hex as usize;
+            if f.terrain == DESERT {
+                desert_at = Some(h);
+            } else {
+                fixed_terrain[h] = Some(f.terrain);
+            }
+            if let Some(v) = f.token {
+                fixed_class[h] = classes
+                    .iter()
+                    .position(|c| c.tokens.contains(&v))
+                    .map(|i| i as u8);
+            }
+        }
+        // Under the board's rotations and reflections every rule but the harbor rule
+        // is kept, so desert places alike share their layers (unless fixes pin hexes).
+        let symmetries = if fixes.is_empty() && !harbors_in_terrain {
+            board_symmetries(shape)
+        } else {
+            vec![(0..n).collect()]
+        };
+        let mut deserts: Vec<AtDesert> = Vec::new();
+        let mut places = Vec::new();
+        let (mut states, mut bytes, mut widest) = (0, 0, 0);
+        for d in 0..n {
+            if desert_at.is_some_and(|h| h != d)
+                || fixed_terrain[d].is_some()
+                || fixed_class[d].is_some()
+            {
+                continue;
+            }
+            // The least place alike, and a symmetry from it to d.
+            let (g, rep) = symmetries
+                .iter()
+                .enumerate()
+                .filter_map(|(g, map)| (0..n).find(|&r| map[r] == d).map(|r| (g, r)))
+                .min_by_key(|&(g, r)| (r, g))
+                .expect("the identity maps d to d");
+            if let Some(i) = deserts.iter().position(|a| a.hex == rep) {
+                places.push((i, g));
+                continue;
+            }
+            let terrain = if terrain_free {
+                None
+            } else {
+                let spec = terrain::TerrainSpec::new(
+                    shape,
+                    &terrain_order,
+                    rules,
+                    rep,
+                    fixed_terrain.clone(),
+                );
+                Some(Dag::build(&spec, MAX_STATES).map_err(|e| refused("terrain", e))?)
+            };
+            let tokens = if token_free {
+                None
+            } else {
+                let spec = tokens::TokenSpec::new(
+                    shape,
+                    &token_order,
+                    rules,
+                    &classes,
+                    rep,
+                    fixed_class.clone(),
+                );
+                Some(Dag::build(&spec, MAX_STATES).map_err(|e| refused("token", e))?)
+            };
+            for g in terrain.iter().chain(tokens.iter()) {
+                states += g.states();
+                bytes += g.bytes();
+                widest = widest.max(g.widest);
+            }
+            let terrain_paths = terrain.as_ref().map_or(1, Dag::total);
+            let token_paths = tokens.as_ref().map_or(1, Dag::total);
+            deserts.push(AtDesert {
+                hex: rep,
+                terrain,
+                tokens,
+                terrain_paths,
+                token_paths,
+            });
+            places.push((deserts.len() - 1, g));
+        }
+        let mut cumulative = Vec::with_capacity(places.len());
+        let mut sum = 0u128;
+        for &(i, _) in &places {
+            let d = &deserts[i];
+            sum += u128::from(d.terrain_paths) * u128::from(d.token_paths);
+            cumulative.push(sum);
+        }
+        let relabels = if fixed_land {
+            vec![[0, 1, 2, 3, 4, DESERT]]
+        } else {
+            terrain::relabellings(shape)
+        };
+        // Per layer: the least share of shuffles its rules keep, over the deserts.
+        let share = |paths: &dyn Fn(&AtDesert) -> u128, free: u128| {
+            deserts
+                .iter()
+                .map(|a| paths(a) as f64 / free as f64)
+                .fold(f64::INFINITY, f64::min)
+        };
+        let big = |layer: &dyn Fn(&AtDesert) -> Option<&Dag>| {
+            deserts
+                .iter()
+                .filter_map(layer)
+                .map(Dag::bytes)
+                .sum::<usize>()
+                > CACHED_BYTES
+        };
+        let free_t = arrangements((0..DESERT).map(|t| shape.terrain_count(t)));
+        let free_k = arrangements(TOKEN_VALUES.iter().map(|&v| shape.token_count(v)));
+        let reject_terrain = !terrain_free
+            && fixes.is_empty()
+            && !harbors_in_terrain
+            && big(&|a| a.terrain.as_ref())
+            && share(&|a| u128::from(a.terrain_paths), free_t) >= REJECT_ABOVE;
+        let reject_tokens = !token_free
+            && fixes.is_empty()
+            && big(&|a| a.tokens.as_ref())
+            && share(&|a| u128::from(a.token_paths) * class_factor, free_k) >= REJECT_ABOVE;
+        Ok(Layers {
+            shape,
+            rules: rules.clone(),
+            classes,
+            class_factor,
+            terrain_order,
+            token_order,
+            deserts,
+            places,
+            symmetries,
+            cumulative,
+            relabels,
+            tie,
+            shares,
+            harbors_in_terrain,
+            reject_terrain,
+            reject_tokens,
+            states,
+            bytes,
+            widest,
+        })
+    }
+
+    /// How the tying rules are met (and so whether the count is exact).
+    pub fn tie(&self) -> Tie {
+        self.tie
+    }
+
+    /// Whether [`Layers::count`] is exact.
+    pub fn is_exact(&self) -> bool {
+        self.tie != Tie::RedrawBoard
+    }
+
+    fn free_terrain(&self) -> u128 {
+        arrangements((0..DESERT).map(|t| self.shape.terrain_count(t)))
+    }
+
+    fn free_tokens(&self) -> u128 {
+        arrangements(TOKEN_VALUES.iter().map(|&v| self.shape.token_count(v)))
+    }
+
+    fn harbor_factor(&self) -> u128 {
+        if self.harbors_in_terrain {
+            1
+        } else {
+            let mut k = [0usize; 6];
+            for &h in &self.shape.harbor_kinds {
+                k[h as usize] += 1;
+            }
+            arrangements(k.into_iter())
+        }
+    }
+
+    /// Valid boards with the desert on `d` (for [`Tie::RedrawBoard`]: boards whose
+    /// layers meet their own rules, the tying rules aside).
+    fn count_at(&self, d: &AtDesert) -> u128 {
+        let terrain = match &d.terrain {
+            Some(g) => u128::from(g.total()),
+            None => self.free_terrain(),
+        };
+        let tokens = match &d.tokens {
+            Some(g) => u128::from(g.total()) * self.class_factor,
+            None => self.free_tokens(),
+        };
+        let h = self.harbor_factor();
+        match (self.tie, &self.shares) {
+            (Tie::RedrawTerrain, Some(s)) => tokens * s.terrain_per_tokens * h,
+            (Tie::RedrawTokens, Some(s)) => terrain * h * s.tokens_per_terrain,
+            _ => terrain * h * tokens,
+        }
+    }
+
+    /// Valid boards: exact unless both layers are constrained and a tying rule is
+    /// among the rules (then the count of boards whose layers meet their own rules).
+    pub fn count(&self) -> u128 {
+        self.places
+            .iter()
+            .map(|&(i, _)| self.count_at(&self.deserts[i]))
+            .sum()
+    }
+
+    /// Every board of the shape (the fixes aside).
+    pub fn boards(&self) -> u128 {
+        self.shape.len() as u128 * self.free_terrain() * self.free_tokens() * {
+            let mut k = [0usize; 6];
+            for &h in &self.shape.harbor_kinds {
+                k[h as usize] += 1;
+            }
+            arrangements(k.into_iter())
+        }
+    }
+
+    /// The exact acceptance of whole-board rejection: valid boards over all boards.
+    pub fn acceptance(&self) -> Fraction {
+        Fraction::new(self.count(), self.boards())
+    }
+}
+
+/// The rotations and reflections of the board, as maps of hex indices (identity
+/// first): in the spec's coordinates relative to the centre, turning by a sixth maps
+/// (a, b) to (a - b, a) and swapping a and b reflects.
+pub(crate) fn board_symmetries(shape: &Shape) -> Vec<Vec<usize>> {
+    let n = shape.len();
+    let (sx, sy) = shape
+        .hexes
+        .iter()
+        .fold((0, 0), |(x, y), &(a, b)| (x + a, y + b));
+    let (cx, cy) = (sx / n as i32, sy / n as i32);
+    let index = |p: (i32, i32)| shape.hexes.iter().position(|&h| h == (p.0 + cx, p.1 + cy));
+    let mut out = Vec::new();
+    for reflect in [false, true] {
+        for turns in 0..6 {
+            let map: Option<Vec<usize>> = shape
+                .hexes
+                .iter()
+                .map(|&(x, y)| {
+                    let (mut a, mut b) = (x - cx, y - cy);
+                    if reflect {
+                        std::mem::swap(&mut a, &mut b);
+                    }
+                    for _ in 0..turns {
+                        (a, b) = (a - b, a);
+                    }
+                    index((a, b))
+                })
+                .collect();
+            if let Some(m) = map {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+impl Layers {
+    /// Draw one valid board, uniformly (exactly: for [`Tie::RedrawBoard`] too, the
+    /// draws that break a tying rule being redrawn whole). Returns the board and the
+    /// draws it took (1 unless a tying rule redrew something).
+    pub fn draw(&self, draws: &mut Draws) -> (Setup, u64) {
+        let mut attempts = 1;
+        loop {
+            let mut b = self.draw_layers(draws);
+            if self.tie == Tie::None {
+                return (b, attempts);
+            }
+            loop {
+                if self.ties_hold(&b) {
+                    return (b, attempts);
+                }
+                attempts += 1;
+                match self.tie {
+                    Tie::RedrawTerrain => self.shuffle_terrain(draws, &mut b),
+                    Tie::RedrawTokens => self.shuffle_tokens(draws, &mut b),
+                    _ => break,
+                }
+            }
+        }
+    }
+
+    /// Whether the rules of one layer hold on `b`.
+    fn layer_holds(&self, b: &Setup, layer: Layer) -> bool {
+        self.rules
+            .list()
+            .iter()
+            .filter(|r| match layer {
+                Layer::Tokens => r.tokens_only(),
+                Layer::Terrain => matches!(r, Rule::SameTerrainApart | Rule::MaxCluster(_)),
+            })
+            .all(|&r| crate::games::catan::rules::holds(self.shape, b, r))
+    }
+
+    fn ties_hold(&self, b: &Setup) -> bool {
+        self.rules
+            .list()
+            .iter()
+            .filter(|r| matches!(r, Rule::NumberResourceApart | Rule::ResourcePips(..)))
+            .all(|&r| crate::games::catan::rules::holds(self.shape, b, r))
+    }
+
+    /// The land hexes of `b` (not the desert), as a mask.
+    fn land_mask(&self, b: &Setup) -> u32 {
+        let all = ((1u64 << self.shape.len()) - 1) as u32;
+        (0..self.shape.len())
+            .filter(|&h| b.terrain[h] == DESERT)
+            .fold(all, |m, h| m & !(1 << h))
+    }
+
+    fn shuffle_terrain(&self, draws: &mut Draws, b: &mut Setup) {
+        let mut t = [0u8; 32];
+        let m = self.shape.terrains.len();
+        t[..m].copy_from_slice(&self.shape.terrains);
+        draws.shuffle32(&mut t, m, 0, m);
+        let mut land = self.land_mask(b);
+        let mut k = 0;
+        while land != 0 {
+            b.terrain[land.trailing_zeros() as usize] = t[k];
+            k += 1;
+            land &= land - 1;
+        }
+    }
+
+    fn shuffle_tokens(&self, draws: &mut Draws, b: &mut Setup) {
+        let mut t = [0u8; 32];
+        let m = self.shape.tokens.len();
+        t[..m].copy_from_slice(&self.shape.tokens);
+        draws.shuffle32(&mut t, m, 0, m);
+        let mut land = self.land_mask(b);
+        let mut k = 0;
+        while land != 0 {
+            b.token[land.trailing_zeros() as usize] = t[k];
+            k += 1;
+            land &= land - 1;
+        }
+    }
+
+    /// One board from the layers' product: a desert place by its weight, each layer's
+    /// graph walked from one uniform number, the tokens spread within their classes,
+    /// the free layers shuffled, then the board turned to the desert's place.
+    fn draw_layers(&self, draws: &mut Draws) -> Setup {
+        let total = *self.cumulative.last().expect("a rule set with boards");
+        let r = draws.below_u128(total);
+        let p = self.cumulative.partition_point(|&c| c <= r);
+        let before = if p == 0 { 0 } else { self.cumulative[p - 1] };
+        let (i, g) = self.places[p];
+        let at = &self.deserts[i];
+        let r = r - before;
+        let (rt, rk) = (
+            (r / u128::from(at.token_paths)) as u64,
+            (r % u128::from(at.token_paths)) as u64,
+        );
+        // Land everywhere but the desert (the terrain layer then overwrites it).
+        let mut b = Setup::default();
+        b.terrain[..self.shape.len()].fill(0);
+        b.terrain[at.hex] = DESERT;
+        let mut symbols = [0u8; 32];
+        let mut relabels = [0u8; 32];
+        match (&at.terrain, self.reject_terrain) {
+            (Some(dag), false) => {
+                dag.walk(rt, &mut symbols, &mut relabels);
+                self.put_terrain(&symbols, &relabels, &mut b);
+            }
+            (Some(_), true) => loop {
+                // Rejection within the layer: uniform among the layer's valid
+                // arrangements, which the graph counts.
+                self.shuffle_terrain(draws, &mut b);
+                if self.layer_holds(&b, Layer::Terrain) {
+                    break;
+                }
+            },
+            (None, _) => self.shuffle_terrain(draws, &mut b),
+        }
+        match (&at.tokens, self.reject_tokens) {
+            (Some(dag), false) => {
+                dag.walk(rk, &mut symbols, &mut relabels);
+                self.put_classes(draws, &symbols, &mut b);
+            }
+            (Some(_), true) => loop {
+                self.shuffle_tokens(draws, &mut b);
+                if self.layer_holds(&b, Layer::Tokens) {
+                    break;
+                }
+            },
+            (None, _) => self.shuffle_tokens(draws, &mut b),
+        }
+        if !self.harbors_in_terrain {
+            let m = self.shape.harbor_kinds.len();
+            let mut h = [0u8; 32];
+            h[..m].copy_from_slice(&self.shape.harbor_kinds);
+            draws.shuffle32(&mut h, m, 0, m);
+            b.harbor[..m].copy_from_slice(&h[..m]);
+        }
+        if g == 0 {
+            return b;
+        }
+        let mut out = b;
+        for (h, &to) in self.symmetries[g].iter().enumerate() {
+            out.terrain[to] = b.terrain[h];
+            out.token[to] = b.token[h];
+        }
+        out
+    }
+
+    /// The terrain walk onto `b`: each symbol read through the relabellings so far.
+    fn put_terrain(&self, symbols: &[u8], relabels: &[u8], b: &mut Setup) {
+        // `frame[t]`: the real terrain of the walk's terrain t.
+        let mut frame = [0u8, 1, 2, 3, 4, DESERT];
+        for (step, item) in self.terrain_order.items.iter().enumerate() {
+            let s = symbols[step];
+            match *item {
+                Item::Hex(h) => b.terrain[h] = frame[s as usize],
+                Item::Harbor(p) => b.harbor[p] = if s == 0 { 0 } else { 1 + frame[s as usize - 1] },
+            }
+            let q = relabels[step];
+            if q != 0 {
+                // The child is stored relabelled by q; its terrain u is our q^-1(u).
+                let perm = &self.relabels[q as usize];
+                let mut next = frame;
+                for t in 0..5 {
+                    next[perm[t] as usize] = frame[t];
+                }
+                frame = next;
+            }
+        }
+    }
+
+    /// The token classes of a walk onto `b`, each class's tokens shuffled over its hexes.
+    fn put_classes(&self, draws: &mut Draws, symbols: &[u8], b: &mut Setup) {
+        let mut hexes = [[0u8; 32]; 16];
+        let mut filled = [0usize; 16];
+        for (step, item) in self.token_order.items.iter().enumerate() {
+            if let Item::Hex(h) = *item {
+                let c = symbols[step] as usize;
+                if c < self.classes.len() {
+                    hexes[c][filled[c]] = h as u8;
+                    filled[c] += 1;
+                }
+            }
+        }
+        for (c, class) in self.classes.iter().enumerate() {
+            let n = class.tokens.len();
+            let mut t = [0u8; 32];
+            t[..n].copy_from_slice(&class.tokens);
+            if class.tokens.iter().any(|&v| v != class.tokens[0]) {
+                draws.shuffle32(&mut t, n, 0, n);
+            }
+            for k in 0..n {
+                b.token[hexes[c][k] as usize] = t[k];
+            }
+        }
+    }
+}
+
+/// Per-hex probabilities of one desert place's boards, in its layers' own frame.
+struct PlaceProbabilities {
+    terrain: Vec<[f64; 6]>,
+    token: Vec<[f64; 10]>,
+    harbor: Vec<[f64; 6]>,
+}
+
+impl Layers {
+    /// The exact probabilities of every feature the bias study counts, under the
+    /// uniform distribution over valid boards; None when the count is not exact.
+    /// Each resource's pips are exact when a layer is unconstrained (or tied by the
+    /// sharing); when both layers are constrained they are left out (empty).
+    // Index loops read best here: hexes, terrains and tokens index several tables.
+    #[allow(clippy::needless_range_loop)]
+    pub fn expectations(&self) -> Option<super::exact::Expectations> {
+        if !self.is_exact() {
+            return None;
+        }
+        let n = self.shape.len();
+        let total = self.count() as f64;
+        let mut desert = vec![0.0; n];
+        let mut terrain = vec![[0.0; 6]; n];
+        let mut token = vec![[0.0; 10]; n];
+        let mut harbor = vec![[0.0; 6]; self.shape.harbors.len()];
+        let per: Vec<PlaceProbabilities> = self.deserts.iter().map(|a| self.place(a)).collect();
+        for &(i, g) in &self.places {
+            let w = self.count_at(&self.deserts[i]) as f64 / total;
+            let map = &self.symmetries[g];
+            let pp = &per[i];
+            desert[map[self.deserts[i].hex]] += w;
+            for h in 0..n {
+                for t in 0..6 {
+                    terrain[map[h]][t] += w * pp.terrain[h][t];
+                }
+                for k in 0..10 {
+                    token[map[h]][k] += w * pp.token[h][k];
+                }
+            }
+            for (p, row) in harbor.iter_mut().enumerate() {
+                for k in 0..6 {
+                    row[k] += w * pp.harbor[p][k];
+                }
+            }
+        }
+        let red = token
+            .iter()
+            .map(|row| {
+                TOKEN_VALUES
+                    .iter()
+                    .zip(row)
+                    .filter(|(v, _)| is_red(**v))
+                    .map(|(_, p)| p)
+                    .sum()
+            })
+            .collect();
+        let resource = match (&self.shares, self.tie) {
+            (Some(s), _) => s
+                .pips
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .map(|&c| c as f64 / s.tokens_per_terrain as f64)
+                        .collect()
+                })
+                .collect(),
+            (None, _)
+                if self
+                    .deserts
+                    .iter()
+                    .all(|a| a.terrain.is_none() || a.tokens.is_none()) =>
+            {
+                super::exact::resource_pips_expectations(self.shape)
+            }
+            _ => Vec::new(),
+        };
+        Some(super::exact::Expectations {
+            desert,
+            red,
+            token,
+            terrain,
+            harbor,
+            resource,
+            acceptance: Some(self.acceptance()),
+            source: format!(
+                "exact counts of {} valid boards (terrain and token layers counted per desert place)",
+                self.count()
+            ),
+        })
+    }
+
+    /// Within-class share of each token: its copies over the class's tokens.
+    fn token_share(&self, class: usize, k: usize) -> f64 {
+        let c = &self.classes[class];
+        c.tokens.iter().filter(|&&v| v == TOKEN_VALUES[k]).count() as f64 / c.tokens.len() as f64
+    }
+
+    /// The per-hex probabilities of one desert place, in its own frame.
+    #[allow(clippy::needless_range_loop)]
+    fn place(&self, a: &AtDesert) -> PlaceProbabilities {
+        let n = self.shape.len();
+        let land = (n - self.shape.deserts) as f64;
+        let mut terrain = vec![[0.0; 6]; n];
+        let mut token = vec![[0.0; 10]; n];
+        let mut harbor = super::exact::harbor_expectations(self.shape);
+        // Terrains with the same count are alike when relabelled: share their mass.
+        let groups = |p: &mut [f64], offset: usize| {
+            if self.relabels.len() > 1 {
+                let mut out = [0.0; 6];
+                for t in 0..5usize {
+                    let same: Vec<usize> = (0..5)
+                        .filter(|&u| {
+                            self.shape.terrain_count(u as u8) == self.shape.terrain_count(t as u8)
+                        })
+                        .collect();
+                    out[t] = same.iter().map(|&u| p[u + offset]).sum::<f64>() / same.len() as f64;
+                }
+                p[offset..offset + 5].copy_from_slice(&out[..5]);
+            }
+        };
+        match &a.terrain {
+            Some(dag) => {
+                let m = dag.marginals(6);
+                let tot = dag.total() as f64;
+                for (step, item) in self.terrain_order.items.iter().enumerate() {
+                    let mut row = [0.0; 6];
+                    for (k, c) in m[step].iter().enumerate() {
+                        row[k] = *c as f64 / tot;
+                    }
+                    match *item {
+                        Item::Hex(h) => {
+                            groups(&mut row, 0);
+                            terrain[h] = row;
+                        }
+                        Item::Harbor(p) => {
+                            groups(&mut row, 1);
+                            harbor[p] = row;
+                        }
+                    }
+                }
+            }
+            None => {
+                for (h, row) in terrain.iter_mut().enumerate() {
+                    if h == a.hex {
+                        row[DESERT as usize] = 1.0;
+                    } else {
+                        for t in 0..5u8 {
+                            row[t as usize] = self.shape.terrain_count(t) as f64 / land;
+                        }
+                    }
+                }
+            }
+        }
+        match &a.tokens {
+            Some(dag) => {
+                let m = dag.marginals(self.classes.len() + 1);
+                let tot = dag.total() as f64;
+                for (step, item) in self.token_order.items.iter().enumerate() {
+                    let Item::Hex(h) = *item else { continue };
+                    for (c, &cnt) in m[step].iter().take(self.classes.len()).enumerate() {
+                        for k in 0..10 {
+                            token[h][k] += cnt as f64 / tot * self.token_share(c, k);
+                        }
+                    }
+                }
+            }
+            None => {
+                for (h, row) in token.iter_mut().enumerate() {
+                    if h != a.hex {
+                        for (k, &v) in TOKEN_VALUES.iter().enumerate() {
+                            row[k] = self.shape.token_count(v) as f64 / land;
+                        }
+                    }
+                }
+            }
+        }
+        // A tying rule with a free layer: the free layer's piece at a hex depends on
+        // the other layer's piece there, through the sharing.
+        if let Some(s) = &self.shares {
+            let u = s.tokens_per_terrain as f64;
+            match self.tie {
+                Tie::RedrawTerrain => {
+                    for h in (0..n).filter(|&h| h != a.hex) {
+                        let mut row = [0.0; 6];
+                        for k in 0..10 {
+                            let copies = self.shape.token_count(TOKEN_VALUES[k]) as f64;
+                            if copies == 0.0 {
+                                continue;
+                            }
+                            for (r, slot) in row.iter_mut().enumerate().take(RESOURCES) {
+                                *slot += token[h][k] * s.with[r][k] as f64 / (u * copies);
+                            }
+                        }
+                        terrain[h] = row;
+                    }
+                }
+                Tie::RedrawTokens => {
+                    for h in (0..n).filter(|&h| h != a.hex) {
+                        let mut row = [0.0; 10];
+                        for r in 0..RESOURCES {
+                            let size = self.shape.terrain_count(r as u8) as f64;
+                            for (k, slot) in row.iter_mut().enumerate() {
+                                *slot += terrain[h][r] * s.with[r][k] as f64 / (u * size);
+                            }
+                        }
+                        token[h] = row;
+                    }
+                }
+                _ => {}
+            }
+        }
+        PlaceProbabilities {
+            terrain,
+            token,
+            harbor,
+        }
+    }
+}
+
+fn refused(layer: &'static str, e: Refused) -> Unreachable {
+    match e {
+        Refused::TooWide { step, states } => Unreachable::TooWide {
+            layer,
+            step,
+            states,
+        },
+        Refused::Overflow => Unreachable::Overflow { layer },
+    }
+}
+
+#[cfg(test)]
+mod tests;
