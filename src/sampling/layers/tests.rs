@@ -283,6 +283,7 @@ fn whole_board_rejection_keeps_the_exact_share() {
     }
 }
 
+#[allow(clippy::needless_range_loop)]
 /// Draw `n` boards with the counted layers; every board must be valid and whole;
 /// return the largest |z| over every hex's terrain, token and desert frequencies
 /// against the exact probabilities.
