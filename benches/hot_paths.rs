@@ -269,6 +269,69 @@ fn catan_rules(c: &mut Criterion) {
     g.finish();
 }
 
+/// The counted sampler (exact counts of the terrain and token layers): one board per
+/// rule set on one core, and counting a rule set's layers. The rates, with each rule
+/// set's exact acceptance, are in docs/games/catan.md.
+fn catan_counted(c: &mut Criterion) {
+    use puzzlebook::games::catan::board::BoardKind;
+    use puzzlebook::games::catan::{fix::Fixes, rules::Rules};
+    use puzzlebook::sampling::{context_with, layers::Layers, Sampler};
+    let t1 = "red-apart,min-pips-per-corner=5,max-cluster=2,number-resource-apart";
+    let t2 = format!("{t1},resource-pips=9-16");
+    let mut g = c.benchmark_group("catan_counted");
+    g.throughput(Throughput::Elements(1));
+    for (rules, fix) in [
+        ("red-apart", ""),
+        ("red-apart,2-12-apart", ""),
+        ("red-apart,min-pips-per-corner=5", ""),
+        ("max-pips-per-corner=11", ""),
+        ("same-terrain-apart", ""),
+        ("max-cluster=2", ""),
+        ("red-apart,number-resource-apart", ""),
+        ("red-apart,resource-pips=9-16", ""),
+        ("max-cluster=2,number-resource-apart", ""),
+        (t1, ""),
+        (t2.as_str(), ""),
+        ("red-apart,min-pips-per-corner=5", "19=desert,1=wood:6"),
+    ] {
+        let r: Rules = rules.parse().unwrap();
+        let f: Fixes = fix.parse().unwrap();
+        let ctx = context_with(BoardKind::Base, &r, &f, Sampler::Counted).unwrap();
+        let mut i = 0u64;
+        let name = format!("{rules}{}{fix}", if fix.is_empty() { "" } else { ",fix " });
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                i += 1;
+                black_box(
+                    ctx.sample(Sampler::Counted, &mut item_rng(1, "catan", i))
+                        .unwrap()
+                        .attempts,
+                )
+            })
+        });
+    }
+    g.finish();
+    let mut g = c.benchmark_group("catan_count");
+    g.sample_size(10);
+    for rules in [
+        "red-apart,2-12-apart",
+        "red-apart,min-pips-per-corner=5",
+        "same-terrain-apart",
+    ] {
+        let r: Rules = rules.parse().unwrap();
+        g.bench_function(rules, |b| {
+            b.iter(|| {
+                black_box(
+                    Layers::build(BoardKind::Base, &r, &Fixes::default())
+                        .unwrap()
+                        .count(),
+                )
+            })
+        });
+    }
+    g.finish();
+}
+
 /// `catan stats`: one board drawn, measured and counted into the histograms (one
 /// core), and the whole counting loop of 200,000 boards on all cores, for each exact
 /// sampler.
@@ -549,6 +612,7 @@ criterion_group!(
     pdf_writer,
     catan,
     catan_rules,
+    catan_counted,
     catan_stats,
     images
 );

@@ -76,8 +76,8 @@ impl Plot {
 
 /// `n` with a comma every three digits (1,000,000), as counts read on charts and
 /// in tables.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
+pub fn thousands(n: impl Into<u128>) -> String {
+    let digits = n.into().to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
@@ -131,11 +131,11 @@ mod tests {
 
     #[test]
     fn thousands_grouped_by_commas() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(30001), "30,001");
-        assert_eq!(thousands(1_000_000), "1,000,000");
+        assert_eq!(thousands(0u64), "0");
+        assert_eq!(thousands(999u64), "999");
+        assert_eq!(thousands(1000u64), "1,000");
+        assert_eq!(thousands(30001u64), "30,001");
+        assert_eq!(thousands(1_000_000u64), "1,000,000");
     }
 
     #[test]

@@ -142,7 +142,31 @@ pub enum CatanCommand {
     /// The distribution of each balance measure over uniform boards (CSV, optional PDF report)
     #[command(after_help = STATS_HELP)]
     Stats(CatanStatsArgs),
+    /// Count the valid boards of a rule set exactly, with the exact acceptance of full rejection
+    #[command(after_help = COUNT_HELP)]
+    Count {
+        /// Rules, comma-separated (the help lists every rule), or none
+        #[arg(long, default_value_t = CatanParams::default().rules, help = puzzlebook::games::catan::rules::rules_help())]
+        rules: String,
+        /// base (3-4 players); the extended board is not counted
+        #[arg(long, default_value = "base")]
+        board: String,
+        /// Fixed hexes, comma-separated HEX=TERRAIN[:TOKEN]: boards agreeing with them are counted
+        #[arg(long, default_value = "")]
+        fix: String,
+    },
 }
+
+const COUNT_HELP: &str = "\
+Counts every board (terrain, tokens, harbors) that meets the rules, and prints the count,
+the share of all boards it is (the exact acceptance of full rejection, as a fraction) and
+how it was counted. The terrain and the tokens are counted as two layers that meet at the
+desert; number-resource-apart and resource-pips, which tie tokens to terrain, are counted
+exactly when one layer has no rule, and estimated (and said so) when both have rules.
+Rule sets whose layers grow too large are refused with the reason. See docs/games/catan.md.
+
+Example:
+  puzzlebook catan count --rules red-apart,min-pips-per-corner=5";
 
 const STATS_HELP: &str = "\
 Draws --samples boards with an exact sampler (direct where the rules allow it, else
@@ -198,6 +222,16 @@ pub fn catan(cmd: CatanCommand, ctx: Ctx) -> Result<ExitCode> {
         }
         CatanCommand::Bias(args) => stats::catan_bias(args, ctx.jobs, ctx.progress),
         CatanCommand::Stats(args) => stats::catan_stats(args, ctx.jobs, ctx.progress),
+        CatanCommand::Count { rules, board, fix } => {
+            let kind: puzzlebook::games::catan::board::BoardKind = board.parse()?;
+            let rules: puzzlebook::games::catan::rules::Rules = rules.parse()?;
+            let fixes: puzzlebook::games::catan::fix::Fixes = fix.parse()?;
+            print!(
+                "{}",
+                puzzlebook::sampling::layers::count::report(kind, &rules, &fixes)?
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         CatanCommand::Balance { file } => {
             let reader = input::open(&file)?;
             let stdout = std::io::stdout();

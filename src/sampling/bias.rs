@@ -494,9 +494,25 @@ pub fn reference_seed(seed: u64) -> u64 {
     seed ^ 0x5eed_0f4e_fe2e_c0de
 }
 
-/// The placement cells of the chi-square test (None for rules without a table).
+/// The cells of the chi-square test: the placement cells of the table, else (rules
+/// counted exactly by layers) the desert's hex; None without either.
 pub fn cells(ctx: &Ctx) -> Option<Cells> {
-    ctx.table.as_ref().map(|t| Cells::new(ctx.shape, t))
+    match (&ctx.table, layer_expectations(ctx)) {
+        (Some(t), _) => Some(Cells::new(ctx.shape, t)),
+        (None, Some(e)) if ctx.shape.deserts == 1 => Some(Cells::deserts(e.desert)),
+        _ => None,
+    }
+}
+
+/// Exact expectations from the counted layers, when the context has them and their
+/// count is exact.
+pub fn layer_expectations(ctx: &Ctx) -> Option<Expectations> {
+    ctx.layers.as_ref().and_then(|l| l.expectations())
+}
+
+/// Whether a study of `ctx` compares with a reference run (no exact expectations).
+pub fn needs_reference(ctx: &Ctx) -> bool {
+    ctx.table.is_none() && layer_expectations(ctx).is_none()
 }
 
 /// The expectations of a study (exact, or from the reference run, which `count`
@@ -508,6 +524,11 @@ pub fn expectations(
     count: impl FnOnce(&SamplerStudy, u64) -> Result<Counts>,
 ) -> Result<(Expectations, Option<Cells>, Option<u64>)> {
     let shape = ctx.shape;
+    if ctx.table.is_none() {
+        if let Some(e) = layer_expectations(ctx) {
+            return Ok((e, cells(ctx), None));
+        }
+    }
     Ok(match &ctx.table {
         Some(t) => (
             Expectations::exact(shape, t),

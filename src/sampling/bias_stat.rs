@@ -112,10 +112,17 @@ pub fn setup(spec: &BiasSpec) -> Result<(Ctx, Vec<Sampler>)> {
     };
     // Rules no board meets are refused whatever the samplers.
     feasibility::decide_rules(kind, &rules)?;
-    let ctx = match context(kind, &rules, Sampler::Direct) {
+    let counted = samplers.contains(&Sampler::Counted);
+    let mut ctx = match context(kind, &rules, Sampler::Direct) {
         Ok(ctx) => ctx,
         Err(e) if explicit && samplers.contains(&Sampler::Direct) => return Err(e),
         Err(Error::Interrupted) => return Err(Error::Interrupted),
+        // Rules counted exactly by layers need no reference run.
+        Err(_) if layers_exact(kind, &rules)
+            && context(kind, &rules, Sampler::Counted).is_ok() =>
+        {
+            context(kind, &rules, Sampler::Counted)?
+        }
         // No table for direct: a reference run, if needed, is of full-rejection.
         Err(_) => context(kind, &rules, Sampler::FullRejection).map_err(|e| match e {
             Error::Invalid(m) if !samplers.contains(&Sampler::FullRejection) => {
@@ -126,6 +133,15 @@ pub fn setup(spec: &BiasSpec) -> Result<(Ctx, Vec<Sampler>)> {
             e => e,
         })?,
     };
+    // Beyond the placement rules, the counted layers give exact expectations (and
+    // draw for `counted`); where they cannot be counted, a reference run stands in.
+    if ctx.layers.is_none() && (ctx.table.is_none() || counted) {
+        match super::counted_layers(kind, &rules, &Default::default()) {
+            Ok(l) => ctx.layers = Some(std::sync::Arc::new(l)),
+            Err(e) if counted => return Err(e),
+            Err(_) => {}
+        }
+    }
     let samplers: Vec<Sampler> = samplers
         .into_iter()
         .filter(|&s| s != Sampler::Direct || ctx.has_direct())
@@ -134,6 +150,15 @@ pub fn setup(spec: &BiasSpec) -> Result<(Ctx, Vec<Sampler>)> {
         feasibility::pilot::check(&ctx, s)?;
     }
     Ok((ctx, samplers))
+}
+
+/// Whether the layers of `rules` can be counted exactly (without building them: the
+/// rule kinds decide it, short of a layer growing past its limit).
+fn layers_exact(kind: BoardKind, rules: &Rules) -> bool {
+    kind == BoardKind::Base
+        && !(crate::sampling::layers::cross::ties(rules)
+            && crate::sampling::layers::terrain::constrains(rules, kind.shape())
+            && crate::sampling::layers::tokens::constrains(rules))
 }
 
 /// The study of `spec`'s boards in `shard`, for the samplers [`setup`] chose.
@@ -244,11 +269,7 @@ impl CatanBias {
         study: &bias::Study,
     ) -> Result<Vec<bias::ReplicateRow>> {
         let cells = bias::cells(&self.ctx);
-        let reference_n = self
-            .ctx
-            .table
-            .is_none()
-            .then_some(self.spec.reference_samples);
+        let reference_n = bias::needs_reference(&self.ctx).then_some(self.spec.reference_samples);
         let mut rows: Vec<bias::ReplicateRow> = study
             .summaries
             .iter()
@@ -389,7 +410,7 @@ impl Statistic for CatanBias {
                 "replicates (--replicates) cannot be combined with shards (--shard): each replicate is a complete study; run replicates whole, with more threads (-j) if need be",
             ));
         }
-        if ctx.table.is_none() {
+        if bias::needs_reference(ctx) {
             note(&format!(
                 "note: rules {} cannot be enumerated on the {} board; expectations come from a reference run of {} {} boards{}",
                 ctx.rules,

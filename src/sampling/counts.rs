@@ -151,6 +151,9 @@ enum CellIndex {
     /// red mask -> red set index + 1 (0: not a valid set), for boards of up to 20 hexes.
     Dense(Vec<u32>),
     Sparse(HashMap<u32, u32>),
+    /// One cell per desert hex (rules counted by layers: the chi-square judges where
+    /// the desert goes).
+    Desert,
 }
 
 impl Cells {
@@ -202,6 +205,16 @@ impl Cells {
         }
     }
 
+    /// One cell per hex, holding the desert, with the exact probability of each (a
+    /// board with one desert).
+    pub fn deserts(probability: Vec<f64>) -> Cells {
+        Cells {
+            index: CellIndex::Desert,
+            per_red_set: 1,
+            probability,
+        }
+    }
+
     /// Number of cells.
     pub fn len(&self) -> usize {
         self.probability.len()
@@ -238,6 +251,9 @@ impl Cells {
         let idx = match &self.index {
             CellIndex::Dense(v) => v[reds as usize],
             CellIndex::Sparse(m) => m.get(&reds).copied().unwrap_or(0),
+            CellIndex::Desert => {
+                return (deserts.count_ones() == 1).then(|| deserts.trailing_zeros() as usize)
+            }
         };
         (idx != 0).then(|| self.of_placement(idx - 1, deserts))
     }

@@ -910,11 +910,11 @@ mod tests {
 
     #[test]
     fn separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(1_000_000), "1,000,000");
-        assert_eq!(thousands(12_345_678), "12,345,678");
+        assert_eq!(thousands(0u64), "0");
+        assert_eq!(thousands(999u64), "999");
+        assert_eq!(thousands(1000u64), "1,000");
+        assert_eq!(thousands(1_000_000u64), "1,000,000");
+        assert_eq!(thousands(12_345_678u64), "12,345,678");
         assert_eq!(thousands(u64::MAX), "18,446,744,073,709,551,615");
     }
 

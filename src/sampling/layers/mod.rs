@@ -19,11 +19,12 @@
 //! are drawn exactly by drawing the two layers and redrawing while a tying rule fails,
 //! and their count is reported as the product's count times a measured share.
 
-pub(crate) mod cross;
+pub mod count;
+pub mod cross;
 pub(crate) mod dag;
 pub(crate) mod order;
-pub(crate) mod terrain;
-pub(crate) mod tokens;
+pub mod terrain;
+pub mod tokens;
 
 use self::dag::{Dag, Refused};
 use self::order::{row_major, Item, Order};

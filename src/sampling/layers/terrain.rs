@@ -34,6 +34,8 @@ pub(crate) struct TerrainSpec<'a> {
     /// equal counts swapped; the identity first, alone when some terrain is fixed):
     /// each state is stored as the least of its relabellings.
     pub relabels: Vec<[u8; 6]>,
+    /// Whether a later step looks at the live hexes' terrains (some terrain rule).
+    remember: bool,
 }
 
 /// Every relabelling of the land terrains that keeps each terrain's count (the
@@ -125,6 +127,9 @@ impl<'a> TerrainSpec<'a> {
             cluster,
             kinds,
             relabels,
+            remember: clash.iter().flatten().any(|&c| c)
+                || cluster.is_some()
+                || rules.has(Rule::HarborResourceApart),
         }
     }
 
@@ -176,12 +181,16 @@ impl<'a> TerrainSpec<'a> {
     /// Under max-cluster=2 no label is kept: a hex joining two live hexes of one group
     /// of 2 (or of two groups) makes more than 2 either way.
     fn repack(
+        &self,
         key: Packed,
         next: &[usize],
         labelled: bool,
         value: impl Fn(usize) -> (u32, u32, u32),
     ) -> u128 {
         let mut out = Packed(key.0 & ((1u128 << SLOTS_AT) - 1));
+        if !self.remember {
+            return out.0;
+        }
         let mut seen = [u32::MAX; 8];
         let mut labels = 0;
         for (s, &h) in next.iter().enumerate() {
@@ -253,7 +262,7 @@ impl<'a> TerrainSpec<'a> {
             }
             let tracked = self.cluster.is_some() && t != DESERT;
             let fresh = 7; // a label no canonical state uses (at most 7 slots have one)
-            let next_key = Self::repack(k, next, labelled, |g| {
+            let next_key = self.repack(k, next, labelled, |g| {
                 if g == h {
                     return (u32::from(t), fresh, if tracked { size } else { 0 });
                 }
@@ -300,7 +309,7 @@ impl<'a> TerrainSpec<'a> {
             }
             let mut k = key;
             k.set(at, HARBOR_BITS, used + 1);
-            let next_key = Self::repack(k, next, true, |g| {
+            let next_key = self.repack(k, next, true, |g| {
                 let s = self
                     .order
                     .slot(step, g)

@@ -101,6 +101,8 @@ pub(crate) struct TokenSpec<'a> {
     corners: Vec<Vec<Corner>>,
     max_pips: Option<u32>,
     min_pips: Option<u32>,
+    /// Whether a later step looks at the live hexes' classes (some token rule).
+    remember: bool,
 }
 
 impl<'a> TokenSpec<'a> {
@@ -115,7 +117,7 @@ impl<'a> TokenSpec<'a> {
         fixed: Vec<Option<u8>>,
     ) -> Self {
         let token = |c: &Class| c.tokens[0];
-        let clash = classes
+        let clash: Vec<Vec<bool>> = classes
             .iter()
             .map(|a| {
                 classes
@@ -164,7 +166,10 @@ impl<'a> TokenSpec<'a> {
             Rule::MinPipsPerCorner(n) if *n > 0 => Some(*n),
             _ => None,
         });
+        let remember =
+            max_pips.is_some() || min_pips.is_some() || clash.iter().flatten().any(|&c: &bool| c);
         TokenSpec {
+            remember,
             neighbours: &shape.neighbours,
             order,
             desert,
@@ -250,7 +255,7 @@ impl Spec for TokenSpec<'_> {
                 let at = COUNT_BITS * ci;
                 k.set(at, COUNT_BITS, k.get(at, COUNT_BITS) - 1);
             }
-            for (s, &g) in next.iter().enumerate() {
+            for (s, &g) in next.iter().enumerate().filter(|_| self.remember) {
                 let v = if g == h {
                     ci
                 } else {
