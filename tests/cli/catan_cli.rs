@@ -373,7 +373,7 @@ fn fairness_rules_and_fixed_hexes() {
             "--sampler",
             "swap",
         ],
-        "--fix needs the full-rejection sampler",
+        "--fix needs the full-rejection or the counted sampler",
     );
     fails(
         &[

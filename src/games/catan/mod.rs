@@ -42,7 +42,7 @@ pub struct CatanParams {
     /// How books draw the board.
     #[arg(skip = CatanParams::default().style)]
     pub style: Style,
-    /// Fixed hexes, comma-separated HEX=TERRAIN[:TOKEN] (e.g. 10=desert,1=wood:6); the rest is drawn uniformly among the valid completions (full-rejection only)
+    /// Fixed hexes, comma-separated HEX=TERRAIN[:TOKEN] (e.g. 10=desert,1=wood:6); the rest is drawn uniformly among the valid completions (full-rejection or counted)
     #[arg(long, default_value = "")]
     #[serde(skip_serializing_if = "String::is_empty")]
     pub fix: String,

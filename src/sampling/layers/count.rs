@@ -5,8 +5,8 @@ use super::{Layers, Tie};
 use crate::games::catan::board::BoardKind;
 use crate::games::catan::fix::Fixes;
 use crate::games::catan::rules::Rules;
+use crate::sampling::bounded::Draws;
 use crate::sampling::exact::Fraction;
-use crate::sampling::samplers::Draws;
 use crate::{Error, Result};
 
 /// Draws of the layers' product that estimate the tying rules' share when the count

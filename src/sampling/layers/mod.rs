@@ -29,8 +29,8 @@ pub mod tokens;
 use self::dag::{Dag, Refused};
 use self::order::{row_major, Item, Order};
 use self::tokens::Class;
+use super::bounded::Draws;
 use super::exact::Fraction;
-use super::samplers::Draws;
 use crate::games::catan::board::{is_red, BoardKind, Shape, DESERT, RESOURCES, TOKEN_VALUES};
 use crate::games::catan::fix::Fixes;
 use crate::games::catan::rules::{Rule, Rules, Setup};
@@ -82,6 +82,43 @@ pub enum Unreachable {
         /// `terrain` or `token`.
         layer: &'static str,
     },
+}
+
+/// What the fixes pin: per hex its terrain and token class, and the desert's hex.
+struct Pins {
+    terrain: Vec<Option<u8>>,
+    class: Vec<Option<u8>>,
+    desert: Option<usize>,
+}
+
+impl Pins {
+    fn of(fixes: &Fixes, classes: &[Class], n: usize) -> Pins {
+        let mut p = Pins {
+            terrain: vec![None; n],
+            class: vec![None; n],
+            desert: None,
+        };
+        for f in fixes.list() {
+            let h = f.hex as usize;
+            if f.terrain == DESERT {
+                p.desert = Some(h);
+            } else {
+                p.terrain[h] = Some(f.terrain);
+            }
+            if let Some(v) = f.token {
+                p.class[h] = classes
+                    .iter()
+                    .position(|c| c.tokens.contains(&v))
+                    .map(|i| i as u8);
+            }
+        }
+        p
+    }
+
+    /// Whether the desert may lie on hex `d`.
+    fn allows_desert(&self, d: usize) -> bool {
+        self.desert.is_none_or(|h| h == d) && self.terrain[d].is_none() && self.class[d].is_none()
+    }
 }
 
 /// The layers of one desert position.
@@ -179,61 +216,75 @@ impl Layers {
         let class_factor = classes
             .iter()
             .map(|c| {
-                let mut counts: Vec<usize> = Vec::new();
-                let mut t = c.tokens.clone();
-                t.dedup();
-                for v in t {
-                    counts.push(c.tokens.iter().filter(|&&x| x == v).count());
-                }
-                arrangements(counts.into_iter())
+                let mut values = c.tokens.clone();
+                values.dedup();
+                arrangements(
+                    values
+                        .iter()
+                        .map(|v| c.tokens.iter().filter(|&x| x == v).count()),
+                )
             })
             .product();
-        let harbors_in_terrain = rules.has(crate::games::catan::rules::Rule::HarborResourceApart);
-        let terrain_order = Order::new(shape, &row_major(shape), harbors_in_terrain);
-        let token_order = Order::new(shape, &row_major(shape), false);
+        let harbors_in_terrain = rules.has(Rule::HarborResourceApart);
         let tie = match (cross::ties(rules), terrain_free, token_free) {
             (false, _, _) => Tie::None,
             (true, true, _) => Tie::RedrawTerrain,
             (true, false, true) => Tie::RedrawTokens,
             (true, false, false) => Tie::RedrawBoard,
         };
-        let shares = cross::ties(rules).then(|| cross::shares(shape, rules));
-        let mut fixed_terrain = vec![None; n];
-        let mut fixed_class = vec![None; n];
-        let mut desert_at: Option<usize> = None;
-        for f in fixes.list() {
-            let h = f.hex as usize;
-            if f.terrain == DESERT {
-                desert_at = Some(h);
+        let pins = Pins::of(fixes, &classes, n);
+        let mut l = Layers {
+            shape,
+            rules: rules.clone(),
+            classes,
+            class_factor,
+            terrain_order: Order::new(shape, &row_major(shape), harbors_in_terrain),
+            token_order: Order::new(shape, &row_major(shape), false),
+            deserts: Vec::new(),
+            places: Vec::new(),
+            // Under the board's rotations and reflections every rule but the harbor
+            // rule is kept, so desert places alike share their layers (unless fixes
+            // pin hexes).
+            symmetries: if fixes.is_empty() && !harbors_in_terrain {
+                board_symmetries(shape)
             } else {
-                fixed_terrain[h] = Some(f.terrain);
-            }
-            if let Some(v) = f.token {
-                fixed_class[h] = classes
-                    .iter()
-                    .position(|c| c.tokens.contains(&v))
-                    .map(|i| i as u8);
-            }
-        }
-        // Under the board's rotations and reflections every rule but the harbor rule
-        // is kept, so desert places alike share their layers (unless fixes pin hexes).
-        let symmetries = if fixes.is_empty() && !harbors_in_terrain {
-            board_symmetries(shape)
-        } else {
-            vec![(0..n).collect()]
+                vec![(0..n).collect()]
+            },
+            cumulative: Vec::new(),
+            relabels: if fixed_land {
+                vec![[0, 1, 2, 3, 4, DESERT]]
+            } else {
+                terrain::relabellings(shape)
+            },
+            tie,
+            shares: cross::ties(rules).then(|| cross::shares(shape, rules)),
+            harbors_in_terrain,
+            reject_terrain: false,
+            reject_tokens: false,
+            states: 0,
+            bytes: 0,
+            widest: 0,
         };
+        l.count_places(&pins, terrain_free, token_free)?;
+        l.choose_draws(terrain_free, token_free, fixes.is_empty());
+        Ok(l)
+    }
+
+    /// Count the layers of every desert place the fixes allow (once per class of
+    /// places alike), with the running sum of their weights.
+    fn count_places(
+        &mut self,
+        pins: &Pins,
+        terrain_free: bool,
+        token_free: bool,
+    ) -> Result<(), Unreachable> {
+        let (shape, n) = (self.shape, self.shape.len());
         let mut deserts: Vec<AtDesert> = Vec::new();
         let mut places = Vec::new();
-        let (mut states, mut bytes, mut widest) = (0, 0, 0);
-        for d in 0..n {
-            if desert_at.is_some_and(|h| h != d)
-                || fixed_terrain[d].is_some()
-                || fixed_class[d].is_some()
-            {
-                continue;
-            }
+        for d in (0..n).filter(|&d| pins.allows_desert(d)) {
             // The least place alike, and a symmetry from it to d.
-            let (g, rep) = symmetries
+            let (g, rep) = self
+                .symmetries
                 .iter()
                 .enumerate()
                 .filter_map(|(g, map)| (0..n).find(|&r| map[r] == d).map(|r| (g, r)))
@@ -248,10 +299,10 @@ impl Layers {
             } else {
                 let spec = terrain::TerrainSpec::new(
                     shape,
-                    &terrain_order,
-                    rules,
+                    &self.terrain_order,
+                    &self.rules,
                     rep,
-                    fixed_terrain.clone(),
+                    pins.terrain.clone(),
                 );
                 Some(Dag::build(&spec, MAX_STATES).map_err(|e| refused("terrain", e))?)
             };
@@ -260,51 +311,55 @@ impl Layers {
             } else {
                 let spec = tokens::TokenSpec::new(
                     shape,
-                    &token_order,
-                    rules,
-                    &classes,
+                    &self.token_order,
+                    &self.rules,
+                    &self.classes,
                     rep,
-                    fixed_class.clone(),
+                    pins.class.clone(),
                 );
                 Some(Dag::build(&spec, MAX_STATES).map_err(|e| refused("token", e))?)
             };
             for g in terrain.iter().chain(tokens.iter()) {
-                states += g.states();
-                bytes += g.bytes();
-                widest = widest.max(g.widest);
+                self.states += g.states();
+                self.bytes += g.bytes();
+                self.widest = self.widest.max(g.widest);
             }
-            let terrain_paths = terrain.as_ref().map_or(1, Dag::total);
-            let token_paths = tokens.as_ref().map_or(1, Dag::total);
             deserts.push(AtDesert {
                 hex: rep,
+                terrain_paths: terrain.as_ref().map_or(1, Dag::total),
+                token_paths: tokens.as_ref().map_or(1, Dag::total),
                 terrain,
                 tokens,
-                terrain_paths,
-                token_paths,
             });
             places.push((deserts.len() - 1, g));
         }
-        let mut cumulative = Vec::with_capacity(places.len());
         let mut sum = 0u128;
-        for &(i, _) in &places {
-            let d = &deserts[i];
-            sum += u128::from(d.terrain_paths) * u128::from(d.token_paths);
-            cumulative.push(sum);
-        }
-        let relabels = if fixed_land {
-            vec![[0, 1, 2, 3, 4, DESERT]]
-        } else {
-            terrain::relabellings(shape)
-        };
-        // Per layer: the least share of shuffles its rules keep, over the deserts.
+        self.cumulative = places
+            .iter()
+            .map(|&(i, _)| {
+                let d: &AtDesert = &deserts[i];
+                sum += u128::from(d.terrain_paths) * u128::from(d.token_paths);
+                sum
+            })
+            .collect();
+        self.deserts = deserts;
+        self.places = places;
+        Ok(())
+    }
+
+    /// Per layer, whether to draw by shuffling and redrawing rather than walking the
+    /// graph: when the graph is too large for the caches and the layer's rules keep
+    /// at least [`REJECT_ABOVE`] of the shuffles at every desert place.
+    fn choose_draws(&mut self, terrain_free: bool, token_free: bool, unfixed: bool) {
+        let shape = self.shape;
         let share = |paths: &dyn Fn(&AtDesert) -> u128, free: u128| {
-            deserts
+            self.deserts
                 .iter()
                 .map(|a| paths(a) as f64 / free as f64)
                 .fold(f64::INFINITY, f64::min)
         };
         let big = |layer: &dyn Fn(&AtDesert) -> Option<&Dag>| {
-            deserts
+            self.deserts
                 .iter()
                 .filter_map(layer)
                 .map(Dag::bytes)
@@ -313,36 +368,16 @@ impl Layers {
         };
         let free_t = arrangements((0..DESERT).map(|t| shape.terrain_count(t)));
         let free_k = arrangements(TOKEN_VALUES.iter().map(|&v| shape.token_count(v)));
-        let reject_terrain = !terrain_free
-            && fixes.is_empty()
-            && !harbors_in_terrain
+        let factor = self.class_factor;
+        self.reject_terrain = !terrain_free
+            && unfixed
+            && !self.harbors_in_terrain
             && big(&|a| a.terrain.as_ref())
             && share(&|a| u128::from(a.terrain_paths), free_t) >= REJECT_ABOVE;
-        let reject_tokens = !token_free
-            && fixes.is_empty()
+        self.reject_tokens = !token_free
+            && unfixed
             && big(&|a| a.tokens.as_ref())
-            && share(&|a| u128::from(a.token_paths) * class_factor, free_k) >= REJECT_ABOVE;
-        Ok(Layers {
-            shape,
-            rules: rules.clone(),
-            classes,
-            class_factor,
-            terrain_order,
-            token_order,
-            deserts,
-            places,
-            symmetries,
-            cumulative,
-            relabels,
-            tie,
-            shares,
-            harbors_in_terrain,
-            reject_terrain,
-            reject_tokens,
-            states,
-            bytes,
-            widest,
-        })
+            && share(&|a| u128::from(a.token_paths) * factor, free_k) >= REJECT_ABOVE;
     }
 
     /// How the tying rules are met (and so whether the count is exact).

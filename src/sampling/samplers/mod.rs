@@ -1,7 +1,6 @@
 //! The samplers under study. Each draws one valid board from its own random stream
 //! and says how many attempts (whole or partial redraws) it took.
 
-use super::bounded;
 use super::direct::{BitDeposit, Masks, Plan};
 use super::exact::PlacementTable;
 use crate::games::catan::board::{is_extreme, is_red, Shape, DESERT};
@@ -52,7 +51,6 @@ pub trait BoardSampler: Sync {
     fn draw(&self, ctx: &Ctx, draws: &mut Draws, budget: &mut Budget) -> Result<Drawn, GaveUp>;
 }
 use crate::seed::Rng;
-use rand::RngCore;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
@@ -222,117 +220,7 @@ impl<'de> serde::Deserialize<'de> for Sampler {
     }
 }
 
-/// Bounded random integers from 32-bit halves of the generator's output (Lemire's
-/// multiply-and-reject: exact, and about one multiplication per draw).
-pub struct Draws<'a> {
-    rng: &'a mut Rng,
-    buf: u64,
-    left: u32,
-}
-
-impl<'a> Draws<'a> {
-    /// Draws from `rng`, starting with no buffered bits.
-    pub(crate) fn new(rng: &'a mut Rng) -> Self {
-        Draws {
-            rng,
-            buf: 0,
-            left: 0,
-        }
-    }
-
-    /// A uniform number below `n` (n >= 1) of up to 128 bits: the low bits of fresh
-    /// 64-bit outputs, redrawn while not below `n` (fewer than two draws on average).
-    #[inline]
-    pub fn below_u128(&mut self, n: u128) -> u128 {
-        let bits = 128 - (n - 1).leading_zeros();
-        loop {
-            let hi = if bits > 64 { self.rng.next_u64() } else { 0 };
-            let lo = self.rng.next_u64();
-            let x = (u128::from(hi) << 64 | u128::from(lo)) & (u128::MAX >> (128 - bits.max(1)));
-            if x < n {
-                return x;
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn next_u16(&mut self) -> u32 {
-        if self.left == 0 {
-            self.buf = self.rng.next_u64();
-            self.left = 4;
-        }
-        self.left -= 1;
-        let v = (self.buf & 0xffff) as u32;
-        self.buf >>= 16;
-        v
-    }
-
-    /// Uniform in 0..n (n >= 1): Lemire's multiply-and-reject on 16-bit pieces of the
-    /// generator's output for small n (four draws per 64-bit number), 32-bit otherwise
-    /// (two 16-bit pieces, the first one high).
-    #[inline(always)]
-    pub fn below(&mut self, n: u32) -> u32 {
-        if n <= 0x1_0000 {
-            let first = self.next_u16();
-            bounded::below::<16>(u64::from(first), u64::from(n), || {
-                u64::from(self.next_u16())
-            }) as u32
-        } else {
-            let mut x = || u64::from((self.next_u16() << 16) | self.next_u16());
-            let first = x();
-            bounded::below::<32>(first, u64::from(n), x) as u32
-        }
-    }
-
-    /// Fisher-Yates: make `v[from..]` a uniform random permutation, or only its first
-    /// `k` places (each uniform among what is left). One 16-bit multiply per place.
-    /// The hot paths use [`Draws::shuffle32`]; see docs/performance.md for the
-    /// variants that were measured and dropped.
-    #[inline(always)]
-    pub fn shuffle_prefix<T>(&mut self, v: &mut [T], from: usize, k: usize) {
-        let n = v.len();
-        for i in from..(from + k).min(n.saturating_sub(1)) {
-            let j = i + self.below((n - i) as u32) as usize;
-            v.swap(i, j);
-        }
-    }
-
-    /// [`Draws::shuffle_prefix`] on a 32-slot array holding `n` items: places
-    /// `from..end` get uniform picks among `place..n`. Indices are masked (no bounds
-    /// checks) and four picks come from each 64-bit number.
-    #[inline(always)]
-    pub fn shuffle32(&mut self, v: &mut [u8; 32], n: usize, from: usize, end: usize) {
-        let end = end.min(n.saturating_sub(1));
-        let mut i = from;
-        while i < end {
-            // Four 16-bit picks from one 64-bit number (exact: each pick is Lemire's
-            // multiply-and-reject on its own 16 bits; a rare rejection draws afresh).
-            let mut x = self.rng.next_u64();
-            for _ in 0..4 {
-                if i >= end {
-                    break;
-                }
-                let n_i = (n - i) as u64;
-                let j = bounded::below::<16>(x & 0xffff, n_i, || u64::from(self.next_u16()));
-                x >>= 16;
-                v.swap(i & 31, (i + j as usize) & 31);
-                i += 1;
-            }
-        }
-    }
-
-    /// The index of a uniformly chosen set bit of `mask` (mask != 0).
-    #[inline(always)]
-    pub fn pick_bit(&mut self, mask: u32) -> usize {
-        let mut k = self.below(mask.count_ones());
-        let mut m = mask;
-        while k > 0 {
-            m &= m - 1;
-            k -= 1;
-        }
-        m.trailing_zeros() as usize
-    }
-}
+pub use super::bounded::Draws;
 
 /// A drawn board and the attempts it took.
 #[derive(Debug, Clone, Copy)]
