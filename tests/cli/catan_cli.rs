@@ -395,3 +395,54 @@ fn fairness_rules_and_fixed_hexes() {
         "from 2 to 1000",
     );
 }
+
+/// `catan count`: exact counts through the binary, and one-line refusals.
+#[test]
+fn count_prints_exact_fractions_and_refuses_what_it_cannot_count() {
+    let run = |args: &[&str]| {
+        let out = bin().args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run(&["catan", "count", "--rules", "red-apart"]);
+    assert!(text.contains("7/51"), "{text}");
+    assert!(
+        text.contains("12,686,420,589,312,142,632,960,000,000"),
+        "{text}"
+    );
+    assert!(text.contains("exact             yes"), "{text}");
+    // With a fix and no rule every board agreeing with the fix is valid.
+    let text = run(&["catan", "count", "--rules", "none", "--fix", "19=desert"]);
+    assert!(text.contains("boards with fixes"), "{text}");
+    assert!(text.contains("1/1"), "{text}");
+    // Both layers constrained and tied: said to be an estimate.
+    let text = run(&[
+        "catan",
+        "count",
+        "--rules",
+        "red-apart,max-cluster=1,number-resource-apart",
+    ]);
+    assert!(text.contains("exact             no"), "{text}");
+    assert!(text.contains("estimate"), "{text}");
+    fails(
+        &[
+            "catan",
+            "count",
+            "--rules",
+            "red-apart",
+            "--board",
+            "extended",
+        ],
+        "base board only",
+    );
+    fails(
+        &["catan", "count", "--rules", "same-number-apart"],
+        "cannot be counted exactly",
+    );
+    fails(&["catan", "count", "--rules", "red-apartt"], "unknown rule");
+    fails(&["catan", "count", "--fix", "40=wood"], "fix");
+}

@@ -132,6 +132,9 @@ struct AtDesert {
     /// Layer-graph paths (1 for an unconstrained layer): the desert's weight.
     terrain_paths: u64,
     token_paths: u64,
+    /// The token graph of the placement rules alone, when the tokens are drawn by
+    /// walking it and redrawing while another token rule fails.
+    placement: Option<Dag>,
 }
 
 /// How the tying rules are met.
@@ -153,6 +156,8 @@ pub struct Layers {
     shape: &'static Shape,
     rules: Rules,
     classes: Vec<Class>,
+    /// The token classes of the placement rules alone (for [`AtDesert::placement`]).
+    placement_classes: Vec<Class>,
     /// Arrangements of the tokens within their classes.
     class_factor: u128,
     terrain_order: Order,
@@ -186,6 +191,22 @@ pub struct Layers {
     pub widest: usize,
 }
 
+/// Arrangements of the tokens within their classes.
+fn class_factor(classes: &[Class]) -> u128 {
+    classes
+        .iter()
+        .map(|c| {
+            let mut values = c.tokens.clone();
+            values.dedup();
+            arrangements(
+                values
+                    .iter()
+                    .map(|v| c.tokens.iter().filter(|&x| x == v).count()),
+            )
+        })
+        .product()
+}
+
 fn factorial(n: u32) -> u128 {
     (1..=u128::from(n)).product()
 }
@@ -213,18 +234,7 @@ impl Layers {
         let terrain_free = !terrain::constrains(rules, shape) && !fixed_land;
         let token_free = !tokens::constrains(rules) && !fixed_token;
         let classes = tokens::classes(shape, rules, fixed_token);
-        let class_factor = classes
-            .iter()
-            .map(|c| {
-                let mut values = c.tokens.clone();
-                values.dedup();
-                arrangements(
-                    values
-                        .iter()
-                        .map(|v| c.tokens.iter().filter(|&x| x == v).count()),
-                )
-            })
-            .product();
+        let class_factor = class_factor(&classes);
         let harbors_in_terrain = rules.has(Rule::HarborResourceApart);
         let tie = match (cross::ties(rules), terrain_free, token_free) {
             (false, _, _) => Tie::None,
@@ -237,6 +247,7 @@ impl Layers {
             shape,
             rules: rules.clone(),
             classes,
+            placement_classes: Vec::new(),
             class_factor,
             terrain_order: Order::new(shape, &row_major(shape), harbors_in_terrain),
             token_order: Order::new(shape, &row_major(shape), false),
@@ -330,6 +341,7 @@ impl Layers {
                 token_paths: tokens.as_ref().map_or(1, Dag::total),
                 terrain,
                 tokens,
+                placement: None,
             });
             places.push((deserts.len() - 1, g));
         }
@@ -374,10 +386,44 @@ impl Layers {
             && !self.harbors_in_terrain
             && big(&|a| a.terrain.as_ref())
             && share(&|a| u128::from(a.terrain_paths), free_t) >= REJECT_ABOVE;
-        self.reject_tokens = !token_free
-            && unfixed
-            && big(&|a| a.tokens.as_ref())
-            && share(&|a| u128::from(a.token_paths) * factor, free_k) >= REJECT_ABOVE;
+        let big_tokens = big(&|a| a.tokens.as_ref());
+        let share_tokens = share(&|a| u128::from(a.token_paths) * factor, free_k);
+        self.reject_tokens = !token_free && unfixed && big_tokens && share_tokens >= REJECT_ABOVE;
+        // Rejection from the placement rules' own graph (small, walked in the caches)
+        // keeps more draws than rejection from shuffles.
+        let placement = self.rules.placement();
+        if !token_free && unfixed && big_tokens && !placement.list().is_empty() {
+            self.placement_classes = tokens::classes(shape, &placement, false);
+            let none = vec![None; shape.len()];
+            let mut kept = f64::INFINITY;
+            for i in 0..self.deserts.len() {
+                let spec = tokens::TokenSpec::new(
+                    shape,
+                    &self.token_order,
+                    &placement,
+                    &self.placement_classes,
+                    self.deserts[i].hex,
+                    none.clone(),
+                );
+                let Ok(dag) = Dag::build(&spec, MAX_STATES) else {
+                    return;
+                };
+                let pfactor = class_factor(&self.placement_classes);
+                let a = &self.deserts[i];
+                kept = kept.min(
+                    (u128::from(a.token_paths) * factor) as f64
+                        / (u128::from(dag.total()) * pfactor) as f64,
+                );
+                self.deserts[i].placement = Some(dag);
+            }
+            if kept >= REJECT_ABOVE && kept > share_tokens {
+                self.reject_tokens = true;
+            } else {
+                for a in &mut self.deserts {
+                    a.placement = None;
+                }
+            }
+        }
     }
 
     /// How the tying rules are met (and so whether the count is exact).
@@ -611,10 +657,17 @@ impl Layers {
         match (&at.tokens, self.reject_tokens) {
             (Some(dag), false) => {
                 dag.walk(rk, &mut symbols, &mut relabels);
-                self.put_classes(draws, &symbols, &mut b);
+                self.put_classes(draws, &self.classes, &symbols, &mut b);
             }
             (Some(_), true) => loop {
-                self.shuffle_tokens(draws, &mut b);
+                match &at.placement {
+                    Some(p) => {
+                        let r = draws.below_u128(u128::from(p.total())) as u64;
+                        p.walk(r, &mut symbols, &mut relabels);
+                        self.put_classes(draws, &self.placement_classes, &symbols, &mut b);
+                    }
+                    None => self.shuffle_tokens(draws, &mut b),
+                }
                 if self.layer_holds(&b, Layer::Tokens) {
                     break;
                 }
@@ -663,19 +716,19 @@ impl Layers {
     }
 
     /// The token classes of a walk onto `b`, each class's tokens shuffled over its hexes.
-    fn put_classes(&self, draws: &mut Draws, symbols: &[u8], b: &mut Setup) {
+    fn put_classes(&self, draws: &mut Draws, classes: &[Class], symbols: &[u8], b: &mut Setup) {
         let mut hexes = [[0u8; 32]; 16];
         let mut filled = [0usize; 16];
         for (step, item) in self.token_order.items.iter().enumerate() {
             if let Item::Hex(h) = *item {
                 let c = symbols[step] as usize;
-                if c < self.classes.len() {
+                if c < classes.len() {
                     hexes[c][filled[c]] = h as u8;
                     filled[c] += 1;
                 }
             }
         }
-        for (c, class) in self.classes.iter().enumerate() {
+        for (c, class) in classes.iter().enumerate() {
             let n = class.tokens.len();
             let mut t = [0u8; 32];
             t[..n].copy_from_slice(&class.tokens);
