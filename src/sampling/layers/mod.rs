@@ -249,8 +249,13 @@ impl Layers {
             classes,
             placement_classes: Vec::new(),
             class_factor,
-            terrain_order: Order::new(shape, &row_major(shape), harbors_in_terrain),
-            token_order: Order::new(shape, &row_major(shape), false),
+            terrain_order: Order::new(
+                shape,
+                &row_major(shape),
+                harbors_in_terrain,
+                terrain::judges_neighbours(rules, shape),
+            ),
+            token_order: Order::new(shape, &row_major(shape), false, true),
             deserts: Vec::new(),
             places: Vec::new(),
             // Under the board's rotations and reflections every rule but the harbor

@@ -34,9 +34,10 @@ pub(crate) fn row_major(shape: &Shape) -> Vec<usize> {
 
 impl Order {
     /// The hexes in `hexes` order, each harbor of `harbors` placed right after the last
-    /// hex its piers reach. A later hex looks at its placed neighbours; a harbor at the
-    /// hexes at its piers.
-    pub(crate) fn new(shape: &Shape, hexes: &[usize], harbors: bool) -> Order {
+    /// hex its piers reach. A later hex looks at its placed neighbours (when
+    /// `neighbours`: some rule judges neighbouring pieces); a harbor at the hexes at its
+    /// piers.
+    pub(crate) fn new(shape: &Shape, hexes: &[usize], harbors: bool, neighbours: bool) -> Order {
         let mut items = Vec::new();
         let mut step_of = vec![usize::MAX; shape.len()];
         let mut placed = 0u32;
@@ -65,7 +66,7 @@ impl Order {
             }
         }
         let looks_at = |item: &Item, h: usize| match *item {
-            Item::Hex(g) => shape.neighbours[g] >> h & 1 == 1,
+            Item::Hex(g) => neighbours && shape.neighbours[g] >> h & 1 == 1,
             Item::Harbor(p) => shape.harbor_reach[p] >> h & 1 == 1,
         };
         let live = (0..=items.len())
@@ -121,7 +122,7 @@ mod tests {
     fn every_hex_is_placed_once_and_few_are_live() {
         let shape = BoardKind::Base.shape();
         for harbors in [false, true] {
-            let o = Order::new(shape, &row_major(shape), harbors);
+            let o = Order::new(shape, &row_major(shape), harbors, true);
             let hexes = o.items.iter().filter(|i| matches!(i, Item::Hex(_))).count();
             assert_eq!(hexes, 19);
             let ports = o.steps() - hexes;

@@ -74,6 +74,16 @@ pub(crate) fn constrains(rules: &Rules, shape: &Shape) -> bool {
     })
 }
 
+/// Whether a terrain rule judges neighbouring hexes (same-terrain-apart, max-cluster
+/// below the largest count): otherwise only the harbors look back at placed hexes.
+pub(crate) fn judges_neighbours(rules: &Rules, shape: &Shape) -> bool {
+    rules.list().iter().any(|r| match *r {
+        Rule::SameTerrainApart => true,
+        Rule::MaxCluster(n) => (n as usize) < largest(shape),
+        _ => false,
+    })
+}
+
 fn largest(shape: &Shape) -> usize {
     (0..DESERT)
         .map(|t| shape.terrain_count(t))
@@ -139,6 +149,8 @@ impl<'a> TerrainSpec<'a> {
         let mut best = (key, 0u8);
         for (i, p) in self.relabels.iter().enumerate().skip(1) {
             let mut r = Packed(k.0 & !((1u128 << SLOTS_AT) - 1));
+            // The 3:1 harbors keep their count; the 2:1 kinds follow their terrain.
+            r.set(HARBOR_AT, HARBOR_BITS, k.get(HARBOR_AT, HARBOR_BITS));
             for t in 0..5u32 {
                 let to = u32::from(p[t as usize]);
                 r.set(

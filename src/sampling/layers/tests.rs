@@ -266,6 +266,7 @@ fn whole_board_rejection_keeps_the_exact_share() {
         "red-apart,number-resource-apart",
         "resource-pips=9-16",
         "max-pips-per-corner=11,2-12-apart",
+        "harbor-resource-apart",
     ]
     .into_iter()
     .enumerate()
@@ -415,6 +416,54 @@ fn each_layer_rule_is_judged_by_its_layer() {
                 c.token = b.token;
             }
             assert_eq!(holds(shape, &b, rule), holds(shape, &c, rule), "{r}");
+        }
+    }
+}
+
+#[test]
+fn relabelling_and_the_board_symmetries_do_not_change_counts() {
+    // The terrain graph stored as least relabellings counts what the plain graph
+    // counts (the 3:1 harbors included), and desert places alike under the board's
+    // symmetries have equal counts.
+    let shape = BoardKind::Base.shape();
+    for r in [
+        "same-terrain-apart",
+        "same-terrain-apart,harbor-resource-apart",
+    ] {
+        let rl = rules(r);
+        let harbors = rl.has(Rule::HarborResourceApart);
+        let order = Order::new(shape, &row_major(shape), harbors, true);
+        let mut per_desert = Vec::new();
+        for d in [0usize, 1, 12, 18] {
+            let spec = terrain::TerrainSpec::new(shape, &order, &rl, d, vec![None; 19]);
+            assert!(spec.relabels.len() > 1);
+            let least = Dag::build(&spec, MAX_STATES);
+            let mut plain = terrain::TerrainSpec::new(shape, &order, &rl, d, vec![None; 19]);
+            plain.relabels.truncate(1);
+            let plain = Dag::build(&plain, MAX_STATES);
+            let (a, b) = (least.unwrap(), plain.unwrap());
+            assert_eq!(a.total(), b.total(), "{r}, desert on {d}");
+            assert!(a.states() < b.states(), "{r}: relabelling merges states");
+            per_desert.push((d, a.total()));
+        }
+        if !harbors {
+            // Hexes 1 and 2 (corner, edge of the coast), 13 (inner ring), 19 (centre):
+            // every coast corner counts alike.
+            let l = layers(r);
+            let sym = board_symmetries(shape);
+            assert_eq!(sym.len(), 12);
+            for &(d, c) in &per_desert {
+                for map in &sym {
+                    let e = map[d];
+                    let spec = terrain::TerrainSpec::new(shape, &order, &rl, e, vec![None; 19]);
+                    assert_eq!(
+                        Dag::build(&spec, MAX_STATES).unwrap().total(),
+                        c,
+                        "{r}: {d} -> {e}"
+                    );
+                }
+            }
+            assert!(l.count() > 0);
         }
     }
 }
