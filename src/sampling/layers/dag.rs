@@ -58,19 +58,22 @@ pub(crate) struct Dag {
 pub(crate) enum Refused {
     /// A level would hold more than the limit of states.
     TooWide { step: usize, states: usize },
+    /// The levels together would hold more than the budget of states.
+    TooMany { step: usize, states: usize },
     /// A count does not fit 64 bits.
     Overflow,
 }
 
 impl Dag {
     /// Expand, count and prune the placements of `spec`, refusing when a level would
-    /// hold more than `limit` states.
-    pub(crate) fn build(spec: &dyn Spec, limit: usize) -> Result<Dag, Refused> {
+    /// hold more than `limit` states or all levels more than `budget`.
+    pub(crate) fn build(spec: &dyn Spec, limit: usize, budget: usize) -> Result<Dag, Refused> {
         let steps = spec.steps();
         let mut keys: Vec<u128> = vec![spec.root()];
         // Per level, edges as (parent, symbol, child) before counting.
         let mut raw: Vec<RawLevel> = Vec::with_capacity(steps);
         let mut widest = 1;
+        let mut expanded = 0usize;
         let mut out = Vec::with_capacity(16);
         for step in 0..steps {
             let mut index: HashMap<u128, u32> = HashMap::with_capacity(keys.len() * 2);
@@ -97,6 +100,13 @@ impl Dag {
             }
             start.push(edges.len() as u32);
             widest = widest.max(next.len());
+            expanded += next.len();
+            if expanded > budget {
+                return Err(Refused::TooMany {
+                    step,
+                    states: expanded,
+                });
+            }
             raw.push((start, edges));
             keys = next;
         }
@@ -294,7 +304,7 @@ mod tests {
     #[test]
     fn counts_marginals_and_walks_agree_with_listing_every_word() {
         for (n, ones) in [(1, 0), (4, 1), (7, 2), (8, 8)] {
-            let dag = Dag::build(&Words { n, ones }, 1000).unwrap();
+            let dag = Dag::build(&Words { n, ones }, 1000, usize::MAX).unwrap();
             let words = brute(n, ones);
             assert_eq!(dag.total() as usize, words.len(), "n={n} ones={ones}");
             // Walk r = 0.. total - 1 lists every word once, in order.
@@ -321,7 +331,10 @@ mod tests {
 
     #[test]
     fn a_level_wider_than_the_limit_is_refused() {
-        let e = Dag::build(&Words { n: 9, ones: 9 }, 3).unwrap_err();
+        let e = Dag::build(&Words { n: 9, ones: 9 }, 3, usize::MAX).unwrap_err();
         assert!(matches!(e, Refused::TooWide { .. }));
+        let e = Dag::build(&Words { n: 9, ones: 9 }, 1000, 20).unwrap_err();
+        assert!(matches!(e, Refused::TooMany { .. }));
+        assert!(Dag::build(&Words { n: 9, ones: 9 }, 1000, 1000).is_ok());
     }
 }

@@ -52,6 +52,9 @@ enum Layer {
 
 /// States a level of a layer may hold: about 40 bytes each while it is built.
 pub const MAX_STATES: usize = 8_000_000;
+/// States all layers of a rule set may hold together (about 1.2 GB and 30 s of
+/// counting on the machine of docs/performance.md).
+pub const MAX_TOTAL_STATES: usize = 20_000_000;
 
 /// Why a rule set has no exact count.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -74,6 +77,16 @@ pub enum Unreachable {
         /// The step.
         step: usize,
         /// States at that step.
+        states: usize,
+    },
+    /// The layers together grew past the budget.
+    #[error("the layers would hold more than {MAX_TOTAL_STATES} states over all desert places (reached at step {step} of a {layer} layer, {states} states in it)")]
+    TooMany {
+        /// `terrain` or `token`.
+        layer: &'static str,
+        /// The step.
+        step: usize,
+        /// States so far.
         states: usize,
     },
     /// A count past 64 bits.
@@ -320,7 +333,14 @@ impl Layers {
                     rep,
                     pins.terrain.clone(),
                 );
-                Some(Dag::build(&spec, MAX_STATES).map_err(|e| refused("terrain", e))?)
+                Some(
+                    Dag::build(
+                        &spec,
+                        MAX_STATES,
+                        MAX_TOTAL_STATES.saturating_sub(self.states),
+                    )
+                    .map_err(|e| refused("terrain", e))?,
+                )
             };
             let tokens = if token_free {
                 None
@@ -333,7 +353,14 @@ impl Layers {
                     rep,
                     pins.class.clone(),
                 );
-                Some(Dag::build(&spec, MAX_STATES).map_err(|e| refused("token", e))?)
+                Some(
+                    Dag::build(
+                        &spec,
+                        MAX_STATES,
+                        MAX_TOTAL_STATES.saturating_sub(self.states),
+                    )
+                    .map_err(|e| refused("token", e))?,
+                )
             };
             for g in terrain.iter().chain(tokens.iter()) {
                 self.states += g.states();
@@ -410,7 +437,7 @@ impl Layers {
                     self.deserts[i].hex,
                     none.clone(),
                 );
-                let Ok(dag) = Dag::build(&spec, MAX_STATES) else {
+                let Ok(dag) = Dag::build(&spec, MAX_STATES, MAX_TOTAL_STATES) else {
                     return;
                 };
                 let pfactor = class_factor(&self.placement_classes);
@@ -968,6 +995,11 @@ impl Layers {
 fn refused(layer: &'static str, e: Refused) -> Unreachable {
     match e {
         Refused::TooWide { step, states } => Unreachable::TooWide {
+            layer,
+            step,
+            states,
+        },
+        Refused::TooMany { step, states } => Unreachable::TooMany {
             layer,
             step,
             states,
