@@ -226,10 +226,33 @@ pub fn catan(cmd: CatanCommand, ctx: Ctx) -> Result<ExitCode> {
             let kind: puzzlebook::games::catan::board::BoardKind = board.parse()?;
             let rules: puzzlebook::games::catan::rules::Rules = rules.parse()?;
             let fixes: puzzlebook::games::catan::fix::Fixes = fix.parse()?;
-            print!(
-                "{}",
-                puzzlebook::sampling::layers::count::report(kind, &rules, &fixes)?
+            // A bar over the desert places (counting takes up to about 30 s).
+            let bar = if ctx.progress {
+                indicatif::ProgressBar::with_draw_target(
+                    None,
+                    indicatif::ProgressDrawTarget::stderr(),
+                )
+            } else {
+                indicatif::ProgressBar::hidden()
+            };
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "counting desert places [{bar:32}] {pos}/{len} elapsed {elapsed}",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
             );
+            let text = puzzlebook::sampling::layers::count::report(
+                kind,
+                &rules,
+                &fixes,
+                &mut |done, total| {
+                    bar.set_length(total as u64);
+                    bar.set_position(done as u64);
+                },
+            );
+            bar.finish_and_clear();
+            print!("{}", text?);
             Ok(ExitCode::SUCCESS)
         }
         CatanCommand::Balance { file } => {

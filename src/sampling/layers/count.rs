@@ -18,11 +18,17 @@ fn grouped(n: u128) -> String {
     crate::chart::thousands(n)
 }
 
-/// The report of `catan count` for `rules` on `kind` with `fixes`.
-pub fn report(kind: BoardKind, rules: &Rules, fixes: &Fixes) -> Result<String> {
+/// The report of `catan count` for `rules` on `kind` with `fixes`; `tick(done, total)`
+/// follows the desert places as they are counted (for a progress bar).
+pub fn report(
+    kind: BoardKind,
+    rules: &Rules,
+    fixes: &Fixes,
+    tick: &mut dyn FnMut(usize, usize),
+) -> Result<String> {
     fixes.check(kind.shape())?;
     let start = std::time::Instant::now();
-    let l = Layers::build(kind, rules, fixes)
+    let l = Layers::build_reporting(kind, rules, fixes, tick)
         .map_err(|e| Error::invalid(format!("rules {rules} cannot be counted exactly: {e}")))?;
     let took = start.elapsed();
     // Boards agreeing with the fixes, whatever the rules: what whole-board rejection

@@ -169,6 +169,10 @@ pub struct Layers {
     shape: &'static Shape,
     rules: Rules,
     classes: Vec<Class>,
+    /// The classes' tokens less the fixed ones: what is spread over a class's hexes.
+    free_classes: Vec<Class>,
+    /// The token fixed on each hex, if any.
+    fixed_tokens: Vec<Option<u8>>,
     /// The token classes of the placement rules alone (for [`AtDesert::placement`]).
     placement_classes: Vec<Class>,
     /// Arrangements of the tokens within their classes.
@@ -237,6 +241,17 @@ fn arrangements(counts: impl Iterator<Item = usize>) -> u128 {
 impl Layers {
     /// Count the layers of `rules` on `kind` with `fixes`.
     pub fn build(kind: BoardKind, rules: &Rules, fixes: &Fixes) -> Result<Layers, Unreachable> {
+        Self::build_reporting(kind, rules, fixes, &mut |_, _| {})
+    }
+
+    /// [`Layers::build`], calling `tick(done, total)` as each desert place's layers
+    /// are counted (for a progress bar).
+    pub fn build_reporting(
+        kind: BoardKind,
+        rules: &Rules,
+        fixes: &Fixes,
+        tick: &mut dyn FnMut(usize, usize),
+    ) -> Result<Layers, Unreachable> {
         if kind != BoardKind::Base {
             return Err(Unreachable::Board { board: kind.name() });
         }
@@ -246,8 +261,23 @@ impl Layers {
         let fixed_land = fixes.list().iter().any(|f| f.terrain != DESERT);
         let terrain_free = !terrain::constrains(rules, shape) && !fixed_land;
         let token_free = !tokens::constrains(rules) && !fixed_token;
-        let classes = tokens::classes(shape, rules, fixed_token);
-        let class_factor = class_factor(&classes);
+        let classes = tokens::classes(shape, rules, false);
+        // A fixed token pins its class on its hex; the class's other tokens are spread
+        // over its other hexes.
+        let mut fixed_tokens = vec![None; n];
+        let mut free_classes = classes.clone();
+        for f in fixes.list() {
+            if let Some(v) = f.token {
+                fixed_tokens[f.hex as usize] = Some(v);
+                for c in &mut free_classes {
+                    if let Some(i) = c.tokens.iter().position(|&x| x == v) {
+                        c.tokens.remove(i);
+                        break;
+                    }
+                }
+            }
+        }
+        let class_factor = class_factor(&free_classes);
         let harbors_in_terrain = rules.has(Rule::HarborResourceApart);
         let tie = match (cross::ties(rules), terrain_free, token_free) {
             (false, _, _) => Tie::None,
@@ -260,6 +290,8 @@ impl Layers {
             shape,
             rules: rules.clone(),
             classes,
+            free_classes,
+            fixed_tokens,
             placement_classes: Vec::new(),
             class_factor,
             terrain_order: Order::new(
@@ -280,11 +312,7 @@ impl Layers {
                 vec![(0..n).collect()]
             },
             cumulative: Vec::new(),
-            relabels: if fixed_land {
-                vec![[0, 1, 2, 3, 4, DESERT]]
-            } else {
-                terrain::relabellings(shape)
-            },
+            relabels: terrain::relabellings_keeping(shape, &pins.terrain),
             tie,
             shares: cross::ties(rules).then(|| cross::shares(shape, rules)),
             harbors_in_terrain,
@@ -294,7 +322,7 @@ impl Layers {
             bytes: 0,
             widest: 0,
         };
-        l.count_places(&pins, terrain_free, token_free)?;
+        l.count_places(&pins, terrain_free, token_free, tick)?;
         l.choose_draws(terrain_free, token_free, fixes.is_empty());
         Ok(l)
     }
@@ -306,19 +334,29 @@ impl Layers {
         pins: &Pins,
         terrain_free: bool,
         token_free: bool,
+        tick: &mut dyn FnMut(usize, usize),
     ) -> Result<(), Unreachable> {
         let (shape, n) = (self.shape, self.shape.len());
-        let mut deserts: Vec<AtDesert> = Vec::new();
-        let mut places = Vec::new();
-        for d in (0..n).filter(|&d| pins.allows_desert(d)) {
-            // The least place alike, and a symmetry from it to d.
-            let (g, rep) = self
-                .symmetries
+        let least = |d: usize| {
+            self.symmetries
                 .iter()
                 .enumerate()
                 .filter_map(|(g, map)| (0..n).find(|&r| map[r] == d).map(|r| (g, r)))
                 .min_by_key(|&(g, r)| (r, g))
-                .expect("the identity maps d to d");
+                .expect("the identity maps d to d")
+        };
+        let mut reps: Vec<usize> = (0..n)
+            .filter(|&d| pins.allows_desert(d))
+            .map(|d| least(d).1)
+            .collect();
+        reps.sort_unstable();
+        reps.dedup();
+        tick(0, reps.len());
+        let mut deserts: Vec<AtDesert> = Vec::new();
+        let mut places = Vec::new();
+        for d in (0..n).filter(|&d| pins.allows_desert(d)) {
+            // The least place alike, and a symmetry from it to d.
+            let (g, rep) = least(d);
             if let Some(i) = deserts.iter().position(|a| a.hex == rep) {
                 places.push((i, g));
                 continue;
@@ -376,6 +414,7 @@ impl Layers {
                 placement: None,
             });
             places.push((deserts.len() - 1, g));
+            tick(deserts.len(), reps.len());
         }
         let mut sum = 0u128;
         self.cumulative = places
@@ -689,7 +728,7 @@ impl Layers {
         match (&at.tokens, self.reject_tokens) {
             (Some(dag), false) => {
                 dag.walk(rk, &mut symbols, &mut relabels);
-                self.put_classes(draws, &self.classes, &symbols, &mut b);
+                self.put_classes(draws, &self.free_classes, &symbols, &mut b);
             }
             (Some(_), true) => loop {
                 match &at.placement {
@@ -754,7 +793,9 @@ impl Layers {
         for (step, item) in self.token_order.items.iter().enumerate() {
             if let Item::Hex(h) = *item {
                 let c = symbols[step] as usize;
-                if c < classes.len() {
+                if let Some(v) = self.fixed_tokens[h] {
+                    b.token[h] = v;
+                } else if c < classes.len() {
                     hexes[c][filled[c]] = h as u8;
                     filled[c] += 1;
                 }
@@ -864,9 +905,13 @@ impl Layers {
         })
     }
 
-    /// Within-class share of each token: its copies over the class's tokens.
+    /// Within-class share of each token on a hex not fixed: its free copies over the
+    /// class's free tokens.
     fn token_share(&self, class: usize, k: usize) -> f64 {
-        let c = &self.classes[class];
+        let c = &self.free_classes[class];
+        if c.tokens.is_empty() {
+            return 0.0;
+        }
         c.tokens.iter().filter(|&&v| v == TOKEN_VALUES[k]).count() as f64 / c.tokens.len() as f64
     }
 
@@ -880,15 +925,16 @@ impl Layers {
         let mut harbor = super::exact::harbor_expectations(self.shape);
         // Terrains with the same count are alike when relabelled: share their mass.
         let groups = |p: &mut [f64], offset: usize| {
+            // The graph's terrains are relabelled along its paths: spread each
+            // terrain's mass evenly over its orbit under the relabellings.
             if self.relabels.len() > 1 {
                 let mut out = [0.0; 6];
                 for t in 0..5usize {
-                    let same: Vec<usize> = (0..5)
-                        .filter(|&u| {
-                            self.shape.terrain_count(u as u8) == self.shape.terrain_count(t as u8)
-                        })
-                        .collect();
-                    out[t] = same.iter().map(|&u| p[u + offset]).sum::<f64>() / same.len() as f64;
+                    let mut orbit: Vec<usize> =
+                        self.relabels.iter().map(|q| q[t] as usize).collect();
+                    orbit.sort_unstable();
+                    orbit.dedup();
+                    out[t] = orbit.iter().map(|&u| p[u + offset]).sum::<f64>() / orbit.len() as f64;
                 }
                 p[offset..offset + 5].copy_from_slice(&out[..5]);
             }
@@ -932,6 +978,11 @@ impl Layers {
                 let tot = dag.total() as f64;
                 for (step, item) in self.token_order.items.iter().enumerate() {
                     let Item::Hex(h) = *item else { continue };
+                    if let Some(v) = self.fixed_tokens[h] {
+                        let k = TOKEN_VALUES.iter().position(|&x| x == v).unwrap_or(0);
+                        token[h][k] = 1.0;
+                        continue;
+                    }
                     for (c, &cnt) in m[step].iter().take(self.classes.len()).enumerate() {
                         for k in 0..10 {
                             token[h][k] += cnt as f64 / tot * self.token_share(c, k);
@@ -949,8 +1000,19 @@ impl Layers {
                 }
             }
         }
-        // A tying rule with a free layer: the free layer's piece at a hex depends on
-        // the other layer's piece there, through the sharing.
+        self.through_ties(a, &mut terrain, &mut token);
+        PlaceProbabilities {
+            terrain,
+            token,
+            harbor,
+        }
+    }
+
+    /// A tying rule with a free layer: the free layer's piece at a hex depends on the
+    /// other layer's piece there, through the sharing.
+    #[allow(clippy::needless_range_loop)]
+    fn through_ties(&self, a: &AtDesert, terrain: &mut [[f64; 6]], token: &mut [[f64; 10]]) {
+        let n = self.shape.len();
         if let Some(s) = &self.shares {
             let u = s.tokens_per_terrain as f64;
             match self.tie {
@@ -983,11 +1045,6 @@ impl Layers {
                 }
                 _ => {}
             }
-        }
-        PlaceProbabilities {
-            terrain,
-            token,
-            harbor,
         }
     }
 }

@@ -52,6 +52,14 @@ pub(crate) fn relabellings(shape: &Shape) -> Vec<[u8; 6]> {
     out
 }
 
+/// The relabellings that keep every fixed terrain (`fixed`, per hex) in place.
+pub(crate) fn relabellings_keeping(shape: &Shape, fixed: &[Option<u8>]) -> Vec<[u8; 6]> {
+    relabellings(shape)
+        .into_iter()
+        .filter(|p| fixed.iter().flatten().all(|&t| p[t as usize] == t))
+        .collect()
+}
+
 fn permute(p: &mut [u8; 5], i: usize, f: &mut impl FnMut(&[u8; 5])) {
     if i == p.len() {
         f(p);
@@ -122,11 +130,7 @@ impl<'a> TerrainSpec<'a> {
         for &k in &shape.harbor_kinds {
             kinds[k as usize] += 1;
         }
-        let relabels = if fixed.iter().any(Option::is_some) {
-            vec![[0, 1, 2, 3, 4, DESERT]]
-        } else {
-            relabellings(shape)
-        };
+        let relabels = relabellings_keeping(shape, &fixed);
         TerrainSpec {
             shape,
             order,

@@ -289,9 +289,16 @@ fn whole_board_rejection_keeps_the_exact_share() {
 /// return the largest |z| over every hex's terrain, token and desert frequencies
 /// against the exact probabilities.
 fn worst_z(r: &str, n: u64, seed: u64) -> f64 {
+    worst_z_fixed(r, "", n, seed)
+}
+
+/// [`worst_z`] with fixed hexes: every board must also agree with the fixes.
+#[allow(clippy::needless_range_loop)]
+fn worst_z_fixed(r: &str, fix: &str, n: u64, seed: u64) -> f64 {
     let shape = BoardKind::Base.shape();
     let rl = rules(r);
-    let l = layers(r);
+    let fixes: Fixes = fix.parse().unwrap();
+    let l = Layers::build(BoardKind::Base, &rl, &fixes).unwrap();
     let exp = l.expectations().unwrap();
     let mut rng = item_rng(seed, "layers-draw", 0);
     let mut draws = Draws::new(&mut rng);
@@ -300,6 +307,7 @@ fn worst_z(r: &str, n: u64, seed: u64) -> f64 {
     for _ in 0..n {
         let (b, _) = l.draw(&mut draws);
         assert!(rl.check(shape, &b), "{r}: {b:?}");
+        assert!(fixes.agree(&b), "{r} {fix}: {b:?}");
         let mut t: Vec<u8> = b.terrain[..19].to_vec();
         t.sort_unstable();
         let mut want: Vec<u8> = shape.terrains.clone();
@@ -357,6 +365,20 @@ fn counted_boards_match_the_exact_probabilities() {
     {
         let w = worst_z(r, 200_000, i as u64);
         assert!(w < 5.0, "{r}: largest |z| {w}");
+    }
+}
+
+#[test]
+fn counted_boards_with_fixes_match_the_exact_probabilities() {
+    for (i, (r, fix)) in [
+        ("red-apart,min-pips-per-corner=5", "19=desert,1=wood:6"),
+        ("max-cluster=2,red-apart", "19=desert,5=sheep:8,13=sheep"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let w = worst_z_fixed(r, fix, 200_000, 40 + i as u64);
+        assert!(w < 5.0, "{r} {fix}: largest |z| {w}");
     }
 }
 
