@@ -399,15 +399,7 @@ fn fairness_rules_and_fixed_hexes() {
 /// `catan count`: exact counts through the binary, and one-line refusals.
 #[test]
 fn count_prints_exact_fractions_and_refuses_what_it_cannot_count() {
-    let run = |args: &[&str]| {
-        let out = bin().args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let run = stdout_of;
     let text = run(&["catan", "count", "--rules", "red-apart"]);
     assert!(text.contains("7/51"), "{text}");
     assert!(

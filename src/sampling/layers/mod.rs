@@ -661,32 +661,35 @@ impl Layers {
             .fold(all, |m, h| m & !(1 << h))
     }
 
-    fn shuffle_terrain(&self, draws: &mut Draws, b: &mut Setup) {
+    /// `pieces` shuffled onto the land hexes of `b` (piece k on the k-th), each put
+    /// there by `put`.
+    #[inline(always)]
+    fn shuffle_onto_land(
+        &self,
+        draws: &mut Draws,
+        pieces: &[u8],
+        b: &mut Setup,
+        put: impl Fn(&mut Setup, usize, u8),
+    ) {
         let mut t = [0u8; 32];
-        let m = self.shape.terrains.len();
-        t[..m].copy_from_slice(&self.shape.terrains);
+        let m = pieces.len();
+        t[..m].copy_from_slice(pieces);
         draws.shuffle32(&mut t, m, 0, m);
         let mut land = self.land_mask(b);
         let mut k = 0;
         while land != 0 {
-            b.terrain[land.trailing_zeros() as usize] = t[k];
+            put(b, land.trailing_zeros() as usize, t[k]);
             k += 1;
             land &= land - 1;
         }
     }
 
+    fn shuffle_terrain(&self, draws: &mut Draws, b: &mut Setup) {
+        self.shuffle_onto_land(draws, &self.shape.terrains, b, |b, h, t| b.terrain[h] = t);
+    }
+
     fn shuffle_tokens(&self, draws: &mut Draws, b: &mut Setup) {
-        let mut t = [0u8; 32];
-        let m = self.shape.tokens.len();
-        t[..m].copy_from_slice(&self.shape.tokens);
-        draws.shuffle32(&mut t, m, 0, m);
-        let mut land = self.land_mask(b);
-        let mut k = 0;
-        while land != 0 {
-            b.token[land.trailing_zeros() as usize] = t[k];
-            k += 1;
-            land &= land - 1;
-        }
+        self.shuffle_onto_land(draws, &self.shape.tokens, b, |b, h, v| b.token[h] = v);
     }
 
     /// One board from the layers' product: a desert place by its weight, each layer's
