@@ -456,6 +456,7 @@ pub fn reference(
             "reference run: {}, {samples} boards, seed {seed}",
             sampler.name()
         ),
+        cells: "",
     }
 }
 

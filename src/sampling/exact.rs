@@ -281,6 +281,8 @@ pub struct Expectations {
     pub acceptance: Option<Fraction>,
     /// Where the numbers come from.
     pub source: String,
+    /// What the chi-square's cells are, in words (empty: no chi-square).
+    pub cells: &'static str,
 }
 
 impl Expectations {
@@ -348,6 +350,7 @@ impl Expectations {
             resource: resource_pips_expectations(shape),
             acceptance: Some(table.acceptance(shape)),
             source: format!("exact enumeration of {} valid placements", table.total),
+            cells: "valid (red set, desert) placement",
         }
     }
 }

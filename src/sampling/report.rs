@@ -668,19 +668,29 @@ fn first_page(shape: &Shape, study: &Study, seed: u64) -> Canvas {
     if !study.replicates.is_empty() {
         y = replicates_table(&mut c, y, w, study);
     }
-    let explain = "Attempts count every board drawn, the ones a rejection sampler threw away included; acceptance \
+    let cells = if study.expectations.cells.is_empty() {
+        "valid (red set, desert) placement".to_string()
+    } else {
+        study.expectations.cells.to_string()
+    };
+    let judges = if cells.ends_with("of the desert") {
+        "where the desert goes"
+    } else {
+        "where the deserts and reds go"
+    };
+    let explain = format!("Attempts count every board drawn, the ones a rejection sampler threw away included; acceptance \
         is boards kept per attempt, beside the exact probability that a uniform board meets the rules (full rejection's \
         acceptance; a sampler that redraws only part of a board, like token-rejection, need not match it). The maps show, \
         on each hex (numbered small at its top), z = (observed - expected) / standard deviation for how often that hex \
         gets the feature, with the relative difference below it. An unbiased sampler shows pale hexes with |z| mostly \
         under 3; deep red or blue marks a hex the sampler favours or avoids. The chi-square compares how often each \
-        valid (red set, desert) placement occurs with its exact probability; p-value 0 (broke rules) means some boards \
-        fell outside every valid placement, and it judges only where the deserts and reds go: each resource's pip \
+        {cells} occurs with its exact probability; p-value 0 (broke rules) means some boards \
+        fell outside every valid placement, and it judges only {judges}: each resource's pip \
         total is a feature too (exact under the placement rules), where a sampler that picks balanced boards \
         (best-of-N) shows its bias. Each sampler's worst feature (largest |z|) has its own map, and the \
         histograms set the z values against the largest |z| chance alone would give. Board i of every sampler starts \
-        from the same random stream, so samplers that place the desert the same way show identical desert maps.";
-    for line in wrap(explain, 8.0, Face::Regular, w) {
+        from the same random stream, so samplers that place the desert the same way show identical desert maps.");
+    for line in wrap(&explain, 8.0, Face::Regular, w) {
         c.text(MARGIN, y, 8.0, Face::Regular, Align::Left, &line);
         y += 4.0;
     }

@@ -903,8 +903,9 @@ impl Layers {
             acceptance: Some(self.acceptance()),
             source: format!(
                 "exact counts of {} valid boards (terrain and token layers counted per desert place)",
-                self.count()
+                crate::chart::thousands(self.count())
             ),
+            cells: "place of the desert",
         })
     }
 
