@@ -117,14 +117,13 @@ pub fn setup(spec: &BiasSpec) -> Result<(Ctx, Vec<Sampler>)> {
         Ok(ctx) => ctx,
         Err(e) if explicit && samplers.contains(&Sampler::Direct) => return Err(e),
         Err(Error::Interrupted) => return Err(Error::Interrupted),
-        // Rules counted exactly by layers need no reference run.
-        Err(_) if layers_exact(kind, &rules)
-            && context(kind, &rules, Sampler::Counted).is_ok() =>
+        // Rules counted exactly by layers need no reference run; else (no table for
+        // direct) a reference run, if needed, is of full-rejection.
+        Err(_) => match crate::sampling::layers::counts_exactly(kind, &rules)
+            .then(|| context(kind, &rules, Sampler::Counted))
         {
-            context(kind, &rules, Sampler::Counted)?
-        }
-        // No table for direct: a reference run, if needed, is of full-rejection.
-        Err(_) => context(kind, &rules, Sampler::FullRejection).map_err(|e| match e {
+            Some(Ok(ctx)) => ctx,
+            _ => context(kind, &rules, Sampler::FullRejection).map_err(|e| match e {
             Error::Invalid(m) if !samplers.contains(&Sampler::FullRejection) => {
                 Error::Invalid(format!(
                     "the reference run (full-rejection boards, for rules without exact expectations) cannot be made: {m}"
@@ -132,6 +131,7 @@ pub fn setup(spec: &BiasSpec) -> Result<(Ctx, Vec<Sampler>)> {
             }
             e => e,
         })?,
+        },
     };
     // Beyond the placement rules, the counted layers give exact expectations (and
     // draw for `counted`); where they cannot be counted, a reference run stands in.
@@ -150,15 +150,6 @@ pub fn setup(spec: &BiasSpec) -> Result<(Ctx, Vec<Sampler>)> {
         feasibility::pilot::check(&ctx, s)?;
     }
     Ok((ctx, samplers))
-}
-
-/// Whether the layers of `rules` can be counted exactly (without building them: the
-/// rule kinds decide it, short of a layer growing past its limit).
-fn layers_exact(kind: BoardKind, rules: &Rules) -> bool {
-    kind == BoardKind::Base
-        && !(crate::sampling::layers::cross::ties(rules)
-            && crate::sampling::layers::terrain::constrains(rules, kind.shape())
-            && crate::sampling::layers::tokens::constrains(rules))
 }
 
 /// The study of `spec`'s boards in `shard`, for the samplers [`setup`] chose.

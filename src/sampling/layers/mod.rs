@@ -163,6 +163,30 @@ pub enum Tie {
     RedrawBoard,
 }
 
+impl Tie {
+    /// How `rules` are met when the terrain (the tokens) is free of rules or not.
+    fn of(rules: &Rules, terrain_free: bool, token_free: bool) -> Tie {
+        match (cross::ties(rules), terrain_free, token_free) {
+            (false, _, _) => Tie::None,
+            (true, true, _) => Tie::RedrawTerrain,
+            (true, false, true) => Tie::RedrawTokens,
+            (true, false, false) => Tie::RedrawBoard,
+        }
+    }
+}
+
+/// Whether the layers of `rules` on `kind` (no fixes) give an exact count, short of a
+/// layer growing past its limit: decided by the kinds of rules alone, without counting.
+pub fn counts_exactly(kind: BoardKind, rules: &Rules) -> bool {
+    let shape = kind.shape();
+    kind == BoardKind::Base
+        && Tie::of(
+            rules,
+            !terrain::constrains(rules, shape),
+            !tokens::constrains(rules),
+        ) != Tie::RedrawBoard
+}
+
 /// The counted layers of a rule set on a board: exact counts, probabilities, draws.
 #[derive(Debug)]
 pub struct Layers {
@@ -279,12 +303,7 @@ impl Layers {
         }
         let class_factor = class_factor(&free_classes);
         let harbors_in_terrain = rules.has(Rule::HarborResourceApart);
-        let tie = match (cross::ties(rules), terrain_free, token_free) {
-            (false, _, _) => Tie::None,
-            (true, true, _) => Tie::RedrawTerrain,
-            (true, false, true) => Tie::RedrawTokens,
-            (true, false, false) => Tie::RedrawBoard,
-        };
+        let tie = Tie::of(rules, terrain_free, token_free);
         let pins = Pins::of(fixes, &classes, n);
         let mut l = Layers {
             shape,
@@ -449,8 +468,7 @@ impl Layers {
                 .sum::<usize>()
                 > CACHED_BYTES
         };
-        let free_t = arrangements((0..DESERT).map(|t| shape.terrain_count(t)));
-        let free_k = arrangements(TOKEN_VALUES.iter().map(|&v| shape.token_count(v)));
+        let (free_t, free_k) = (self.free_terrain(), self.free_tokens());
         let factor = self.class_factor;
         self.reject_terrain = !terrain_free
             && unfixed
@@ -515,15 +533,21 @@ impl Layers {
         arrangements(TOKEN_VALUES.iter().map(|&v| self.shape.token_count(v)))
     }
 
+    /// Arrangements of the harbor kinds on their positions.
+    fn harbor_arrangements(&self) -> u128 {
+        let mut k = [0usize; 6];
+        for &h in &self.shape.harbor_kinds {
+            k[h as usize] += 1;
+        }
+        arrangements(k.into_iter())
+    }
+
+    /// The harbors' factor of a count: 1 when the terrain layer places them.
     fn harbor_factor(&self) -> u128 {
         if self.harbors_in_terrain {
             1
         } else {
-            let mut k = [0usize; 6];
-            for &h in &self.shape.harbor_kinds {
-                k[h as usize] += 1;
-            }
-            arrangements(k.into_iter())
+            self.harbor_arrangements()
         }
     }
 
@@ -557,13 +581,10 @@ impl Layers {
 
     /// Every board of the shape (the fixes aside).
     pub fn boards(&self) -> u128 {
-        self.shape.len() as u128 * self.free_terrain() * self.free_tokens() * {
-            let mut k = [0usize; 6];
-            for &h in &self.shape.harbor_kinds {
-                k[h as usize] += 1;
-            }
-            arrangements(k.into_iter())
-        }
+        self.shape.len() as u128
+            * self.free_terrain()
+            * self.free_tokens()
+            * self.harbor_arrangements()
     }
 
     /// The exact acceptance of whole-board rejection: valid boards over all boards.
