@@ -530,6 +530,19 @@ pub fn holds(shape: &Shape, b: &Setup, rule: Rule) -> bool {
             .corners
             .iter()
             .all(|c| c.len() < 3 || c.iter().map(|&h| pips(b.token[h as usize])).sum::<u32>() >= n),
+        // Groups of at most two are the hexes with at most one neighbour alike (a
+        // connected group of three has a hex with two): a count per hex, no search.
+        Rule::MaxCluster(n) if n <= 2 => terrain_masks(shape, b).iter().all(|&m| {
+            let mut left = m;
+            while left != 0 {
+                let i = left.trailing_zeros() as usize;
+                left &= left - 1;
+                if (shape.neighbours[i] & m).count_ones() >= n {
+                    return false;
+                }
+            }
+            true
+        }),
         Rule::MaxCluster(n) => terrain_masks(shape, b)
             .iter()
             .all(|&m| m.count_ones() <= n || groups(shape, m).all(|g| g.count_ones() <= n)),

@@ -133,7 +133,7 @@ impl Layers {
         let k = layer(self.deserts.iter().any(|a| a.tokens.is_some()));
         let tie = match self.tie {
             Tie::None => "",
-            Tie::RedrawTerrain | Tie::RedrawTokens => {
+            Tie::ShareTerrain | Tie::ShareTokens => {
                 "; tying rules by sharing the tokens among the resources"
             }
             Tie::RedrawBoard => "; tying rules estimated",

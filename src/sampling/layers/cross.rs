@@ -7,6 +7,7 @@
 
 use crate::games::catan::board::{is_red, pips, Shape, DESERT, PIP_BINS, TOKEN_VALUES};
 use crate::games::catan::rules::{Rule, Rules};
+use crate::sampling::bounded::Draws;
 use std::collections::HashMap;
 
 /// Whether the rules tie tokens to terrain.
@@ -31,6 +32,61 @@ pub(crate) struct Shares {
     pub with: Vec<[u128; 10]>,
     /// `pips[r][s]`: of those token arrangements, how many give resource r pips s.
     pub pips: Vec<Vec<u128>>,
+    /// The sharing as a walkable table, to draw a share directly.
+    pub walk: ShareWalk,
+}
+
+/// The sharing of the tokens among the resources, one level per resource, to draw
+/// a share (the tokens each resource gets) with probability proportional to its
+/// arrangements: uniformly among the token arrangements on a fixed terrain that meet
+/// the tying rules, and (the arrangements being a constant multiple of the terrain
+/// arrangements with that share on fixed tokens) among the terrain arrangements too.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ShareWalk {
+    /// `levels[r]`: the states of resource r (level 0 holds the one start).
+    levels: Vec<ShareLevel>,
+    /// The distinct parts the options take.
+    parts: Vec<[u8; 10]>,
+}
+
+/// The states of one resource, their options stored flat (a state's options are
+/// `first[s]..first[s + 1]`) so that a draw's search reads one short run of memory.
+#[derive(Debug, Clone, Default)]
+struct ShareLevel {
+    /// Per state: the ways to share what it has left among this resource and the
+    /// ones after.
+    ways: Vec<u64>,
+    first: Vec<u32>,
+    /// Per option: the running sum of its state's options' weights up to and
+    /// including it (a weight: the part's arrangements on the resource's hexes times
+    /// the ways on from the next state).
+    below: Vec<u64>,
+    /// Per option: the part the resource takes (an index into the walk's parts) and
+    /// the state of the next resource it leaves.
+    part: Vec<u16>,
+    next: Vec<u32>,
+}
+
+impl ShareWalk {
+    /// A share drawn uniformly (one number per resource): `parts[r][k]` copies of
+    /// TOKEN_VALUES[k] go to resource r.
+    #[inline]
+    pub fn draw(&self, draws: &mut Draws) -> [[u8; 10]; DESERT as usize] {
+        let mut parts = [[0u8; 10]; DESERT as usize];
+        let mut at = 0usize;
+        for (level, part) in self.levels.iter().zip(parts.iter_mut()) {
+            let (from, to) = (level.first[at] as usize, level.first[at + 1] as usize);
+            let i = if to - from == 1 {
+                from
+            } else {
+                let r = draws.below_u128(u128::from(level.ways[at])) as u64;
+                from + level.below[from..to].partition_point(|&b| b <= r)
+            };
+            *part = self.parts[usize::from(level.part[i])];
+            at = level.next[i] as usize;
+        }
+        parts
+    }
 }
 
 fn factorial(n: u32) -> u128 {
@@ -124,6 +180,64 @@ impl Sharing<'_> {
     }
 }
 
+impl Sharing<'_> {
+    /// The allowed parts of size `size` from `left`, each with the tokens it leaves.
+    fn options(&self, left: &[u8; 10], size: u32) -> Vec<([u8; 10], [u8; 10])> {
+        let mut out = Vec::new();
+        parts(left, size, &mut |p| {
+            if self.allowed(p) {
+                let mut rest = *left;
+                for (x, &c) in rest.iter_mut().zip(p) {
+                    *x -= c;
+                }
+                out.push((*p, rest));
+            }
+        });
+        out
+    }
+
+    /// The walkable table of the sharing from `all`, keeping only states with ways on.
+    fn walk(&mut self, all: [u8; 10]) -> ShareWalk {
+        let mut walk = ShareWalk::default();
+        let mut part_index: HashMap<[u8; 10], u16> = HashMap::new();
+        let mut here = vec![all];
+        for r in 0..self.sizes.len() {
+            let mut next: Vec<[u8; 10]> = Vec::new();
+            let mut index: HashMap<[u8; 10], u32> = HashMap::new();
+            let mut level = ShareLevel::default();
+            for left in &here {
+                level.first.push(level.below.len() as u32);
+                let mut below = 0u64;
+                for (part, rest) in self.options(left, self.sizes[r]) {
+                    let on = self.ways(r + 1, rest);
+                    if on == 0 {
+                        continue;
+                    }
+                    let w = Self::arrangements(self.sizes[r], &part) * on;
+                    below += u64::try_from(w).expect("shares fit in 64 bits");
+                    let at = *index.entry(rest).or_insert_with(|| {
+                        next.push(rest);
+                        (next.len() - 1) as u32
+                    });
+                    let p = *part_index.entry(part).or_insert_with(|| {
+                        walk.parts.push(part);
+                        (walk.parts.len() - 1) as u16
+                    });
+                    level.below.push(below);
+                    level.part.push(p);
+                    level.next.push(at);
+                }
+                debug_assert_eq!(u128::from(below), self.ways(r, *left));
+                level.ways.push(below);
+            }
+            level.first.push(level.below.len() as u32);
+            walk.levels.push(level);
+            here = next;
+        }
+        walk
+    }
+}
+
 /// Share the tokens of `shape` among its resources under `rules`.
 pub(crate) fn shares(shape: &Shape, rules: &Rules) -> Shares {
     let sizes: Vec<u32> = (0..DESERT).map(|t| shape.terrain_count(t) as u32).collect();
@@ -137,6 +251,7 @@ pub(crate) fn shares(shape: &Shape, rules: &Rules) -> Shares {
         memo: HashMap::new(),
     };
     let total = s.ways(0, all);
+    let walk = s.walk(all);
     // Forward weights: ways to share among resources ..r leaving `left`.
     let mut front: HashMap<[u8; 10], u128> = HashMap::from([(all, 1u128)]);
     let mut with = vec![[0u128; 10]; sizes.len()];
@@ -190,6 +305,7 @@ pub(crate) fn shares(shape: &Shape, rules: &Rules) -> Shares {
         terrain_per_tokens: pairs / token_arr,
         with,
         pips: pip,
+        walk,
     }
 }
 
@@ -240,6 +356,77 @@ mod tests {
             let sd = (p * (1.0 - p) / n as f64).sqrt();
             let seen = hits as f64 / n as f64;
             assert!((seen - p).abs() < 5.0 * sd, "{rules}: {seen} vs {p}");
+        }
+    }
+
+    /// Shares drawn from the walk are distributed as the shares of token shuffles on a
+    /// fixed terrain that the rules (checked on the whole board) keep: every resource's
+    /// count of every token value and its pips, two samples compared.
+    #[test]
+    fn drawn_shares_match_the_shares_rejection_keeps() {
+        let shape = BoardKind::Base.shape();
+        let n = 100_000usize;
+        for (i, rules) in [
+            "number-resource-apart",
+            "resource-pips=9-16",
+            "number-resource-apart,resource-pips=8-15",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let rules: Rules = rules.parse().unwrap();
+            let walk = shares(shape, &rules).walk;
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11 + i as u64);
+            // Features: (resource, value, copies) and (resource, pips), counted.
+            let mut drawn: HashMap<(usize, usize, u8), u64> = HashMap::new();
+            let mut kept: HashMap<(usize, usize, u8), u64> = HashMap::new();
+            let tally = |m: &mut HashMap<(usize, usize, u8), u64>, parts: &[[u8; 10]]| {
+                for (r, part) in parts.iter().enumerate() {
+                    let mut sum = 0;
+                    for (k, &c) in part.iter().enumerate() {
+                        *m.entry((r, k, c)).or_insert(0) += 1;
+                        sum += u32::from(c) * pips(TOKEN_VALUES[k]);
+                    }
+                    *m.entry((r, 10, sum as u8)).or_insert(0) += 1;
+                }
+            };
+            {
+                let mut draws = Draws::new(&mut rng);
+                for _ in 0..n {
+                    let parts = walk.draw(&mut draws);
+                    tally(&mut drawn, &parts);
+                }
+            }
+            let terrain: Vec<u8> = shape.terrains.clone();
+            let mut tokens = shape.tokens.clone();
+            let mut got = 0;
+            while got < n {
+                tokens.shuffle(&mut rng);
+                let mut b = crate::games::catan::rules::Setup::default();
+                b.terrain[..18].copy_from_slice(&terrain);
+                b.token[..18].copy_from_slice(&tokens);
+                b.terrain[18] = DESERT;
+                if !rules.check(shape, &b) {
+                    continue;
+                }
+                got += 1;
+                let mut parts = [[0u8; 10]; DESERT as usize];
+                for h in 0..18 {
+                    let k = TOKEN_VALUES.iter().position(|&v| v == b.token[h]).unwrap();
+                    parts[b.terrain[h] as usize][k] += 1;
+                }
+                tally(&mut kept, &parts);
+            }
+            // About 300 features: under equal distributions the largest |z| passes 5
+            // with probability below 1e-4.
+            let nf = n as f64;
+            for key in drawn.keys().chain(kept.keys()) {
+                let a = drawn.get(key).copied().unwrap_or(0) as f64;
+                let b = kept.get(key).copied().unwrap_or(0) as f64;
+                let p = (a + b) / (2.0 * nf);
+                let z = (a - b) / (nf * p * (1.0 - p) * 2.0).sqrt().max(1e-9);
+                assert!(z.abs() < 5.0, "{rules} {key:?}: drawn {a}, kept {b}");
+            }
         }
     }
 }

@@ -40,6 +40,11 @@ use crate::games::catan::rules::{Rule, Rules, Setup};
 /// graph of hundreds of megabytes misses the cache at every step (about 3 us a board
 /// measured), a shuffle and check costs about 0.1 us.
 pub const REJECT_ABOVE: f64 = 0.04;
+/// A free layer tied to the other by rules that keep at least this share of its
+/// shuffles is redrawn while they fail rather than drawn from the sharing's walk:
+/// the walk reads tables of megabytes (about 0.25 us a board measured on two
+/// cores), a shuffle and check about 0.03 us.
+pub const SHARE_REDRAW_ABOVE: f64 = 0.25;
 /// Graph size below which walks stay in the caches.
 pub const CACHED_BYTES: usize = 4 << 20;
 
@@ -150,15 +155,28 @@ struct AtDesert {
     placement: Option<Dag>,
 }
 
+/// The index in TOKEN_VALUES of each token value (0 for values that are not tokens).
+const VALUE_INDEX: [u8; 13] = {
+    let mut t = [0u8; 13];
+    let mut k = 0;
+    while k < TOKEN_VALUES.len() {
+        t[TOKEN_VALUES[k] as usize] = k as u8;
+        k += 1;
+    }
+    t
+};
+
 /// How the tying rules are met.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tie {
     /// No tying rule.
     None,
-    /// The terrain is unconstrained: it is redrawn until the tying rules hold.
-    RedrawTerrain,
-    /// The tokens are unconstrained: they are redrawn until the tying rules hold.
-    RedrawTokens,
+    /// The terrain is unconstrained: it is drawn by sharing the tokens among the
+    /// resources (see [`cross::ShareWalk`]), so the tying rules hold at once.
+    ShareTerrain,
+    /// The tokens are unconstrained: they are drawn by sharing them among the
+    /// resources.
+    ShareTokens,
     /// Both layers are constrained: the board is redrawn (the count is not exact).
     RedrawBoard,
 }
@@ -168,8 +186,8 @@ impl Tie {
     fn of(rules: &Rules, terrain_free: bool, token_free: bool) -> Tie {
         match (cross::ties(rules), terrain_free, token_free) {
             (false, _, _) => Tie::None,
-            (true, true, _) => Tie::RedrawTerrain,
-            (true, false, true) => Tie::RedrawTokens,
+            (true, true, _) => Tie::ShareTerrain,
+            (true, false, true) => Tie::ShareTokens,
             (true, false, false) => Tie::RedrawBoard,
         }
     }
@@ -217,6 +235,9 @@ pub struct Layers {
     relabels: Vec<[u8; 6]>,
     tie: Tie,
     shares: Option<cross::Shares>,
+    /// Meet the tying rules by redrawing the free layer while they fail (see
+    /// [`SHARE_REDRAW_ABOVE`]) rather than by drawing a share.
+    redraw_free: bool,
     harbors_in_terrain: bool,
     /// Draw the terrain (the tokens) by shuffling and redrawing while a rule of the
     /// layer fails, rather than by walking its graph: chosen when the layer's graph is
@@ -334,6 +355,7 @@ impl Layers {
             relabels: terrain::relabellings_keeping(shape, &pins.terrain),
             tie,
             shares: cross::ties(rules).then(|| cross::shares(shape, rules)),
+            redraw_free: false,
             harbors_in_terrain,
             reject_terrain: false,
             reject_tokens: false,
@@ -342,6 +364,10 @@ impl Layers {
             widest: 0,
         };
         l.count_places(&pins, terrain_free, token_free, tick)?;
+        if let Some(s) = &l.shares {
+            l.redraw_free =
+                s.tokens_per_terrain as f64 / l.free_tokens() as f64 >= SHARE_REDRAW_ABOVE;
+        }
         l.choose_draws(terrain_free, token_free, fixes.is_empty());
         Ok(l)
     }
@@ -564,8 +590,8 @@ impl Layers {
         };
         let h = self.harbor_factor();
         match (self.tie, &self.shares) {
-            (Tie::RedrawTerrain, Some(s)) => tokens * s.terrain_per_tokens * h,
-            (Tie::RedrawTokens, Some(s)) => terrain * h * s.tokens_per_terrain,
+            (Tie::ShareTerrain, Some(s)) => tokens * s.terrain_per_tokens * h,
+            (Tie::ShareTokens, Some(s)) => terrain * h * s.tokens_per_terrain,
             _ => terrain * h * tokens,
         }
     }
@@ -637,19 +663,82 @@ impl Layers {
         let mut attempts = 1;
         loop {
             let mut b = self.draw_layers(draws);
-            if self.tie == Tie::None {
-                return (b, attempts);
+            match (self.tie, &self.shares) {
+                (Tie::ShareTerrain | Tie::ShareTokens, _) if self.redraw_free => {
+                    while !self.ties_hold(&b) {
+                        attempts += 1;
+                        if self.tie == Tie::ShareTerrain {
+                            self.shuffle_terrain(draws, &mut b);
+                        } else {
+                            self.shuffle_tokens(draws, &mut b);
+                        }
+                    }
+                }
+                (Tie::ShareTerrain, Some(s)) => self.share_terrain(draws, &s.walk, &mut b),
+                (Tie::ShareTokens, Some(s)) => self.share_tokens(draws, &s.walk, &mut b),
+                (Tie::RedrawBoard, _) if !self.ties_hold(&b) => {
+                    attempts += 1;
+                    continue;
+                }
+                _ => {}
             }
-            loop {
-                if self.ties_hold(&b) {
-                    return (b, attempts);
+            return (b, attempts);
+        }
+    }
+
+    /// The terrain of `b`'s land hexes from a drawn share of its tokens: for each
+    /// token value, its hexes shuffled and dealt to the resources in turn, as many as
+    /// the share gives each (every terrain arrangement with that share alike).
+    fn share_terrain(&self, draws: &mut Draws, walk: &cross::ShareWalk, b: &mut Setup) {
+        let parts = walk.draw(draws);
+        // The land hexes of each token value, in hex order.
+        let mut hexes = [[0u8; 32]; 10];
+        let mut m = [0usize; 10];
+        let mut land = self.land_mask(b);
+        while land != 0 {
+            let h = land.trailing_zeros() as usize;
+            land &= land - 1;
+            let k = usize::from(VALUE_INDEX[usize::from(b.token[h])]);
+            hexes[k][m[k]] = h as u8;
+            m[k] += 1;
+        }
+        for (k, hexes) in hexes.iter_mut().enumerate() {
+            draws.shuffle32(hexes, m[k], 0, m[k]);
+            let mut dealt = 0;
+            for (r, part) in parts.iter().enumerate() {
+                for &h in &hexes[dealt..dealt + usize::from(part[k])] {
+                    b.terrain[usize::from(h)] = r as u8;
                 }
-                attempts += 1;
-                match self.tie {
-                    Tie::RedrawTerrain => self.shuffle_terrain(draws, &mut b),
-                    Tie::RedrawTokens => self.shuffle_tokens(draws, &mut b),
-                    _ => break,
-                }
+                dealt += usize::from(part[k]);
+            }
+        }
+    }
+
+    /// The tokens of `b`'s land hexes from a drawn share: each resource's tokens
+    /// shuffled over its hexes.
+    fn share_tokens(&self, draws: &mut Draws, walk: &cross::ShareWalk, b: &mut Setup) {
+        let parts = walk.draw(draws);
+        // The hexes of each resource, in hex order.
+        let mut hexes = [[0u8; 32]; DESERT as usize];
+        let mut m = [0usize; DESERT as usize];
+        let mut land = self.land_mask(b);
+        while land != 0 {
+            let h = land.trailing_zeros() as usize;
+            land &= land - 1;
+            let r = usize::from(b.terrain[h]);
+            hexes[r][m[r]] = h as u8;
+            m[r] += 1;
+        }
+        for (r, part) in parts.iter().enumerate() {
+            let mut tokens = [0u8; 32];
+            let mut k = 0;
+            for (&c, &v) in part.iter().zip(&TOKEN_VALUES) {
+                tokens[k..k + usize::from(c)].fill(v);
+                k += usize::from(c);
+            }
+            draws.shuffle32(&mut tokens, k, 0, k);
+            for (&h, &v) in hexes[r][..m[r]].iter().zip(&tokens) {
+                b.token[usize::from(h)] = v;
             }
         }
     }
@@ -747,6 +836,8 @@ impl Layers {
                     break;
                 }
             },
+            // A terrain shared from the tokens is drawn after them.
+            (None, _) if self.tie == Tie::ShareTerrain && !self.redraw_free => {}
             (None, _) => self.shuffle_terrain(draws, &mut b),
         }
         match (&at.tokens, self.reject_tokens) {
@@ -767,6 +858,7 @@ impl Layers {
                     break;
                 }
             },
+            (None, _) if self.tie == Tie::ShareTokens && !self.redraw_free => {}
             (None, _) => self.shuffle_tokens(draws, &mut b),
         }
         if !self.harbors_in_terrain {
@@ -1041,7 +1133,7 @@ impl Layers {
         if let Some(s) = &self.shares {
             let u = s.tokens_per_terrain as f64;
             match self.tie {
-                Tie::RedrawTerrain => {
+                Tie::ShareTerrain => {
                     for h in (0..n).filter(|&h| h != a.hex) {
                         let mut row = [0.0; 6];
                         for k in 0..10 {
@@ -1056,7 +1148,7 @@ impl Layers {
                         terrain[h] = row;
                     }
                 }
-                Tie::RedrawTokens => {
+                Tie::ShareTokens => {
                     for h in (0..n).filter(|&h| h != a.hex) {
                         let mut row = [0.0; 10];
                         for r in 0..RESOURCES {
