@@ -4,10 +4,12 @@
 //! out of its node budget, so its clue stayed). Each time includes the independent
 //! check every run makes of every item (`Game::verify`: a full count to two).
 //!
-//!     cargo run --release --example numbrix_sizes [N_9x9] [N_12x12] [N_16x16] [MAX_NODES]
+//!     cargo run --release --example numbrix_sizes [N_9x9] [N_12x12] [N_16x16] [MAX_NODES] [SEEDS]
 //!
-//! Items are drawn exactly as `numbrix generate --seed 1 --size S -j1` draws them, so
-//! the puzzles are the ones that command prints.
+//! SEEDS is a comma-separated list (default 1); each size makes its N puzzles under
+//! every seed. Items are drawn exactly as `numbrix generate --seed S --size S -j1`
+//! draws them, so the puzzles are the ones that command prints. Besides the mean, each
+//! line shows the slowest puzzle and its ratio to the mean (the tail).
 
 use puzzlebook::games::numbrix::{Numbrix, NumbrixParams};
 use puzzlebook::games::{Game, Outcome};
@@ -23,7 +25,13 @@ fn main() {
     };
     let counts = [(9usize, arg(1, 40)), (12, arg(2, 8)), (16, arg(3, 2))];
     let max_nodes = arg(4, NumbrixParams::default().max_nodes);
-    println!("size  puzzles  attempts  mean_s    ratio_to_9x9  not_minimal  mean_clues");
+    let seeds: Vec<u64> = std::env::args()
+        .nth(5)
+        .map(|s| s.split(',').map(|x| x.parse().expect("a seed")).collect())
+        .unwrap_or_else(|| vec![1]);
+    println!(
+        "size  puzzles  attempts  mean_s    ratio_to_9x9  not_minimal  mean_clues  slowest_s  slowest/mean  (seed, item)"
+    );
     let mut base = None;
     for (size, want) in counts {
         if want == 0 {
@@ -36,26 +44,43 @@ fn main() {
         params.size.rows = size;
         params.size.cols = size;
         let game = Numbrix::new(params).expect("valid parameters");
-        let (mut done, mut attempts, mut not_minimal, mut clues) = (0u64, 0u64, 0u64, 0usize);
+        let (mut done, mut tries, mut not_minimal, mut clues) = (0u64, 0u64, 0u64, 0usize);
+        let mut slowest = (0.0f64, 0u64, 0u64);
         let t = Instant::now();
-        while done < want {
-            let mut rng = item_rng(1, Numbrix::NAME, attempts);
-            attempts += 1;
-            if let Outcome::Accepted(p) = game.generate(&mut rng) {
-                // A book run checks every item again, independently: count that too.
-                game.verify(&p)
-                    .expect("a generated puzzle passes its check");
-                done += 1;
-                not_minimal += u64::from(!p.minimal);
-                clues += p.clues;
+        for &seed in &seeds {
+            let mut got = 0;
+            let mut attempts = 0u64;
+            while got < want {
+                let mut rng = item_rng(seed, Numbrix::NAME, attempts);
+                attempts += 1;
+                let one = Instant::now();
+                if let Outcome::Accepted(p) = game.generate(&mut rng) {
+                    // A book run checks every item again, independently: count that too.
+                    game.verify(&p)
+                        .expect("a generated puzzle passes its check");
+                    got += 1;
+                    not_minimal += u64::from(!p.minimal);
+                    clues += p.clues;
+                }
+                let took = one.elapsed().as_secs_f64();
+                if took > slowest.0 {
+                    slowest = (took, seed, attempts - 1);
+                }
             }
+            done += got;
+            tries += attempts;
         }
+        let attempts = tries;
         let mean = t.elapsed().as_secs_f64() / done as f64;
         let base_mean = *base.get_or_insert(mean);
         println!(
-            "{size:>4}  {done:>7}  {attempts:>8}  {mean:<8.4}  {:>12.1}  {not_minimal:>11}  {:>10.1}",
+            "{size:>4}  {done:>7}  {attempts:>8}  {mean:<8.4}  {:>12.1}  {not_minimal:>11}  {:>10.1}  {:>9.3}  {:>12.1}  ({}, {})",
             mean / base_mean,
-            clues as f64 / done as f64
+            clues as f64 / done as f64,
+            slowest.0,
+            slowest.0 / mean,
+            slowest.1,
+            slowest.2
         );
     }
 }
