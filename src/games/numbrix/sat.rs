@@ -92,6 +92,13 @@ fn at_most_one(s: &mut batsat::Solver<Limits>, xs: &[Lit], buf: &mut Vec<Lit>) {
     }
 }
 
+/// The distance clauses state number k's cell within d steps of number k + d's for d
+/// up to this (d = 1 is the links themselves). Measured on the 63 removal checks of 30
+/// 16x16 puzzles that took the prover over 0.1 s: 28.8 s with the links alone, 22.3 s
+/// with domains cut by reach through the empty cells, 19.9 s adding d = 2; d = 3 gave
+/// nothing more.
+const LINK_AHEAD: usize = 2;
+
 /// Count the solutions of `cells` (0 = blank, [`BLOCKED`] or anything on blocked
 /// cells; the givens already passed the depth-first solver's checks) up to `stop_at`
 /// (1 or 2), never putting `forbid`'s number in its cell, within `budget` decisions.
@@ -121,6 +128,9 @@ pub(crate) fn count<const W: usize>(
         return zero;
     };
     if !enc.number_clauses(&mut s, g) || !enc.cell_clauses(&mut s) {
+        return zero;
+    }
+    if !enc.distance_clauses(&mut s, g, LINK_AHEAD) {
         return zero;
     }
     enc.solutions(&mut s, g, cells, stop_at)
@@ -186,6 +196,8 @@ impl<const W: usize> Encoding<W> {
                 above = k;
             }
         }
+        let mut gap = (usize::MAX, usize::MAX);
+        let (mut from_lo, mut from_hi): (Vec<Bits<W>>, Vec<Bits<W>>) = (Vec::new(), Vec::new());
         for k in 1..=n {
             start[k] = vars.len();
             if given(k) {
@@ -193,14 +205,39 @@ impl<const W: usize> Encoding<W> {
                 continue;
             }
             let mut dom = empty;
+            let b = next[k];
+            if gap != (below, b) {
+                // Cells reachable within d steps through empty cells, from each end.
+                gap = (below, b);
+                let reach = |from: usize, steps: usize| {
+                    let mut r = vec![Bits::<W>::single(from)];
+                    for _ in 0..steps {
+                        let last = *r.last().expect("a first step");
+                        r.push(last | (g.dilate(last) & empty));
+                    }
+                    r
+                };
+                let len = if b <= n { b - below } else { n + 1 - below };
+                from_lo = if below != 0 {
+                    reach(at[below] as usize, len)
+                } else {
+                    Vec::new()
+                };
+                from_hi = if b <= n {
+                    reach(at[b] as usize, b - below.max(1) + 1)
+                } else {
+                    Vec::new()
+                };
+            }
             if below != 0 {
                 let a = at[below] as usize;
                 dom &= g.ball(a, k - below) & g.colour_at(a, k - below);
+                dom &= from_lo[k - below];
             }
-            let b = next[k];
             if b <= n {
                 let p = at[b] as usize;
                 dom &= g.ball(p, b - k) & g.colour_at(p, b - k);
+                dom &= from_hi[b - k];
             }
             if let Some((c, v)) = forbid {
                 if v as usize == k {
@@ -270,6 +307,45 @@ impl<const W: usize> Encoding<W> {
                 }
                 for &(q, _) in self.dom(k2) {
                     lit_at[q as usize] = None;
+                }
+            }
+        }
+        true
+    }
+
+    /// Number k's cell lies within distance d of number k + d's (implied by the links,
+    /// stated for d = 2..=most so that propagation sees it at once).
+    fn distance_clauses(
+        &self,
+        s: &mut batsat::Solver<Limits>,
+        g: &Geometry<W>,
+        most: usize,
+    ) -> bool {
+        let n = self.n;
+        let mut buf = Vec::new();
+        for d in 2..=most {
+            for k in 1..=n {
+                if self.given(k) {
+                    continue;
+                }
+                for k2 in [k.wrapping_sub(d), k + d] {
+                    if k2 == 0 || k2 > n || self.given(k2) {
+                        continue;
+                    }
+                    for &(q, x) in self.dom(k) {
+                        let near = g.ball(q as usize, d);
+                        buf.clear();
+                        buf.push(!x);
+                        buf.extend(
+                            self.dom(k2)
+                                .iter()
+                                .filter(|(q2, _)| near.get(*q2 as usize))
+                                .map(|&(_, y)| y),
+                        );
+                        if !s.add_clause_reuse(&mut buf) {
+                            return false;
+                        }
+                    }
                 }
             }
         }
