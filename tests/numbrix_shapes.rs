@@ -53,15 +53,15 @@ fn parse_errors_name_line_and_column() {
         err("###\n"),
         "mask has 0 open cells: a puzzle needs at least 2 (. marks an open cell)"
     );
-    // 513 cells: the error comes at the 513th cell, before the rest is read.
-    let big = format!("{}\n", ".".repeat(19)).repeat(27);
+    // 1,025 cells: the error comes at the 1,025th cell, before the rest is read.
+    let big = format!("{}\n", ".".repeat(25)).repeat(41);
     let e = err(&big);
     assert_eq!(
         e,
-        "mask line 27, column 19: the mask has more than 512 cells, the most a grid may have"
+        "mask line 41, column 25: the mask has more than 1024 cells, the most a grid may have"
     );
     let huge = ".".repeat(10_000);
-    assert!(err(&huge).starts_with("mask line 1, column 513:"));
+    assert!(err(&huge).starts_with("mask line 1, column 1025:"));
     assert!(Mask::parse(&format!("{}\n", ".".repeat(16)).repeat(32)).is_ok());
 }
 
@@ -144,10 +144,10 @@ fn named_shape_errors() {
     );
     assert!(Mask::named("frame", 5, 5).is_err());
     assert!(Mask::named("frame", 6, 6).is_ok());
-    let e = Mask::named("frame", 20, 30).unwrap_err().to_string();
-    assert!(e.contains("600 cells") && e.contains("512"), "{e}");
+    let e = Mask::named("frame", 30, 35).unwrap_err().to_string();
+    assert!(e.contains("1050 cells") && e.contains("1024"), "{e}");
     for name in SHAPES {
-        for (r, c) in [(9, 9), (8, 12), (22, 23)] {
+        for (r, c) in [(9, 9), (8, 12), (22, 23), (32, 32)] {
             let m = Mask::named(name, r, c).unwrap();
             assert_eq!((m.rows, m.cols, m.open.len()), (r, c, r * c));
             // Every shape is symmetric left to right and leaves most cells open.

@@ -189,13 +189,13 @@ fn bad_input_is_one_clear_error() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("grid 1: "));
     fails_with(&["numbrix", "solve", "/no/such/file"], None, "cannot read");
-    let big = vec![vec!["."; 23].join(" "); 23].join("\n");
-    fails_with(&["numbrix", "solve"], Some(&big), "at most 512");
+    let big = vec![vec!["."; 33].join(" "); 33].join("\n");
+    fails_with(&["numbrix", "solve"], Some(&big), "at most 1024");
     fails_with(&["numbrix", "generate", "--size", "1x9"], None, "too small");
     fails_with(
         &["numbrix", "generate", "--size", "40"],
         None,
-        "at most 512",
+        "at most 1024",
     );
     fails_with(
         &["numbrix", "generate", "--count", "0"],

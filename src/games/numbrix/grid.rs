@@ -250,7 +250,7 @@ pub fn check_size(rows: usize, cols: usize) -> Result<()> {
     }
     if rows * cols > MAX_CELLS {
         return Err(Error::invalid(format!(
-            "a {rows}x{cols} grid has {} cells; the solver handles at most {MAX_CELLS} (22x22 or an equal area)",
+            "a {rows}x{cols} grid has {} cells; the solver handles at most {MAX_CELLS} (32x32 or an equal area)",
             rows * cols
         )));
     }
@@ -342,10 +342,11 @@ mod tests {
             let e = parse_grids(text).unwrap_err().to_string();
             assert!(e.contains(needle), "{text:?}: {e}");
         }
-        assert!(check_size(23, 23)
+        assert!(check_size(33, 32)
             .unwrap_err()
             .to_string()
-            .contains("at most"));
+            .contains("at most 1024"));
+        assert!(check_size(32, 32).is_ok());
         assert!(check_size(16, 16).is_ok());
     }
 }

@@ -39,7 +39,7 @@ pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields, default)]
 pub struct NumbrixParams {
-    /// Grid size: N (NxN) or RxC, from 2x2 up to 512 cells
+    /// Grid size: N (NxN) or RxC, from 2x2 up to 1,024 cells
     #[arg(long, default_value_t = NumbrixParams::default().size)]
     pub size: Size,
     /// free, symmetric or border

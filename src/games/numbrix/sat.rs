@@ -124,8 +124,16 @@ pub(crate) fn count<const W: usize>(
             stopped: Cell::new(false),
         },
     );
-    let Some(mut enc) = Encoding::new(&mut s, g, cells, forbid, hint) else {
-        return zero;
+    let mut enc = match Encoding::new(&mut s, g, cells, forbid, hint) {
+        Ok(enc) => enc,
+        Err(Short::NoCell) => return zero,
+        Err(Short::TooLarge) => {
+            return SatVerdict {
+                found: None,
+                solution: None,
+                decisions: 0,
+            }
+        }
     };
     if !enc.number_clauses(&mut s, g) || !enc.cell_clauses(&mut s) {
         return zero;
@@ -135,6 +143,21 @@ pub(crate) fn count<const W: usize>(
     }
     enc.solutions(&mut s, g, cells, stop_at)
 }
+
+/// Why a position was not encoded.
+enum Short {
+    /// A missing number has no cell left: no solution.
+    NoCell,
+    /// More variables than [`MAX_VARIABLES`].
+    TooLarge,
+}
+
+/// The most variables (number, cell) the prover encodes. Near-empty large grids have
+/// hundreds of thousands (a 32x32 grid with one given: 524,000, whose clauses took 435
+/// MB before the first decision), and on them clause learning does not help (that grid
+/// found no path in a million decisions): the depth-first search alone answers those.
+/// The removal checks of a 30x30 puzzle have at most about 13,000.
+const MAX_VARIABLES: usize = 150_000;
 
 /// A position as clauses: one variable per (missing number, cell of its domain).
 struct Encoding<const W: usize> {
@@ -165,14 +188,15 @@ impl<const W: usize> Encoding<W> {
 
     /// The givens of `cells` and a variable in `s` for each missing number at each
     /// cell its domain allows (never `forbid`'s number in its cell; `hint`'s cell
-    /// tried first); None when a missing number has no cell left.
+    /// tried first); refused when a missing number has no cell left, or when the
+    /// domains hold more than [`MAX_VARIABLES`] variables.
     fn new(
         s: &mut batsat::Solver<Limits>,
         g: &Geometry<W>,
         cells: &[u16],
         forbid: Option<(usize, u16)>,
         hint: &[u16],
-    ) -> Option<Self> {
+    ) -> Result<Self, Short> {
         let n = g.count;
         let mut at = vec![u16::MAX; n + 2];
         let mut empty = g.all;
@@ -196,6 +220,8 @@ impl<const W: usize> Encoding<W> {
                 above = k;
             }
         }
+        let mut doms = vec![Bits::<W>::empty(); n + 2];
+        let mut total = 0usize;
         let mut gap = (usize::MAX, usize::MAX);
         let (mut from_lo, mut from_hi): (Vec<Bits<W>>, Vec<Bits<W>>) = (Vec::new(), Vec::new());
         for k in 1..=n {
@@ -245,10 +271,21 @@ impl<const W: usize> Encoding<W> {
                 }
             }
             if dom.is_empty() {
-                return None;
+                return Err(Short::NoCell);
+            }
+            total += dom.count() as usize;
+            doms[k] = dom;
+        }
+        if total > MAX_VARIABLES {
+            return Err(Short::TooLarge);
+        }
+        for k in 1..=n {
+            start[k] = vars.len();
+            if given(k) {
+                continue;
             }
             let preferred = hint.get(k).copied();
-            for q in dom.iter() {
+            for q in doms[k].iter() {
                 let phase = if preferred == Some(q as u16) {
                     lbool::TRUE
                 } else {
@@ -260,7 +297,7 @@ impl<const W: usize> Encoding<W> {
             }
         }
         start[n + 1] = vars.len();
-        Some(Encoding {
+        Ok(Encoding {
             n,
             at,
             empty,
@@ -438,4 +475,30 @@ fn is_path<const W: usize>(g: &Geometry<W>, grid: &[u16], cells: &[u16]) -> bool
         at[v] = c;
     }
     (1..n).all(|v| g.nbr[at[v]].get(at[v + 1]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::numbrix::solve::{AnySolver, Count};
+
+    /// A near-empty 32x32 grid (524,000 variables) is not encoded: no decision is
+    /// taken and nothing is proved, so the solver's search answers it; a small grid
+    /// is encoded and counted.
+    #[test]
+    fn positions_past_the_variable_limit_are_left_to_the_search() {
+        let g = Geometry::<16>::new(32, 32);
+        let mut cells = vec![0u16; 32 * 32];
+        cells[0] = 1;
+        let v = count(&g, &cells, None, 2, 1_000_000, &[]);
+        assert!(v.found.is_none() && v.decisions == 0);
+        assert_eq!(
+            AnySolver::new(32, 32).solve(&cells, 1_000_000).count,
+            Count::Many
+        );
+        let g = Geometry::<1>::new(6, 6);
+        let mut cells = vec![0u16; 36];
+        cells[0] = 1;
+        assert_eq!(count(&g, &cells, None, 2, 1_000_000, &[]).found, Some(2));
+    }
 }

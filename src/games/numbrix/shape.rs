@@ -10,10 +10,10 @@ use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// Grids larger than this are refused (the solver's widest bit set holds 512 cells).
-pub const MAX_CELLS: usize = 512;
+/// Grids larger than this are refused (the solver's widest bit set holds 1,024 cells).
+pub const MAX_CELLS: usize = 1024;
 
-/// The largest mask file read: a 512-cell mask with generous comments fits many times.
+/// The largest mask file read: a 1,024-cell mask with generous comments fits many times.
 pub const MAX_MASK_BYTES: u64 = 64 * 1024;
 
 /// How consecutive numbers may touch.

@@ -103,10 +103,13 @@ fn dfs_first(cells: usize) -> u64 {
     }
 }
 
-/// Decisions the SAT prover may take: its learnt clauses grow with them (on the
-/// largest board, 512 cells with one given, the clauses take about 90 MB and reach
-/// 120 MB at this many); the hard proofs on 16x16 grids take a few thousand.
-const SAT_MOST: u64 = 250_000;
+/// Decisions the SAT prover may take: its learnt clauses grow with them, about 0.25 KB
+/// a decision (a million on a near-empty 16x16 grid: 227 MB peak; on a 23x23 grid with
+/// one given, near the variable limit of [`super::sat`]: 286 MB). The hard proofs on
+/// 16x16 grids take up to about 130,000, on 30x30 grids about 300,000 (an undecided
+/// check keeps its clue and the puzzle is not proved minimal; 250,000 left one clue of
+/// a 30x30 puzzle unproved).
+const SAT_MOST: u64 = 1_000_000;
 
 /// Nodes between looks at the stop flag (a node is well under a microsecond on 9x9 and
 /// a few on the largest grids, so a stop is seen within about a millisecond).
@@ -663,6 +666,8 @@ pub enum AnySolver {
     W4(Box<Solver<4>>),
     /// Up to 512 cells.
     W8(Box<Solver<8>>),
+    /// Up to 1,024 cells.
+    W16(Box<Solver<16>>),
 }
 
 impl AnySolver {
@@ -679,8 +684,10 @@ impl AnySolver {
             AnySolver::W2(Box::new(Solver::for_board(board)))
         } else if n <= 256 {
             AnySolver::W4(Box::new(Solver::for_board(board)))
-        } else {
+        } else if n <= 512 {
             AnySolver::W8(Box::new(Solver::for_board(board)))
+        } else {
+            AnySolver::W16(Box::new(Solver::for_board(board)))
         }
     }
 
@@ -690,6 +697,7 @@ impl AnySolver {
             AnySolver::W2(s) => s.solve(cells, budget),
             AnySolver::W4(s) => s.solve(cells, budget),
             AnySolver::W8(s) => s.solve(cells, budget),
+            AnySolver::W16(s) => s.solve(cells, budget),
         }
     }
 
@@ -699,6 +707,7 @@ impl AnySolver {
             AnySolver::W2(s) => s.set_prover(prover),
             AnySolver::W4(s) => s.set_prover(prover),
             AnySolver::W8(s) => s.set_prover(prover),
+            AnySolver::W16(s) => s.set_prover(prover),
         }
     }
 
@@ -715,6 +724,7 @@ impl AnySolver {
             AnySolver::W2(s) => s.other_than(cells, cell, value, budget, hint),
             AnySolver::W4(s) => s.other_than(cells, cell, value, budget, hint),
             AnySolver::W8(s) => s.other_than(cells, cell, value, budget, hint),
+            AnySolver::W16(s) => s.other_than(cells, cell, value, budget, hint),
         }
     }
 
@@ -724,6 +734,7 @@ impl AnySolver {
             AnySolver::W2(s) => super::grade::fill(s.geometry(), givens, level),
             AnySolver::W4(s) => super::grade::fill(s.geometry(), givens, level),
             AnySolver::W8(s) => super::grade::fill(s.geometry(), givens, level),
+            AnySolver::W16(s) => super::grade::fill(s.geometry(), givens, level),
         }
     }
 
@@ -733,6 +744,7 @@ impl AnySolver {
             AnySolver::W2(s) => super::grade::grade(s.geometry(), givens),
             AnySolver::W4(s) => super::grade::grade(s.geometry(), givens),
             AnySolver::W8(s) => super::grade::grade(s.geometry(), givens),
+            AnySolver::W16(s) => super::grade::grade(s.geometry(), givens),
         }
     }
 }
