@@ -225,7 +225,6 @@ impl<const W: usize> Encoding<W> {
         let mut gap = (usize::MAX, usize::MAX);
         let (mut from_lo, mut from_hi): (Vec<Bits<W>>, Vec<Bits<W>>) = (Vec::new(), Vec::new());
         for k in 1..=n {
-            start[k] = vars.len();
             if given(k) {
                 below = k;
                 continue;

@@ -162,25 +162,13 @@ impl Sharing<'_> {
             return w;
         }
         let mut total = 0u128;
-        let mut options = Vec::new();
-        parts(&left, self.sizes[r], &mut |p| {
-            if self.allowed(p) {
-                options.push(*p);
-            }
-        });
-        for p in options {
-            let mut rest = left;
-            for (x, &c) in rest.iter_mut().zip(&p) {
-                *x -= c;
-            }
+        for (p, rest) in self.options(&left, self.sizes[r]) {
             total += Self::arrangements(self.sizes[r], &p) * self.ways(r + 1, rest);
         }
         self.memo.insert((r, left), total);
         total
     }
-}
 
-impl Sharing<'_> {
     /// The allowed parts of size `size` from `left`, each with the tokens it leaves.
     fn options(&self, left: &[u8; 10], size: u32) -> Vec<([u8; 10], [u8; 10])> {
         let mut out = Vec::new();
@@ -261,17 +249,7 @@ pub(crate) fn shares(shape: &Shape, rules: &Rules) -> Shares {
         let mut entries: Vec<([u8; 10], u128)> = front.into_iter().collect();
         entries.sort();
         for (left, f) in entries {
-            let mut options = Vec::new();
-            parts(&left, sizes[r], &mut |p| {
-                if s.allowed(p) {
-                    options.push(*p);
-                }
-            });
-            for p in options {
-                let mut rest = left;
-                for (x, &c) in rest.iter_mut().zip(&p) {
-                    *x -= c;
-                }
+            for (p, rest) in s.options(&left, sizes[r]) {
                 let here = f * Sharing::arrangements(sizes[r], &p);
                 let w = here * s.ways(r + 1, rest);
                 if w == 0 {
