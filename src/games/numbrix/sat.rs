@@ -31,8 +31,31 @@ use std::cell::Cell;
 /// The solver's callbacks: a decision budget and the stop request (Ctrl-C).
 struct Limits {
     decisions: Cell<u64>,
-    budget: u64,
+    budget: Cell<u64>,
     stopped: Cell<bool>,
+}
+
+impl Limits {
+    /// At most `budget` decisions.
+    fn new(budget: u64) -> Self {
+        Limits {
+            decisions: Cell::new(0),
+            budget: Cell::new(budget),
+            stopped: Cell::new(false),
+        }
+    }
+
+    /// Start counting again, for a search of at most `budget` decisions.
+    fn restart(&self, budget: u64) {
+        self.decisions.set(0);
+        self.budget.set(budget);
+        self.stopped.set(false);
+    }
+
+    /// Decisions taken since the last start.
+    fn decisions(&self) -> u64 {
+        self.decisions.get()
+    }
 }
 
 impl Callbacks for Limits {
@@ -40,7 +63,7 @@ impl Callbacks for Limits {
         // Called once per decision (and once per restart).
         let d = self.decisions.get() + 1;
         self.decisions.set(d);
-        if d > self.budget || (d.is_multiple_of(1024) && crate::interrupt::requested()) {
+        if d > self.budget.get() || (d.is_multiple_of(1024) && crate::interrupt::requested()) {
             self.stopped.set(true);
         }
         self.stopped.get()
@@ -116,15 +139,8 @@ pub(crate) fn count<const W: usize>(
         solution: None,
         decisions: 0,
     };
-    let mut s = batsat::Solver::new(
-        SolverOpts::default(),
-        Limits {
-            decisions: Cell::new(0),
-            budget,
-            stopped: Cell::new(false),
-        },
-    );
-    let mut enc = match Encoding::new(&mut s, g, cells, forbid, hint) {
+    let mut s = batsat::Solver::new(SolverOpts::default(), Limits::new(budget));
+    let enc = match encode(&mut s, g, cells, forbid, hint) {
         Ok(enc) => enc,
         Err(Short::NoCell) => return zero,
         Err(Short::TooLarge) => {
@@ -135,18 +151,90 @@ pub(crate) fn count<const W: usize>(
             }
         }
     };
-    if !enc.number_clauses(&mut s, g) || !enc.cell_clauses(&mut s) {
-        return zero;
-    }
-    if !enc.distance_clauses(&mut s, g, LINK_AHEAD) {
-        return zero;
-    }
     enc.solutions(&mut s, g, cells, stop_at)
+}
+
+/// Add clues of `solution` (cell -> number, [`BLOCKED`] off the board) to `seeds` (some
+/// of its clues, 0 elsewhere) until it is the only solution, within `budget` decisions
+/// a step: the givens, or None when a step ran out (or a stop came). Each step asks
+/// for a solution other than `solution`; when one is found, `pick` chooses (by index)
+/// one of the cells where the two differ, and that cell's clue is added; when none is,
+/// the givens are proved unique. Clues are only ever added, so one encoding of the
+/// seeds, and every clause the solver learns, serve all the steps (a new clue is a
+/// unit clause). The known solution's numbers are tried first, so the other solutions
+/// found differ from it locally.
+pub(crate) fn grow<const W: usize>(
+    g: &Geometry<W>,
+    solution: &[u16],
+    seeds: &[u16],
+    budget: u64,
+    pick: &mut dyn FnMut(usize) -> usize,
+) -> Option<Vec<u16>> {
+    let mut hint = vec![u16::MAX; g.count + 2];
+    for c in g.all.iter() {
+        hint[solution[c] as usize] = c as u16;
+    }
+    let mut s = batsat::Solver::new(SolverOpts::default(), Limits::new(budget));
+    let enc = encode(&mut s, g, seeds, None, &hint).ok()?;
+    let mut givens = seeds.to_vec();
+    // Not the known solution: some empty cell holds another number.
+    let mut buf: Vec<Lit> = g
+        .all
+        .iter()
+        .filter(|&c| seeds[c] == 0)
+        .map(|c| enc.lit(solution[c] as usize, c).map(|x| !x))
+        .collect::<Option<_>>()?;
+    if !s.add_clause_reuse(&mut buf) {
+        return Some(givens);
+    }
+    let mut differ = Vec::new();
+    loop {
+        s.cb().restart(budget);
+        let r = s.solve_limited(&[]);
+        if r == lbool::FALSE {
+            return Some(givens);
+        }
+        if r != lbool::TRUE {
+            return None;
+        }
+        let other = enc.model(&s, g, seeds);
+        if !is_path(g, &other, &givens) {
+            return None;
+        }
+        differ.clear();
+        differ.extend(g.all.iter().filter(|&c| other[c] != solution[c]));
+        let c = *differ.get(pick(differ.len()))?;
+        givens[c] = solution[c];
+        buf.clear();
+        buf.push(enc.lit(solution[c] as usize, c)?);
+        if !s.add_clause_reuse(&mut buf) {
+            return Some(givens);
+        }
+    }
+}
+
+/// `cells` (as for [`count`]) as clauses in `s`: the variables of [`Encoding::new`]
+/// and every clause; refused as there, or with [`Short::NoCell`] when the clauses are
+/// already unsatisfiable.
+fn encode<const W: usize>(
+    s: &mut batsat::Solver<Limits>,
+    g: &Geometry<W>,
+    cells: &[u16],
+    forbid: Option<(usize, u16)>,
+    hint: &[u16],
+) -> Result<Encoding<W>, Short> {
+    let mut enc = Encoding::new(s, g, cells, forbid, hint)?;
+    if !enc.number_clauses(s, g) || !enc.cell_clauses(s) || !enc.distance_clauses(s, g, LINK_AHEAD)
+    {
+        return Err(Short::NoCell);
+    }
+    Ok(enc)
 }
 
 /// Why a position was not encoded.
 enum Short {
-    /// A missing number has no cell left: no solution.
+    /// A missing number has no cell left, or the clauses are unsatisfiable at once: no
+    /// solution.
     NoCell,
     /// More variables than [`MAX_VARIABLES`].
     TooLarge,
@@ -184,6 +272,30 @@ impl<const W: usize> Encoding<W> {
     /// Number `k`'s domain variables, as (cell, literal).
     fn dom(&self, k: usize) -> &[(u16, Lit)] {
         &self.vars[self.start[k]..self.start[k + 1]]
+    }
+
+    /// The variable of number `k` (1..=n, not given) at `cell`, if its domain holds it.
+    fn lit(&self, k: usize, cell: usize) -> Option<Lit> {
+        let dom = self.dom(k);
+        dom.binary_search_by_key(&(cell as u16), |&(q, _)| q)
+            .ok()
+            .map(|i| dom[i].1)
+    }
+
+    /// The numbers the model of `s` puts on the cells, over the givens of `cells`
+    /// ([`BLOCKED`] off the board; a number without a cell leaves a 0).
+    fn model(&self, s: &batsat::Solver<Limits>, g: &Geometry<W>, cells: &[u16]) -> Vec<u16> {
+        let mut grid: Vec<u16> = (0..g.cells)
+            .map(|c| if g.all.get(c) { cells[c] } else { BLOCKED })
+            .collect();
+        for k in 1..=self.n {
+            for &(q, x) in self.dom(k) {
+                if s.value_lit(x) == lbool::TRUE {
+                    grid[q as usize] = k as u16;
+                }
+            }
+        }
+        grid
     }
 
     /// The givens of `cells` and a variable in `s` for each missing number at each
@@ -425,7 +537,7 @@ impl<const W: usize> Encoding<W> {
             match s.solve_limited(&[]) {
                 r if r == lbool::TRUE => {}
                 r if r == lbool::FALSE => break,
-                _ => return unknown(s.cb().decisions.get()),
+                _ => return unknown(s.cb().decisions()),
             }
             let mut grid: Vec<u16> = (0..g.cells)
                 .map(|c| if g.all.get(c) { cells[c] } else { BLOCKED })
@@ -442,7 +554,7 @@ impl<const W: usize> Encoding<W> {
                 }
             }
             if !is_path(g, &grid, cells) {
-                return unknown(s.cb().decisions.get());
+                return unknown(s.cb().decisions());
             }
             found += 1;
             first.get_or_insert(grid);
@@ -453,7 +565,7 @@ impl<const W: usize> Encoding<W> {
         SatVerdict {
             found: Some(found),
             solution: first,
-            decisions: s.cb().decisions.get(),
+            decisions: s.cb().decisions(),
         }
     }
 }

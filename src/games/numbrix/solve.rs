@@ -728,6 +728,24 @@ impl AnySolver {
         }
     }
 
+    /// See [`super::sat::grow`]: each step within `budget` decisions and the SAT
+    /// prover's limit ([`SAT_MOST`]).
+    pub fn grow(
+        &self,
+        solution: &[u16],
+        seeds: &[u16],
+        budget: u64,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Option<Vec<u16>> {
+        let most = budget.min(SAT_MOST);
+        match self {
+            AnySolver::W2(s) => super::sat::grow(s.geometry(), solution, seeds, most, pick),
+            AnySolver::W4(s) => super::sat::grow(s.geometry(), solution, seeds, most, pick),
+            AnySolver::W8(s) => super::sat::grow(s.geometry(), solution, seeds, most, pick),
+            AnySolver::W16(s) => super::sat::grow(s.geometry(), solution, seeds, most, pick),
+        }
+    }
+
     /// See [`super::grade::fill`].
     pub fn human_fill(&self, givens: &[u16], level: super::grade::Grade) -> Vec<u16> {
         match self {

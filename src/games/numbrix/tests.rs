@@ -428,3 +428,58 @@ fn paths_are_hamiltonian_on_every_shape() {
         }
     }
 }
+
+/// Growing clues from random seeds ends at a set that brute force finds unique, holds
+/// every seed, and gives only the solution's numbers.
+#[test]
+fn grown_clues_are_unique_by_brute_force_and_keep_the_seeds() {
+    use rand::Rng as _;
+    let mut rng = item_rng(5, "numbrix-grow", 0);
+    let mut added = 0usize;
+    for (rows, cols) in [(3, 4), (4, 4), (4, 5), (5, 5)] {
+        let sampler = path::PathSampler::new(rows, cols);
+        let solver = AnySolver::new(rows, cols);
+        for t in 0..60 {
+            let solution = sampler.sample_grid(&mut rng);
+            let seeds = random_givens(&mut rng, &solution, 3 + t % 4);
+            let mut pick = |len: usize| rng.random_range(0..len);
+            let grown = solver
+                .grow(&solution, &seeds, u64::MAX, &mut pick)
+                .expect("small grids grow within the budget");
+            for c in 0..solution.len() {
+                assert!(grown[c] == 0 || grown[c] == solution[c], "{grown:?}");
+                assert!(seeds[c] == 0 || grown[c] == seeds[c], "a seed is lost");
+            }
+            let (k, first) = brute(rows, cols, &grown, 2);
+            assert_eq!(k, 1, "{rows}x{cols} {grown:?}: brute force finds {k}");
+            assert_eq!(first.as_deref(), Some(&solution[..]));
+            added += grown.iter().zip(&seeds).filter(|(g, s)| g != s).count();
+        }
+    }
+    assert!(added > 100, "the growth adds clues: {added}");
+}
+
+/// Above the growth threshold the free style grows clues before thinning them: the
+/// puzzles are still unique (counted to two from scratch) and minimal (each clue's
+/// removal lets a second solution in).
+#[test]
+fn grown_then_thinned_puzzles_are_unique_and_minimal() {
+    let side = (1..).find(|s| s * s > clues::GROW_ABOVE).unwrap();
+    let game = Numbrix::new(NumbrixParams {
+        size: Size {
+            rows: side,
+            cols: side,
+        },
+        ..NumbrixParams::default()
+    })
+    .unwrap();
+    for i in 0..2 {
+        let mut rng = item_rng(8, "numbrix-grown", i);
+        let Outcome::Accepted(p) = game.generate(&mut rng) else {
+            panic!("a free puzzle is always made");
+        };
+        game.verify(&p).unwrap();
+        assert!(p.minimal);
+        check_minimal(&game, &p);
+    }
+}
