@@ -119,7 +119,14 @@ struct Remover<'a> {
     cap: Option<Grade>,
     /// Some removal check ran out of budget (its clue stayed): not proven minimal.
     undecided: bool,
+    /// Solutions other than `solution` met so far (at most [`OTHERS_KEPT`]): one that
+    /// keeps every given but a clue, and differs there, shows that clue is needed
+    /// without a search (givens are only ever taken away, so it stays a witness).
+    others: Vec<Vec<u16>>,
 }
+
+/// The most other solutions a selection keeps as witnesses.
+const OTHERS_KEPT: usize = 64;
 
 impl Remover<'_> {
     /// A stop request (Ctrl-C) ends the selection like a budget that ran out: the
@@ -154,11 +161,11 @@ impl Remover<'_> {
         }
         let mut unique = self.within_cap();
         for (&c, &v) in group.iter().zip(&saved).filter(|_| unique) {
-            match self
-                .solver
-                .other_than(&self.givens, c, v, self.budget, Some(self.solution))
-                .count
-            {
+            if self.witnessed(c, v) {
+                unique = false;
+                break;
+            }
+            match self.other_than(c, v) {
                 Count::Zero => {}
                 Count::Unknown => {
                     // Not proven either way: the clue stays, the puzzle stays unique.
@@ -180,6 +187,33 @@ impl Remover<'_> {
         Ok(unique)
     }
 
+    /// Whether a known other solution keeps every current given and differs at `c`
+    /// (whose clue `v` is taken away).
+    fn witnessed(&self, c: usize, v: u16) -> bool {
+        self.others.iter().any(|t| {
+            t[c] != v
+                && self
+                    .givens
+                    .iter()
+                    .zip(t)
+                    .all(|(&g, &x)| !is_given(g) || g == x)
+        })
+    }
+
+    /// The solver's check for a solution of the givens without `v` at `c`; one it
+    /// finds is kept as a witness.
+    fn other_than(&mut self, c: usize, v: u16) -> Count {
+        let verdict = self
+            .solver
+            .other_than(&self.givens, c, v, self.budget, Some(self.solution));
+        if let (Count::One, Some(t)) = (verdict.count, verdict.solution) {
+            if self.others.len() < OTHERS_KEPT {
+                self.others.push(t);
+            }
+        }
+        verdict.count
+    }
+
     /// Replace the givens (the whole solution) by a smaller unique set: the first
     /// eighth of `order` (shuffled open cells) as seeds, grown until unique; `order`
     /// becomes the grown clues in a new random order. Nothing changes when a step of
@@ -194,11 +228,15 @@ impl Remover<'_> {
             seeds[c] = self.solution[c];
         }
         let mut pick = |len: usize| rng.random_range(0..len.max(1));
-        if let Some(grown) = self
-            .solver
-            .grow(self.solution, &seeds, self.budget, &mut pick)
-        {
+        if let Some(grown) = self.solver.grow(
+            self.solution,
+            &seeds,
+            self.budget,
+            &mut pick,
+            &mut self.others,
+        ) {
             self.givens = grown;
+            self.others.truncate(OTHERS_KEPT);
             order.retain(|&c| is_given(self.givens[c]));
             order.shuffle(rng);
         }
@@ -216,14 +254,11 @@ impl Remover<'_> {
     fn removable(&mut self, c: usize) -> Result<bool, Failure> {
         Self::stop_requested()?;
         let v = std::mem::replace(&mut self.givens[c], 0);
-        if !self.within_cap() {
+        if !self.within_cap() || self.witnessed(c, v) {
             self.givens[c] = v;
             return Ok(false);
         }
-        let verdict = self
-            .solver
-            .other_than(&self.givens, c, v, self.budget, Some(self.solution))
-            .count;
+        let verdict = self.other_than(c, v);
         self.givens[c] = v;
         match verdict {
             Count::Zero => Ok(true),
@@ -257,6 +292,7 @@ pub fn select(
         budget,
         cap,
         undecided: false,
+        others: Vec::new(),
     };
     match style {
         Style::Free => {

@@ -162,13 +162,14 @@ pub(crate) fn count<const W: usize>(
 /// the givens are proved unique. Clues are only ever added, so one encoding of the
 /// seeds, and every clause the solver learns, serve all the steps (a new clue is a
 /// unit clause). The known solution's numbers are tried first, so the other solutions
-/// found differ from it locally.
+/// found differ from it locally; each is pushed to `others`.
 pub(crate) fn grow<const W: usize>(
     g: &Geometry<W>,
     solution: &[u16],
     seeds: &[u16],
     budget: u64,
     pick: &mut dyn FnMut(usize) -> usize,
+    others: &mut Vec<Vec<u16>>,
 ) -> Option<Vec<u16>> {
     let mut hint = vec![u16::MAX; g.count + 2];
     for c in g.all.iter() {
@@ -205,6 +206,7 @@ pub(crate) fn grow<const W: usize>(
         differ.extend(g.all.iter().filter(|&c| other[c] != solution[c]));
         let c = *differ.get(pick(differ.len()))?;
         givens[c] = solution[c];
+        others.push(other);
         buf.clear();
         buf.push(enc.lit(solution[c] as usize, c)?);
         if !s.add_clause_reuse(&mut buf) {

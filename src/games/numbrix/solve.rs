@@ -736,13 +736,16 @@ impl AnySolver {
         seeds: &[u16],
         budget: u64,
         pick: &mut dyn FnMut(usize) -> usize,
+        others: &mut Vec<Vec<u16>>,
     ) -> Option<Vec<u16>> {
         let most = budget.min(SAT_MOST);
         match self {
-            AnySolver::W2(s) => super::sat::grow(s.geometry(), solution, seeds, most, pick),
-            AnySolver::W4(s) => super::sat::grow(s.geometry(), solution, seeds, most, pick),
-            AnySolver::W8(s) => super::sat::grow(s.geometry(), solution, seeds, most, pick),
-            AnySolver::W16(s) => super::sat::grow(s.geometry(), solution, seeds, most, pick),
+            AnySolver::W2(s) => super::sat::grow(s.geometry(), solution, seeds, most, pick, others),
+            AnySolver::W4(s) => super::sat::grow(s.geometry(), solution, seeds, most, pick, others),
+            AnySolver::W8(s) => super::sat::grow(s.geometry(), solution, seeds, most, pick, others),
+            AnySolver::W16(s) => {
+                super::sat::grow(s.geometry(), solution, seeds, most, pick, others)
+            }
         }
     }
 

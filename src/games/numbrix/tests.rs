@@ -444,7 +444,7 @@ fn grown_clues_are_unique_by_brute_force_and_keep_the_seeds() {
             let seeds = random_givens(&mut rng, &solution, 3 + t % 4);
             let mut pick = |len: usize| rng.random_range(0..len);
             let grown = solver
-                .grow(&solution, &seeds, u64::MAX, &mut pick)
+                .grow(&solution, &seeds, u64::MAX, &mut pick, &mut Vec::new())
                 .expect("small grids grow within the budget");
             for c in 0..solution.len() {
                 assert!(grown[c] == 0 || grown[c] == solution[c], "{grown:?}");
