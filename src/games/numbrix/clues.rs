@@ -13,13 +13,19 @@
 //!   ring does not pin the path down, the path is rejected and a new one drawn;
 //!   otherwise the ring is thinned like `free`.
 //!
-//! On grids of more than [`GROW_ABOVE`] cells, `free` starts from fewer clues: a random
-//! eighth of the cells, then clues added one at a time, each at a cell where some
-//! other solution differs from this one, until no other solution is left (see
-//! [`AnySolver::grow`]); the clues are then thinned as above. Removing a clue needs a
-//! proof that no second solution appeared, and on sparse large grids those proofs are
-//! what costs; starting from a unique set near the final size leaves a few dozen of
-//! them instead of hundreds. The result is minimal by the same argument.
+//! On boards with [`GROWN`] open cells (15x15 to 20x20) and orthogonal moves, `free`
+//! starts from fewer clues: a random eighth of the cells, then clues added one at a
+//! time, each at a cell where some other solution differs from this one, until no
+//! other solution is left (see [`AnySolver::grow`]); the clues are then thinned as
+//! above. Removing a clue
+//! needs a proof that no second solution appeared, and on sparse large grids those
+//! proofs are what costs; starting from a unique set near the final size leaves a few
+//! dozen of them instead of hundreds. The result is minimal by the same argument.
+//! (On 30x30 grids the set grown holds over a hundred clues, each removal at that
+//! sparseness is a hard proof, and growing was slower on two seeds of three. Minimal
+//! Hidato puzzles keep about a third of their cells as clues, so thinning the whole
+//! solution is quick, while growing from an eighth with king moves is not: three 16x16
+//! Hidato puzzles took 74 s grown against 0.37 s thinned.)
 //!
 //! 1 and N are clues like any other: kept or removed by the same rule.
 //!
@@ -77,14 +83,18 @@ impl std::str::FromStr for Style {
     }
 }
 
-/// Open cells above which `free` clues are grown before they are thinned (see the
-/// module notes). Measured on 5 seeds, one core: 16x16 puzzles took 1.14 s each
-/// instead of 1.51 s (the slowest 5.8 s instead of 7.9 s); on 12x12 grids growing cost
-/// more than it saved (0.13 s against 0.11 s), on 9x9 grids four times as much.
-pub const GROW_ABOVE: usize = 200;
+/// Numbers of open cells on which `free` clues are grown before they are thinned, with
+/// orthogonal moves (see the module notes). Measured on one core: 120 16x16 puzzles of
+/// seeds 42-51 took 1.24 s each instead of 1.49 s; 20x20 seeds 1-4 10.2 s against
+/// 12.0 s in all. On 12x12 grids growing cost more than it saved (0.13 s against
+/// 0.11 s), on 9x9 grids four times as much; on 30x30 grids (seeds 1-3) 16,
+/// 80 and 297 s against 82, 38 and 180 s (there the thinning starts from more than a
+/// hundred clues, and each removal at that sparseness is a hard proof).
+pub const GROWN: std::ops::RangeInclusive<usize> = 201..=400;
 
 /// The seeds of the growth are one cell in this many (16x16: 32 clues). Measured on 60
-/// 16x16 puzzles: one in 16 cells, 1.31 s a puzzle; one in 8, 1.14 s; one in 5.3, 1.89 s
+/// 16x16 puzzles (seeds 42-46, an earlier draw of the cells to add): one in 16 cells,
+/// 1.31 s a puzzle; one in 8, 1.14 s; one in 5.3, 1.89 s
 /// (more seeds leave more clues to take away again, fewer make the growth slow).
 const SEED_SHARE: usize = 8;
 
@@ -298,7 +308,8 @@ pub fn select(
         Style::Free => {
             let mut order: Vec<usize> = (0..n).filter(|&c| open(c)).collect();
             order.shuffle(rng);
-            if order.len() > GROW_ABOVE && cap.is_none_or(|c| c >= Grade::Hard) {
+            let orthogonal = board.moves == super::shape::Moves::Orthogonal;
+            if orthogonal && GROWN.contains(&order.len()) && cap.is_none_or(|c| c >= Grade::Hard) {
                 r.grow(&mut order, rng);
             }
             for c in order {
