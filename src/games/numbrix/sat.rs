@@ -541,20 +541,16 @@ impl<const W: usize> Encoding<W> {
                 r if r == lbool::FALSE => break,
                 _ => return unknown(s.cb().decisions()),
             }
-            let mut grid: Vec<u16> = (0..g.cells)
-                .map(|c| if g.all.get(c) { cells[c] } else { BLOCKED })
-                .collect();
-            // The model's numbers, and the clause that rules it out next time. A number
-            // left without a cell leaves a 0, which the path check refuses.
+            // The model's numbers (a number left without a cell leaves a 0, which the
+            // path check refuses), and the clause that rules it out next time.
+            let grid = self.model(s, g, cells);
             buf.clear();
-            for k in 1..=self.n {
-                for &(q, x) in self.dom(k) {
-                    if s.value_lit(x) == lbool::TRUE {
-                        grid[q as usize] = k as u16;
-                        buf.push(!x);
-                    }
-                }
-            }
+            buf.extend(
+                self.vars
+                    .iter()
+                    .filter(|&&(_, x)| s.value_lit(x) == lbool::TRUE)
+                    .map(|&(_, x)| !x),
+            );
             if !is_path(g, &grid, cells) {
                 return unknown(s.cb().decisions());
             }
