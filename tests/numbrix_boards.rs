@@ -245,6 +245,68 @@ fn agrees_with_brute_force(prover: Prover) {
     );
 }
 
+/// The removal check ("is there a solution without this clue's number in its cell?")
+/// as the clause prover answers it, with the known solution as its hint, against brute
+/// force: orthogonal boards, where its clauses include the path's edges.
+#[test]
+fn the_clause_prover_agrees_with_brute_force_on_removal_checks() {
+    let boards = [
+        board(&["....", "....", "....", "...."], Moves::Orthogonal),
+        board(&[".....", ".....", ".....", "....."], Moves::Orthogonal),
+        board(&["....", ".#..", "....", "..#."], Moves::Orthogonal),
+        board(&[".....", ".#.#.", "....."], Moves::Orthogonal),
+        board(&["#...#", ".....", ".....", "#...."], Moves::Orthogonal),
+    ];
+    let mut rng = item_rng(11, "numbrix-removal", 0);
+    let mut seen = [0usize; 3];
+    for b in &boards {
+        let paths: Vec<Vec<u16>> = all_paths(b).iter().map(|p| cells_of(p, b)).collect();
+        let mut solver = AnySolver::for_board(b);
+        solver.set_prover(Prover::Clauses);
+        for t in 0..150 {
+            let solution = &paths[rng.random_range(0..paths.len())];
+            let keep = 2 + t % 4;
+            let mut cells: Vec<u16> = solution
+                .iter()
+                .map(|&v| {
+                    if v == BLOCKED || rng.random_range(0..keep) == 0 {
+                        v
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let given: Vec<usize> = (0..cells.len())
+                .filter(|&c| cells[c] != 0 && cells[c] != BLOCKED)
+                .collect();
+            if given.is_empty() {
+                continue;
+            }
+            let c = given[rng.random_range(0..given.len())];
+            let v = std::mem::replace(&mut cells[c], 0);
+            let fits =
+                |p: &Vec<u16>| p[c] != v && cells.iter().zip(p).all(|(&g, &x)| g == 0 || g == x);
+            let want = paths.iter().filter(|p| fits(p)).count().min(2);
+            let got = solver.other_than(&cells, c, v, u64::MAX, Some(solution));
+            // The check stops at the first other solution: One for one or more.
+            assert_eq!(
+                got.count.number(),
+                Some(u8::from(want > 0)),
+                "{cells:?} without {v} at {c}"
+            );
+            if let Some(other) = &got.solution {
+                assert!(fits(other), "{other:?} keeps the givens and moves {v}");
+                solve::check_board_solution(b, &cells, other).unwrap();
+            }
+            seen[want] += 1;
+        }
+    }
+    assert!(
+        seen.iter().all(|&k| k > 40),
+        "each answer is exercised: {seen:?}"
+    );
+}
+
 #[test]
 fn king_solutions_use_diagonals_and_orthogonal_ones_do_not() {
     // 1 and 2 touch only diagonally: a king board allows it, an orthogonal one cannot.
