@@ -286,7 +286,7 @@ fn long_searches_stop_within_milliseconds_of_a_stop_request() {
                     &numbrix::Board::rect(22, 22),
                     &solution,
                     &mut rng,
-                    u64::MAX,
+                    clues::Budget::KeepClue(u64::MAX),
                 );
                 matches!(r, Err(clues::Failure::Budget))
             }),

@@ -108,6 +108,28 @@ pub enum Failure {
     /// The solver's node budget ran out on the first uniqueness check (border style),
     /// or a stop was requested (Ctrl-C): the search cannot go on.
     Budget,
+    /// With [`Budget::GiveUp`]: a proof ran out of its budget.
+    LongProof,
+}
+
+/// Each solver call's node budget (search nodes, plus the SAT prover's decisions) in a
+/// selection, and what a removal proof that runs out of it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    /// The clue stays: the puzzle is still unique, but not proved minimal.
+    KeepClue(u64),
+    /// The selection ends with [`Failure::LongProof`], for another path to be tried
+    /// (so does a step of the growth).
+    GiveUp(u64),
+}
+
+impl Budget {
+    /// The nodes each call may take.
+    pub fn nodes(self) -> u64 {
+        match self {
+            Budget::KeepClue(n) | Budget::GiveUp(n) => n,
+        }
+    }
 }
 
 impl Failure {
@@ -117,6 +139,7 @@ impl Failure {
             Failure::BorderNotUnique => "the border does not pin down the path",
             Failure::NotMinimal => "a symmetric clue set that is not minimal",
             Failure::Budget => "the solver's node budget ran out",
+            Failure::LongProof => "a proof ran past its short budget",
         }
     }
 }
@@ -125,7 +148,7 @@ struct Remover<'a> {
     solver: &'a mut AnySolver,
     solution: &'a [u16],
     givens: Vec<u16>,
-    budget: u64,
+    budget: Budget,
     cap: Option<Grade>,
     /// Some removal check ran out of budget (its clue stayed): not proven minimal.
     undecided: bool,
@@ -151,9 +174,10 @@ impl Remover<'_> {
 
     /// Whether the current givens have exactly one solution.
     fn unique(&mut self) -> Result<bool, Failure> {
-        match self.solver.solve(&self.givens, self.budget).count {
+        match self.solver.solve(&self.givens, self.budget.nodes()).count {
             Count::One => Ok(true),
             Count::Many | Count::Zero => Ok(false),
+            Count::Unknown if matches!(self.budget, Budget::GiveUp(_)) => Err(Failure::LongProof),
             Count::Unknown => Err(Failure::Budget),
         }
     }
@@ -179,7 +203,7 @@ impl Remover<'_> {
                 Count::Zero => {}
                 Count::Unknown => {
                     // Not proven either way: the clue stays, the puzzle stays unique.
-                    self.undecided = true;
+                    self.ran_out()?;
                     unique = false;
                     break;
                 }
@@ -213,9 +237,9 @@ impl Remover<'_> {
     /// The solver's check for a solution of the givens without `v` at `c`; one it
     /// finds is kept as a witness.
     fn other_than(&mut self, c: usize, v: u16) -> Count {
-        let verdict = self
-            .solver
-            .other_than(&self.givens, c, v, self.budget, Some(self.solution));
+        let verdict =
+            self.solver
+                .other_than(&self.givens, c, v, self.budget.nodes(), Some(self.solution));
         if let (Count::One, Some(t)) = (verdict.count, verdict.solution) {
             if self.others.len() < OTHERS_KEPT {
                 self.others.push(t);
@@ -226,9 +250,9 @@ impl Remover<'_> {
 
     /// Replace the givens (the whole solution) by a smaller unique set: the first
     /// eighth of `order` (shuffled open cells) as seeds, grown until unique; `order`
-    /// becomes the grown clues in a new random order. Nothing changes when a step of
-    /// the growth runs out of budget.
-    fn grow(&mut self, order: &mut Vec<usize>, rng: &mut impl RngCore) {
+    /// becomes the grown clues in a new random order. When a step of the growth runs
+    /// out of budget nothing changes, or with [`Budget::GiveUp`] the selection ends.
+    fn grow(&mut self, order: &mut Vec<usize>, rng: &mut impl RngCore) -> Result<(), Failure> {
         let mut seeds: Vec<u16> = self
             .solution
             .iter()
@@ -238,17 +262,34 @@ impl Remover<'_> {
             seeds[c] = self.solution[c];
         }
         let mut pick = |len: usize| rng.random_range(0..len.max(1));
-        if let Some(grown) = self.solver.grow(
+        match self.solver.grow(
             self.solution,
             &seeds,
-            self.budget,
+            self.budget.nodes(),
             &mut pick,
             &mut self.others,
         ) {
-            self.givens = grown;
-            self.others.truncate(OTHERS_KEPT);
-            order.retain(|&c| is_given(self.givens[c]));
-            order.shuffle(rng);
+            Some(grown) => {
+                self.givens = grown;
+                self.others.truncate(OTHERS_KEPT);
+                order.retain(|&c| is_given(self.givens[c]));
+                order.shuffle(rng);
+                Ok(())
+            }
+            None if matches!(self.budget, Budget::GiveUp(_)) => Err(Failure::LongProof),
+            None => Ok(()),
+        }
+    }
+
+    /// A removal check ran out of budget: its clue stays and the puzzle is not proved
+    /// minimal, or the selection gives up.
+    fn ran_out(&mut self) -> Result<(), Failure> {
+        match self.budget {
+            Budget::KeepClue(_) => {
+                self.undecided = true;
+                Ok(())
+            }
+            Budget::GiveUp(_) => Err(Failure::LongProof),
         }
     }
 
@@ -273,7 +314,7 @@ impl Remover<'_> {
         match verdict {
             Count::Zero => Ok(true),
             Count::Unknown => {
-                self.undecided = true;
+                self.ran_out()?;
                 Ok(false)
             }
             _ => Ok(false),
@@ -291,7 +332,7 @@ pub fn select(
     board: &Board,
     solution: &[u16],
     rng: &mut impl RngCore,
-    budget: u64,
+    budget: Budget,
 ) -> Result<Selected, Failure> {
     let n = board.cells();
     let open = |c: usize| board.is_open(c);
@@ -310,7 +351,7 @@ pub fn select(
             order.shuffle(rng);
             let orthogonal = board.moves == super::shape::Moves::Orthogonal;
             if orthogonal && GROWN.contains(&order.len()) && cap.is_none_or(|c| c >= Grade::Hard) {
-                r.grow(&mut order, rng);
+                r.grow(&mut order, rng)?;
             }
             for c in order {
                 r.try_remove(&[c])?;

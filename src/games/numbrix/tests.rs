@@ -483,3 +483,67 @@ fn grown_then_thinned_puzzles_are_unique_and_minimal() {
         check_minimal(&game, &p);
     }
 }
+
+/// A removal proof that runs past its budget: with `GiveUp` the selection ends (for
+/// generation to draw another path), with `KeepClue` the clue stays and the puzzle,
+/// still unique, is not called minimal; with room enough the same path gives a
+/// minimal puzzle.
+#[test]
+fn a_proof_past_its_budget_drops_the_path_or_keeps_the_clue() {
+    let board = Board::rect(12, 12);
+    let sampler = path::PathSampler::new(12, 12);
+    let mut seen_long = 0;
+    for i in 0..40 {
+        let mut rng = item_rng(21, "numbrix-budget", i);
+        let solution = sampler.sample_grid(&mut rng);
+        let select = |budget| {
+            let mut solver = AnySolver::new(12, 12);
+            let mut rng = item_rng(22, "numbrix-budget", i);
+            clues::select(
+                Style::Free,
+                None,
+                &mut solver,
+                &board,
+                &solution,
+                &mut rng,
+                budget,
+            )
+        };
+        let tight = 300;
+        let Err(clues::Failure::LongProof) = select(clues::Budget::GiveUp(tight)) else {
+            continue;
+        };
+        seen_long += 1;
+        let kept = select(clues::Budget::KeepClue(tight)).expect("a unique set");
+        assert!(!kept.minimal, "a clue kept unproved is not minimal");
+        let v = AnySolver::new(12, 12).solve(&kept.givens, u64::MAX);
+        assert_eq!(v.solution.as_deref(), Some(&solution[..]));
+        assert_eq!(v.count, Count::One);
+        let roomy = select(clues::Budget::GiveUp(u64::MAX)).expect("proofs finish");
+        assert!(roomy.minimal);
+    }
+    assert!(seen_long >= 5, "tight budgets run out: {seen_long} of 40");
+}
+
+/// With a node budget no larger than the short one, generation skips the short tries:
+/// an item is the first path's puzzle within the user's budget, as before.
+#[test]
+fn a_small_node_budget_skips_the_short_tries() {
+    let max_nodes = SHORT_NODES_PER_CELL * 144;
+    let game = Numbrix::new(NumbrixParams {
+        size: Size { rows: 12, cols: 12 },
+        max_nodes,
+        ..NumbrixParams::default()
+    })
+    .unwrap();
+    for i in 0..4 {
+        let mut rng = item_rng(23, "numbrix-budget", i);
+        let Outcome::Accepted(made) = game.generate(&mut rng.clone()) else {
+            panic!("a free puzzle is always made");
+        };
+        let solution = game.paths.sample_grid(&mut rng);
+        let mut solver = AnySolver::new(12, 12);
+        let direct = game.puzzle_for(&mut solver, &solution, &mut rng).unwrap();
+        assert_eq!(made.givens, direct.givens);
+    }
+}
