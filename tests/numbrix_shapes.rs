@@ -526,3 +526,30 @@ fn built_in_shapes_have_paths_where_no_reason_is_given() {
     eprintln!("{}", table.join("\n"));
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The generator's own first path (the solver's first solution of the empty board,
+/// within the default node budget) exists on every built-in shape at 16x16 where a path
+/// is promised, and on the 16x16 heart. Before the SAT prover's edge clauses the
+/// orthogonal 16x16 diamond and heart ran out of a million nodes.
+#[test]
+fn the_generator_starts_on_every_promised_16x16_shape() {
+    use puzzlebook::games::numbrix::{Numbrix, NumbrixParams};
+    use puzzlebook::games::size::Size;
+    use puzzlebook::games::Game;
+    for name in SHAPES {
+        for moves in Moves::ALL {
+            if expected(name, 16, 16, moves) != Expect::Path && *name != "heart" {
+                continue;
+            }
+            let params = NumbrixParams {
+                size: Size { rows: 16, cols: 16 },
+                shape: Some(name.to_string()),
+                moves,
+                ..NumbrixParams::default()
+            };
+            if let Err(e) = Numbrix::new(params) {
+                panic!("{name} 16x16 {moves}: {e}");
+            }
+        }
+    }
+}
