@@ -29,6 +29,11 @@
 //!
 //! 1 and N are clues like any other: kept or removed by the same rule.
 //!
+//! Every solver call has a node budget ([`Budget`]). Generation first tries a path
+//! with a short one and gives it up when any proof runs past it, then draws another
+//! path ([`super::SHORT_NODES_PER_CELL`]); only the last path tried keeps a clue whose
+//! proof runs out, and such a puzzle is unique but not called minimal.
+//!
 //! With a grade cap (`easy` or `medium`, see [`super::grade`]), a removal must also keep
 //! the puzzle solvable by that grade's techniques; the result is then minimal for its
 //! grade: no clue can go without losing uniqueness or needing harder techniques. It is

@@ -13,10 +13,12 @@
 //! empty open cell within distance k - a of a's cell and b - k of b's (with orthogonal
 //! moves, of the right chessboard colour too). Clauses say each missing number takes
 //! exactly one cell, each empty cell takes exactly one number, and a number's cell
-//! touches the cells of the numbers before and after it. Every solution of the clauses
-//! is a numbering of the open cells 1..=N in which consecutive numbers touch, that is a
-//! solution of the puzzle, and every solution of the puzzle satisfies the clauses (the
-//! domains only drop cells no solution can use). A forbidden (cell, number) pair drops
+//! touches the cells of the numbers before and after it. With orthogonal moves the
+//! path's edges are stated too (see [`Encoding::edge_clauses`]). Every solution of the
+//! clauses is a numbering of the open cells 1..=N in which consecutive numbers touch,
+//! that is a solution of the puzzle, and every solution of the puzzle satisfies the
+//! clauses (the domains only drop cells no solution can use; an edge is true exactly
+//! when its cells' numbers are consecutive). A forbidden (cell, number) pair drops
 //! that variable; counting to two adds a clause that rules out the first solution.
 //!
 //! Every solution found is checked cell by cell before it is reported (a failed check
