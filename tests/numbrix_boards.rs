@@ -194,6 +194,20 @@ fn the_solver_agrees_with_brute_force_on_small_boards() {
     }
 }
 
+/// Givens from `solution`: each open cell's number kept with chance 1 in `keep`.
+fn some_givens(solution: &[u16], keep: usize, rng: &mut impl rand::Rng) -> Vec<u16> {
+    solution
+        .iter()
+        .map(|&v| {
+            if v == BLOCKED || rng.random_range(0..keep) == 0 {
+                v
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
 /// One prover's counts against brute force on random givens of every small board.
 fn agrees_with_brute_force(prover: Prover) {
     let mut rng = item_rng(5, "numbrix-boards", 0);
@@ -206,17 +220,7 @@ fn agrees_with_brute_force(prover: Prover) {
         for t in 0..120 {
             let path = &paths[rng.random_range(0..paths.len())];
             let solution = cells_of(path, &b);
-            let keep = 2 + t % 5;
-            let mut givens: Vec<u16> = solution
-                .iter()
-                .map(|&v| {
-                    if v == BLOCKED || rng.random_range(0..keep) == 0 {
-                        v
-                    } else {
-                        0
-                    }
-                })
-                .collect();
+            let mut givens = some_givens(&solution, 2 + t % 5, &mut rng);
             if t % 3 == 0 {
                 // Some with no solution: swap two open cells' contents.
                 let open: Vec<usize> = (0..givens.len()).filter(|&c| b.mask.open[c]).collect();
@@ -265,17 +269,7 @@ fn the_clause_prover_agrees_with_brute_force_on_removal_checks() {
         solver.set_prover(Prover::Clauses);
         for t in 0..150 {
             let solution = &paths[rng.random_range(0..paths.len())];
-            let keep = 2 + t % 4;
-            let mut cells: Vec<u16> = solution
-                .iter()
-                .map(|&v| {
-                    if v == BLOCKED || rng.random_range(0..keep) == 0 {
-                        v
-                    } else {
-                        0
-                    }
-                })
-                .collect();
+            let mut cells = some_givens(solution, 2 + t % 4, &mut rng);
             let given: Vec<usize> = (0..cells.len())
                 .filter(|&c| cells[c] != 0 && cells[c] != BLOCKED)
                 .collect();

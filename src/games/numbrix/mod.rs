@@ -42,8 +42,8 @@ pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 /// drawn, up to [`SHORT_TRIES`] paths; then one more with the full `max_nodes`. No
 /// puzzle changes its proof: every one printed is proved unique and minimal either
 /// way. Measured on one core (seeds 42-51, see docs/performance.md): 120 16x16
-/// puzzles 0.62 s -> 0.48 s a puzzle, the slowest 8.3 s -> 2.1 s (at 25 nodes a cell
-/// 0.50 s, at 20 0.70 s, at 80 0.53 s); 20x20 seeds 1-8, 36 s -> 22 s in all, the
+/// puzzles 0.62 s -> 0.47 s a puzzle, the slowest 8.3 s -> 2.2 s (at 20 nodes a cell
+/// 0.70 s, at 27 0.50 s, at 78 0.53 s); 20x20 seeds 1-8, 36 s -> 22 s in all, the
 /// slowest 10.6 s -> 4.9 s; 200 9x9 puzzles 5.5 ms -> 4.3 ms, the slowest 56 -> 17
 /// ms. Puzzles come out with slightly more clues (9x9: 10.5 against 9.9 on average).
 /// Only for the `free` style, on boards of up to [`SHORT_MAX_CELLS`] open cells: 2,000
