@@ -182,7 +182,6 @@ impl Remover<'_> {
         match self.solver.solve(&self.givens, self.budget.nodes()).count {
             Count::One => Ok(true),
             Count::Many | Count::Zero => Ok(false),
-            Count::Unknown if matches!(self.budget, Budget::GiveUp(_)) => Err(Failure::LongProof),
             Count::Unknown => Err(Failure::Budget),
         }
     }

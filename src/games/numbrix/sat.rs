@@ -552,7 +552,7 @@ impl<const W: usize> Encoding<W> {
         let mut buf = Vec::new();
         for a in g.all.iter() {
             for b in g.nbr[a].iter().filter(|&b| b > a) {
-                let linked = hinted[a] != 0 && hinted[a].abs_diff(hinted[b]) == 1;
+                let linked = hinted[a].min(hinted[b]) != 0 && hinted[a].abs_diff(hinted[b]) == 1;
                 let phase = if linked { lbool::TRUE } else { lbool::FALSE };
                 let e = Lit::new(s.new_var(phase, true), true);
                 edges[a].push(e);
