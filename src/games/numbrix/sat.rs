@@ -72,6 +72,23 @@ impl Callbacks for Limits {
     }
 }
 
+/// The solver's settings: MiniSat's, but with a faster variable decay (0.8 against
+/// 0.95: the branching follows the latest conflicts more closely) and geometric
+/// restarts instead of Luby's. On the 63 hard 16x16 removal checks (edges in, no cycle
+/// clauses) the decisions fell from 517,000 to 344,000 and the slowest check from 2.4 s
+/// to 0.45 s. Decays of 0.6 to 0.9 with Luby restarts, and of 0.75, 0.85, 0.9 and 0.95
+/// with geometric ones, took 361,000-470,000; first restart intervals of 50 and 200
+/// conflicts instead of 100, 394,000 and 407,000. Whole runs (120 16x16 puzzles of
+/// seeds 42-51, two runs side by side): 0.57 s a puzzle before, 0.51 s after; Hidato
+/// (king moves) the same within the spread.
+fn solver_opts() -> SolverOpts {
+    SolverOpts {
+        var_decay: 0.8,
+        luby_restart: false,
+        ..SolverOpts::default()
+    }
+}
+
 /// What the SAT prover found: solutions up to the number asked for (None: the budget
 /// ran out or a stop came first, nothing proved), the first of them, and the work.
 pub(crate) struct SatVerdict {
@@ -150,7 +167,7 @@ pub(crate) fn count<const W: usize>(
         solution: None,
         decisions: 0,
     };
-    let mut s = batsat::Solver::new(SolverOpts::default(), Limits::new(budget));
+    let mut s = batsat::Solver::new(solver_opts(), Limits::new(budget));
     let enc = match encode(&mut s, g, cells, forbid, hint) {
         Ok(enc) => enc,
         Err(Short::NoCell) => return zero,
@@ -186,7 +203,7 @@ pub(crate) fn grow<const W: usize>(
     for c in g.all.iter() {
         hint[solution[c] as usize] = c as u16;
     }
-    let mut s = batsat::Solver::new(SolverOpts::default(), Limits::new(budget));
+    let mut s = batsat::Solver::new(solver_opts(), Limits::new(budget));
     let enc = encode(&mut s, g, seeds, None, &hint).ok()?;
     let mut givens = seeds.to_vec();
     // Not the known solution: some empty cell holds another number.
@@ -549,6 +566,8 @@ impl<const W: usize> Encoding<W> {
             table[self.at[k] as usize] = vec![(k, Holds::Yes)];
         }
         let mut edges: Vec<Vec<Lit>> = vec![Vec::new(); g.cells];
+        // The edge from each cell to the cell right of it, and below it.
+        let (mut right, mut down) = (vec![None; g.cells], vec![None; g.cells]);
         let mut buf = Vec::new();
         for a in g.all.iter() {
             for b in g.nbr[a].iter().filter(|&b| b > a) {
@@ -557,6 +576,11 @@ impl<const W: usize> Encoding<W> {
                 let e = Lit::new(s.new_var(phase, true), true);
                 edges[a].push(e);
                 edges[b].push(e);
+                if b == a + 1 {
+                    right[a] = Some(e);
+                } else {
+                    down[a] = Some(e);
+                }
                 if !link_clauses(s, e, &table[a], &table[b], &mut buf)
                     || !link_clauses(s, e, &table[b], &table[a], &mut buf)
                 {
@@ -567,6 +591,7 @@ impl<const W: usize> Encoding<W> {
         g.all
             .iter()
             .all(|c| degree_clauses(s, &edges[c], &table[c], self.n, &mut buf))
+            && cycle_clauses(s, g, &right, &down, &mut buf)
     }
 
     /// Each empty cell takes exactly one number; false when that is already
@@ -749,6 +774,64 @@ fn degree_clauses(
             if !add(buf) {
                 return false;
             }
+        }
+    }
+    true
+}
+
+/// No short cycle of edges: around each 2x2 block of open cells, and each 2x3 and 3x2
+/// block, some edge is false (a path never closes a loop). Like the edge clauses this
+/// is implied by the numbers, and like them it lets propagation see it at once. On the
+/// 63 hard 16x16 removal checks: 517,000 decisions without these clauses, 350,000 with
+/// (with [`solver_opts`]: 344,000 and 297,000); cycles of up to 8 or 10 edges took
+/// fewer decisions still but cost more to add. Whole runs, two side by side (with
+/// [`solver_opts`]): 120 16x16 puzzles 0.46 s a puzzle without, 0.40 s with; 100
+/// 12x12 81 ms and 75 ms; 60 heart-shaped 16x16 puzzles 63 s and 24 s in all; the
+/// diamond is the exception, 90 puzzles 23 s without and 28 s with.
+/// `right[c]` and `down[c]` are the edges from cell c to its right and lower
+/// neighbours; false when the clauses are already unsatisfiable.
+fn cycle_clauses<const W: usize>(
+    s: &mut batsat::Solver<Limits>,
+    g: &Geometry<W>,
+    right: &[Option<Lit>],
+    down: &[Option<Lit>],
+    buf: &mut Vec<Lit>,
+) -> bool {
+    let cols = g.cols;
+    let (r, d) = (|c: usize| right[c], |c: usize| down[c]);
+    // The loop around a block, unless an edge of it is missing (a blocked cell).
+    let mut no_loop = |around: &[Option<Lit>], buf: &mut Vec<Lit>| {
+        buf.clear();
+        for e in around {
+            match e {
+                Some(e) => buf.push(!*e),
+                None => return true,
+            }
+        }
+        s.add_clause_reuse(buf)
+    };
+    for a in g.all.iter() {
+        let (row, col) = (a / cols, a % cols);
+        if row + 1 >= g.rows || col + 1 >= cols {
+            continue;
+        }
+        let below = a + cols;
+        if !no_loop(&[r(a), d(a + 1), r(below), d(a)], buf) {
+            return false;
+        }
+        if col + 2 < cols
+            && !no_loop(
+                &[r(a), r(a + 1), d(a + 2), r(below + 1), r(below), d(a)],
+                buf,
+            )
+        {
+            return false;
+        }
+        let low = below + cols;
+        if row + 2 < g.rows
+            && !no_loop(&[d(a), d(below), r(low), d(below + 1), d(a + 1), r(a)], buf)
+        {
+            return false;
         }
     }
     true
