@@ -72,19 +72,18 @@ impl Callbacks for Limits {
     }
 }
 
-/// The solver's settings: MiniSat's, but with a faster variable decay (0.8 against
-/// 0.95: the branching follows the latest conflicts more closely) and geometric
-/// restarts instead of Luby's. On the 63 hard 16x16 removal checks (edges in, no cycle
-/// clauses) the decisions fell from 517,000 to 344,000 and the slowest check from 2.4 s
-/// to 0.45 s. Decays of 0.6 to 0.9 with Luby restarts, and of 0.75, 0.85, 0.9 and 0.95
-/// with geometric ones, took 361,000-470,000; first restart intervals of 50 and 200
-/// conflicts instead of 100, 394,000 and 407,000. Whole runs (120 16x16 puzzles of
-/// seeds 42-51, two runs side by side): 0.57 s a puzzle before, 0.51 s after; Hidato
-/// (king moves) the same within the spread.
+/// The solver's settings: MiniSat's, but with a faster variable decay (0.7 against
+/// 0.95: the branching follows the latest conflicts more closely). On the 63 hard 16x16
+/// removal checks, with the cycle clauses: 350,000 decisions with MiniSat's settings,
+/// 310,000 with this; decays of 0.75 and 0.8, 337,000 and 322,000. Geometric restarts
+/// instead of Luby's took fewer decisions (297,000 with a decay of 0.8) but their learnt
+/// clauses grew the prover's peak at its million-decision limit from 390 MB to 1.0 GB
+/// (a 23x23 grid with one given), so Luby's stay. Whole runs, two side by side: 120
+/// 16x16 puzzles (seeds 42-51) 0.37 s a puzzle against 0.39 s with geometric restarts,
+/// 100 12x12 82 ms against 87 ms; 30x30 seed 3 75 s against 57 s.
 fn solver_opts() -> SolverOpts {
     SolverOpts {
-        var_decay: 0.8,
-        luby_restart: false,
+        var_decay: 0.7,
         ..SolverOpts::default()
     }
 }
@@ -783,11 +782,12 @@ fn degree_clauses(
 /// block, some edge is false (a path never closes a loop). Like the edge clauses this
 /// is implied by the numbers, and like them it lets propagation see it at once. On the
 /// 63 hard 16x16 removal checks: 517,000 decisions without these clauses, 350,000 with
-/// (with [`solver_opts`]: 344,000 and 297,000); cycles of up to 8 or 10 edges took
-/// fewer decisions still but cost more to add. Whole runs, two side by side (with
-/// [`solver_opts`]): 120 16x16 puzzles 0.46 s a puzzle without, 0.40 s with; 100
-/// 12x12 81 ms and 75 ms; 60 heart-shaped 16x16 puzzles 63 s and 24 s in all; the
-/// diamond is the exception, 90 puzzles 23 s without and 28 s with.
+/// (with the decay of [`solver_opts`]: 383,000 and 310,000); cycles of up to 8 or 10
+/// edges took fewer decisions still (with a decay of 0.8 and geometric restarts) but
+/// cost more to add. Whole runs, two
+/// side by side (with those settings): 120 16x16 puzzles 0.46 s a puzzle without,
+/// 0.40 s with; 100 12x12 81 ms and 75 ms; 60 heart-shaped 16x16 puzzles 63 s and 24 s
+/// in all; the diamond is the exception, 90 puzzles 23 s without and 28 s with.
 /// `right[c]` and `down[c]` are the edges from cell c to its right and lower
 /// neighbours; false when the clauses are already unsatisfiable.
 fn cycle_clauses<const W: usize>(
