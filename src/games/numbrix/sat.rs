@@ -784,10 +784,10 @@ fn degree_clauses(
 /// 63 hard 16x16 removal checks: 517,000 decisions without these clauses, 350,000 with
 /// (with the decay of [`solver_opts`]: 383,000 and 310,000); cycles of up to 8 or 10
 /// edges took fewer decisions still (with a decay of 0.8 and geometric restarts) but
-/// cost more to add. Whole runs, two
-/// side by side (with those settings): 120 16x16 puzzles 0.46 s a puzzle without,
-/// 0.40 s with; 100 12x12 81 ms and 75 ms; 60 heart-shaped 16x16 puzzles 63 s and 24 s
-/// in all; the diamond is the exception, 90 puzzles 23 s without and 28 s with.
+/// cost more to add. Whole runs, two side by side (with those settings): 120 16x16
+/// puzzles 0.46 s a puzzle without, 0.40 s with; 100 12x12 81 ms and 75 ms; 60
+/// heart-shaped 16x16 puzzles 63 s and 24 s in all; the diamond is the exception, 90
+/// puzzles 23 s without and 28 s with.
 /// `right[c]` and `down[c]` are the edges from cell c to its right and lower
 /// neighbours; false when the clauses are already unsatisfiable.
 fn cycle_clauses<const W: usize>(
