@@ -105,7 +105,7 @@ fn dfs_first(cells: usize) -> u64 {
 
 /// Decisions the SAT prover may take: its learnt clauses grow with them, about 0.4 KB
 /// a decision (a million on a near-empty 16x16 grid: 258 MB peak; on a 23x23 grid with
-/// one given, near the variable limit of [`super::sat`]: 386 MB). The hard proofs on
+/// one given, near the variable limit of [`super::sat`]: 414 MB). The hard proofs on
 /// 16x16 grids take up to about 130,000, on 30x30 grids about 300,000 (an undecided
 /// check keeps its clue and the puzzle is not proved minimal; 250,000 left one clue of
 /// a 30x30 puzzle unproved).
