@@ -1,31 +1,36 @@
 //! Choosing the givens: start from a full solution and take clues away while the
 //! puzzle keeps exactly one solution (each step proved by the solver).
 //!
-//! - `free`: every cell is a clue at first; cells are tried in random order and a clue
+//! - `free`: every cell is a clue at first; clues are tried one at a time and a clue
 //!   goes back whenever its removal loses uniqueness. The result is minimal: removing
 //!   a clue later can only add solutions, so each clue that went back is still needed.
+//!   The next clue tried is the one whose removal would leave the shortest run of
+//!   numbers without a given (ties in random order): a proof that a clue can go is
+//!   hard when it opens a long free run, so the clues go where they are dense first,
+//!   the runs stay even, and the proofs at the sparse end stay short. Measured against
+//!   a random order (one core, seeds 42-51): 400 9x9 puzzles 4.6 to 4.3 ms and 10.4 to
+//!   10.1 clues, 100 12x12 (not grown) 71 to 55 ms and 16.7 to 16.4 clues, 120 16x16
+//!   (grown as below) 0.24 to 0.20 s, the slowest 0.87 to 0.68 s.
 //! - `symmetric`: the same in pairs under 180-degree rotation (the centre cell of an odd
-//!   grid alone). A pair may be needed while one of its cells is not; such puzzles
-//!   are rejected (a new path is drawn), so every printed symmetric puzzle is minimal
-//!   clue by clue as well as pair by pair.
+//!   grid alone), in random order. A pair may be needed while one of its cells is not;
+//!   such puzzles are rejected (a new path is drawn), so every printed symmetric puzzle
+//!   is minimal clue by clue as well as pair by pair.
 //! - `border`: givens only on the outer ring (on a shaped grid, the open cells that
 //!   touch a blocked cell or the grid's edge, see [`Board::on_border`]). If the whole
 //!   ring does not pin the path down, the path is rejected and a new one drawn;
-//!   otherwise the ring is thinned like `free`.
+//!   otherwise the ring is thinned in random order.
 //!
-//! On boards with [`GROWN`] open cells (15x15 to 20x20) and orthogonal moves, `free`
-//! starts from fewer clues: a random eighth of the cells, then clues added one at a
-//! time, each at a cell where some other solution differs from this one, until no
-//! other solution is left (see [`AnySolver::grow`]); the clues are then thinned as
-//! above. Removing a clue
-//! needs a proof that no second solution appeared, and on sparse large grids those
-//! proofs are what costs; starting from a unique set near the final size leaves a few
-//! dozen of them instead of hundreds. The result is minimal by the same argument.
-//! (On 30x30 grids the set grown holds over a hundred clues, each removal at that
-//! sparseness is a hard proof, and growing was slower on two seeds of three. Minimal
-//! Hidato puzzles keep about a third of their cells as clues, so thinning the whole
-//! solution is quick, while growing from an eighth with king moves is not: three 16x16
-//! Hidato puzzles took 74 s grown against 0.37 s thinned.)
+//! On boards of [`GROWN_FROM`] open cells or more (11x11 and up) with orthogonal moves,
+//! `free` starts from fewer clues: every eighth number of the path, then clues added
+//! one at a time, each at a cell where some other solution differs from this one, until
+//! no other solution is left (see [`AnySolver::grow`]); the clues are then thinned as
+//! above. Removing a clue needs a proof that no second solution appeared, and on
+//! sparse large grids those proofs are what costs; starting from a unique set near the
+//! final size leaves a few dozen of them instead of hundreds. The result is minimal by
+//! the same argument. (Minimal Hidato puzzles keep about a third of their cells as
+//! clues, so thinning the whole solution is quick, while growing from an eighth with
+//! king moves is not: three 16x16 Hidato puzzles took 74 s grown against 0.37 s
+//! thinned.)
 //!
 //! 1 and N are clues like any other: kept or removed by the same rule.
 //!
@@ -88,19 +93,22 @@ impl std::str::FromStr for Style {
     }
 }
 
-/// Numbers of open cells on which `free` clues are grown before they are thinned, with
-/// orthogonal moves (see the module notes). Measured on one core: 120 16x16 puzzles of
-/// seeds 42-51 took 1.24 s each instead of 1.49 s; 20x20 seeds 1-4 10.2 s against
-/// 12.0 s in all. On 12x12 grids growing cost more than it saved (0.13 s against
-/// 0.11 s), on 9x9 grids four times as much; on 30x30 grids (seeds 1-3) 16,
-/// 80 and 297 s against 82, 38 and 180 s (there the thinning starts from more than a
-/// hundred clues, and each removal at that sparseness is a hard proof).
-pub const GROWN: std::ops::RangeInclusive<usize> = 201..=400;
+/// From this many open cells (11x11) on, with orthogonal moves, `free` clues are grown
+/// before they are thinned (see the module notes). Measured on one core, seeds along
+/// the path and thinned by shortest run (2026-11-28): 30 10x10 and 30 11x11 puzzles a
+/// seed (42-44) took 1.16 and 2.18 s grown against 1.20 and 2.44 s thinned from the
+/// whole solution, with 13.3 against 13.1 clues; 100 12x12 puzzles (seeds 42-51) 49 ms
+/// against 55 ms. On 9x9 grids growing saves a little time (4.0 against 4.2 ms) for
+/// more clues (10.3 against 10.1), so they are thinned from the whole solution.
+pub const GROWN_FROM: usize = 121;
 
-/// The seeds of the growth are one cell in this many (16x16: 32 clues). Measured on 60
-/// 16x16 puzzles (seeds 42-46, an earlier draw of the cells to add): one in 16 cells,
-/// 1.31 s a puzzle; one in 8, 1.14 s; one in 5.3, 1.89 s
-/// (more seeds leave more clues to take away again, fewer make the growth slow).
+/// The growth's seeds are every this-many-th number of the path (16x16: 32 clues).
+/// Measured on 120 16x16 puzzles (seeds 42-51, thinned in random order): a random
+/// eighth of the cells, 0.35 s a puzzle; every 6th / 8th / 10th / 12th number, 0.31 /
+/// 0.24 / 0.23 / 0.25 s. On 200 12x12 puzzles, thinned by shortest run, every 6th /
+/// 8th / 10th / 12th number: 53 / 47 / 51 / 51 ms; on five 30x30 puzzles every 8th
+/// number 38 s in all, every 12th 75 s. Seeds spread along the path leave no long run
+/// without a clue, so the growth adds few and the set grown is even.
 const SEED_SHARE: usize = 8;
 
 /// Why a solution did not give a puzzle.
@@ -252,9 +260,10 @@ impl Remover<'_> {
         verdict.count
     }
 
-    /// Replace the givens (the whole solution) by a smaller unique set: the first
-    /// eighth of `order` (shuffled open cells) as seeds, grown until unique; `order`
-    /// becomes the grown clues in a new random order. When a step of the growth runs
+    /// Replace the givens (the whole solution) by a smaller unique set: every
+    /// [`SEED_SHARE`]th number of the path (from a random offset) as seeds, grown until
+    /// unique; `order` (the shuffled open cells) becomes the grown clues in a new
+    /// random order. When a step of the growth runs
     /// out of budget nothing changes, or with [`Budget::GiveUp`] the selection ends.
     fn grow(&mut self, order: &mut Vec<usize>, rng: &mut impl RngCore) -> Result<(), Failure> {
         let mut seeds: Vec<u16> = self
@@ -262,8 +271,11 @@ impl Remover<'_> {
             .iter()
             .map(|&v| if v == BLOCKED { BLOCKED } else { 0 })
             .collect();
-        for &c in order.iter().take(order.len() / SEED_SHARE) {
-            seeds[c] = self.solution[c];
+        let offset = rng.random_range(0..SEED_SHARE as u16);
+        for &c in order.iter() {
+            if self.solution[c] % SEED_SHARE as u16 == offset {
+                seeds[c] = self.solution[c];
+            }
         }
         let mut pick = |len: usize| rng.random_range(0..len.max(1));
         match self.solver.grow(
@@ -283,6 +295,46 @@ impl Remover<'_> {
             None if matches!(self.budget, Budget::GiveUp(_)) => Err(Failure::LongProof),
             None => Ok(()),
         }
+    }
+
+    /// Try to remove each clue of `order` once (see [`try_remove`](Self::try_remove)):
+    /// next always the one whose removal would leave the shortest run of numbers
+    /// without a given, counted from the given below it to the given above it (from 0
+    /// or to N + 1 at the ends, where a run counts double); ties in `order`'s order.
+    /// Taking clues out where they are dense first keeps the runs even, so the proofs
+    /// at the sparse end are short (see the module notes).
+    fn thin(&mut self, order: &[usize]) -> Result<(), Failure> {
+        let top = self.solution.iter().filter(|&&v| v != BLOCKED).count() as u32 + 1;
+        let mut numbers: Vec<u16> = self
+            .givens
+            .iter()
+            .copied()
+            .filter(|&v| is_given(v))
+            .collect();
+        numbers.sort_unstable();
+        let mut left = order.to_vec();
+        while !left.is_empty() {
+            let run = |v: u16| {
+                let Ok(i) = numbers.binary_search(&v) else {
+                    return u32::MAX;
+                };
+                let below = if i == 0 { 0 } else { u32::from(numbers[i - 1]) };
+                let above = numbers.get(i + 1).map_or(top, |&w| u32::from(w));
+                let end = i == 0 || i + 1 == numbers.len();
+                (above - below) << u32::from(end)
+            };
+            let next = (0..left.len())
+                .min_by_key(|&j| run(self.givens[left[j]]))
+                .expect("a clue left to try");
+            let c = left.remove(next);
+            let v = self.givens[c];
+            if self.try_remove(&[c])? {
+                if let Ok(i) = numbers.binary_search(&v) {
+                    numbers.remove(i);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A removal check ran out of budget: its clue stays and the puzzle is not proved
@@ -354,12 +406,10 @@ pub fn select(
             let mut order: Vec<usize> = (0..n).filter(|&c| open(c)).collect();
             order.shuffle(rng);
             let orthogonal = board.moves == super::shape::Moves::Orthogonal;
-            if orthogonal && GROWN.contains(&order.len()) && cap.is_none_or(|c| c >= Grade::Hard) {
+            if orthogonal && order.len() >= GROWN_FROM && cap.is_none_or(|c| c >= Grade::Hard) {
                 r.grow(&mut order, rng)?;
             }
-            for c in order {
-                r.try_remove(&[c])?;
-            }
+            r.thin(&order)?;
         }
         Style::Symmetric => {
             // A cell whose twin is blocked goes alone.

@@ -52,9 +52,10 @@ pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 pub const SHORT_NODES_PER_CELL: u64 = 40;
 
 /// The largest boards (open cells) that try short budgets first. On a 30x30 grid
-/// nearly every path has a removal proof past the short budget (the clues are thinned
-/// from the whole solution, and the proofs at the sparse end are long), so the short
-/// tries only added to the time: seed 2 took 90 s against 18 s without them.
+/// nearly every path has a removal proof past the short budget, so the short tries
+/// only add to the time: seeds 1-6 took 50 s in all without them and 181 s with them
+/// (2026-11-28; 90 s against 18 s for seed 2 before the clues were grown there). On
+/// 20x20 grids they still pay: seeds 1-8 7.2 s in all with them, 10.1 s without.
 pub const SHORT_MAX_CELLS: usize = 400;
 
 /// Paths tried with the short budget ([`SHORT_NODES_PER_CELL`]) before one is given the
