@@ -304,34 +304,37 @@ impl Remover<'_> {
     /// Taking clues out where they are dense first keeps the runs even, so the proofs
     /// at the sparse end are short (see the module notes).
     fn thin(&mut self, order: &[usize]) -> Result<(), Failure> {
-        let top = self.solution.iter().filter(|&&v| v != BLOCKED).count() as u32 + 1;
-        let mut numbers: Vec<u16> = self
-            .givens
-            .iter()
-            .copied()
-            .filter(|&v| is_given(v))
-            .collect();
-        numbers.sort_unstable();
+        let top = self.solution.iter().filter(|&&v| v != BLOCKED).count() + 1;
+        // The given numbers as a list linked both ways, 0 and N + 1 at its ends:
+        // below[v] and above[v] are the givens next to v.
+        let (mut below, mut above) = (vec![0usize; top + 1], vec![top; top + 1]);
+        let mut given = vec![false; top + 1];
+        for &v in self.givens.iter().filter(|&&v| is_given(v)) {
+            given[usize::from(v)] = true;
+        }
+        let mut last = 0;
+        for v in 1..top {
+            if given[v] {
+                below[v] = last;
+                above[last] = v;
+                last = v;
+            }
+        }
+        above[last] = top;
+        let run = |v: usize, below: &[usize], above: &[usize]| {
+            let end = below[v] == 0 || above[v] == top;
+            (above[v] - below[v]) << usize::from(end)
+        };
         let mut left = order.to_vec();
         while !left.is_empty() {
-            let run = |v: u16| {
-                let Ok(i) = numbers.binary_search(&v) else {
-                    return u32::MAX;
-                };
-                let below = if i == 0 { 0 } else { u32::from(numbers[i - 1]) };
-                let above = numbers.get(i + 1).map_or(top, |&w| u32::from(w));
-                let end = i == 0 || i + 1 == numbers.len();
-                (above - below) << u32::from(end)
-            };
             let next = (0..left.len())
-                .min_by_key(|&j| run(self.givens[left[j]]))
+                .min_by_key(|&j| run(usize::from(self.givens[left[j]]), &below, &above))
                 .expect("a clue left to try");
             let c = left.remove(next);
-            let v = self.givens[c];
+            let v = usize::from(self.givens[c]);
             if self.try_remove(&[c])? {
-                if let Ok(i) = numbers.binary_search(&v) {
-                    numbers.remove(i);
-                }
+                above[below[v]] = above[v];
+                below[above[v]] = below[v];
             }
         }
         Ok(())
