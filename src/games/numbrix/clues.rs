@@ -263,20 +263,19 @@ impl Remover<'_> {
     /// Replace the givens (the whole solution) by a smaller unique set: every
     /// [`SEED_SHARE`]th number of the path (from a random offset) as seeds, grown until
     /// unique; `order` (the shuffled open cells) becomes the grown clues in a new
-    /// random order. When a step of the growth runs
-    /// out of budget nothing changes, or with [`Budget::GiveUp`] the selection ends.
+    /// random order. When a step of the growth runs out of budget nothing changes, or
+    /// with [`Budget::GiveUp`] the selection ends.
     fn grow(&mut self, order: &mut Vec<usize>, rng: &mut impl RngCore) -> Result<(), Failure> {
-        let mut seeds: Vec<u16> = self
+        let offset = rng.random_range(0..SEED_SHARE as u16);
+        let seeds: Vec<u16> = self
             .solution
             .iter()
-            .map(|&v| if v == BLOCKED { BLOCKED } else { 0 })
+            .map(|&v| match v {
+                BLOCKED => BLOCKED,
+                v if v % SEED_SHARE as u16 == offset => v,
+                _ => 0,
+            })
             .collect();
-        let offset = rng.random_range(0..SEED_SHARE as u16);
-        for &c in order.iter() {
-            if self.solution[c] % SEED_SHARE as u16 == offset {
-                seeds[c] = self.solution[c];
-            }
-        }
         let mut pick = |len: usize| rng.random_range(0..len.max(1));
         match self.solver.grow(
             self.solution,
