@@ -568,8 +568,8 @@ impl<const W: usize> Encoding<W> {
         for k in (1..=self.n).filter(|&k| self.given(k)) {
             table[self.at[k] as usize] = vec![(k, Holds::Yes)];
         }
-        let mut edges: Vec<Vec<Lit>> = vec![Vec::new(); g.cells];
-        // The edge from each cell to the cell right of it, and below it.
+        // The edge from each cell to the cell right of it, and below it (with one
+        // column, the cell below counts as the next: `right`).
         let (mut right, mut down) = (vec![None; g.cells], vec![None; g.cells]);
         let mut buf = Vec::new();
         for a in g.all.iter() {
@@ -577,8 +577,6 @@ impl<const W: usize> Encoding<W> {
                 let linked = hinted[a].min(hinted[b]) != 0 && hinted[a].abs_diff(hinted[b]) == 1;
                 let phase = if linked { lbool::TRUE } else { lbool::FALSE };
                 let e = Lit::new(s.new_var(phase, true), true);
-                edges[a].push(e);
-                edges[b].push(e);
                 if b == a + 1 {
                     right[a] = Some(e);
                 } else {
@@ -591,10 +589,23 @@ impl<const W: usize> Encoding<W> {
                 }
             }
         }
-        g.all
-            .iter()
-            .all(|c| degree_clauses(s, &edges[c], &table[c], self.n, &mut buf))
-            && cycle_clauses(s, g, &right, &down, &mut buf)
+        // A cell's edges, in the order they were made: up, left, right, down.
+        let mut edges = Vec::with_capacity(4);
+        let before = |v: &[Option<Lit>], c: usize, by: usize| c.checked_sub(by).and_then(|p| v[p]);
+        g.all.iter().all(|c| {
+            edges.clear();
+            edges.extend(
+                [
+                    before(&down, c, g.cols),
+                    before(&right, c, 1),
+                    right[c],
+                    down[c],
+                ]
+                .into_iter()
+                .flatten(),
+            );
+            degree_clauses(s, &edges, &table[c], self.n, &mut buf)
+        }) && cycle_clauses(s, g, &right, &down, &mut buf)
     }
 
     /// Each empty cell takes exactly one number; false when that is already
