@@ -593,21 +593,12 @@ fn large_print_and_volume_are_marked_on_the_front() {
 /// at least 7 px tall in light ink with a contrast of 4.5:1 or more against the
 /// background, and the themes give the shipped books different colours.
 /// poppler-utils comes from Debian (`.ci/run` installs it); without pdftoppm the test
-/// prints a note and passes, unless CI is set.
+/// says so and passes, unless CI is set.
 #[test]
 fn every_cover_title_reads_as_a_150_px_thumbnail() {
-    if std::process::Command::new("pdftoppm")
-        .arg("-v")
-        .output()
-        .is_err()
-    {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have pdftoppm (.ci/run installs poppler-utils)"
-        );
-        eprintln!("note: pdftoppm is missing; the thumbnail test did not run");
+    let Some(tools) = common::tools::require(&[&common::tools::PDFTOPPM]) else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     let mut backgrounds = std::collections::BTreeSet::new();
     for name in SHIPPED {
@@ -617,7 +608,7 @@ fn every_cover_title_reads_as_a_150_px_thumbnail() {
         let pdf = dir.path().join("c.pdf");
         std::fs::write(&pdf, &made.pdf).unwrap();
         let dpi = 150.0 / (g.trim_w / 25.4);
-        let out = std::process::Command::new("pdftoppm")
+        let out = std::process::Command::new(&tools[0])
             .args(["-png", "-singlefile", "-r", &format!("{dpi:.4}")])
             .arg(&pdf)
             .arg(dir.path().join("c"))
@@ -708,4 +699,9 @@ fn a_back_without_a_sample_says_why() {
         "{:?}",
         made.warnings
     );
+}
+
+#[test]
+fn the_tests_that_need_a_tool_skip_without_their_tools() {
+    assert_eq!(common::tools::check_skips_without_tools("cover"), 1);
 }

@@ -81,6 +81,9 @@ fn the_cron_checker_knows_good_and_bad_schedules() {
 
 #[test]
 fn the_crontab_line_runs_as_cron_runs_it_and_flock_refuses_an_overlap() {
+    let Some(flock) = tools::require(&[&tools::FLOCK]) else {
+        return;
+    };
     let text = std::fs::read_to_string(deploy("cron/puzzlebook.crontab")).unwrap();
     let lines: Vec<&str> = text
         .lines()
@@ -102,8 +105,9 @@ fn the_crontab_line_runs_as_cron_runs_it_and_flock_refuses_an_overlap() {
         .replace("/srv/puzzlebook/jobs/daily.toml", job.to_str().unwrap())
         .replace("/srv/puzzlebook/daily.log", log.to_str().unwrap());
     let path = format!(
-        "{}:/usr/local/bin:/usr/bin:/bin",
-        exe().parent().unwrap().display()
+        "{}:{}:/usr/local/bin:/usr/bin:/bin",
+        exe().parent().unwrap().display(),
+        flock[0].parent().unwrap().display()
     );
     let cron = || {
         Command::new("/bin/sh")
@@ -138,6 +142,9 @@ fn the_crontab_line_runs_as_cron_runs_it_and_flock_refuses_an_overlap() {
 
 #[test]
 fn the_systemd_units_pass_systemd_analyze_verify() {
+    let Some(tools) = tools::require(&[&tools::SYSTEMD_ANALYZE]) else {
+        return;
+    };
     let service = std::fs::read_to_string(deploy("systemd/puzzlebook-daily.service")).unwrap();
     let timer = std::fs::read_to_string(deploy("systemd/puzzlebook-daily.timer")).unwrap();
     assert!(timer.contains("\nPersistent=true\n"), "{timer}");
@@ -156,12 +163,12 @@ fn the_systemd_units_pass_systemd_analyze_verify() {
     .unwrap();
     std::fs::write(dir.path().join("puzzlebook-daily.timer"), &timer).unwrap();
     let verify = |files: &[&str]| {
-        Command::new("systemd-analyze")
+        Command::new(&tools[0])
             .args(["verify", "--man=no"])
             .args(files)
             .current_dir(dir.path())
             .output()
-            .expect("systemd-analyze (Debian: apt-get install systemd; .ci/run installs it)")
+            .unwrap()
     };
     let out = verify(&["puzzlebook-daily.timer", "puzzlebook-daily.service"]);
     let err = String::from_utf8_lossy(&out.stderr);
@@ -177,30 +184,14 @@ fn the_systemd_units_pass_systemd_analyze_verify() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("Unknown key"));
 }
 
-/// `kubernetes-validate`: from PATH, or the venv .ci/run makes.
-fn kubernetes_validate() -> PathBuf {
-    for p in [
-        std::env::var_os("KUBERNETES_VALIDATE").map(PathBuf::from),
-        Some(PathBuf::from(
-            "/opt/puzzlebook-ci/venv/bin/kubernetes-validate",
-        )),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        if p.is_file() {
-            return p;
-        }
-    }
-    PathBuf::from("kubernetes-validate")
-}
-
-fn k8s_check(file: &Path) -> (bool, String) {
-    let out = Command::new(kubernetes_validate())
+/// `kubernetes-validate --strict` on `file` (`k8s` its path): whether it passed, and
+/// what it printed.
+fn k8s_check(k8s: &Path, file: &Path) -> (bool, String) {
+    let out = Command::new(k8s)
         .args(["--strict", "--no-warn"])
         .arg(file)
         .output()
-        .expect("kubernetes-validate (pip install kubernetes-validate; .ci/run installs it)");
+        .unwrap();
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
@@ -209,6 +200,10 @@ fn k8s_check(file: &Path) -> (bool, String) {
 
 #[test]
 fn the_kubernetes_cronjob_passes_the_schema_and_its_job_file_runs() {
+    let Some(k8s) = tools::require(&[&tools::KUBERNETES_VALIDATE]) else {
+        return;
+    };
+    let k8s_check = |f: &Path| k8s_check(&k8s[0], f);
     let file = deploy("k8s/cronjob.yaml");
     let (ok, out) = k8s_check(&file);
     assert!(ok, "{out}");
@@ -288,6 +283,10 @@ fn the_scrontab_line_has_a_schedule_and_sbatch_options() {
 
 #[test]
 fn the_sharded_cronjobs_driver_starts_shards_then_merge_with_one_date() {
+    let Some(k8s) = tools::require(&[&tools::KUBERNETES_VALIDATE]) else {
+        return;
+    };
+    let k8s_check = |f: &Path| k8s_check(&k8s[0], f);
     let file = deploy("k8s/cronjob-sharded.yaml");
     let (ok, out) = k8s_check(&file);
     assert!(ok, "{out}");

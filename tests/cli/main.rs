@@ -34,3 +34,4 @@ mod preflight_input;
 mod reliability;
 mod round_trip;
 mod svg;
+mod tools;

@@ -141,21 +141,6 @@ const CORPUS: &[Case] = &[
     },
 ];
 
-/// Run `cmd args`; whether it succeeded.
-fn run(cmd: &str, args: &[&str]) -> bool {
-    Command::new(cmd)
-        .args(args)
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// A Python with Pillow: Debian's first (img2pdf's), then the one on the PATH.
-fn python() -> Option<&'static str> {
-    ["/usr/bin/python3", "python3"]
-        .into_iter()
-        .find(|p| run(p, &["-c", "import PIL"]))
-}
-
 /// An 8-bit grey PNG of `w` x `h` pixels at 300 ppi: white, with a black box `m`
 /// pixels in from every edge.
 fn png(w: u32, h: u32, m: u32) -> Vec<u8> {
@@ -195,7 +180,8 @@ fn png(w: u32, h: u32, m: u32) -> Vec<u8> {
     out
 }
 
-fn tool(dir: &Path, cmd: &str, args: &[&str]) {
+fn tool(dir: &Path, cmd: impl AsRef<std::ffi::OsStr>, args: &[&str]) {
+    let cmd = cmd.as_ref();
     let out = Command::new(cmd)
         .args(args)
         .current_dir(dir)
@@ -203,13 +189,13 @@ fn tool(dir: &Path, cmd: &str, args: &[&str]) {
         .unwrap();
     assert!(
         out.status.success(),
-        "{cmd} {args:?}: {}",
+        "{cmd:?} {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
 }
 
 /// Make every file of the corpus in `dir`.
-fn make(dir: &Path, py: &str) {
+fn make(dir: &Path, py: &Path) {
     let book = dir.join("book.pdf");
     bin()
         .args([
@@ -297,28 +283,12 @@ fn make(dir: &Path, py: &str) {
 
 #[test]
 fn pdfs_from_other_programs_get_the_verdicts_written_here() {
-    let py = python();
-    let missing: Vec<&str> = [
-        ("qpdf", run("qpdf", &["--version"])),
-        ("gs", run("gs", &["--version"])),
-        ("pdftocairo", run("pdftocairo", &["-v"])),
-        ("img2pdf", run("img2pdf", &["--version"])),
-        ("python3 with Pillow", py.is_some()),
-    ]
-    .into_iter()
-    .filter(|t| !t.1)
-    .map(|t| t.0)
-    .collect();
-    if !missing.is_empty() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have every corpus tool (.ci/run installs them); missing: {missing:?}"
-        );
-        eprintln!("note: the preflight corpus needs {missing:?}; not run");
+    use tools::*;
+    let Some(found) = require(&[&QPDF, &GHOSTSCRIPT, &PDFTOCAIRO, &IMG2PDF, &PILLOW]) else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
-    make(dir.path(), py.unwrap());
+    make(dir.path(), &found[4]);
     let mut wrong = Vec::new();
     for c in CORPUS {
         let f: PathBuf = dir.path().join(c.file);

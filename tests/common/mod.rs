@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+#[path = "tools.rs"]
+pub mod tools;
+
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
