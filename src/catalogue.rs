@@ -17,19 +17,28 @@
 
 use crate::{Error, Result};
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-/// At most this many entries in a catalogue (about 40 bytes of memory each while a run
-/// holds it): ten million, a feed of a thousand puzzles a day for 27 years.
+/// At most this many entries in a catalogue: ten million, a feed of a thousand puzzles
+/// a day for 27 years. A run holds 16 bytes of memory per entry (160 MB at the bound);
+/// `catalogue merge` and `catalogue count` about 30 (docs/limits.md has the figures).
 pub const MAX_ENTRIES: usize = 10_000_000;
 
-/// The longest line a catalogue may hold, in bytes.
-const MAX_LINE: usize = 4096;
+/// The longest line a catalogue may hold, in bytes (comments included).
+pub const MAX_LINE: usize = 1024;
+
+/// The longest place (`job/output#index`) an entry may name, in bytes.
+pub const MAX_PLACE: usize = 512;
+
+/// The shortest entry line there can be (fingerprint, a four-letter game, `-`, a
+/// one-byte place, tabs and newline): what a file's size says about its entries.
+const MIN_LINE: u64 = 32 + 1 + 4 + 1 + 1 + 1 + 1 + 1;
 
 /// What a new catalogue file starts with.
-const HEADER: &str = "# puzzlebook catalogue: the puzzles already published, one a line, fields split by tabs:\n# fingerprint (same puzzle up to the board's symmetries), game, date published for, where (job/output#index).\n";
+const HEADER: &str = "# puzzlebook catalogue: the puzzles already published, one a line, fields split by tabs:\n# fingerprint (same puzzle up to the board's symmetries), game, date published for, where (job/output#index), and who made it (a digest of the job or template, its path and seed).\n";
 
 /// A puzzle's canonical fingerprint (128 bits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -44,18 +53,53 @@ impl std::fmt::Display for Fingerprint {
     }
 }
 
+/// `s` as `N` bytes written in hex (2 N lowercase or uppercase hex digits).
+fn from_hex<const N: usize>(s: &str) -> Option<[u8; N]> {
+    if s.len() != 2 * N || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mut out = [0u8; N];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(out)
+}
+
 impl std::str::FromStr for Fingerprint {
     type Err = ();
     fn from_str(s: &str) -> std::result::Result<Self, ()> {
-        if s.len() != 32 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(());
-        }
-        let mut out = [0u8; 16];
-        for (i, byte) in out.iter_mut().enumerate() {
-            *byte = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).map_err(|_| ())?;
-        }
-        Ok(Fingerprint(out))
+        from_hex(s).map(Fingerprint).ok_or(())
     }
+}
+
+/// Who made an entry: the first 64 bits of SHA-256 over what makes a job's output or
+/// a template's book what it is (see [`maker`]). A run's own entries from an earlier
+/// attempt are told by it, so two jobs or templates that share a file name never take
+/// each other's puzzles for their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Maker(pub [u8; 8]);
+
+impl std::fmt::Display for Maker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for b in self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The maker digest of `parts` (each part ends with a newline in the digest, so no
+/// two lists of parts give the same bytes).
+pub fn maker(parts: &[&str]) -> Maker {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p.as_bytes());
+        h.update(b"\n");
+    }
+    let d = h.finalize();
+    let mut out = [0u8; 8];
+    out.copy_from_slice(&d[..8]);
+    Maker(out)
 }
 
 /// The fingerprint of a puzzle of `game` whose canonical text is `canonical`.
@@ -106,77 +150,183 @@ pub fn dihedral<T: Clone>(grid: &[Vec<T>]) -> Vec<Vec<Vec<T>>> {
     out
 }
 
-/// One line of a catalogue.
+/// One entry of a catalogue, owned (to be written).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     /// The puzzle's fingerprint.
     pub fingerprint: Fingerprint,
     /// Its game, as [`crate::games::Game::NAME`] spells it.
-    pub game: String,
+    pub game: &'static str,
     /// The date it was published for (`YYYY-MM-DD`), or `-`.
     pub date: String,
     /// Where it was published: `job/output#index` (or `book/FILE#index`).
     pub source: String,
+    /// Who made it (entries of older versions name nobody).
+    pub maker: Option<Maker>,
 }
 
 impl Entry {
     /// The entry as its catalogue line (with the newline).
     pub fn line(&self) -> String {
-        format!(
-            "{}\t{}\t{}\t{}\n",
-            self.fingerprint, self.game, self.date, self.source
-        )
+        self.as_line().text()
     }
 
-    fn parse(line: &str) -> Option<Entry> {
-        let mut f = line.splitn(4, '\t');
-        let fingerprint = f.next()?.parse().ok()?;
-        let game = f.next()?.to_string();
-        let date = f.next()?.to_string();
-        let source = f.next()?.to_string();
-        let source = source.trim_end().to_string();
-        let clean = |s: &str| !s.is_empty() && !s.chars().any(char::is_control);
-        // A game as the registry spells it; a date as YYYY-MM-DD (month 1-12, day
-        // 1-31) or "-".
-        let game_ok = game.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') && !game.is_empty();
-        let b = date.as_bytes();
-        let num = |r: std::ops::Range<usize>| {
-            std::str::from_utf8(&b[r])
-                .ok()
-                .and_then(|t| t.parse::<u32>().ok())
+    fn as_line(&self) -> Line<'_> {
+        Line {
+            fingerprint: self.fingerprint,
+            game: self.game,
+            date: &self.date,
+            source: &self.source,
+            maker: self.maker,
+        }
+    }
+}
+
+/// One entry as read from a catalogue line (borrowing the line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Line<'a> {
+    /// The puzzle's fingerprint.
+    pub fingerprint: Fingerprint,
+    /// Its game, one of the names the reader was given.
+    pub game: &'static str,
+    /// The date it was published for, or `-`.
+    pub date: &'a str,
+    /// Where it was published.
+    pub source: &'a str,
+    /// Who made it.
+    pub maker: Option<Maker>,
+}
+
+impl Line<'_> {
+    /// The entry, owned.
+    pub fn to_entry(&self) -> Entry {
+        Entry {
+            fingerprint: self.fingerprint,
+            game: self.game,
+            date: self.date.to_string(),
+            source: self.source.to_string(),
+            maker: self.maker,
+        }
+    }
+
+    /// The catalogue line (with the newline).
+    pub fn text(&self) -> String {
+        let mut s = format!(
+            "{}\t{}\t{}\t{}",
+            self.fingerprint, self.game, self.date, self.source
+        );
+        if let Some(m) = self.maker {
+            s += &format!("\t{m}");
+        }
+        s.push('\n');
+        s
+    }
+
+    /// Read a line (no newline): four or five fields split by tabs, each checked.
+    /// `games`: the game names there are.
+    fn parse<'a>(text: &'a str, games: &[&'static str]) -> std::result::Result<Line<'a>, String> {
+        let fields: Vec<&str> = text.splitn(6, '\t').collect();
+        if !(4..=5).contains(&fields.len()) {
+            return Err(
+                "not a catalogue line (fingerprint, game, date, where, and who made it; split by tabs)"
+                    .into(),
+            );
+        }
+        let fingerprint = fields[0].parse().map_err(|_| {
+            format!(
+                "'{}' is not a fingerprint (32 hex digits)",
+                shown(fields[0])
+            )
+        })?;
+        let game = games
+            .iter()
+            .copied()
+            .find(|g| *g == fields[1])
+            .ok_or_else(|| {
+                format!(
+                    "'{}' is not a game puzzlebook makes ({})",
+                    shown(fields[1]),
+                    games.join(", ")
+                )
+            })?;
+        let date = fields[2];
+        if !date_ok(date) {
+            return Err(format!("'{}' is not a date (YYYY-MM-DD) or -", shown(date)));
+        }
+        let source = fields[3].trim_end();
+        if source.is_empty() || source.chars().any(char::is_control) {
+            return Err("the place (job/output#index) is empty or holds control characters".into());
+        }
+        if source.len() > MAX_PLACE {
+            return Err(format!("the place is longer than {MAX_PLACE} bytes"));
+        }
+        let maker = match fields.get(4) {
+            None => None,
+            Some(m) => Some(Maker(from_hex(m.trim_end()).ok_or_else(|| {
+                format!("'{}' is not who made it (16 hex digits)", shown(m))
+            })?)),
         };
-        let date_ok = date == "-"
-            || (b.len() == 10
-                && b[4] == b'-'
-                && b[7] == b'-'
-                && date
-                    .bytes()
-                    .enumerate()
-                    .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
-                && num(5..7).is_some_and(|m| (1..=12).contains(&m))
-                && num(8..10).is_some_and(|d| (1..=31).contains(&d)));
-        (game_ok && date_ok && clean(&source)).then_some(Entry {
+        Ok(Line {
             fingerprint,
             game,
             date,
             source,
+            maker,
         })
     }
 }
 
+/// A field as a message shows it: its first 40 characters, control characters escaped.
+fn shown(s: &str) -> String {
+    let cut: String = s.chars().take(40).collect();
+    let mut out = crate::output::escaped(&cut);
+    if s.chars().count() > 40 {
+        out.push_str("...");
+    }
+    out
+}
+
+/// A date as YYYY-MM-DD (month 1-12, day 1-31), or `-`.
+fn date_ok(date: &str) -> bool {
+    let b = date.as_bytes();
+    let num = |r: std::ops::Range<usize>| {
+        std::str::from_utf8(&b[r])
+            .ok()
+            .and_then(|t| t.parse::<u32>().ok())
+    };
+    date == "-"
+        || (b.len() == 10
+            && b[4] == b'-'
+            && b[7] == b'-'
+            && date
+                .bytes()
+                .enumerate()
+                .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+            && num(5..7).is_some_and(|m| (1..=12).contains(&m))
+            && num(8..10).is_some_and(|d| (1..=31).contains(&d)))
+}
+
 /// Read every entry of a catalogue file in order, passing each to `each` (at most
-/// [`MAX_ENTRIES`]; a bad line is an error naming it). A missing file has none.
-fn read_entries(path: &Path, mut each: impl FnMut(Entry) -> Result<()>) -> Result<usize> {
+/// [`MAX_ENTRIES`] entries of at most [`MAX_LINE`] bytes, games among `games`; a bad
+/// line is an error naming it). A missing file has none. Returns the entries read.
+pub fn read_lines(
+    path: &Path,
+    games: &[&'static str],
+    mut each: impl FnMut(Line<'_>) -> Result<()>,
+) -> Result<usize> {
     check_path(path)?;
     let file = match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
         _ => crate::output::open_regular(path)?,
     };
-    let mut r = std::io::BufReader::new(file);
-    let mut buf = Vec::new();
+    let mut r = std::io::BufReader::with_capacity(1 << 16, file);
+    let mut buf = Vec::with_capacity(MAX_LINE);
     let mut n = 0usize;
     let bad = |line: usize, why: &str| {
-        Error::invalid(format!("catalogue {} line {line}: {why}", path.display()))
+        Error::invalid(format!(
+            "catalogue {} line {line}: {why}",
+            crate::output::escaped_path(path)
+        ))
     };
     for line_no in 1.. {
         if line_no % 65_536 == 0 {
@@ -187,7 +337,7 @@ fn read_entries(path: &Path, mut each: impl FnMut(Entry) -> Result<()>) -> Resul
         match got {
             Ok(0) => break,
             Ok(_) => {}
-            Err(_) => return Err(bad(line_no, "longer than 4096 bytes")),
+            Err(_) => return Err(bad(line_no, &format!("longer than {MAX_LINE} bytes"))),
         }
         let text = std::str::from_utf8(&buf).map_err(|_| bad(line_no, "not UTF-8 text"))?;
         let text = text.trim_end_matches(['\n', '\r']);
@@ -195,12 +345,7 @@ fn read_entries(path: &Path, mut each: impl FnMut(Entry) -> Result<()>) -> Resul
         if text.trim().is_empty() || text.starts_with('#') {
             continue;
         }
-        let entry = Entry::parse(text).ok_or_else(|| {
-            bad(
-                line_no,
-                "not a catalogue line (fingerprint, game, date, where; split by tabs)",
-            )
-        })?;
+        let entry = Line::parse(text, games).map_err(|why| bad(line_no, &why))?;
         n += 1;
         if n > MAX_ENTRIES {
             return Err(bad(
@@ -213,41 +358,62 @@ fn read_entries(path: &Path, mut each: impl FnMut(Entry) -> Result<()>) -> Resul
     Ok(n)
 }
 
+/// About how many entries the files at `paths` can hold at most (by their sizes),
+/// at most [`MAX_ENTRIES`].
+fn most_entries(paths: &[&Path]) -> usize {
+    let bytes: u64 = paths
+        .iter()
+        .filter_map(|p| std::fs::symlink_metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    (bytes / MIN_LINE).min(MAX_ENTRIES as u64) as usize
+}
+
 /// A catalogue opened by a run: locked, read, and ready to take what the run publishes.
 pub struct Catalogue {
     path: PathBuf,
-    /// Every fingerprint in the file, and whether it is one of this run's own
-    /// (published earlier by the same job for the same date, which a rerun makes again).
-    known: HashMap<Fingerprint, bool>,
-    /// Entries by game, for messages.
-    by_game: HashMap<String, u64>,
-    _lock: std::fs::File,
+    /// Every fingerprint the run draws past (one with an entry that is not the run's
+    /// own), sorted.
+    drawn: Arc<Vec<Fingerprint>>,
+    /// Fingerprints every entry of which is the run's own (published earlier by the
+    /// same job or template, which a rerun makes again), sorted.
+    own: Vec<Fingerprint>,
+    /// What this run added.
+    added: HashSet<Fingerprint>,
+    _lock: Lock,
 }
 
 impl Catalogue {
-    /// Lock and read the catalogue at `path` (a missing file is an empty catalogue).
-    /// Entries for which `own` is true are this run's own from an earlier attempt:
-    /// they are not drawn past (so a rerun makes the same puzzles again), and they are
-    /// not added twice. Another run holding the catalogue is [`Error::Busy`].
-    pub fn open(path: &Path, own: impl Fn(&Entry) -> bool) -> Result<Catalogue> {
+    /// Lock and read the catalogue at `path` (a missing file is an empty catalogue);
+    /// `games` are the game names there are. Entries for which `own` is true are this
+    /// run's own from an earlier attempt: they are not drawn past (so a rerun makes the
+    /// same puzzles again), and they are not added twice. Another run holding the
+    /// catalogue is [`Error::Busy`].
+    pub fn open(
+        path: &Path,
+        games: &[&'static str],
+        own: impl Fn(&Line<'_>) -> bool,
+    ) -> Result<Catalogue> {
         check_path(path)?;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             crate::output::create_folder(dir, "the catalogue's folder")?;
         }
-        let lock = lock_beside(path)?;
-        let mut known = HashMap::new();
-        let mut by_game: HashMap<String, u64> = HashMap::new();
-        read_entries(path, |e| {
-            let mine = own(&e);
-            let slot = known.entry(e.fingerprint).or_insert(mine);
-            *slot &= mine;
-            *by_game.entry(e.game).or_default() += 1;
-            Ok(())
-        })?;
+        let lock = Lock::beside(path)?;
+        let mut drawn: Vec<Fingerprint> = Vec::new();
+        let mut mine: Vec<Fingerprint> = Vec::new();
+        read_entries_into(path, games, &own, &mut drawn, &mut mine)?;
+        drawn.sort_unstable();
+        drawn.dedup();
+        drawn.shrink_to_fit();
+        mine.sort_unstable();
+        mine.dedup();
+        mine.retain(|f| drawn.binary_search(f).is_err());
+        mine.shrink_to_fit();
         Ok(Catalogue {
             path: path.to_path_buf(),
-            known,
-            by_game,
+            drawn: Arc::new(drawn),
+            own: mine,
+            added: HashSet::new(),
             _lock: lock,
         })
     }
@@ -257,21 +423,42 @@ impl Catalogue {
         &self.path
     }
 
+    /// The distinct puzzles it holds (with what this run added).
+    pub fn len(&self) -> usize {
+        self.drawn.len() + self.own.len() + self.added.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Refuse, before any work, a run that may add `adding` puzzles to a catalogue
+    /// that has room for fewer.
+    pub fn check_room(&self, adding: u64) -> Result<()> {
+        let room = MAX_ENTRIES.saturating_sub(self.len()) as u64;
+        if adding > room {
+            return Err(Error::invalid(format!(
+                "catalogue {} holds {} puzzles and this run may add {adding}: more than the {MAX_ENTRIES} a catalogue holds; start a new catalogue",
+                crate::output::escaped_path(&self.path),
+                self.len()
+            )));
+        }
+        Ok(())
+    }
+
     /// The fingerprints a run must draw past: every entry but the run's own.
     pub fn seen(&self) -> Seen {
         Seen {
-            set: self
-                .known
-                .iter()
-                .filter(|(_, own)| !**own)
-                .map(|(f, _)| *f)
-                .collect(),
+            base: self.drawn.clone(),
+            new: HashSet::new(),
         }
     }
 
-    /// Entries of `game` in the catalogue.
-    pub fn count(&self, game: &str) -> u64 {
-        self.by_game.get(game).copied().unwrap_or(0)
+    fn holds(&self, f: &Fingerprint) -> bool {
+        self.drawn.binary_search(f).is_ok()
+            || self.own.binary_search(f).is_ok()
+            || self.added.contains(f)
     }
 
     /// Add `entries` that are not in the catalogue yet: the file is written whole to a
@@ -279,21 +466,16 @@ impl Catalogue {
     /// (none: the file is not touched).
     pub fn add(&mut self, entries: &[Entry]) -> Result<usize> {
         let mut new: Vec<&Entry> = Vec::new();
-        let mut fresh = std::collections::HashSet::new();
+        let mut fresh = HashSet::new();
         for e in entries {
-            if !self.known.contains_key(&e.fingerprint) && fresh.insert(e.fingerprint) {
+            if !self.holds(&e.fingerprint) && fresh.insert(e.fingerprint) {
                 new.push(e);
             }
         }
         if new.is_empty() {
             return Ok(0);
         }
-        if self.known.len() + new.len() > MAX_ENTRIES {
-            return Err(Error::invalid(format!(
-                "catalogue {} would hold more than {MAX_ENTRIES} entries: start a new one",
-                self.path.display()
-            )));
-        }
+        self.check_room(new.len() as u64)?;
         let mut out = crate::output::AtomicFile::create(&self.path)?;
         let w = |e: std::io::Error| Error::io("cannot write to", &self.path, e);
         match crate::output::open_regular(&self.path) {
@@ -312,12 +494,32 @@ impl Catalogue {
             out.write_all(e.line().as_bytes()).map_err(w)?;
         }
         out.commit()?;
-        for e in &new {
-            self.known.insert(e.fingerprint, true);
-            *self.by_game.entry(e.game.clone()).or_default() += 1;
-        }
+        self.added.extend(new.iter().map(|e| e.fingerprint));
         Ok(new.len())
     }
+}
+
+/// Read a catalogue's fingerprints: those with an entry `own` says is not the run's
+/// into `drawn`, the rest into `mine` (about 16 bytes each).
+fn read_entries_into(
+    path: &Path,
+    games: &[&'static str],
+    own: &impl Fn(&Line<'_>) -> bool,
+    drawn: &mut Vec<Fingerprint>,
+    mine: &mut Vec<Fingerprint>,
+) -> Result<()> {
+    read_lines(path, games, |e| {
+        let v = if own(&e) { &mut *mine } else { &mut *drawn };
+        v.try_reserve(1).map_err(|_| {
+            Error::invalid(format!(
+                "catalogue {}: not enough memory to hold its entries (16 bytes each)",
+                crate::output::escaped_path(path)
+            ))
+        })?;
+        v.push(e.fingerprint);
+        Ok(())
+    })?;
+    Ok(())
 }
 
 fn ends_with_newline(path: &Path) -> Result<bool> {
@@ -367,11 +569,18 @@ pub fn lock_path(path: &Path) -> PathBuf {
 }
 
 /// Refuse a catalogue path that cannot be one, before anything is created beside it:
-/// empty, ending in a separator, a folder, a link, a device or a FIFO.
+/// empty, ending in a separator, a folder, a link, a device or a FIFO, or a name with
+/// control characters.
 pub fn check_path(path: &Path) -> Result<()> {
     let text = path.as_os_str().to_string_lossy();
     if text.is_empty() {
         return Err(Error::invalid("the catalogue's path is empty: name a file"));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(Error::invalid(format!(
+            "catalogue {}: the name holds control characters",
+            crate::output::escaped(&text)
+        )));
     }
     if text.ends_with('/') || path.file_name().is_none() {
         return Err(Error::invalid(format!(
@@ -392,59 +601,118 @@ pub fn check_path(path: &Path) -> Result<()> {
     }
 }
 
-/// Take `PATH.lock` beside the catalogue, without waiting.
-fn lock_beside(path: &Path) -> Result<std::fs::File> {
-    check_path(path)?;
-    let lock_path = lock_path(path);
-    let mut o = std::fs::OpenOptions::new();
-    o.create(true).truncate(false).read(true).write(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let f = o
-        .open(&lock_path)
-        .map_err(|e| Error::io("cannot create", &lock_path, e))?;
-    if !f.metadata().is_ok_and(|m| m.is_file()) {
-        return Err(Error::invalid(format!(
-            "{} is not a regular file",
+/// `PATH.lock` beside a catalogue, held (exclusively) while a run or a merge uses the
+/// catalogue, and removed when it is let go: nothing is left beside the catalogue
+/// once the command ends, however it fails (only a killed process leaves one, which
+/// the next command takes over).
+///
+/// A command that opened the lock file just before its holder removed it would hold a
+/// lock on a file no longer there: after taking the lock, the file at the path must be
+/// the one locked, else it tries again.
+struct Lock {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+#[cfg(unix)]
+fn file_id(m: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (m.dev(), m.ino())
+}
+
+impl Lock {
+    /// Take `PATH.lock` beside the catalogue at `path`, without waiting.
+    fn beside(path: &Path) -> Result<Lock> {
+        check_path(path)?;
+        let lock_path = lock_path(path);
+        for _ in 0..8 {
+            let mut o = std::fs::OpenOptions::new();
+            o.create(true).truncate(false).read(true).write(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+            }
+            let f = o
+                .open(&lock_path)
+                .map_err(|e| Error::io("cannot create", &lock_path, e))?;
+            let meta = f
+                .metadata()
+                .map_err(|e| Error::io("cannot read", &lock_path, e))?;
+            if !meta.is_file() {
+                return Err(Error::invalid(format!(
+                    "{} is not a regular file",
+                    lock_path.display()
+                )));
+            }
+            match f.try_lock() {
+                Ok(()) => {}
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(Error::Busy(format!(
+                        "another puzzlebook run is drawing from the catalogue {} (it holds {}): try again when it is done",
+                        path.display(),
+                        lock_path.display()
+                    )))
+                }
+                Err(std::fs::TryLockError::Error(e)) => {
+                    return Err(Error::io("cannot lock", &lock_path, e))
+                }
+            }
+            // Still the file at the path (its holder did not remove it meanwhile)?
+            let same =
+                std::fs::symlink_metadata(&lock_path).is_ok_and(|m| file_id(&m) == file_id(&meta));
+            if same {
+                return Ok(Lock {
+                    file: f,
+                    path: lock_path,
+                });
+            }
+        }
+        Err(Error::Busy(format!(
+            "the lock {} beside the catalogue keeps changing: another run is using it; try again",
             lock_path.display()
-        )));
-    }
-    match f.try_lock() {
-        Ok(()) => Ok(f),
-        Err(std::fs::TryLockError::WouldBlock) => Err(Error::Busy(format!(
-            "another puzzlebook run is drawing from the catalogue {} (it holds {}): try again when it is done",
-            path.display(),
-            lock_path.display()
-        ))),
-        Err(std::fs::TryLockError::Error(e)) => Err(Error::io("cannot lock", &lock_path, e)),
+        )))
     }
 }
 
-/// Fingerprints to draw past: a catalogue's, then each puzzle a run has taken.
+impl Drop for Lock {
+    fn drop(&mut self) {
+        // Remove the lock file while it is still held, and only if it is still ours.
+        let ours = self
+            .file
+            .metadata()
+            .ok()
+            .zip(std::fs::symlink_metadata(&self.path).ok());
+        if ours.is_some_and(|(a, b)| file_id(&a) == file_id(&b)) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Fingerprints to draw past: a catalogue's (shared, sorted), then each puzzle a run
+/// has taken.
 #[derive(Debug, Clone, Default)]
 pub struct Seen {
-    set: std::collections::HashSet<Fingerprint>,
+    base: Arc<Vec<Fingerprint>>,
+    new: HashSet<Fingerprint>,
 }
 
 impl Seen {
     /// Whether `f` was seen; if not, it is now (true: a new puzzle).
     pub fn take(&mut self, f: Fingerprint) -> bool {
-        self.set.insert(f)
+        self.base.binary_search(&f).is_err() && self.new.insert(f)
     }
     /// Whether `f` was seen.
     pub fn contains(&self, f: &Fingerprint) -> bool {
-        self.set.contains(f)
+        self.base.binary_search(f).is_ok() || self.new.contains(f)
     }
     /// How many fingerprints.
     pub fn len(&self) -> usize {
-        self.set.len()
+        self.base.len() + self.new.len()
     }
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.set.is_empty()
+        self.len() == 0
     }
 }
 
@@ -478,47 +746,104 @@ pub fn published(
         .collect()
 }
 
+/// A set of fingerprints with room for `n` reserved up front (no growth, so no
+/// moment holding the old table and the new).
+fn fingerprint_set(n: usize, what: &Path) -> Result<HashSet<Fingerprint>> {
+    let mut set = HashSet::new();
+    set.try_reserve(n).map_err(|_| {
+        Error::invalid(format!(
+            "{}: not enough memory to hold {n} fingerprints",
+            crate::output::escaped_path(what)
+        ))
+    })?;
+    Ok(set)
+}
+
 /// Merge catalogues: every entry of `inputs`, each fingerprint once (its first
-/// entry), written to `into` atomically (which may be one of the inputs). Returns the
-/// entries written.
-pub fn merge(inputs: &[PathBuf], into: &Path) -> Result<usize> {
-    let _lock = lock_beside(into)?;
-    let mut seen = std::collections::HashSet::new();
-    let mut lines: Vec<String> = Vec::new();
+/// entry), written to `into` atomically (which may be one of the inputs), line by
+/// line as read. Returns the entries written.
+pub fn merge(inputs: &[PathBuf], into: &Path, games: &[&'static str]) -> Result<usize> {
     for p in inputs {
+        check_path(p)?;
         if !p.exists() {
             return Err(Error::invalid(format!(
                 "catalogue {} does not exist",
                 p.display()
             )));
         }
-        read_entries(p, |e| {
-            if seen.insert(e.fingerprint) {
-                if lines.len() >= MAX_ENTRIES {
-                    return Err(Error::invalid(format!(
-                        "the merged catalogue would hold more than {MAX_ENTRIES} entries"
-                    )));
-                }
-                lines.push(e.line());
-            }
-            Ok(())
-        })?;
     }
+    let _lock = Lock::beside(into)?;
+    let paths: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    let mut seen = fingerprint_set(most_entries(&paths), into)?;
     let mut out = crate::output::AtomicFile::create(into)?;
     let w = |e: std::io::Error| Error::io("cannot write to", into, e);
     out.write_all(HEADER.as_bytes()).map_err(w)?;
-    for l in &lines {
-        out.write_all(l.as_bytes()).map_err(w)?;
+    for p in inputs {
+        read_lines(p, games, |e| {
+            if seen.contains(&e.fingerprint) {
+                return Ok(());
+            }
+            if seen.len() >= MAX_ENTRIES {
+                return Err(Error::invalid(format!(
+                    "the merged catalogue would hold more than {MAX_ENTRIES} entries"
+                )));
+            }
+            seen.insert(e.fingerprint);
+            out.write_all(e.text().as_bytes()).map_err(w)
+        })?;
     }
     out.commit()?;
-    Ok(lines.len())
+    Ok(seen.len())
 }
 
-/// Every entry of a catalogue file (for `catalogue list` and tests).
-pub fn entries(path: &Path) -> Result<Vec<Entry>> {
+/// What `catalogue count` says of a catalogue.
+#[derive(Debug, Default)]
+pub struct Counts {
+    /// Distinct puzzles.
+    pub total: u64,
+    /// Distinct puzzles by game, in the order of the names given.
+    pub by_game: Vec<(&'static str, u64)>,
+    /// The first and last dates entries were published for, and how many dates.
+    pub dates: Option<(String, String, usize)>,
+}
+
+/// Count a catalogue's distinct puzzles by game, and the dates its entries name,
+/// reading it line by line.
+pub fn count(path: &Path, games: &[&'static str]) -> Result<Counts> {
+    let mut seen = fingerprint_set(most_entries(&[path]), path)?;
+    let mut by_game: Vec<(&'static str, u64)> = games.iter().map(|g| (*g, 0)).collect();
+    // Dates as YYYYMMDD numbers: at most one per day of 10,000 years.
+    let mut dates = std::collections::BTreeSet::new();
+    read_lines(path, games, |e| {
+        if e.date != "-" {
+            if let Ok(d) = e.date.replace('-', "").parse::<u32>() {
+                dates.insert(d);
+            }
+        }
+        if seen.insert(e.fingerprint) {
+            if let Some(slot) = by_game.iter_mut().find(|(g, _)| *g == e.game) {
+                slot.1 += 1;
+            }
+        }
+        Ok(())
+    })?;
+    let iso = |d: u32| format!("{:04}-{:02}-{:02}", d / 10_000, d / 100 % 100, d % 100);
+    Ok(Counts {
+        total: seen.len() as u64,
+        by_game: by_game.into_iter().filter(|(_, n)| *n > 0).collect(),
+        dates: match (dates.first(), dates.last()) {
+            (Some(&a), Some(&b)) => Some((iso(a), iso(b), dates.len())),
+            _ => None,
+        },
+    })
+}
+
+/// Every entry of a catalogue file, in memory (at most [`MAX_ENTRIES`]; for small
+/// files such as a run's `published.txt`, and tests).
+pub fn entries(path: &Path, games: &[&'static str]) -> Result<Vec<Entry>> {
     let mut v = Vec::new();
-    read_entries(path, |e| {
-        v.push(e);
+    read_lines(path, games, |e| {
+        v.push(e.to_entry());
         Ok(())
     })?;
     Ok(v)
@@ -567,13 +892,28 @@ mod tests {
         let f = fingerprint("flip", "x");
         assert_eq!(f.to_string().parse::<Fingerprint>(), Ok(f));
         assert!("xyz".parse::<Fingerprint>().is_err());
-        let e = Entry {
+        let mut e = Entry {
             fingerprint: f,
-            game: "flip".into(),
+            game: "flip",
             date: "2026-11-26".into(),
             source: "daily/flip.jsonl#3".into(),
+            maker: None,
         };
-        assert_eq!(Entry::parse(e.line().trim_end()), Some(e));
+        let games = ["flip", "numbrix"];
+        assert_eq!(
+            Line::parse(e.line().trim_end(), &games).map(|l| l.to_entry()),
+            Ok(e.clone())
+        );
+        e.maker = Some(maker(&["job", "/srv/daily.toml"]));
+        assert_eq!(e.line().matches('\t').count(), 4);
+        assert_eq!(
+            Line::parse(e.line().trim_end(), &games).map(|l| l.to_entry()),
+            Ok(e.clone())
+        );
+        let other = e.line().replace("\tflip\t", "\tchess\t");
+        assert!(Line::parse(other.trim_end(), &games)
+            .unwrap_err()
+            .contains("'chess' is not a game"));
         assert_ne!(fingerprint("flip", "x"), fingerprint("numbrix", "x"));
     }
 }

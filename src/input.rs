@@ -91,10 +91,53 @@ pub fn toml_error(e: &toml::de::Error, text: &str) -> String {
             }
             let before = &text.as_bytes()[..span.start.min(text.len())];
             let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            // A value of the wrong type or out of range: its span is the value; the
+            // key is what stands before the `=` ahead of it.
+            if msg.starts_with("invalid value") || msg.starts_with("invalid type") {
+                if let Some(key) = key_before(text, span.start) {
+                    return format!("line {line}: `{key}`: {}", plain_range(&msg));
+                }
+            }
             format!("line {line}: {msg}")
         }
         None => msg,
     }
+}
+
+/// The key whose value starts at byte `at` of a TOML text (`keep = -1`, or `size` in
+/// `params = { size = -1 }`), if one stands there.
+fn key_before(text: &str, at: usize) -> Option<String> {
+    let head = text.get(..at.min(text.len()))?;
+    let line_start = head.rfind('\n').map_or(0, |i| i + 1);
+    let head = head[line_start..].trim_end();
+    let head = head.strip_suffix('=')?.trim_end();
+    let key = head
+        .rsplit(|c: char| c == '{' || c == ',' || c.is_whitespace())
+        .next()?
+        .trim_matches(['"', '\'']);
+    let ok = !key.is_empty()
+        && key.len() <= 64
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    ok.then(|| key.to_string())
+}
+
+/// serde's names of integer types in a message, as the ranges they hold.
+pub fn plain_range(msg: &str) -> String {
+    [
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        ("expected u64", "expected a whole number of 0 or more"),
+        ("expected usize", "expected a whole number of 0 or more"),
+        ("expected i64", "expected a whole number"),
+    ]
+    .iter()
+    .fold(msg.to_string(), |m, (from, to)| m.replace(from, to))
 }
 
 /// A line too long to hold.

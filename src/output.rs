@@ -34,6 +34,7 @@ static CREATED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 /// made so that [`remove_created_folders`] can take it back. What the user named as
 /// a folder must be one: `/dev/null` or a file is refused with that said.
 pub fn create_folder(dir: &Path, what: &str) -> Result<()> {
+    check_plain_name(dir, what)?;
     let mut missing = Vec::new();
     let mut p = dir;
     loop {
@@ -226,6 +227,7 @@ fn classify(user: &Path) -> Result<Target> {
     if user.as_os_str().is_empty() {
         return Err(Error::invalid("an output path is empty: name a file"));
     }
+    check_plain_name(user, "the output")?;
     check_not_input("", user)?;
     if in_owned_folder(user) {
         check_own_name(user)?;
@@ -819,6 +821,158 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File> {
         )));
     }
     Ok(f)
+}
+
+/// Refuse a path with control characters (ESC, BEL, a newline...) in it, before
+/// anything is made under it: such a name would reach terminals and logs raw.
+/// `what` names the path in the message.
+pub fn check_plain_name(path: &Path, what: &str) -> Result<()> {
+    let text = path.to_string_lossy();
+    if text.chars().any(char::is_control) {
+        return Err(Error::invalid(format!(
+            "{what} {} has control characters in its name (shown escaped): choose a name without them",
+            escaped(&text)
+        )));
+    }
+    Ok(())
+}
+
+/// `s` as it may be shown on a terminal: control characters (ESC, BEL, a newline...)
+/// written as escapes, so a name read from a file or a job never reaches the terminal
+/// raw ([`crate::input::escape_controls`]).
+pub fn escaped(s: &str) -> String {
+    crate::input::escape_controls(s)
+}
+
+/// A path as it may be shown on a terminal (see [`escaped`]).
+pub fn escaped_path(p: &Path) -> String {
+    escaped(&p.to_string_lossy())
+}
+
+/// Seals: how puzzlebook knows a file at one of the names it writes in an output folder
+/// (`index.md`, `index.json`, `published.txt`) is the one it wrote, unchanged. A text
+/// file ends with one line holding the SHA-256 of every byte before it; a JSON file
+/// holds its own SHA-256, taken with the digest written as 64 zeros. A file a person
+/// wrote, or changed by so much as a byte, carries no valid seal: retention keeps it
+/// and a run refuses to replace it.
+pub mod seal {
+    use std::io::{BufRead, Read};
+    use std::path::Path;
+
+    /// What a seal's digest follows.
+    const MARK: &str = "puzzlebook-seal:";
+    const ZEROS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+    /// How a text file's last line wraps its seal (`<!-- ` and ` -->` in Markdown,
+    /// `# ` and nothing in a catalogue-style list).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Style {
+        /// What comes before the mark.
+        pub before: &'static str,
+        /// What comes after the digest.
+        pub after: &'static str,
+    }
+
+    /// Markdown: an HTML comment, which no viewer shows.
+    pub const MARKDOWN: Style = Style {
+        before: "<!-- ",
+        after: " -->",
+    };
+    /// A `#` comment line.
+    pub const HASH_COMMENT: Style = Style {
+        before: "# ",
+        after: "",
+    };
+
+    /// `body` (ending in a newline) with its seal line after it.
+    pub fn text(body: &str, style: Style) -> String {
+        let digest = super::sha256_hex(body.as_bytes());
+        format!("{body}{}{MARK}{digest}{}\n", style.before, style.after)
+    }
+
+    /// Whether the file at `path` (a regular file, read through no link, at most
+    /// `max` bytes, read in blocks) ends with a valid seal line of `style`.
+    pub fn text_file_ok(path: &Path, style: Style, max: u64) -> bool {
+        use sha2::Digest;
+        let Ok(f) = super::open_regular(path) else {
+            return false;
+        };
+        if f.metadata().map_or(true, |m| m.len() > max) {
+            return false;
+        }
+        let mut r = std::io::BufReader::with_capacity(1 << 16, f.take(max));
+        let mut h = sha2::Sha256::new();
+        let (mut line, mut last) = (Vec::new(), Vec::new());
+        loop {
+            line.clear();
+            match r.read_until(b'\n', &mut line) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+            // The line before is body: hash it; this one may be the seal.
+            h.update(&last);
+            std::mem::swap(&mut last, &mut line);
+            if crate::interrupt::requested() {
+                return false;
+            }
+        }
+        let want = format!("{}{MARK}", style.before);
+        let Ok(last) = std::str::from_utf8(&last) else {
+            return false;
+        };
+        let Some(rest) = last
+            .strip_prefix(&want)
+            .and_then(|r| r.strip_suffix('\n'))
+            .and_then(|r| r.strip_suffix(style.after))
+        else {
+            return false;
+        };
+        super::manifest_hex(&h.finalize()) == rest
+    }
+
+    /// A JSON value as pretty text holding its own seal at `key` (which `value` must
+    /// hold as a string member of its top level, with any content).
+    pub fn json(mut value: serde_json::Value, key: &str) -> String {
+        value[key] = serde_json::json!(format!("{MARK}{ZEROS}"));
+        let blank = serde_json::to_string_pretty(&value).expect("serialises") + "\n";
+        let digest = super::sha256_hex(blank.as_bytes());
+        blank.replacen(&format!("{MARK}{ZEROS}"), &format!("{MARK}{digest}"), 1)
+    }
+
+    /// Whether the JSON file at `path` (at most `max` bytes) holds a valid seal.
+    pub fn json_file_ok(path: &Path, max: u64) -> bool {
+        let Ok(f) = super::open_regular(path) else {
+            return false;
+        };
+        let mut bytes = Vec::new();
+        if f.take(max + 1).read_to_end(&mut bytes).is_err() || bytes.len() as u64 > max {
+            return false;
+        }
+        let Ok(text) = String::from_utf8(bytes) else {
+            return false;
+        };
+        json_ok(&text)
+    }
+
+    /// Whether `text` holds exactly one seal, valid for the rest of it.
+    pub fn json_ok(text: &str) -> bool {
+        let mut found = text.match_indices(MARK);
+        let (Some((at, _)), None) = (found.next(), found.next()) else {
+            return false;
+        };
+        let start = at + MARK.len();
+        let Some(digest) = text.get(start..start + 64) else {
+            return false;
+        };
+        let blank = format!("{}{ZEROS}{}", &text[..start], &text[start + 64..]);
+        super::sha256_hex(blank.as_bytes()) == digest
+    }
+}
+
+/// Bytes as lowercase hex.
+fn manifest_hex(d: &[u8]) -> String {
+    d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// SHA-256 of `bytes`, as 64 lowercase hex digits.

@@ -3,6 +3,7 @@
 use clap::Args;
 use puzzlebook::batch::Env;
 use puzzlebook::book::{self, BookOptions};
+use puzzlebook::catalogue::{Catalogue, Maker};
 use puzzlebook::output::{self, write_atomic};
 use puzzlebook::shard::Shard;
 use puzzlebook::{Error, Result};
@@ -116,14 +117,15 @@ fn book_inputs(
 }
 
 /// The catalogue a template names (relative to the template's folder), locked and
-/// read, with the source its book's entries carry: `TEMPLATE[/volume-N]`. The
-/// book's own entries from an earlier run are not drawn past, so making the same
-/// book again gives the same pages.
+/// read, with the source its book's entries carry (`TEMPLATE[/volume-N]`) and who
+/// makes them. The book's own entries from an earlier run are not drawn past, so
+/// making the same book again gives the same pages.
 fn template_catalogue(
     template: &book::Template,
     template_path: Option<&Path>,
+    seed: Option<u64>,
     volume: Option<u32>,
-) -> Result<Option<(puzzlebook::catalogue::Catalogue, String)>> {
+) -> Result<Option<(Catalogue, String, Maker)>> {
     let Some(named) = &template.catalogue else {
         return Ok(None);
     };
@@ -131,28 +133,36 @@ fn template_catalogue(
         Some(dir) if named.is_relative() => dir.join(named),
         _ => named.clone(),
     };
-    let name = template_path
-        .and_then(Path::file_name)
+    let shown_path = template_path.unwrap_or(Path::new("templates/default.toml"));
+    let name = shown_path
+        .file_name()
         .map_or("default.toml".into(), |n| n.to_string_lossy().into_owned());
     let source = match volume {
         Some(v) => format!("{name}/volume-{v}"),
         None => name.clone(),
     };
-    // Its own entries are not drawn past: this book's from an earlier run, and for a
-    // volume every volume of the series (volume N draws volumes 1 to N-1 itself, so
-    // any volume comes out the same whichever were made before it).
-    let own = match volume {
-        Some(_) => format!("{name}/volume-"),
-        None => format!("{source}#"),
-    };
-    let cat = puzzlebook::catalogue::Catalogue::open(&path, |e| e.source.starts_with(&own))?;
-    Ok(Some((cat, source)))
+    // Who makes the book: the template (its absolute path, not its name: two
+    // templates called book.toml are two books) and the seed; for a volume the series
+    // (every volume of it: volume N draws volumes 1 to N-1 itself, so any volume comes
+    // out the same whichever were made before it). Its own entries are not drawn past.
+    let canonical = std::fs::canonicalize(shown_path)
+        .map_err(|e| Error::io("cannot read the template", shown_path, e))?;
+    let seed = seed
+        .or(template.seed)
+        .unwrap_or(puzzlebook::seed::DEFAULT_SEED)
+        .to_string();
+    let what = if volume.is_some() { "series" } else { "book" };
+    let maker = puzzlebook::catalogue::maker(&[what, &canonical.to_string_lossy(), &seed]);
+    let cat = Catalogue::open(&path, puzzlebook::games::NAMES, |e| e.maker == Some(maker))?;
+    let adding: u64 = template.sections.iter().map(|s| s.count as u64).sum();
+    cat.check_room(adding)?;
+    Ok(Some((cat, source, maker)))
 }
 
 /// Add what a book published to its catalogue (after the PDF is whole).
 fn publish(
-    cat: &mut puzzlebook::catalogue::Catalogue,
-    source: &str,
+    cat: &mut Catalogue,
+    (source, maker): (&str, Maker),
     date: &str,
     published: &[puzzlebook::catalogue::Published],
 ) -> Result<()> {
@@ -160,15 +170,16 @@ fn publish(
         .iter()
         .map(|p| puzzlebook::catalogue::Entry {
             fingerprint: p.fingerprint,
-            game: p.game.to_string(),
+            game: p.game,
             date: date.to_string(),
             source: format!("{source}#{}", p.place),
+            maker: Some(maker),
         })
         .collect();
     let added = cat.add(&entries)?;
     eprintln!(
         "catalogue {}: {added} puzzles added ({} already there)",
-        cat.path().display(),
+        output::escaped_path(cat.path()),
         entries.len() - added
     );
     Ok(())
@@ -185,8 +196,9 @@ pub fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<Exit
         (jobs, show_progress),
         args.volume,
     )?;
-    let mut catalogue = template_catalogue(&template, args.template.as_deref(), args.volume)?;
-    if let Some((cat, _)) = &catalogue {
+    let mut catalogue =
+        template_catalogue(&template, args.template.as_deref(), args.seed, args.volume)?;
+    if let Some((cat, _, _)) = &catalogue {
         let lock = puzzlebook::catalogue::lock_path(cat.path());
         output::check_distinct(
             &[
@@ -204,9 +216,9 @@ pub fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<Exit
     // A stop asked for while the book was laid out: nothing is written.
     puzzlebook::interrupt::check()?;
     let written = book::write_with_facts(&args.out, &built)?;
-    if let Some((cat, source)) = &mut catalogue {
+    if let Some((cat, source, maker)) = &mut catalogue {
         let date = template.date.clone().unwrap_or_else(|| "-".into());
-        publish(cat, source, &date, &built.published)?;
+        publish(cat, (source, *maker), &date, &built.published)?;
     }
     for w in &built.warnings {
         eprintln!("warning: {w}");
@@ -258,7 +270,9 @@ pub fn cover_cmd(args: CoverArgs, jobs: usize, show_progress: bool) -> Result<Ex
         args.volume,
     )?;
     // The front shows the interior's first puzzle: drawn past the same catalogue.
-    if let Some((cat, _)) = template_catalogue(&template, args.template.as_deref(), args.volume)? {
+    if let Some((cat, _, _)) =
+        template_catalogue(&template, args.template.as_deref(), args.seed, args.volume)?
+    {
         opts.fresh = Some(std::sync::Arc::new(std::sync::Mutex::new(cat.seen())));
     }
     let cover = book::cover::build(&template, &opts, args.paper)?;
@@ -399,7 +413,7 @@ pub fn verify_cmd(manifest: &Path) -> Result<ExitCode> {
     let bad: Vec<_> = checks.iter().filter(|c| c.problem.is_some()).collect();
     for c in &checks {
         match &c.problem {
-            None => super::say(&format!("ok       {}\n", c.file.display()))?,
+            None => super::say(&format!("ok       {}\n", output::escaped_path(&c.file)))?,
             Some(p) => {
                 // A manifest's names are untrusted: cut, control characters escaped.
                 // The manifest's folder as given, then its entry cut (a long entry
@@ -425,10 +439,14 @@ pub fn verify_cmd(manifest: &Path) -> Result<ExitCode> {
             "{} of {} files do not match {}",
             bad.len(),
             checks.len(),
-            manifest.display()
+            output::escaped_path(manifest)
         )));
     }
-    eprintln!("all {} files match {}", checks.len(), manifest.display());
+    eprintln!(
+        "all {} files match {}",
+        checks.len(),
+        output::escaped_path(manifest)
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -460,36 +478,24 @@ pub fn catalogue_cmd(c: CatalogueCommand) -> Result<ExitCode> {
     use puzzlebook::catalogue;
     match c {
         CatalogueCommand::Merge { inputs, into } => {
-            let n = catalogue::merge(&inputs, &into)?;
-            eprintln!("wrote {}: {n} puzzles", into.display());
+            let n = catalogue::merge(&inputs, &into, puzzlebook::games::NAMES)?;
+            eprintln!("wrote {}: {n} puzzles", output::escaped_path(&into));
         }
         CatalogueCommand::Count { catalogue: path } => {
             if !path.exists() {
                 return Err(Error::invalid(format!(
                     "catalogue {} does not exist",
-                    path.display()
+                    output::escaped_path(&path)
                 )));
             }
-            let mut by_game: std::collections::BTreeMap<String, u64> = Default::default();
-            let mut dates = std::collections::BTreeSet::new();
-            let mut total = 0u64;
             // A fingerprint counts once, as when a run draws past the catalogue.
-            let mut seen = std::collections::HashSet::new();
-            for e in catalogue::entries(&path)? {
-                if !seen.insert(e.fingerprint) {
-                    continue;
-                }
-                *by_game.entry(e.game).or_default() += 1;
-                dates.insert(e.date);
-                total += 1;
-            }
-            println!("{total} puzzles in {}", path.display());
-            for (g, n) in by_game {
+            let c = catalogue::count(&path, puzzlebook::games::NAMES)?;
+            println!("{} puzzles in {}", c.total, output::escaped_path(&path));
+            for (g, n) in c.by_game {
                 println!("  {g}: {n}");
             }
-            let dated: Vec<&String> = dates.iter().filter(|d| *d != "-").collect();
-            if let (Some(a), Some(b)) = (dated.first(), dated.last()) {
-                println!("  dates {a} to {b} ({} dates)", dated.len());
+            if let Some((a, b, n)) = c.dates {
+                println!("  dates {a} to {b} ({n} dates)");
             }
         }
     }

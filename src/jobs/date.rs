@@ -106,6 +106,12 @@ impl RunDate {
         while let Some(open) = rest.find('{') {
             out.push_str(&rest[..open]);
             let after = &rest[open + 1..];
+            if after.starts_with('{') {
+                return Err(Error::invalid(format!(
+                    "{} has '{{{{': a placeholder takes one pair of braces, such as {{date}} (braces cannot be written doubled to mean themselves): use {PLACEHOLDERS}",
+                    crate::input::shown(text)
+                )));
+            }
             let Some(close) = after.find('}') else {
                 return Err(Error::invalid(format!(
                     "{} has a '{{' without its '}}': a placeholder is {PLACEHOLDERS}",

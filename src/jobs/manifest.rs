@@ -17,6 +17,10 @@ pub struct Manifest {
     pub version: String,
     /// The job file, as given on the command line.
     pub job: String,
+    /// The job file's absolute path, links resolved (who the job is: retention removes
+    /// only date folders whose manifest names this job's path).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_path: Option<String>,
     /// SHA-256 of the job file's bytes, in lowercase hex.
     pub job_sha256: String,
     /// The job's master seed (outputs may set their own; see each entry's config).
@@ -26,6 +30,11 @@ pub struct Manifest {
     pub date: Option<String>,
     /// One entry per file, in the order the outputs were made.
     pub outputs: Vec<Entry>,
+    /// The manifest's own SHA-256 (see [`crate::output::seal`]), written by
+    /// [`Manifest::save`]: retention removes a date folder only when its manifest is
+    /// one puzzlebook wrote, unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<String>,
 }
 
 /// One file of one output.
@@ -83,6 +92,12 @@ pub fn file_sha256(path: &Path) -> Result<(String, u64)> {
 impl Manifest {
     /// Read and parse a manifest (a regular file of at most `MAX_MANIFEST_BYTES`).
     pub fn load(path: &Path) -> Result<Manifest> {
+        Manifest::load_checked(path).map(|(m, _)| m)
+    }
+
+    /// [`Manifest::load`], and whether the manifest carries a valid seal (puzzlebook
+    /// wrote it, and nobody changed it since).
+    pub fn load_checked(path: &Path) -> Result<(Manifest, bool)> {
         let f = open_regular(path)?;
         let mut bytes = Vec::new();
         f.take(crate::limits::MAX_MANIFEST_BYTES + 1)
@@ -95,17 +110,21 @@ impl Manifest {
                 crate::limits::MAX_MANIFEST_BYTES
             )));
         }
-        serde_json::from_slice(&bytes).map_err(|e| {
+        let m: Manifest = serde_json::from_slice(&bytes).map_err(|e| {
             Error::invalid(format!(
                 "{}: not a puzzlebook manifest: {e}",
                 path.display()
             ))
-        })
+        })?;
+        let sealed = std::str::from_utf8(&bytes).is_ok_and(crate::output::seal::json_ok);
+        Ok((m, sealed))
     }
 
-    /// Write the manifest as pretty JSON, atomically (the old one stays until the new is whole).
+    /// Write the manifest as pretty JSON with its seal, atomically (the old one stays
+    /// until the new is whole).
     pub fn save(&self, path: &Path) -> Result<()> {
-        let text = serde_json::to_string_pretty(self).expect("manifests serialise") + "\n";
+        let v = serde_json::to_value(self).expect("manifests serialise");
+        let text = crate::output::seal::json(v, "seal");
         crate::output::write_atomic(path, text.as_bytes())
     }
 

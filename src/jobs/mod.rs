@@ -54,6 +54,10 @@ struct JobFile {
 pub struct Job {
     /// The job file, as given on the command line.
     pub path: PathBuf,
+    /// The job file's absolute path, links resolved: with the configuration, who the
+    /// job is (its catalogue entries and date folders are told by it, never by the
+    /// file name alone).
+    pub canonical: PathBuf,
     /// SHA-256 of the job file's bytes, in lowercase hex (recorded in the manifest).
     pub sha256: String,
     /// The job file's master seed (None: each output's own, else its template's or the default).
@@ -142,6 +146,7 @@ const RESERVED: &[&str] = &[
 fn file_name_ok(name: &str) -> bool {
     !name.is_empty()
         && !name.starts_with('.')
+        && !name.chars().any(char::is_control)
         && !name.contains(['/', '\\'])
         && !RESERVED.contains(&name)
 }
@@ -198,8 +203,11 @@ impl Job {
         let outputs = l.outputs(&text, file.output, job_seed, file.catalogue.as_deref())?;
         let (out_dir, date_folder) = l.out_dir(file.out_dir.as_deref(), file.keep)?;
         let catalogue = l.catalogue(file.catalogue.as_deref())?;
+        let canonical =
+            std::fs::canonicalize(path).map_err(|e| Error::io("cannot read job file", path, e))?;
         Ok(Job {
             path: path.to_path_buf(),
+            canonical,
             sha256: manifest::sha256_hex(&bytes),
             seed: job_seed,
             out_dir,
@@ -337,7 +345,7 @@ impl Loader<'_> {
         let at = |m: String| self.at(line, &name, m);
         if !file_name_ok(&name) {
             return Err(at(format!(
-                "the name is a file name inside out_dir: no folders, not hidden, and none of the names puzzlebook keeps for itself ({})",
+                "the name is a file name inside out_dir: no folders, not hidden, no control characters, and none of the names puzzlebook keeps for itself ({})",
                 RESERVED.join(", ")
             )));
         }
@@ -426,6 +434,12 @@ impl Loader<'_> {
             let plain = |s: &str| self.run_date.expand(s).is_ok_and(|e| e == s);
             (plain(head) && !plain(last)).then(|| last.to_string())
         });
+        if let Some(d) = out_dir.filter(|d| d.chars().any(char::is_control)) {
+            return Err(self.bad(format!(
+                "out_dir {} has control characters in its name (shown escaped): choose a name without them",
+                crate::output::escaped(d)
+            )));
+        }
         let dir = match out_dir {
             Some(dir) => {
                 let expanded = self
@@ -745,7 +759,16 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
         write_index(job, &dir, &report)?;
     }
     if let (None, Some(keep), Some(pattern)) = (opts.shard, job.keep, &job.date_folder) {
-        retain_dates(job, &dir, pattern, keep, &log)?;
+        if opts.out_dir.is_some() {
+            // The folder named on the command line is not the job's out_dir: its
+            // neighbours are none of this job's date folders.
+            log.event(
+                format!("keep = {keep}: nothing removed, as --out-dir names the output folder (retention looks only beside the job's own out_dir)"),
+                json!({"event": "retention_off", "keep": keep, "reason": "--out-dir"}),
+            );
+        } else {
+            retain_dates(job, &dir, pattern, keep, &log)?;
+        }
     }
     log.event(
         format!(
@@ -909,13 +932,13 @@ fn retain_dates(job: &Job, dir: &Path, pattern: &str, keep: u32, log: &Log) -> R
     let r = index::retain(job, dir, pattern, keep)?;
     for p in &r.removed {
         log.event(
-            format!("removed {} (keep = {keep})", p.display()),
+            format!("removed {} (keep = {keep})", crate::output::escaped_path(p)),
             json!({"event": "removed", "folder": p.display().to_string(), "keep": keep}),
         );
     }
     for (p, why) in &r.kept {
         log.event(
-            format!("left {}: {why}", p.display()),
+            format!("left {}: {why}", crate::output::escaped_path(p)),
             json!({"event": "left", "folder": p.display().to_string(), "reason": why}),
         );
     }
@@ -996,12 +1019,15 @@ fn whole_manifest(job: &Job, mpath: &Path) -> Manifest {
             tool: "puzzlebook".into(),
             version: crate::VERSION.into(),
             job: String::new(),
+            job_path: None,
             job_sha256: String::new(),
             seed: None,
             date: None,
             outputs: Vec::new(),
+            seal: None,
         });
     m.job = job.path.display().to_string();
+    m.job_path = Some(job.canonical.display().to_string());
     m.job_sha256 = job.sha256.clone();
     m.seed = job.seed;
     m.date = job.date.clone();
@@ -1124,7 +1150,7 @@ fn whole_only(job: &Job, o: &Output) -> bool {
 
 /// A whole run's draw from its job's catalogue: the catalogue (locked), the
 /// fingerprints to draw past, and what each output published (`published.txt` in the
-/// output folder, kept until the whole run is done).
+/// output folder, sealed, kept until the whole run is done).
 struct Pool {
     catalogue: crate::catalogue::Catalogue,
     seen: crate::catalogue::Seen,
@@ -1132,9 +1158,26 @@ struct Pool {
     path: PathBuf,
     /// Its entries, in job order.
     entries: Vec<crate::catalogue::Entry>,
-    /// `JOB-STEM/`: where this job's entries say they come from.
+    /// `JOB-STEM/`: where this job's entries say they come from (for people).
     prefix: String,
+    /// Who made each publishing output's entries (see [`Output::maker`]).
+    makers: Vec<(String, crate::catalogue::Maker)>,
     date: String,
+}
+
+impl Output {
+    /// Who makes this output's puzzles, as its catalogue entries say: the job file
+    /// (its absolute path), the output's name and its configuration (kind, parameters,
+    /// seed, version). Two jobs of one file name, or one job whose output changed, never
+    /// take each other's entries for their own.
+    fn maker(&self, job: &Job) -> crate::catalogue::Maker {
+        crate::catalogue::maker(&[
+            "job",
+            &job.canonical.to_string_lossy(),
+            &self.name,
+            &self.config_sha256,
+        ])
+    }
 }
 
 impl Pool {
@@ -1145,38 +1188,56 @@ impl Pool {
             .map_or("job".into(), |s| s.to_string_lossy().into_owned());
         let prefix = format!("{stem}/");
         let date = job.date.clone().unwrap_or_else(|| "-".into());
-        let catalogue = crate::catalogue::Catalogue::open(path, |e| {
-            e.date == date && e.source.starts_with(&prefix)
+        let makers: Vec<(String, crate::catalogue::Maker)> = job
+            .outputs
+            .iter()
+            .filter(|o| o.spec.publishes())
+            .map(|o| (o.name.clone(), o.maker(job)))
+            .collect();
+        let ours = |date_of: &str, maker: Option<crate::catalogue::Maker>| {
+            date_of == date && maker.is_some_and(|m| makers.iter().any(|(_, k)| *k == m))
+        };
+        let catalogue = crate::catalogue::Catalogue::open(path, crate::games::NAMES, |e| {
+            ours(e.date, e.maker)
         })?;
+        let adding: u64 = job.outputs.iter().map(|o| o.spec.publishes_at_most()).sum();
+        catalogue.check_room(adding)?;
         let seen = catalogue.seen();
         let published = dir.join(PUBLISHED);
-        // What an earlier, unfinished run of this date recorded (outputs of the job only).
-        let mut entries = if published.exists() {
-            crate::catalogue::entries(&published).unwrap_or_default()
-        } else {
-            Vec::new()
-        };
-        entries.retain(|e| {
-            e.date == date
-                && job.outputs.iter().any(|o| {
-                    o.spec.publishes() && e.source.starts_with(&format!("{prefix}{}#", o.name))
-                })
-        });
+        // What an earlier, unfinished run of this date recorded (outputs of the job
+        // only, at most what they publish), when puzzlebook wrote it.
+        let mut entries = Vec::new();
+        if published.exists() && published_is_ours(&published) {
+            let mut kept = 0u64;
+            crate::catalogue::read_lines(&published, crate::games::NAMES, |e| {
+                if ours(e.date, e.maker) && kept < adding {
+                    kept += 1;
+                    entries.push(e.to_entry());
+                }
+                Ok(())
+            })
+            .ok();
+        }
         Ok(Pool {
             catalogue,
             seen,
             path: published,
             entries,
             prefix,
+            makers,
             date,
         })
     }
 
+    fn maker_of(&self, o: &Output) -> Option<crate::catalogue::Maker> {
+        self.makers.iter().find(|(n, _)| *n == o.name).map(|m| m.1)
+    }
+
     fn mine<'a>(&'a self, o: &Output) -> impl Iterator<Item = &'a crate::catalogue::Entry> {
-        let own = format!("{}{}#", self.prefix, o.name);
+        let maker = self.maker_of(o);
         self.entries
             .iter()
-            .filter(move |e| e.source.starts_with(&own))
+            .filter(move |e| maker.is_some() && e.maker == maker)
     }
 
     /// Whether published.txt holds the `items` puzzles of a made output.
@@ -1200,22 +1261,25 @@ impl Pool {
         }
     }
 
-    /// Record what an output published (published.txt is rewritten whole).
+    /// Record what an output published (published.txt is rewritten whole, sealed).
     fn record(&mut self, o: &Output, published: &[crate::catalogue::Published]) -> Result<()> {
+        let maker = self.maker_of(o);
+        self.entries.retain(|e| e.maker != maker || maker.is_none());
         let own = format!("{}{}#", self.prefix, o.name);
-        self.entries.retain(|e| !e.source.starts_with(&own));
         self.entries
             .extend(published.iter().map(|p| crate::catalogue::Entry {
                 fingerprint: p.fingerprint,
-                game: p.game.to_string(),
+                game: p.game,
                 date: self.date.clone(),
                 source: format!("{own}{}", p.place),
+                maker,
             }));
         let mut text = String::from(PUBLISHED_HEADER);
         for e in &self.entries {
             text += &e.line();
         }
-        crate::output::write_atomic(&self.path, text.as_bytes())
+        let sealed = crate::output::seal::text(&text, crate::output::seal::HASH_COMMENT);
+        crate::output::write_atomic(&self.path, sealed.as_bytes())
     }
 
     /// Add everything the run published to the catalogue: (added, already there).
@@ -1223,6 +1287,14 @@ impl Pool {
         let added = self.catalogue.add(&self.entries)?;
         Ok((added, self.entries.len() - added))
     }
+}
+
+/// The most bytes a `published.txt` puzzlebook wrote may hold (a line per puzzle).
+const MAX_PUBLISHED_BYTES: u64 = 1 << 34;
+
+/// Whether `published.txt` at `path` is one puzzlebook wrote, unchanged (its seal).
+pub fn published_is_ours(path: &Path) -> bool {
+    crate::output::seal::text_file_ok(path, crate::output::seal::HASH_COMMENT, MAX_PUBLISHED_BYTES)
 }
 
 /// The first line of `published.txt`.

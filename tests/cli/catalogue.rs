@@ -196,7 +196,21 @@ fn three_dates_twice_each_from_another_folder_never_repeat_a_puzzle() {
         .map(|l| l.split('\t').next().unwrap())
         .collect();
     assert_eq!(fps.len(), total);
-    assert!(lines.iter().all(|l| l.split('\t').count() == 4), "{text}");
+    // Five fields: the fifth says who made the entry (16 hex digits, one for each of
+    // the job's three outputs).
+    assert!(lines.iter().all(|l| l.split('\t').count() == 5), "{text}");
+    let makers: BTreeSet<&str> = lines
+        .iter()
+        .map(|l| l.split('\t').nth(4).unwrap())
+        .collect();
+    assert!(makers
+        .iter()
+        .all(|m| m.len() == 16 && m.bytes().all(|b| b.is_ascii_hexdigit())));
+    assert_eq!(
+        makers.len(),
+        3 * 3,
+        "one maker per output and date: {makers:?}"
+    );
     assert!(text.contains("\tflip\t2026-12-01\tdaily/flip-2026-12-01.jsonl#"));
 
     // The test's fingerprint has teeth: the same 3 x 3 Flip drawn without a catalogue
@@ -673,4 +687,309 @@ fn a_book_is_never_written_over_its_catalogue_and_volumes_do_not_depend_on_order
         std::fs::read(dir.path().join("again-2.pdf")).unwrap(),
         std::fs::read(dir.path().join("first-2.pdf")).unwrap()
     );
+}
+
+/// The fingerprints a catalogue file lists (its first field), each line once.
+fn catalogue_fingerprints(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('\t').next().unwrap().to_string())
+        .collect()
+}
+
+/// Every record of the JSON Lines files named, by the test's own fingerprint.
+fn fingerprints_of(files: &[PathBuf]) -> Vec<String> {
+    files
+        .iter()
+        .flat_map(|f| records(f))
+        .map(|r| fingerprint(&r))
+        .collect()
+}
+
+#[test]
+fn two_jobs_of_one_name_sharing_a_catalogue_never_print_the_same_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    // The same job file, word for word, in two folders (two sites' feeds), both
+    // called daily.toml, both drawing past one catalogue.
+    let job = r#"seed = "date"
+out_dir = "feed/{date}"
+catalogue = "../catalogue.txt"
+
+[[output]]
+name = "flip.jsonl"
+kind = "items"
+game = "flip"
+count = 12
+params = { size = 3 }
+"#;
+    for site in ["a", "b"] {
+        std::fs::create_dir(dir.path().join(site)).unwrap();
+        std::fs::write(dir.path().join(site).join("daily.toml"), job).unwrap();
+    }
+    let mut files = Vec::new();
+    for site in ["a", "b", "a", "b"] {
+        let (code, log) = run_in(
+            &dir.path().join(site),
+            &["run", "daily.toml", "--date", "2026-12-01"],
+        );
+        assert_eq!(code, Some(0), "{site}: {log}");
+        files.push(dir.path().join(site).join("feed/2026-12-01/flip.jsonl"));
+    }
+    // Each site's rerun makes its own puzzles again (a's twice, b's twice).
+    assert_eq!(
+        std::fs::read(&files[0]).unwrap(),
+        std::fs::read(&files[2]).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(&files[1]).unwrap(),
+        std::fs::read(&files[3]).unwrap()
+    );
+    let fps = fingerprints_of(&files[..2]);
+    let distinct: BTreeSet<&String> = fps.iter().collect();
+    assert_eq!(distinct.len(), 24, "a and b share puzzles");
+    let cat = catalogue_fingerprints(&dir.path().join("catalogue.txt"));
+    assert_eq!(cat.len(), 24);
+    // The test has teeth: the same job without the catalogue makes a's puzzles.
+    let solo = tempfile::tempdir().unwrap();
+    std::fs::write(
+        solo.path().join("daily.toml"),
+        job.replace("catalogue = \"../catalogue.txt\"\n", ""),
+    )
+    .unwrap();
+    let (code, log) = run_in(solo.path(), &["run", "daily.toml", "--date", "2026-12-01"]);
+    assert_eq!(code, Some(0), "{log}");
+    assert_eq!(
+        std::fs::read(solo.path().join("feed/2026-12-01/flip.jsonl")).unwrap(),
+        std::fs::read(&files[0]).unwrap()
+    );
+}
+
+/// A small book template of 3 x 3 Flip (a pool of about a hundred boards), drawing
+/// past `catalogue`.
+fn flip_template(catalogue: &str, count: u32) -> String {
+    format!(
+        r#"catalogue = "{catalogue}"
+title = "Small Flip"
+author = "A. Writer"
+seed = 3
+
+[[section]]
+game = "flip"
+count = {count}
+params = {{ size = 3 }}
+"#
+    )
+}
+
+/// (added, already there) from a book's catalogue line.
+fn added(log: &str) -> (usize, usize) {
+    let line = log
+        .lines()
+        .find(|l| l.contains("puzzles added"))
+        .unwrap_or_else(|| panic!("no catalogue line: {log}"));
+    let n = |after: &str| -> usize {
+        line.split(after)
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .last()
+            .unwrap()
+            .trim_start_matches('(')
+            .parse()
+            .unwrap()
+    };
+    (n(" puzzles added"), n(" already there"))
+}
+
+#[test]
+fn two_templates_of_one_name_sharing_a_catalogue_print_two_books() {
+    let dir = tempfile::tempdir().unwrap();
+    for shelf in ["x", "y"] {
+        std::fs::create_dir(dir.path().join(shelf)).unwrap();
+        std::fs::write(
+            dir.path().join(shelf).join("book.toml"),
+            flip_template("../catalogue.txt", 12),
+        )
+        .unwrap();
+    }
+    for (shelf, again) in [("x", false), ("y", false), ("x", true)] {
+        let (code, log) = run_in(
+            &dir.path().join(shelf),
+            &["book", "--template", "book.toml", "--out", "b.pdf"],
+        );
+        assert_eq!(code, Some(0), "{shelf}: {log}");
+        // x's book made again adds nothing: its own puzzles, the same pages.
+        let want = if again { (0, 12) } else { (12, 0) };
+        assert_eq!(added(&log), want, "{shelf}: {log}");
+    }
+    let cat = catalogue_fingerprints(&dir.path().join("catalogue.txt"));
+    let distinct: BTreeSet<&String> = cat.iter().collect();
+    assert_eq!((cat.len(), distinct.len()), (24, 24));
+}
+
+#[test]
+fn a_volume_made_with_another_seed_reprints_no_puzzle_of_the_series() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("series.toml"),
+        flip_template("catalogue.txt", 8),
+    )
+    .unwrap();
+    let book = |args: &[&str]| {
+        let mut all = vec!["book", "--template", "series.toml", "--out", "v.pdf"];
+        all.extend_from_slice(args);
+        let (code, log) = run_in(dir.path(), &all);
+        assert_eq!(code, Some(0), "{args:?}: {log}");
+        log
+    };
+    for v in ["1", "2", "3", "4", "5"] {
+        assert_eq!(added(&book(&["--volume", v])), (8, 0), "volume {v}");
+    }
+    // Volume 1 of another series (seed 5): none of the 40 puzzles published.
+    assert_eq!(added(&book(&["--volume", "1", "--seed", "5"])), (8, 0));
+    // Volume 3 of the first series again: its own puzzles, nothing added.
+    assert_eq!(added(&book(&["--volume", "3"])), (0, 8));
+    let cat = catalogue_fingerprints(&dir.path().join("catalogue.txt"));
+    let distinct: BTreeSet<&String> = cat.iter().collect();
+    assert_eq!((cat.len(), distinct.len()), (48, 48));
+}
+
+#[test]
+fn catalogue_lines_are_bounded_and_their_games_are_the_registrys() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = |n: u32| format!("{:032x}", n);
+    // A line as long as the old bound allowed (4 KB): refused by merge, count and run
+    // with the line named.
+    let long = format!("{}\tflip\t-\t{}\n", f(1), "p".repeat(4000));
+    std::fs::write(dir.path().join("long.txt"), &long).unwrap();
+    // Any lowercase word as a game: refused, naming the games there are.
+    let odd = format!("{}\tchess\t-\tdaily/x#1\n", f(2));
+    std::fs::write(dir.path().join("odd.txt"), &odd).unwrap();
+    for (file, says) in [
+        ("long.txt", "long.txt line 1: longer than 1024 bytes"),
+        ("odd.txt", "odd.txt line 1: 'chess' is not a game puzzlebook makes (flip, catan, numbrix, number_match, carcassonne)"),
+    ] {
+        fails_with_in(dir.path(), &["catalogue", "count", file], says);
+        fails_with_in(
+            dir.path(),
+            &["catalogue", "merge", file, "--into", "m.txt"],
+            says,
+        );
+        std::fs::write(
+            dir.path().join("j.toml"),
+            format!("out_dir = \"out\"\ncatalogue = \"{file}\"\n[[output]]\nname = \"f.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 2\nparams = {{ size = 4 }}\n"),
+        )
+        .unwrap();
+        // A run says where it starts, then the error.
+        let (code, log) = run_in(dir.path(), &["run", "j.toml"]);
+        assert_eq!((code, log.lines().count()), (Some(1), 2), "{log}");
+        assert!(log.lines().nth(1).unwrap().contains(says), "{log}");
+        assert!(!dir.path().join("out/f.jsonl").exists());
+    }
+    // A place of 512 bytes is the longest an entry may name.
+    let place = format!("{}\tflip\t-\t{}\n", f(3), "p".repeat(513));
+    std::fs::write(dir.path().join("place.txt"), place).unwrap();
+    fails_with_in(
+        dir.path(),
+        &["catalogue", "count", "place.txt"],
+        "the place is longer than 512 bytes",
+    );
+    assert!(!dir.path().join("m.txt").exists());
+    let left = files_in(dir.path());
+    assert!(left.iter().all(|f| !f.ends_with(".lock")), "{left:?}");
+}
+
+#[test]
+fn a_run_that_could_overfill_its_catalogue_is_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    // More puzzles than a catalogue holds (10,000,000): refused at once, not after
+    // hours of generation.
+    std::fs::write(
+        dir.path().join("huge.toml"),
+        "out_dir = \"out\"\ncatalogue = \"cat.txt\"\n[[output]]\nname = \"f.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 10000001\nparams = { size = 8 }\n",
+    )
+    .unwrap();
+    let start = Instant::now();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("puzzlebook"))
+        .current_dir(dir.path())
+        .args(["run", "huge.toml"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("still running after 20 s: the bound was not checked first");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("this run may add 10000001: more than the 10000000 a catalogue holds"),
+        "{err}"
+    );
+    assert!(!dir.path().join("out/f.jsonl").exists());
+    assert!(!dir.path().join("cat.txt").exists());
+    assert!(!dir.path().join("cat.txt.lock").exists());
+}
+
+#[test]
+fn failed_runs_and_refused_merges_leave_no_lock_or_folder_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    // A run whose pool runs dry, drawing from a catalogue in folders that do not
+    // exist yet: they are gone again, with the lock, when it fails.
+    std::fs::write(
+        dir.path().join("dry.toml"),
+        "out_dir = \"out\"\ncatalogue = \"cats/2026/cat.txt\"\n[[output]]\nname = \"f.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 500\nparams = { size = 3 }\n",
+    )
+    .unwrap();
+    let (code, log) = run_in(dir.path(), &["run", "dry.toml"]);
+    assert_eq!(code, Some(1), "{log}");
+    assert!(log.contains("the pool ran dry"), "{log}");
+    assert!(
+        !dir.path().join("cats").exists(),
+        "{:?}",
+        files_in(dir.path())
+    );
+    // A successful run leaves the catalogue and no lock beside it.
+    std::fs::write(
+        dir.path().join("ok.toml"),
+        "out_dir = \"out\"\ncatalogue = \"cats/2026/cat.txt\"\n[[output]]\nname = \"f.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 5\nparams = { size = 3 }\n",
+    )
+    .unwrap();
+    let (code, log) = run_in(dir.path(), &["run", "ok.toml"]);
+    assert_eq!(code, Some(0), "{log}");
+    assert_eq!(files_in(&dir.path().join("cats/2026")), ["cat.txt"]);
+    // A refused merge leaves no INTO.lock.
+    std::fs::write(dir.path().join("bad.txt"), "not a line\n").unwrap();
+    fails_with_in(
+        dir.path(),
+        &["catalogue", "merge", "bad.txt", "--into", "into.txt"],
+        "bad.txt line 1",
+    );
+    assert!(!dir.path().join("into.txt").exists());
+    assert!(!dir.path().join("into.txt.lock").exists());
+    // Nor does a successful one.
+    let (code, log) = run_in(
+        dir.path(),
+        &[
+            "catalogue",
+            "merge",
+            "cats/2026/cat.txt",
+            "--into",
+            "into.txt",
+        ],
+    );
+    assert_eq!(code, Some(0), "{log}");
+    assert!(!dir.path().join("into.txt.lock").exists());
 }

@@ -406,7 +406,21 @@ fn count_prints_exact_fractions_and_refuses_what_it_cannot_count() {
         text.contains("12,686,420,589,312,142,632,960,000,000"),
         "{text}"
     );
-    assert!(text.contains("exact             yes"), "{text}");
+    // Every value stands in one column, two spaces at least after the longest label
+    // ("layer-valid boards" ran into its number before).
+    let aligned = |text: &str| {
+        let starts: Vec<usize> = text
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                let label_end = l.find("  ").unwrap_or(l.len());
+                label_end + l[label_end..].len() - l[label_end..].trim_start().len()
+            })
+            .collect();
+        starts.windows(2).all(|w| w[0] == w[1])
+    };
+    assert!(aligned(&text), "{text}");
+    assert!(text.contains("exact               yes"), "{text}");
     // With a fix and no rule every board agreeing with the fix is valid.
     let text = run(&["catan", "count", "--rules", "none", "--fix", "19=desert"]);
     assert!(text.contains("boards with fixes"), "{text}");
@@ -418,7 +432,9 @@ fn count_prints_exact_fractions_and_refuses_what_it_cannot_count() {
         "--rules",
         "red-apart,max-cluster=1,number-resource-apart",
     ]);
-    assert!(text.contains("exact             no"), "{text}");
+    assert!(text.contains("exact               no"), "{text}");
+    assert!(text.contains("layer-valid boards  "), "{text}");
+    assert!(aligned(&text), "{text}");
     assert!(text.contains("estimate"), "{text}");
     fails(
         &[

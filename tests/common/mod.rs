@@ -173,3 +173,13 @@ pub fn page_texts(doc: &lopdf::Document) -> Vec<String> {
     }
     texts
 }
+
+/// SHA-256 of `bytes` as 64 lowercase hex digits (sha2, as a second reading of a
+/// manifest's digests).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}

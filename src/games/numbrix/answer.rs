@@ -47,7 +47,7 @@ fn grid_of(options: &SolveOptions, item: &Item) -> Result<(Grid, Moves)> {
         }
         _ => item.text.to_string(),
     };
-    let grid = grid::parse_grids(&text)?.swap_remove(0);
+    let grid = grid::parse_grid(&text)?;
     if let Some(stated) = item.stated.as_ref().filter(|s| s.is_record) {
         solve::check_stated_size(stated, grid.rows, grid.cols, "givens")?;
     }

@@ -257,61 +257,97 @@ pub fn check_size(rows: usize, cols: usize) -> Result<()> {
     Ok(())
 }
 
-/// Parse one or more grids (separated by blank lines). Errors name the grid and line.
-pub fn parse_grids(text: &str) -> Result<Vec<Grid>> {
-    let mut grids = Vec::new();
-    let mut rows: Vec<Vec<u16>> = Vec::new();
-    let mut first_line = 0;
-    let finish = |rows: &mut Vec<Vec<u16>>, grids: &mut Vec<Grid>, first_line: usize| {
-        if rows.is_empty() {
-            return Ok(());
-        }
-        let g = Grid::from_rows(rows).map_err(|e| {
-            Error::invalid(format!(
-                "grid {} (from line {first_line}): {e}",
-                grids.len() + 1
-            ))
-        })?;
-        grids.push(g);
-        rows.clear();
-        Ok::<(), Error>(())
-    };
+/// One row of cells as text (`.` a blank, `X` or `-1` a blocked cell, numbers the
+/// givens); errors name the row, counted from 1 in its grid.
+fn parse_row(line: &str, row: usize) -> Result<Vec<u16>> {
+    line.split_whitespace()
+        .map(|tok| match tok {
+            "." | "_" | "-" => Ok(0),
+            "X" | "-1" => Ok(BLOCKED),
+            _ => tok.parse::<u16>().ok().filter(|&v| v != BLOCKED).ok_or_else(|| {
+                let digits = tok.strip_prefix('-').unwrap_or(tok);
+                let what = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                    format!("is out of range: a given is a number from 1 to the grid's open cells (at most {MAX_CELLS})")
+                } else {
+                    "is not a number, '.' or 'X' (cells are numbers, . for a blank or X for a blocked cell, separated by spaces)".to_string()
+                };
+                Error::invalid(format!(
+                    "row {row}: '{}' {what}",
+                    crate::input::excerpt(tok)
+                ))
+            }),
+        })
+        .collect()
+}
+
+/// The grids of `text`: blocks of rows split by blank lines (lines starting with `#`
+/// are comments), each with the line it starts on.
+fn blocks(text: &str) -> Vec<(usize, Vec<&str>)> {
+    let mut out: Vec<(usize, Vec<&str>)> = Vec::new();
+    let mut open = false;
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() {
-            finish(&mut rows, &mut grids, first_line)?;
+            open = false;
             continue;
         }
         if line.starts_with('#') {
             continue;
         }
-        if rows.is_empty() {
-            first_line = i + 1;
+        if !open {
+            out.push((i + 1, Vec::new()));
+            open = true;
         }
-        let mut row = Vec::new();
-        for tok in line.split_whitespace() {
-            let v = match tok {
-                "." | "_" | "-" => 0,
-                "X" | "-1" => BLOCKED,
-                _ => tok.parse::<u16>().ok().filter(|&v| v != BLOCKED).ok_or_else(|| {
-                    Error::invalid(format!(
-                        "line {}: '{}' is not a number, '.' or 'X' (cells are numbers, . for a blank or X for a blocked cell, separated by spaces)",
-                        i + 1,
-                        crate::input::excerpt(tok)
-                    ))
-                })?,
-            };
-            row.push(v);
-        }
-        rows.push(row);
+        out.last_mut().expect("pushed").1.push(line);
     }
-    finish(&mut rows, &mut grids, first_line)?;
-    if grids.is_empty() {
+    out
+}
+
+/// Parse one grid (one item of `numbrix solve`, which names the item and its line):
+/// errors name the row.
+pub fn parse_grid(text: &str) -> Result<Grid> {
+    let mut b = blocks(text);
+    match b.len() {
+        0 => Err(Error::invalid(
+            "no grid in the input (one row per line, cells separated by spaces)",
+        )),
+        1 => {
+            let (_, lines) = b.swap_remove(0);
+            let rows = lines
+                .iter()
+                .enumerate()
+                .map(|(r, l)| parse_row(l, r + 1))
+                .collect::<Result<Vec<_>>>()?;
+            Grid::from_rows(&rows)
+        }
+        n => Err(Error::invalid(format!(
+            "{n} grids where one was expected (a blank line splits grids)"
+        ))),
+    }
+}
+
+/// Parse one or more grids (separated by blank lines). Errors name the grid, the
+/// line it starts on and the row.
+pub fn parse_grids(text: &str) -> Result<Vec<Grid>> {
+    let b = blocks(text);
+    if b.is_empty() {
         return Err(Error::invalid(
             "no grid in the input (one row per line, cells separated by spaces)",
         ));
     }
-    Ok(grids)
+    b.iter()
+        .enumerate()
+        .map(|(k, (first_line, lines))| {
+            let rows = lines
+                .iter()
+                .enumerate()
+                .map(|(r, l)| parse_row(l, r + 1))
+                .collect::<Result<Vec<_>>>();
+            rows.and_then(|rows| Grid::from_rows(&rows)).map_err(|e| {
+                Error::invalid(format!("grid {} (from line {first_line}): {e}", k + 1))
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -22,8 +22,7 @@ pub use stats::*;
 
 /// An output, as a job file's `[[output]]` table describes it (without `name` and
 /// `seed`, which every kind has).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Spec {
     /// Generated items as JSON Lines (or text).
     Items(ItemsSpec),
@@ -33,7 +32,6 @@ pub enum Spec {
     /// puzzles' JSON records: a daily feed's files.
     Images(ImagesSpec),
     /// A statistics output of a game (see [`crate::games::statistic`]).
-    #[serde(skip)]
     Statistic(StatSpec),
 }
 
@@ -342,18 +340,42 @@ impl Spec {
                 options,
             }));
         }
-        toml::Value::Table(t)
-            .try_into()
-            .map_err(|e: toml::de::Error| {
-                let m = e.message().trim().to_string();
-                if m.starts_with("unknown variant") {
-                    let mut kinds = vec!["items", "book", "images"];
-                    kinds.extend(crate::games::STATISTICS);
-                    format!("unknown kind `{kind}`: use one of {}", kinds.join(", "))
-                } else {
-                    m
-                }
-            })
+        let mut kinds = vec!["items", "book", "images"];
+        kinds.extend(crate::games::STATISTICS);
+        t.remove("kind");
+        // Each kind's own table, read with the path of a wrong value kept (`count`,
+        // `formats[0]`), so the message names the key.
+        fn read<T: serde::de::DeserializeOwned>(
+            t: toml::Table,
+            kind: &str,
+        ) -> std::result::Result<T, String> {
+            serde_path_to_error::deserialize(toml::Value::Table(t)).map_err(
+                |e: serde_path_to_error::Error<toml::de::Error>| {
+                    let path = e.path().to_string();
+                    let m = crate::input::plain_range(e.inner().message().trim());
+                    let variant = m.split_once("unknown variant `").map(|(_, r)| r);
+                    match variant.and_then(|r| r.split_once('`')) {
+                        // The one enumeration among the kinds' own keys.
+                        Some((v, _)) if kind == "images" => format!(
+                            "formats: '{}' is not a picture format: use \"svg\", \"png\" or both",
+                            crate::input::excerpt(v)
+                        ),
+                        _ if path.is_empty() || path == "." || m.starts_with("unknown field") => m,
+                        _ => format!("`{path}`: {m}"),
+                    }
+                },
+            )
+        }
+        match kind.as_str() {
+            "items" => read(t, &kind).map(Spec::Items),
+            "book" => read(t, &kind).map(Spec::Book),
+            "images" => read(t, &kind).map(Spec::Images),
+            _ => Err(format!(
+                "unknown kind `{}`: use one of {}",
+                crate::input::excerpt(&kind),
+                kinds.join(", ")
+            )),
+        }
     }
 
     /// The kind's name in job files, manifests and part headers (`items`, `book`, ...).
@@ -370,6 +392,18 @@ impl Spec {
     /// applies to; statistics do not.
     pub fn publishes(&self) -> bool {
         matches!(self, Spec::Items(_) | Spec::Book(_) | Spec::Images(_))
+    }
+
+    /// The most puzzles this output can add to a catalogue (its count; a book's
+    /// sections' counts), checked against the catalogue's room before any work.
+    pub fn publishes_at_most(&self) -> u64 {
+        match self {
+            Spec::Items(i) => i.count,
+            Spec::Images(i) => i.count,
+            Spec::Book(b) => crate::book::Template::load(b.template_path())
+                .map_or(0, |t| t.sections.iter().map(|s| s.count as u64).sum()),
+            Spec::Statistic(_) => 0,
+        }
     }
 
     /// Items (or samples) this output makes for `shard`, for progress reports (None

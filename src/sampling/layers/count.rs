@@ -47,7 +47,9 @@ pub fn report(
     };
     let count = l.count();
     let mut out = String::new();
-    let line = |out: &mut String, k: &str, v: String| out.push_str(&format!("{k:<18}{v}\n"));
+    // Labels padded to the longest ("layer acceptance", "layer-valid boards") and two
+    // spaces.
+    let line = |out: &mut String, k: &str, v: String| out.push_str(&format!("{k:<20}{v}\n"));
     line(&mut out, "board", kind.name().to_string());
     line(&mut out, "rules", rules.to_string());
     if !fixes.is_empty() {
