@@ -6,14 +6,16 @@
 //! board's symmetries gives the same text, so a rotated or mirrored board, or a Numbrix
 //! grid numbered backwards, is found in the catalogue as the puzzle it is.
 //!
-//! A **catalogue** is a text file, one published puzzle a line, four fields split by a
-//! tab: fingerprint (32 hex digits), game, the date it was published for (`-` for
-//! none) and where (`job/output#index`). Lines starting with `#` are comments. Order
-//! does not matter and a fingerprint counts once, so catalogues merge by putting their
-//! lines together ([`merge`]). A run holds `CATALOGUE.lock` beside it from the moment
-//! it reads the catalogue until it has added what it published, so two runs never
-//! draw from one catalogue at once; additions are written to a temporary file and
-//! renamed into place, so a reader sees the old catalogue or the new one, never half.
+//! A **catalogue** is a text file, one published puzzle a line, fields split by a tab:
+//! fingerprint (32 hex digits), game, the date it was published for (`-` for none),
+//! where (`job/output#index`) and who made it ([`Maker`]: 16 hex digits; entries of
+//! earlier versions have four fields and name nobody). Lines starting with `#` are
+//! comments. Order does not matter and a fingerprint counts once, so catalogues merge
+//! by putting their lines together ([`merge`]). A run holds `CATALOGUE.lock` beside it
+//! from the moment it reads the catalogue until it has added what it published, so two
+//! runs never draw from one catalogue at once, and removes it when it lets go;
+//! additions are written to a temporary file and renamed into place, so a reader sees
+//! the old catalogue or the new one, never half.
 
 use crate::{Error, Result};
 use sha2::{Digest, Sha256};

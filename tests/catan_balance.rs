@@ -196,21 +196,34 @@ fn generated_boards_match_a_second_computation() {
 fn hand_made() -> String {
     let first = stdout_of(&["catan", "generate", "--count", "1"]);
     let mut r: Value = serde_json::from_str(first.trim()).unwrap();
+    // The base game's pieces in hex order: tokens 2, 3, 3, 4, ..., 11, 12 on hexes 1-18
+    // (the desert on 19), wheat on 1-4, wood 5-8, sheep 9-12, clay 13-15, rock 16-18.
+    let tokens = [2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 11, 12];
     for h in r["hexes"].as_array_mut().unwrap() {
-        let n = h["n"].as_u64().unwrap();
-        let (terrain, token) = match n {
-            19 => ("desert", Value::Null),
-            13..=18 => ("wheat", json!(6)),
-            n if n % 2 == 1 => ("wood", json!(6)),
-            _ => ("sheep", json!(6)),
+        let n = h["n"].as_u64().unwrap() as usize;
+        let terrain = match n {
+            1..=4 => "wheat",
+            5..=8 => "wood",
+            9..=12 => "sheep",
+            13..=15 => "clay",
+            16..=18 => "rock",
+            _ => "desert",
         };
         h["terrain"] = json!(terrain);
-        h["token"] = token;
+        h["token"] = if n == 19 {
+            Value::Null
+        } else {
+            json!(tokens[n - 1])
+        };
     }
-    // Harbor 1 (hex 1, wood) is wood, harbor 2 (hexes 2 and 3) sheep, harbor 3
-    // (hexes 3 and 4: wood, sheep) rock, the rest 3:1: two by their own resource.
-    for (p, h) in r["harbors"].as_array_mut().unwrap().iter_mut().enumerate() {
-        h["kind"] = json!(["wood", "sheep", "rock"].get(p).copied().unwrap_or("3:1"));
+    // Harbors at hexes [1], [2, 3], [3, 4], [5], [6, 7], [7, 8], [9], [10, 11], [11, 12]:
+    // wheat at hex 1, wood at hex 5 and sheep at hexes 10-11 are by their own resource,
+    // rock (hexes 3, 4: wheat) and clay (7, 8: wood) are not.
+    let kinds = [
+        "wheat", "3:1", "rock", "wood", "3:1", "clay", "3:1", "sheep", "3:1",
+    ];
+    for (h, k) in r["harbors"].as_array_mut().unwrap().iter_mut().zip(kinds) {
+        h["kind"] = json!(k);
     }
     serde_json::to_string(&r).unwrap() + "\n"
 }
@@ -221,17 +234,19 @@ fn a_hand_made_board() {
     let got = balance(&text);
     assert_eq!(got.len(), 1);
     let g = &got[0];
+    // Pips by hex (2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, ...): wheat 1+2+2+3, wood 3+4+4+5,
+    // sheep 5+5+5+4, clay 4+3+3, rock 2+2+1.
     assert_eq!(
         g["resource_pips"],
-        json!({"wheat": 30, "wood": 30, "sheep": 30, "clay": 0, "rock": 0})
+        json!({"wheat": 8, "wood": 16, "sheep": 19, "clay": 10, "rock": 5})
     );
-    assert_eq!(g["corner_pips_min"], 10);
-    assert_eq!(g["corner_pips_max"], 15);
-    assert_eq!(g["largest_cluster"], 6);
-    assert_eq!(g["harbor_own_resource"], 2);
-    // Pips per hex 5, 5, 5, 0, 0: mean 3, variance (3 * 4 + 2 * 9) / 5 = 6.
+    // Runs of four hexes along the outer ring are the largest groups.
+    assert_eq!(g["largest_cluster"], 4);
+    assert_eq!(g["harbor_own_resource"], 3);
+    // Pips per hex 2, 4, 4.75, 10/3, 5/3 (twelfths: 24, 48, 57, 40, 20; mean 37.8):
+    // the squared deviations sum to 984.8 / 144, over 5.
     assert!(
-        (g["score"].as_f64().unwrap() - 6f64.sqrt()).abs() < 1e-12,
+        (g["score"].as_f64().unwrap() - (984.8f64 / 720.0).sqrt()).abs() < 1e-12,
         "{g}"
     );
     check(&text, &got);
@@ -280,12 +295,12 @@ fn bad_input_is_one_error_naming_the_line() {
     );
     fails_with(
         &["catan", "balance"],
-        Some(&good.replacen("\"token\":6", "\"token\":7", 1)),
+        Some(&good.replacen("\"token\":2", "\"token\":7", 1)),
         "line 1: hex 1: there is no token 7",
     );
     fails_with(
         &["catan", "balance"],
-        Some(&good.replacen("\"token\":6", "\"token\":-1", 1)),
+        Some(&good.replacen("\"token\":2", "\"token\":-1", 1)),
         "line 1: not a Catan record",
     );
     fails_with(

@@ -3,7 +3,7 @@
 
 use clap::Args;
 use puzzlebook::preflight::{self, Service};
-use puzzlebook::{Error, Result};
+use puzzlebook::{output, Error, Result};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -111,7 +111,11 @@ pub fn preflight_cmd(args: PreflightArgs) -> Result<ExitCode> {
     let report = preflight::check(&bytes, args.service);
     std::panic::set_hook(hook);
     drop(bytes);
-    let report = report.map_err(|e| Error::invalid(format!("{}: {e}", args.file.display())))?;
+    let report = report.map_err(|e| match e {
+        // A stop is a stop (its own exit status), not a problem with the file.
+        Error::Interrupted => Error::Interrupted,
+        e => Error::invalid(format!("{}: {e}", output::escaped_path(&args.file))),
+    })?;
     let mut text = String::new();
     if args.json {
         text.push_str(

@@ -70,13 +70,17 @@ pub(crate) fn hex(d: &[u8]) -> String {
 
 pub use crate::output::open_regular;
 
-/// SHA-256 and size of a regular file (never a link, FIFO or device), read in blocks.
+/// SHA-256 and size of a regular file (never a link, FIFO or device), read in blocks;
+/// a stop asked for meanwhile is [`Error::Interrupted`] (checked every 16 MiB).
 pub fn file_sha256(path: &Path) -> Result<(String, u64)> {
     let mut f = open_regular(path)?;
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
     let mut n = 0u64;
-    loop {
+    for block in 0u64.. {
+        if block % 256 == 255 {
+            crate::interrupt::check()?;
+        }
         let k = f
             .read(&mut buf)
             .map_err(|e| Error::io("cannot read", path, e))?;
@@ -164,6 +168,7 @@ pub fn verify(path: &Path) -> Result<Vec<Check>> {
             continue;
         }
         let problem = match file_sha256(&file) {
+            Err(Error::Interrupted) => return Err(Error::Interrupted),
             Err(Error::Invalid(_)) => Some(
                 "not a regular file (a link, a FIFO or a device): refused, not read".to_string(),
             ),

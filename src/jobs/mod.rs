@@ -981,7 +981,11 @@ fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunR
     };
     for o in &job.outputs {
         crate::interrupt::check()?;
-        if can_skip(&m, o, dir, pool.as_ref(), opts.force, log) {
+        let skip = can_skip(&m, o, dir, pool.as_ref(), opts.force, log);
+        // The up-to-date check hashes the files (a large one for a while): a stop
+        // asked for meanwhile ends the run here.
+        crate::interrupt::check()?;
+        if skip {
             if let Some(p) = pool.as_mut().filter(|_| o.spec.publishes()) {
                 p.draw_past(o);
             }

@@ -9,12 +9,12 @@
 //! operands of the wrong kind are skipped, as viewers do.
 
 use super::image::{self, Ink};
-use lopdf::content::{Content, Operation};
+use lopdf::content::Operation;
 use lopdf::{Dictionary, Document, Object, ObjectId};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// Decoded content bytes one page may have, its forms included. Parsed operations take
-/// several times their bytes in memory, so this also bounds memory (a few hundred MB).
+/// Decoded content bytes one page may have, its forms included (operations are read
+/// one at a time, so memory is these bytes and one operation).
 pub const MAX_CONTENT_BYTES: usize = 16 << 20;
 /// Operations one page may run, its forms included (a form drawn twice counts twice).
 pub const MAX_OPERATIONS: usize = 4_000_000;
@@ -157,7 +157,7 @@ pub struct FontFacts {
 }
 
 /// What one page puts on paper.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Page {
     /// The marks, in drawing order.
     pub marks: Vec<Mark>,
@@ -563,32 +563,48 @@ impl<'a> Interp<'a> {
         self.run(&data, resources, 0)
     }
 
-    /// Run a content stream's bytes with `resources`, at form depth `depth`.
+    /// Run a content stream's bytes with `resources`, at form depth `depth`, one
+    /// operation at a time (memory does not grow with their number). A token that
+    /// cannot be read stops the page there, said so: what follows is not checked.
     pub fn run(
         &mut self,
         data: &[u8],
         resources: Option<&'a Dictionary>,
         depth: usize,
     ) -> Result<(), Unreadable> {
-        if data.iter().all(|b| b.is_ascii_whitespace()) {
-            return Ok(());
-        }
-        // lopdf's content parser panics on some malformed inline images: that is a
-        // page that cannot be parsed, not a crash.
-        let content = std::panic::catch_unwind(|| Content::decode(data))
-            .ok()
-            .and_then(|c| c.ok())
-            .ok_or_else(|| Unreadable("its content stream cannot be parsed".into()))?;
-        for op in &content.operations {
+        let mut lexer = super::lex::Lexer::new(data);
+        let mut op = Operation::new("", Vec::new());
+        loop {
+            let more = lexer.next(&mut op).map_err(|e| {
+                Unreadable(format!(
+                    "its content cannot be read past {} ({}): nothing after it was checked",
+                    if depth == 0 {
+                        format!("byte {}", e.at)
+                    } else {
+                        format!("byte {} of a form it draws", e.at)
+                    },
+                    e.what
+                ))
+            })?;
+            if !more {
+                return Ok(());
+            }
             self.ops += 1;
             if self.ops > MAX_OPERATIONS {
                 return Err(Unreadable(format!(
                     "its content has more than {MAX_OPERATIONS} operations"
                 )));
             }
-            self.op(op, resources, depth)?;
+            if self.ops.is_multiple_of(65_536) && crate::interrupt::requested() {
+                return Err(Unreadable("stopped".into()));
+            }
+            self.op(&op, resources, depth)?;
         }
-        Ok(())
+    }
+
+    /// Operations run so far (forms included).
+    pub fn operations(&self) -> usize {
+        self.ops
     }
 
     fn nums(ops: &[Object], n: usize) -> Option<Vec<f64>> {
@@ -1168,8 +1184,8 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// An inline image (BI): its ink, or an unseen mark under the CTM when lopdf
-    /// could not parse it.
+    /// An inline image (BI): its ink, or an unseen mark under the CTM when it could
+    /// not be read.
     fn inline_image(&mut self, o: &[Object], resources: Option<&'a Dictionary>) {
         match o.first() {
             Some(Object::Stream(s)) => {
@@ -1177,12 +1193,11 @@ impl<'a> Interp<'a> {
                 let ink = image::ink(self.doc, &full, &mut self.images);
                 self.image(&s.dict, resources, ink)
             }
-            // lopdf skips an inline image it cannot parse (an abbreviated colour
-            // space such as /G, a filter): it is still there, under the CTM.
+            // Not one the reader could take apart: still there, under the CTM.
             _ => self.image(
                 &Dictionary::new(),
                 resources,
-                Ink::Unseen("an inline image lopdf cannot parse"),
+                Ink::Unseen("an inline image that cannot be read"),
             ),
         }
     }

@@ -9,13 +9,14 @@
 
 pub mod content;
 pub mod image;
+pub mod lex;
 pub mod scan;
 
 use crate::{Error, Result};
 use content::{Interp, MarkKind, Rect, IDENTITY};
 use lopdf::{Dictionary, Document, Object};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use Severity::{Fail, Warn};
 
@@ -879,8 +880,34 @@ struct Painted {
     rgb_pages: BTreeSet<u32>,
 }
 
+/// Operations the pages of one document may run in all (each content stream shared
+/// by several pages counted once): a bound on preflight's work, with its own line.
+pub const MAX_DOCUMENT_OPERATIONS: usize = 40_000_000;
+
+/// The content streams a page draws (its /Contents, when they are indirect objects)
+/// and the resources they draw with: pages with the same put the same marks on paper.
+type ContentKey = (Vec<lopdf::ObjectId>, usize);
+
+fn content_key(
+    page: &lopdf::Dictionary,
+    resources: Option<&lopdf::Dictionary>,
+) -> Option<ContentKey> {
+    let ids = match page.get(b"Contents").ok()? {
+        lopdf::Object::Reference(id) => vec![*id],
+        lopdf::Object::Array(a) => a
+            .iter()
+            .map(|o| o.as_reference().ok())
+            .collect::<Option<Vec<_>>>()?,
+        _ => return None,
+    };
+    let res = resources.map_or(0, |r| r as *const lopdf::Dictionary as usize);
+    Some((ids, res))
+}
+
 /// Run every page's content and check its ink against the safe area (`margins`,
-/// inside and outside, in inches), its text, lines, images and fonts.
+/// inside and outside, in inches), its text, lines, images and fonts. Content shared
+/// by several pages is run once; past [`MAX_DOCUMENT_OPERATIONS`] the pages left are
+/// failed as not checked. A stop asked for ends it with [`Error::Interrupted`].
 fn check_content(
     doc: &Document,
     page_ids: &[lopdf::ObjectId],
@@ -892,26 +919,63 @@ fn check_content(
 ) -> Result<Painted> {
     let mut painted = Painted::default();
     let mut images = image::Cache::default();
+    let mut pages = Vec::with_capacity(page_ids.len());
     for (i, &id) in page_ids.iter().enumerate() {
-        let p = (i + 1) as u32;
         let page = doc
             .get_dictionary(id)
-            .map_err(|_| Error::invalid(format!("page {p} is not a dictionary")))?;
+            .map_err(|_| Error::invalid(format!("page {} is not a dictionary", i + 1)))?;
         let resources = inherited(doc, page, b"Resources").and_then(|o| o.as_dict().ok());
-        let mut interp = Interp::new(doc, IDENTITY);
-        interp.images = std::mem::take(&mut images);
-        let run = interp.run_page(id, resources);
-        images = std::mem::take(&mut interp.images);
-        if let Err(e) = run {
+        pages.push((page, resources, content_key(page, resources)));
+    }
+    // Keys more than one page has: their results are kept for the next.
+    let mut seen: HashMap<&ContentKey, usize> = HashMap::new();
+    for (_, _, k) in &pages {
+        if let Some(k) = k {
+            *seen.entry(k).or_default() += 1;
+        }
+    }
+    let mut shared: HashMap<ContentKey, (content::Page, Option<String>)> = HashMap::new();
+    let mut operations = 0usize;
+    for (i, (&id, (_, resources, key))) in page_ids.iter().zip(&pages).enumerate() {
+        crate::interrupt::check()?;
+        let p = (i + 1) as u32;
+        let known = key.as_ref().and_then(|k| shared.get(k));
+        let (pg, problem) = match known {
+            Some((pg, problem)) => (pg.clone(), problem.clone()),
+            None if operations > MAX_DOCUMENT_OPERATIONS => {
+                found.note(
+                    Fail,
+                    "content",
+                    format!("not checked: the pages before it run more than {MAX_DOCUMENT_OPERATIONS} operations in all, the most preflight runs in one file"),
+                    p,
+                    0.0,
+                );
+                continue;
+            }
+            None => {
+                let mut interp = Interp::new(doc, IDENTITY);
+                interp.images = std::mem::take(&mut images);
+                let run = interp.run_page(id, *resources);
+                images = std::mem::take(&mut interp.images);
+                operations += interp.operations();
+                crate::interrupt::check()?;
+                let problem = run.err().map(|e| e.0);
+                let pg = interp.page;
+                if let Some(k) = key.as_ref().filter(|k| seen.get(k).is_some_and(|&n| n > 1)) {
+                    shared.insert(k.clone(), (pg.clone(), problem.clone()));
+                }
+                (pg, problem)
+            }
+        };
+        if let Some(e) = problem {
             found.note(
                 Fail,
                 "content",
-                format!("the page cannot be checked: {}", e.0),
+                format!("the page cannot be checked: {e}"),
                 p,
                 0.0,
             );
         }
-        let pg = interp.page;
         painted.add(&pg, p, service, found);
         check_fonts(&pg, p, found);
         let Some(trim) = trims[i] else {

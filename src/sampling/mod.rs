@@ -80,7 +80,7 @@ pub fn counted_layers(
     fixes: &fix::Fixes,
 ) -> Result<layers::Layers> {
     let l = layers::Layers::build(kind, rules, fixes)
-        .map_err(|e| Error::invalid(format!("the counted sampler cannot be used: {e}")))?;
+        .map_err(|e| e.into_error("the counted sampler cannot be used"))?;
     if l.count() == 0 {
         return Err(Error::invalid(format!(
             "no board can satisfy {rules} on the {} board",

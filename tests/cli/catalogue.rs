@@ -993,3 +993,60 @@ fn failed_runs_and_refused_merges_leave_no_lock_or_folder_behind() {
     assert_eq!(code, Some(0), "{log}");
     assert!(!dir.path().join("into.txt.lock").exists());
 }
+
+#[test]
+fn a_million_entry_catalogue_is_read_in_bounded_memory() {
+    use std::io::Write;
+    // A million entries (about 88 MB, four fields as earlier versions wrote them):
+    // a run drawing past it, `catalogue count` and `catalogue merge` each fit 120 MB
+    // of address space (a run holds 16 bytes an entry, count and merge about 30; the
+    // earlier reader needed more than 150 MB here and aborted).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.txt");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let games = ["flip", "numbrix", "number_match", "carcassonne", "catan"];
+    for i in 0..1_000_000u64 {
+        let g = games[(i % 5) as usize];
+        writeln!(
+            f,
+            "{:016x}{:016x}\t{g}\t2026-{:02}-{:02}\tdaily/{g}.jsonl#{i}",
+            i.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            i,
+            1 + i % 12,
+            1 + i % 28
+        )
+        .unwrap();
+    }
+    drop(f);
+    std::fs::write(
+        dir.path().join("j.toml"),
+        "out_dir = \"out\"\ncatalogue = \"big.txt\"\n[[output]]\nname = \"f.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 10\nparams = { size = 6 }\n",
+    )
+    .unwrap();
+    let exe = assert_cmd::cargo::cargo_bin("puzzlebook");
+    for args in [
+        "-j 1 run j.toml",
+        "catalogue count big.txt",
+        "catalogue merge big.txt --into merged.txt",
+    ] {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 120000 && exec '{}' {args}",
+                exe.display()
+            ))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert_eq!(
+        catalogue_fingerprints(&dir.path().join("merged.txt")).len(),
+        1_000_010
+    );
+}

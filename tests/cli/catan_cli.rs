@@ -454,3 +454,66 @@ fn count_prints_exact_fractions_and_refuses_what_it_cannot_count() {
     fails(&["catan", "count", "--rules", "red-apartt"], "unknown rule");
     fails(&["catan", "count", "--fix", "40=wood"], "fix");
 }
+
+/// `catan balance` scores only boards made of the game's pieces: 18 rock hexes, 18
+/// sixes or two deserts on the base board are refused with what is wrong, never
+/// scored ("1.29", "perfectly even").
+#[test]
+fn balance_refuses_boards_of_pieces_the_game_does_not_have() {
+    let record = stdout_of(&["catan", "generate", "--count", "1", "--seed", "1"]);
+    let mut board: serde_json::Value = serde_json::from_str(record.trim()).unwrap();
+    let hexes = board["hexes"].as_array().unwrap().clone();
+    let edit = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut b = board.clone();
+        for h in b["hexes"].as_array_mut().unwrap() {
+            f(h);
+        }
+        serde_json::to_string(&b).unwrap() + "\n"
+    };
+    let all_rock = edit(&|h| {
+        if h["terrain"] != "desert" {
+            h["terrain"] = "rock".into();
+        }
+    });
+    let all_six = edit(&|h| {
+        if h["terrain"] != "desert" {
+            h["token"] = 6.into();
+        }
+    });
+    // A second desert where the first wheat hex was.
+    let wheat = hexes.iter().position(|h| h["terrain"] == "wheat").unwrap();
+    board["hexes"][wheat]["terrain"] = "desert".into();
+    board["hexes"][wheat]["token"] = serde_json::Value::Null;
+    let two_deserts = serde_json::to_string(&board).unwrap() + "\n";
+    for (input, says) in [
+        (
+            all_rock,
+            "the base board has 4 wheat, 4 wood, 4 sheep, 3 clay, 3 rock hexes; the record 0 wheat, 0 wood, 0 sheep, 0 clay, 18 rock",
+        ),
+        (
+            all_six,
+            "the base board has 1 2, 2 3, 2 4, 2 5, 2 6, 2 8, 2 9, 2 10, 2 11, 1 12 number tokens; the record 0 2, 0 3, 0 4, 0 5, 18 6",
+        ),
+        (
+            two_deserts,
+            "the base board has 4 wheat, 1 desert hexes; the record 3 wheat, 2 desert",
+        ),
+    ] {
+        let out = bin()
+            .args(["catan", "balance"])
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(out.stdout.is_empty(), "scored: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(err.contains(says) && err.contains("line 1"), "{err}");
+    }
+    // The generated board itself is scored.
+    let out = bin()
+        .args(["catan", "balance"])
+        .write_stdin(record)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+}

@@ -644,14 +644,25 @@ fn files_that_are_not_pdfs_are_one_error_line() {
 
 #[test]
 fn a_page_that_cannot_be_checked_fails_and_names_itself() {
-    // An inline image without a colour space makes lopdf's content parser panic: the
-    // page fails, with no panic message.
+    // An inline image without a colour space (which made lopdf's content parser
+    // panic): read, and its box warned of as pixels preflight cannot see.
     let b = Book::new(24).with(3, "BI /W 1 /H 1 /BPC 8 ID x EI");
+    let (code, out) = preflight(&b.pdf(), &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        problems(&out).iter().any(|l| l.starts_with(
+            "WARN page 3: an image whose pixels preflight cannot see (no colour space)"
+        )),
+        "{out}"
+    );
+    // A stray ')' before the ink: the page fails, naming the byte, never passes by
+    // silence (everything after such a token was dropped before).
+    let b = Book::new(24).with(3, ") 0 0 432 648 re f");
     fails_one(
         &b,
         &[],
         "FAIL page 3: ",
-        "the page cannot be checked: its content stream cannot be parsed",
+        "the page cannot be checked: its content cannot be read past byte",
     );
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("inline.pdf");

@@ -388,3 +388,128 @@ fn a_closed_pipe_ends_the_report_quietly() {
     assert!(err.is_empty(), "{err}");
     assert_eq!(out.status.code(), Some(0), "{out:?}");
 }
+
+/// Run preflight on `file` with a time limit; (exit status, stdout, seconds).
+fn verdict(file: &str) -> (Option<i32>, String, f64) {
+    let t = Instant::now();
+    let out = bin()
+        .args(["preflight", file])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        t.elapsed().as_secs_f64(),
+    )
+}
+
+#[test]
+fn a_token_the_reader_cannot_take_never_hides_the_ink_after_it() {
+    // A black page (the whole trim filled) behind a 23-digit number or a stray ')':
+    // before, everything after the token was dropped and 24 black pages passed.
+    let dir = tempfile::tempdir().unwrap();
+    for (name, content, says) in [
+        (
+            "number",
+            "q 12345678901234567890123 0 0 432 648 re f Q",
+            "ink outside the safe area",
+        ),
+        (
+            "paren",
+            "q ) 0 0 432 648 re f Q",
+            "its content cannot be read past byte 2 (a ')' that closes no string): nothing after it was checked",
+        ),
+        (
+            "huge",
+            "q 1000000000000000000000000000000000000000 0 0 432 648 re f Q",
+            "beyond what a PDF reader holds",
+        ),
+    ] {
+        let f = write(
+            &dir,
+            &format!("{name}.pdf"),
+            &pages_drawing(24, &[content.as_bytes().to_vec()], true),
+        );
+        let (code, out, _) = verdict(&f);
+        assert_eq!(code, Some(1), "{name}: {out}");
+        assert!(out.contains("FAIL pages 1-24") && out.contains(says), "{name}: {out}");
+        assert!(!out.contains("preflight passes"), "{name}: {out}");
+    }
+}
+
+#[test]
+fn millions_of_operators_take_bounded_memory_and_shared_content_runs_once() {
+    // 3.99 million `n` (an 8 KB file): 2.26 GB and 5 s a page before; 24 pages sharing
+    // it took 68 s.
+    let dir = tempfile::tempdir().unwrap();
+    let ops = b"n\n".repeat(3_990_000);
+    let one = write(
+        &dir,
+        "one.pdf",
+        &pages_drawing(1, std::slice::from_ref(&ops), true),
+    );
+    let shared = write(
+        &dir,
+        "shared.pdf",
+        &pages_drawing(24, std::slice::from_ref(&ops), true),
+    );
+    let exe = assert_cmd::cargo::cargo_bin("puzzlebook");
+    for f in [&one, &shared] {
+        // 150 MB of address space is plenty now.
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 150000 && exec '{}' preflight '{f}'",
+                exe.display()
+            ))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{f}: {:?} {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains("preflight"), "{text}");
+    }
+    let (_, _, secs) = verdict(&shared);
+    assert!(secs < 10.0, "24 pages of shared content took {secs} s");
+    // 24 pages, each its own 3.99 million operations: past the document's bound the
+    // pages left are failed as not checked, with their own line.
+    let own: Vec<Vec<u8>> = (0..24)
+        .map(|k| [format!("% page {k}\n").into_bytes(), ops.clone()].concat())
+        .collect();
+    let each = write(&dir, "each.pdf", &pages_drawing(24, &own, false));
+    let (code, out, secs) = verdict(&each);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("not checked: the pages before it run more than 40000000 operations in all"),
+        "{out}"
+    );
+    assert!(secs < 30.0, "took {secs} s");
+}
+
+#[test]
+fn a_stop_ends_preflight_of_a_heavy_file_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let ops = b"0 0 m\n".repeat(1_300_000);
+    let own: Vec<Vec<u8>> = (0..24)
+        .map(|k| [format!("% page {k}\n").into_bytes(), ops.clone()].concat())
+        .collect();
+    let f = write(&dir, "heavy.pdf", &pages_drawing(24, &own, false));
+    let exe = assert_cmd::cargo::cargo_bin("puzzlebook");
+    let child = std::process::Command::new(exe)
+        .args(["preflight", &f])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let t = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143), "{out:?}");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+}

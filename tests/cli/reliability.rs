@@ -1592,3 +1592,109 @@ fn control_characters_in_any_message_are_escaped() {
         assert!(err.contains("\\0") || err.contains("\\u{0}"), "{err:?}");
     }
 }
+
+// ------------------------------------------------------------ long loops (issue 46)
+
+/// Start `args` in `dir`, send SIGTERM after `after`, and return the exit code, how
+/// long the stop took and stderr.
+fn term_in(dir: &Path, args: &[&str], after: Duration) -> (Option<i32>, Duration, String) {
+    let child = Command::new(exe())
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    signal(&child, libc::SIGTERM);
+    let t = Instant::now();
+    let (code, _, err) = wait_limited(child, Duration::from_secs(30));
+    (code, t.elapsed(), err)
+}
+
+/// A sparse file of `bytes` (no disk space taken): hashing it takes seconds.
+fn sparse(path: &Path, bytes: u64) {
+    std::fs::File::create(path).unwrap().set_len(bytes).unwrap();
+}
+
+#[test]
+fn long_loops_stop_at_sigterm_well_before_the_watchdog() {
+    let d = tempfile::tempdir().unwrap();
+    // catan count of a tight rule set (half a minute of counting).
+    let (code, took, err) = term_in(
+        d.path(),
+        &["catan", "count", "--rules", "max-cluster=3"],
+        Duration::from_millis(1500),
+    );
+    assert_eq!(code, Some(143), "{err}");
+    assert!(
+        took < Duration::from_secs(2),
+        "catan count took {took:?}: {err}"
+    );
+    // verify hashing a 40 GB file.
+    sparse(&d.path().join("big.bin"), 40 << 30);
+    std::fs::write(
+        d.path().join("manifest.json"),
+        format!(
+            "{{\"tool\":\"puzzlebook\",\"version\":\"0\",\"job\":\"j\",\"job_sha256\":\"0\",\"seed\":null,\"outputs\":[{{\"output\":\"o\",\"kind\":\"items\",\"file\":\"big.bin\",\"sha256\":\"0\",\"bytes\":{},\"items\":1,\"seconds\":0.0,\"config_sha256\":\"0\",\"seed\":1}}]}}",
+            40u64 << 30
+        ),
+    )
+    .unwrap();
+    let (code, took, err) = term_in(
+        d.path(),
+        &["verify", "manifest.json"],
+        Duration::from_millis(500),
+    );
+    assert_eq!(code, Some(143), "{err}");
+    assert!(took < Duration::from_secs(2), "verify took {took:?}: {err}");
+    // A rerun whose up-to-date check hashes a 40 GB output.
+    std::fs::write(
+        d.path().join("j.toml"),
+        "out_dir = \"out\"\n[[output]]\nname = \"f.jsonl\"\nkind = \"items\"\ngame = \"flip\"\ncount = 1\nparams = { size = 3 }\n",
+    )
+    .unwrap();
+    let (code, _, err) = run_limited(
+        &["run", p(&d.path().join("j.toml"))],
+        None,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{err}");
+    let out = d.path().join("out");
+    let mpath = out.join("manifest.json");
+    let m = std::fs::read_to_string(&mpath).unwrap();
+    let bytes = std::fs::metadata(out.join("f.jsonl")).unwrap().len();
+    sparse(&out.join("f.jsonl"), 40 << 30);
+    std::fs::write(
+        &mpath,
+        m.replace(
+            &format!("\"bytes\": {bytes},"),
+            &format!("\"bytes\": {},", 40u64 << 30),
+        ),
+    )
+    .unwrap();
+    let (code, took, err) = term_in(d.path(), &["run", "j.toml"], Duration::from_millis(500));
+    assert_eq!(code, Some(143), "{err}");
+    assert!(
+        took < Duration::from_secs(2),
+        "the rerun took {took:?}: {err}"
+    );
+    assert_eq!(
+        std::fs::metadata(out.join("f.jsonl")).unwrap().len(),
+        40 << 30
+    );
+}
+
+#[test]
+fn catan_count_beyond_the_memory_it_may_have_is_one_line() {
+    let d = tempfile::tempdir().unwrap();
+    let (code, err) = under_ulimit(
+        300_000,
+        &["catan", "count", "--rules", "max-cluster=3"],
+        d.path(),
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("not enough memory"), "{err}");
+}

@@ -137,3 +137,36 @@ pub fn one_page(content: &str) -> Raw {
     r.stream(4, "", content.as_bytes());
     r
 }
+
+/// `pages` 6 x 9 in pages (objects 3..) under catalog 1 and pages 2. `shared`: every
+/// page draws the one content stream `contents[0]`; else page k draws `contents[k]`.
+/// Contents are Flate-compressed.
+pub fn pages_drawing(pages: u32, contents: &[Vec<u8>], shared: bool) -> Vec<u8> {
+    let mut r = Raw::new();
+    r.obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
+    let kids: Vec<String> = (0..pages).map(|k| format!("{} 0 R", 3 + k)).collect();
+    r.obj(
+        2,
+        &format!(
+            "<< /Type /Pages /Kids [{}] /Count {pages} >>",
+            kids.join(" ")
+        ),
+    );
+    let first_content = 3 + pages;
+    for k in 0..pages {
+        let c = if shared {
+            first_content
+        } else {
+            first_content + k
+        };
+        r.obj(
+            3 + k,
+            &format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 432 648] /TrimBox [0 0 432 648] /Contents {c} 0 R >>"),
+        );
+    }
+    let n = if shared { 1 } else { pages as usize };
+    for (k, c) in contents.iter().take(n).enumerate() {
+        r.stream(first_content + k as u32, "/Filter /FlateDecode", &flate(c));
+    }
+    r.finish(1, "")
+}

@@ -220,7 +220,9 @@ struct InBoard {
 /// layout. Other fields are ignored; the hexes and harbors must be the board's own, in
 /// order (numbers and coordinates), with known terrains, tokens (none on a desert) and
 /// harbor kinds, and a harbor's `hexes`, when given, must be the ones at its piers.
-/// The terrain, token and harbor multisets are not checked: any layout can be measured.
+/// The pieces must be the board kind's: its terrain hexes (deserts included), number
+/// tokens and harbors, each as many times as the game has them; a board of 18 rock
+/// hexes or 18 sixes is refused, never scored.
 pub fn read_board(text: &str) -> Result<(&'static Shape, Setup)> {
     let b = parse_board(text)?;
     let shape = board_shape(&b)?;
@@ -231,7 +233,60 @@ pub fn read_board(text: &str) -> Result<(&'static Shape, Setup)> {
     for (p, h) in b.harbors.iter().enumerate() {
         read_harbor(shape, p, h, &mut layout)?;
     }
+    check_pieces(shape, &layout)?;
     Ok((shape, layout))
+}
+
+/// How many of each value `values` holds, for values below `n`.
+fn tally(values: impl Iterator<Item = u8>, n: usize) -> Vec<usize> {
+    let mut t = vec![0; n];
+    for v in values {
+        if let Some(slot) = t.get_mut(usize::from(v)) {
+            *slot += 1;
+        }
+    }
+    t
+}
+
+/// Refuse a layout whose terrains, tokens or harbors are not the board kind's pieces,
+/// naming every kind that differs ("the base board has 4 wheat, 3 rock hexes; the
+/// record 0 wheat, 18 rock").
+fn check_pieces(shape: &Shape, layout: &Setup) -> Result<()> {
+    let n = shape.len();
+    let h = shape.harbors.len();
+    let mut want_terrain = tally(shape.terrains.iter().copied(), TERRAIN_NAMES.len());
+    want_terrain[usize::from(DESERT)] = shape.deserts;
+    let got_terrain = tally(layout.terrain[..n].iter().copied(), TERRAIN_NAMES.len());
+    let want_token = tally(shape.tokens.iter().copied(), 13);
+    let got_token = tally(layout.token[..n].iter().copied().filter(|&t| t > 0), 13);
+    let token_names: Vec<String> = (0..13).map(|v| v.to_string()).collect();
+    let token_names: Vec<&str> = token_names.iter().map(String::as_str).collect();
+    let want_harbor = tally(shape.harbor_kinds.iter().copied(), HARBOR_NAMES.len());
+    let got_harbor = tally(layout.harbor[..h].iter().copied(), HARBOR_NAMES.len());
+    for (what, names, want, got) in [
+        ("hexes", &TERRAIN_NAMES[..], want_terrain, got_terrain),
+        ("number tokens", &token_names[..], want_token, got_token),
+        ("harbors", &HARBOR_NAMES[..], want_harbor, got_harbor),
+    ] {
+        let differ: Vec<usize> = (0..names.len()).filter(|&k| want[k] != got[k]).collect();
+        if differ.is_empty() {
+            continue;
+        }
+        let list = |counts: &[usize]| {
+            differ
+                .iter()
+                .map(|&k| format!("{} {}", counts[k], names[k]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Err(Error::invalid(format!(
+            "the {} board has {} {what}; the record {}: not the game's pieces",
+            shape.kind.name(),
+            list(&want),
+            list(&got)
+        )));
+    }
+    Ok(())
 }
 
 /// The record's board, hexes and harbors as JSON; another game's record is refused.
@@ -440,6 +495,15 @@ mod tests {
         )
     }
 
+    /// The hand-checked board with the base game's pieces (hexes 12 and 13 clay and
+    /// rock instead of wood), for what reads records.
+    fn real_board() -> Setup {
+        let mut b = hand_board();
+        b.terrain[11] = C;
+        b.terrain[12] = R;
+        b
+    }
+
     #[test]
     fn a_hand_checked_board() {
         let shape = BoardKind::Base.shape();
@@ -506,11 +570,11 @@ mod tests {
     #[test]
     fn records_are_read_back_and_bad_ones_refused() {
         let shape = BoardKind::Base.shape();
-        let rec = super::super::to_record(shape, "none", "test", hand_board(), 1);
+        let rec = super::super::to_record(shape, "none", "test", real_board(), 1);
         let text = serde_json::to_string(&rec).unwrap();
         let (s, layout) = read_board(&text).unwrap();
         assert_eq!(s.kind, BoardKind::Base);
-        assert_eq!(layout, hand_board());
+        assert_eq!(layout, real_board());
         for (from, to, needle) in [
             ("\"board\":\"base\"", "\"board\":\"huge\"", "neither base"),
             (
@@ -523,6 +587,22 @@ mod tests {
             ("\"hexes\":[2,3]", "\"hexes\":[2]", "touch hexes [2, 3]"),
             ("\"kind\":\"wood\"", "\"kind\":\"gold\"", "unknown kind"),
             ("\"n\":1,", "\"n\":9,", "should be number 1"),
+            // Pieces the game does not have: a fifth clay hex, a third 3, a sixth 2:1.
+            (
+                "\"terrain\":\"wood\"",
+                "\"terrain\":\"clay\"",
+                "the base board has 4 wood, 3 clay hexes; the record 3 wood, 4 clay",
+            ),
+            (
+                "\"token\":2",
+                "\"token\":3",
+                "has 1 2, 2 3 number tokens; the record 0 2, 3 3",
+            ),
+            (
+                "\"kind\":\"3:1\"",
+                "\"kind\":\"rock\"",
+                "has 4 3:1, 1 rock harbors; the record 3 3:1, 2 rock",
+            ),
         ] {
             assert!(text.contains(from), "{from}");
             let bad = text.replacen(from, to, 1);
@@ -539,7 +619,7 @@ mod tests {
     #[test]
     fn run_names_the_line_of_a_bad_record() {
         let shape = BoardKind::Base.shape();
-        let rec = super::super::to_record(shape, "none", "test", hand_board(), 1);
+        let rec = super::super::to_record(shape, "none", "test", real_board(), 1);
         let good = serde_json::to_string(&rec).unwrap();
         let input = format!("{good}\n\n{good}\n");
         let mut out = Vec::new();

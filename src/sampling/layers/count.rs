@@ -7,7 +7,7 @@ use crate::games::catan::fix::Fixes;
 use crate::games::catan::rules::Rules;
 use crate::sampling::bounded::Draws;
 use crate::sampling::exact::Fraction;
-use crate::{Error, Result};
+use crate::Result;
 
 /// Draws of the layers' product that estimate the tying rules' share when the count
 /// is not exact.
@@ -29,7 +29,7 @@ pub fn report(
     fixes.check(kind.shape())?;
     let start = std::time::Instant::now();
     let l = Layers::build_reporting(kind, rules, fixes, tick)
-        .map_err(|e| Error::invalid(format!("rules {rules} cannot be counted exactly: {e}")))?;
+        .map_err(|e| e.into_error(format!("rules {rules} cannot be counted exactly")))?;
     let took = start.elapsed();
     // Boards agreeing with the fixes, whatever the rules: what whole-board rejection
     // draws from.
@@ -38,11 +38,7 @@ pub fn report(
     } else {
         let none: Rules = "none".parse()?;
         Layers::build(kind, &none, fixes)
-            .map_err(|e| {
-                Error::invalid(format!(
-                    "the boards agreeing with the fixes cannot be counted: {e}"
-                ))
-            })?
+            .map_err(|e| e.into_error("the boards agreeing with the fixes cannot be counted"))?
             .count()
     };
     let count = l.count();
@@ -76,7 +72,7 @@ pub fn report(
         );
         let mut rng = crate::seed::item_rng(0, "catan-count", 0);
         let mut draws = Draws::new(&mut rng);
-        let kept = l.tie_share(&mut draws, SHARE_DRAWS);
+        let kept = l.tie_share(&mut draws, SHARE_DRAWS)?;
         let p = kept as f64 / SHARE_DRAWS as f64;
         let se = (p * (1.0 - p) / SHARE_DRAWS as f64).sqrt();
         line(
@@ -116,10 +112,16 @@ pub fn report(
 
 impl Layers {
     /// Of `n` boards drawn from the layers' product, how many meet the tying rules.
-    pub fn tie_share(&self, draws: &mut Draws, n: u64) -> u64 {
-        (0..n)
-            .filter(|_| self.ties_hold(&self.draw_layers(draws)))
-            .count() as u64
+    /// Stops (an error) when a stop is asked for.
+    pub fn tie_share(&self, draws: &mut Draws, n: u64) -> Result<u64> {
+        let mut kept = 0;
+        for i in 0..n {
+            if i % 4096 == 0 {
+                crate::interrupt::check()?;
+            }
+            kept += u64::from(self.ties_hold(&self.draw_layers(draws)));
+        }
+        Ok(kept)
     }
 
     /// How the count was made, in a line.

@@ -62,33 +62,80 @@ pub(crate) enum Refused {
     TooMany { step: usize, states: usize },
     /// A count does not fit 64 bits.
     Overflow,
+    /// An allocation failed (the process may not have the memory the graph needs).
+    OutOfMemory { step: usize, states: usize },
+    /// A stop was asked for (Ctrl-C, SIGTERM).
+    Stopped,
+}
+
+/// Room for `more` elements in `v`, or `OutOfMemory` (never an abort).
+fn room<T>(v: &mut Vec<T>, more: usize, step: usize, states: usize) -> Result<(), Refused> {
+    v.try_reserve(more)
+        .map_err(|_| Refused::OutOfMemory { step, states })
 }
 
 impl Dag {
     /// Expand, count and prune the placements of `spec`, refusing when a level would
-    /// hold more than `limit` states or all levels more than `budget`.
+    /// hold more than `limit` states or all levels more than `budget`. Every
+    /// allocation is reserved first ([`Refused::OutOfMemory`], never an abort), and a
+    /// stop asked for ends it ([`Refused::Stopped`]).
     pub(crate) fn build(spec: &dyn Spec, limit: usize, budget: usize) -> Result<Dag, Refused> {
+        let (raw, last, widest, expanded) = Self::expand(spec, limit, budget)?;
+        if crate::interrupt::requested() {
+            return Err(Refused::Stopped);
+        }
+        let counts = Self::count_back(&raw, last, expanded)?;
+        let levels = Self::prune(&raw, &counts, expanded)?;
+        Ok(Dag { levels, widest })
+    }
+
+    /// Every level's states and edges, from the root: (levels, states of the last
+    /// level, the widest level, states made).
+    fn expand(
+        spec: &dyn Spec,
+        limit: usize,
+        budget: usize,
+    ) -> Result<(Vec<RawLevel>, usize, usize, usize), Refused> {
         let steps = spec.steps();
         let mut keys: Vec<u128> = vec![spec.root()];
         // Per level, edges as (parent, symbol, child) before counting.
-        let mut raw: Vec<RawLevel> = Vec::with_capacity(steps);
+        let mut raw: Vec<RawLevel> = Vec::new();
+        room(&mut raw, steps, 0, 0)?;
         let mut widest = 1;
         let mut expanded = 0usize;
         let mut out = Vec::with_capacity(16);
         for step in 0..steps {
-            let mut index: HashMap<u128, u32> = HashMap::with_capacity(keys.len() * 2);
+            let oom = |states: usize| Refused::OutOfMemory { step, states };
+            let mut index: HashMap<u128, u32> = HashMap::new();
+            index
+                .try_reserve(keys.len().saturating_mul(2))
+                .map_err(|_| oom(expanded))?;
             let mut next: Vec<u128> = Vec::new();
-            let mut start = Vec::with_capacity(keys.len() + 1);
+            let mut start = Vec::new();
+            room(&mut start, keys.len() + 1, step, expanded)?;
             let mut edges = Vec::new();
-            for &k in &keys {
+            for (i, &k) in keys.iter().enumerate() {
+                if i % 65_536 == 0 && crate::interrupt::requested() {
+                    return Err(Refused::Stopped);
+                }
                 start.push(edges.len() as u32);
                 out.clear();
                 spec.moves(step, k, &mut out);
+                let made = expanded + next.len();
+                room(&mut edges, out.len(), step, made)?;
                 for &(sym, child, relabel) in &out {
-                    let id = *index.entry(child).or_insert_with(|| {
-                        next.push(child);
-                        (next.len() - 1) as u32
-                    });
+                    // Room first (a check, while there is spare room), so the insert
+                    // below never allocates, and never aborts.
+                    let made = expanded + next.len();
+                    index.try_reserve(1).map_err(|_| oom(made))?;
+                    let id = match index.entry(child) {
+                        std::collections::hash_map::Entry::Occupied(o) => *o.get(),
+                        std::collections::hash_map::Entry::Vacant(v) => {
+                            room(&mut next, 1, step, made)?;
+                            next.push(child);
+                            *v.insert((next.len() - 1) as u32)
+                        }
+                    };
                     edges.push((sym, id, relabel));
                 }
                 if next.len() > limit {
@@ -110,13 +157,26 @@ impl Dag {
             raw.push((start, edges));
             keys = next;
         }
+        Ok((raw, keys.len(), widest, expanded))
+    }
+
+    /// Each state's number of ways to finish, counted backwards from the `last` final
+    /// states (each finishes in one way).
+    fn count_back(
+        raw: &[RawLevel],
+        last: usize,
+        expanded: usize,
+    ) -> Result<Vec<Vec<u64>>, Refused> {
+        let steps = raw.len();
         // Counts backwards; every final state finishes in one way.
         let mut counts: Vec<Vec<u64>> = vec![Vec::new(); steps + 1];
-        counts[steps] = vec![1; keys.len()];
+        room(&mut counts[steps], last, steps, expanded)?;
+        counts[steps].resize(last, 1);
         for step in (0..steps).rev() {
             let (start, edges) = &raw[step];
             let below = &counts[step + 1];
-            let mut c = Vec::with_capacity(start.len() - 1);
+            let mut c = Vec::new();
+            room(&mut c, start.len() - 1, step, expanded)?;
             for w in start.windows(2) {
                 let mut sum = 0u64;
                 for &(_, child, _) in &edges[w[0] as usize..w[1] as usize] {
@@ -128,27 +188,43 @@ impl Dag {
             }
             counts[step] = c;
         }
+        Ok(counts)
+    }
+
+    /// The levels with only the states that finish, renumbered level by level.
+    fn prune(
+        raw: &[RawLevel],
+        counts: &[Vec<u64>],
+        expanded: usize,
+    ) -> Result<Vec<Level>, Refused> {
+        let steps = raw.len();
         // Keep only the states that finish; renumber them level by level.
         let mut levels = Vec::with_capacity(steps + 1);
-        let mut keep: Vec<Vec<u32>> = counts
-            .iter()
-            .map(|c| {
-                let mut n = 0u32;
-                c.iter()
-                    .map(|&x| {
-                        if x == 0 {
-                            u32::MAX
-                        } else {
-                            n += 1;
-                            n - 1
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
+        let mut keep: Vec<Vec<u32>> = Vec::new();
+        room(&mut keep, counts.len(), 0, expanded)?;
+        for c in counts {
+            let mut k = Vec::new();
+            room(&mut k, c.len(), 0, expanded)?;
+            let mut n = 0u32;
+            k.extend(c.iter().map(|&x| {
+                if x == 0 {
+                    u32::MAX
+                } else {
+                    n += 1;
+                    n - 1
+                }
+            }));
+            keep.push(k);
+        }
         for step in 0..steps {
+            if crate::interrupt::requested() {
+                return Err(Refused::Stopped);
+            }
             let (start, edges) = &raw[step];
             let mut level = Level::default();
+            room(&mut level.count, start.len(), step, expanded)?;
+            room(&mut level.start, start.len(), step, expanded)?;
+            room(&mut level.edges, edges.len(), step, expanded)?;
             for (node, w) in start.windows(2).enumerate() {
                 if keep[step][node] == u32::MAX {
                     continue;
@@ -168,6 +244,9 @@ impl Dag {
                 }
             }
             level.start.push(level.edges.len() as u32);
+            level.count.shrink_to_fit();
+            level.start.shrink_to_fit();
+            level.edges.shrink_to_fit();
             levels.push(level);
         }
         let last: Vec<u64> = counts[steps].iter().copied().filter(|&c| c > 0).collect();
@@ -176,8 +255,7 @@ impl Dag {
             start: Vec::new(),
             edges: Vec::new(),
         });
-        keep.clear();
-        Ok(Dag { levels, widest })
+        Ok(levels)
     }
 
     /// The number of placements (0 when none).

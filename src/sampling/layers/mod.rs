@@ -100,6 +100,30 @@ pub enum Unreachable {
         /// `terrain` or `token`.
         layer: &'static str,
     },
+    /// An allocation failed: the process may not have the memory the count needs.
+    #[error("not enough memory: an allocation failed at step {step} of a {layer} layer, with {states} states made (the tightest rule sets take about 1 GB: docs/limits.md)")]
+    OutOfMemory {
+        /// `terrain` or `token`.
+        layer: &'static str,
+        /// The step.
+        step: usize,
+        /// States so far.
+        states: usize,
+    },
+    /// A stop was asked for.
+    #[error("stopped")]
+    Stopped,
+}
+
+impl Unreachable {
+    /// As the crate's error: a stop is [`crate::Error::Interrupted`]; the rest say
+    /// `what` could not be done, and why.
+    pub fn into_error(self, what: impl std::fmt::Display) -> crate::Error {
+        match self {
+            Unreachable::Stopped => crate::Error::Interrupted,
+            e => crate::Error::invalid(format!("{what}: {e}")),
+        }
+    }
 }
 
 /// What the fixes pin: per hex its terrain and token class, and the desert's hex.
@@ -1179,6 +1203,12 @@ fn refused(layer: &'static str, e: Refused) -> Unreachable {
             states,
         },
         Refused::Overflow => Unreachable::Overflow { layer },
+        Refused::OutOfMemory { step, states } => Unreachable::OutOfMemory {
+            layer,
+            step,
+            states,
+        },
+        Refused::Stopped => Unreachable::Stopped,
     }
 }
 
