@@ -226,6 +226,13 @@ impl Line<'_> {
 
     /// Read a line (no newline): four or five fields split by tabs, each checked.
     /// `games`: the game names there are.
+    pub fn read<'a>(
+        text: &'a str,
+        games: &[&'static str],
+    ) -> std::result::Result<Line<'a>, String> {
+        Line::parse(text, games)
+    }
+
     fn parse<'a>(text: &'a str, games: &[&'static str]) -> std::result::Result<Line<'a>, String> {
         let fields: Vec<&str> = text.splitn(6, '\t').collect();
         if !(4..=5).contains(&fields.len()) {
@@ -288,7 +295,7 @@ fn shown(s: &str) -> String {
     out
 }
 
-/// A date as YYYY-MM-DD (month 1-12, day 1-31), or `-`.
+/// A date as YYYY-MM-DD (a day the calendar has), or `-`.
 fn date_ok(date: &str) -> bool {
     let b = date.as_bytes();
     let num = |r: std::ops::Range<usize>| {
@@ -304,8 +311,17 @@ fn date_ok(date: &str) -> bool {
                 .bytes()
                 .enumerate()
                 .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
-            && num(5..7).is_some_and(|m| (1..=12).contains(&m))
-            && num(8..10).is_some_and(|d| (1..=31).contains(&d)))
+            && num(0..4)
+                .zip(num(5..7))
+                .zip(num(8..10))
+                .is_some_and(|((y, m), d)| {
+                    u8::try_from(m)
+                        .ok()
+                        .and_then(|m| time::Month::try_from(m).ok())
+                        .is_some_and(|m| {
+                            time::Date::from_calendar_date(y as i32, m, d as u8).is_ok()
+                        })
+                }))
 }
 
 /// Read every entry of a catalogue file in order, passing each to `each` (at most
@@ -360,15 +376,26 @@ pub fn read_lines(
     Ok(n)
 }
 
-/// About how many entries the files at `paths` can hold at most (by their sizes),
-/// at most [`MAX_ENTRIES`].
+/// About how many entries the files at `paths` hold (their sizes over the length of
+/// their first lines), at most [`MAX_ENTRIES`]: room reserved up front, so a set of
+/// them never grows by doubling (when it must grow, it still can).
 fn most_entries(paths: &[&Path]) -> usize {
-    let bytes: u64 = paths
-        .iter()
-        .filter_map(|p| std::fs::symlink_metadata(p).ok())
-        .map(|m| m.len())
-        .sum();
-    (bytes / MIN_LINE).min(MAX_ENTRIES as u64) as usize
+    let mut total = 0u64;
+    for p in paths {
+        let Ok(f) = crate::output::open_regular(p) else {
+            continue;
+        };
+        let size = f.metadata().map_or(0, |m| m.len());
+        let mut head = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut std::io::Read::take(f, 1 << 16), &mut head);
+        let lines = head.iter().filter(|&&b| b == b'\n').count() as u64;
+        let per_line = (head.len() as u64)
+            .checked_div(lines)
+            .map_or(MIN_LINE, |n| n.max(MIN_LINE));
+        // A tenth more than the first lines say, for shorter lines further on.
+        total += size / per_line + size / per_line / 10;
+    }
+    total.min(MAX_ENTRIES as u64) as usize
 }
 
 /// A catalogue opened by a run: locked, read, and ready to take what the run publishes.
@@ -599,9 +626,17 @@ pub fn check_path(path: &Path) -> Result<()> {
             "catalogue {} is not a regular file (a folder, a device or a FIFO)",
             path.display()
         ))),
+        Ok(m) if std::os::unix::fs::MetadataExt::nlink(&m) > 1 => Err(Error::invalid(format!(
+            "catalogue {} has other hard links: a catalogue is replaced whole when it grows, which would split them, so each name would miss the other's puzzles; keep one file and name it from every job",
+            path.display()
+        ))),
         _ => Ok(()),
     }
 }
+
+/// What a catalogue's lock file holds: it tells puzzlebook's lock from a file someone
+/// else keeps at that name.
+const LOCK_NOTE: &str = "puzzlebook: the lock of the catalogue beside it\n";
 
 /// `PATH.lock` beside a catalogue, held (exclusively) while a run or a merge uses the
 /// catalogue, and removed when it is let go: nothing is left beside the catalogue
@@ -635,15 +670,22 @@ impl Lock {
                 use std::os::unix::fs::OpenOptionsExt;
                 o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
             }
-            let f = o
-                .open(&lock_path)
-                .map_err(|e| Error::io("cannot create", &lock_path, e))?;
+            let f = o.open(&lock_path).map_err(|e| {
+                if e.raw_os_error() == Some(libc::ELOOP) {
+                    Error::invalid(format!(
+                        "{} is a symbolic link, at the name of the catalogue's lock: remove it",
+                        lock_path.display()
+                    ))
+                } else {
+                    Error::io("cannot create", &lock_path, e)
+                }
+            })?;
             let meta = f
                 .metadata()
                 .map_err(|e| Error::io("cannot read", &lock_path, e))?;
-            if !meta.is_file() {
+            if !meta.is_file() || std::os::unix::fs::MetadataExt::nlink(&meta) > 1 {
                 return Err(Error::invalid(format!(
-                    "{} is not a regular file",
+                    "{} is not a lock puzzlebook made (not a regular file, or it has other hard links): move it",
                     lock_path.display()
                 )));
             }
@@ -664,6 +706,22 @@ impl Lock {
             let same =
                 std::fs::symlink_metadata(&lock_path).is_ok_and(|m| file_id(&m) == file_id(&meta));
             if same {
+                // A file someone else keeps at this name is theirs: never taken over,
+                // never removed.
+                let mut text = Vec::new();
+                let read = std::io::Read::read_to_end(
+                    &mut std::io::Read::take(&f, LOCK_NOTE.len() as u64 + 1),
+                    &mut text,
+                );
+                if read.is_err() || !(text.is_empty() || text == LOCK_NOTE.as_bytes()) {
+                    return Err(Error::invalid(format!(
+                        "{} is not a lock puzzlebook made (it holds something else): move it, or name another catalogue",
+                        lock_path.display()
+                    )));
+                }
+                if text.is_empty() {
+                    let _ = std::io::Write::write_all(&mut &f, LOCK_NOTE.as_bytes());
+                }
                 return Ok(Lock {
                     file: f,
                     path: lock_path,
@@ -754,7 +812,7 @@ fn fingerprint_set(n: usize, what: &Path) -> Result<HashSet<Fingerprint>> {
     let mut set = HashSet::new();
     set.try_reserve(n).map_err(|_| {
         Error::invalid(format!(
-            "{}: not enough memory to hold {n} fingerprints",
+            "{} (with the others read with it): not enough memory to hold {n} fingerprints",
             crate::output::escaped_path(what)
         ))
     })?;
@@ -774,9 +832,20 @@ pub fn merge(inputs: &[PathBuf], into: &Path, games: &[&'static str]) -> Result<
             )));
         }
     }
+    // The catalogue merged into keeps its entries only when it is merged too: a
+    // catalogue replaced by others would forget what it held, and its puzzles would
+    // be published again.
+    if into.exists() && !inputs.iter().any(|p| crate::output::same_file(p, into)) {
+        return Err(Error::invalid(format!(
+            "{} exists and is not among the catalogues merged: name it among them to keep its puzzles (catalogue merge A B {} --into {}), or choose a new file",
+            into.display(),
+            into.display(),
+            into.display()
+        )));
+    }
     let _lock = Lock::beside(into)?;
     let paths: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-    let mut seen = fingerprint_set(most_entries(&paths), into)?;
+    let mut seen = fingerprint_set(most_entries(&paths), paths[0])?;
     let mut out = crate::output::AtomicFile::create(into)?;
     let w = |e: std::io::Error| Error::io("cannot write to", into, e);
     out.write_all(HEADER.as_bytes()).map_err(w)?;

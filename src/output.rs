@@ -325,9 +325,10 @@ pub fn remove_stale(dir: &Path, name: &str) {
     let Ok(rd) = fs::read_dir(dir) else {
         return;
     };
-    let prefix = format!(".{name}.tmp-");
     for e in rd.flatten() {
-        if !e.file_name().to_string_lossy().starts_with(&prefix) {
+        // Only names made exactly as temporary names are (never a user's file that
+        // merely starts like one).
+        if temp_target(&e.file_name().to_string_lossy()) != Some(name) {
             continue;
         }
         let path = e.path();
@@ -341,6 +342,24 @@ pub fn remove_stale(dir: &Path, name: &str) {
             }
         }
     }
+}
+
+/// The target a temporary file's name is for, when the name is exactly one
+/// [`create_temp`] makes: `.NAME.tmp-PID-RANDOM`, PID a process id and RANDOM 16 hex
+/// digits.
+pub fn temp_target(file_name: &str) -> Option<&str> {
+    let rest = file_name.strip_prefix('.')?;
+    let (target, tail) = rest.rsplit_once(".tmp-")?;
+    let (pid, random) = tail.split_once('-')?;
+    let ok = !target.is_empty()
+        && !pid.is_empty()
+        && pid.len() <= 10
+        && pid.bytes().all(|b| b.is_ascii_digit())
+        && random.len() == 16
+        && random
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase());
+    ok.then_some(target)
 }
 
 /// Create a new temporary file beside `target`, locked, and listed as live.
@@ -731,7 +750,7 @@ mod tests {
         assert!(names(d.path()).is_empty());
         // A dead writer's leftover (nobody holds its lock) goes on the next write;
         // a live writer's stays.
-        fs::write(d.path().join(".a.csv.tmp-999999-0123"), "half").unwrap();
+        fs::write(d.path().join(".a.csv.tmp-999999-0123456789abcdef"), "half").unwrap();
         let live_one = AtomicFile::create(&target).unwrap();
         assert_eq!(names(d.path()).len(), 1, "{:?}", names(d.path()));
         let other = AtomicFile::create(&target).unwrap();
@@ -856,12 +875,16 @@ pub fn escaped_path(p: &Path) -> String {
 /// wrote, or changed by so much as a byte, carries no valid seal: retention keeps it
 /// and a run refuses to replace it.
 pub mod seal {
-    use std::io::{BufRead, Read};
+    use std::io::{Read, Seek, SeekFrom};
     use std::path::Path;
 
     /// What a seal's digest follows.
     const MARK: &str = "puzzlebook-seal:";
     const ZEROS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+    /// Whether `Ok(false)` came from a stop asked for: the caller says so rather than
+    /// calling the file someone else's.
+    pub type Checked = crate::Result<bool>;
 
     /// How a text file's last line wraps its seal (`<!-- ` and ` -->` in Markdown,
     /// `# ` and nothing in a catalogue-style list).
@@ -871,6 +894,13 @@ pub mod seal {
         pub before: &'static str,
         /// What comes after the digest.
         pub after: &'static str,
+    }
+
+    impl Style {
+        /// The length of a seal line, newline included.
+        fn line_len(&self) -> usize {
+            self.before.len() + MARK.len() + 64 + self.after.len() + 1
+        }
     }
 
     /// Markdown: an HTML comment, which no viewer shows.
@@ -891,44 +921,62 @@ pub mod seal {
     }
 
     /// Whether the file at `path` (a regular file, read through no link, at most
-    /// `max` bytes, read in blocks) ends with a valid seal line of `style`.
-    pub fn text_file_ok(path: &Path, style: Style, max: u64) -> bool {
+    /// `max` bytes) ends with a valid seal line of `style`; see [`text_reader_ok`].
+    pub fn text_file_ok(path: &Path, style: Style, max: u64) -> Checked {
+        match super::open_regular(path) {
+            Ok(f) => text_reader_ok(f, style, max),
+            Err(_) => Ok(false),
+        }
+    }
+
+    /// Whether the open file `f` (at most `max` bytes) ends with a valid seal line of
+    /// `style`: its last bytes are exactly a seal line, after a newline or at the
+    /// start, holding the SHA-256 of every byte before it (read in blocks; memory does
+    /// not grow with the file). A stop asked for meanwhile is [`crate::Error::Interrupted`].
+    pub fn text_reader_ok(mut f: std::fs::File, style: Style, max: u64) -> Checked {
         use sha2::Digest;
-        let Ok(f) = super::open_regular(path) else {
-            return false;
+        let Ok(size) = f.metadata().map(|m| m.len()) else {
+            return Ok(false);
         };
-        if f.metadata().map_or(true, |m| m.len() > max) {
-            return false;
+        let tail = style.line_len() as u64;
+        if size > max || size < tail {
+            return Ok(false);
         }
-        let mut r = std::io::BufReader::with_capacity(1 << 16, f.take(max));
+        let body = size - tail;
         let mut h = sha2::Sha256::new();
-        let (mut line, mut last) = (Vec::new(), Vec::new());
-        loop {
-            line.clear();
-            match r.read_until(b'\n', &mut line) {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(_) => return false,
+        let mut buf = vec![0u8; 1 << 16];
+        let mut left = body;
+        let mut last = b'\n';
+        while left > 0 {
+            crate::interrupt::check()?;
+            let want = buf.len().min(left as usize);
+            if f.read_exact(&mut buf[..want]).is_err() {
+                return Ok(false);
             }
-            // The line before is body: hash it; this one may be the seal.
-            h.update(&last);
-            std::mem::swap(&mut last, &mut line);
-            if crate::interrupt::requested() {
-                return false;
-            }
+            h.update(&buf[..want]);
+            last = buf[want - 1];
+            left -= want as u64;
         }
-        let want = format!("{}{MARK}", style.before);
-        let Ok(last) = std::str::from_utf8(&last) else {
-            return false;
-        };
-        let Some(rest) = last
-            .strip_prefix(&want)
-            .and_then(|r| r.strip_suffix('\n'))
-            .and_then(|r| r.strip_suffix(style.after))
-        else {
-            return false;
-        };
-        super::manifest_hex(&h.finalize()) == rest
+        let mut seal = vec![0u8; tail as usize];
+        if last != b'\n'
+            || f.seek(SeekFrom::Start(body)).is_err()
+            || f.read_exact(&mut seal).is_err()
+        {
+            return Ok(false);
+        }
+        let want = format!(
+            "{}{MARK}{}{}\n",
+            style.before,
+            super::manifest_hex(&h.finalize()),
+            style.after
+        );
+        Ok(seal == want.as_bytes())
+    }
+
+    /// The member a JSON seal is: pretty JSON writes it so at the top level, and a
+    /// string inside the document cannot hold it unescaped (its quotes would be `\"`).
+    fn member(key: &str) -> String {
+        format!("\"{key}\": \"{MARK}")
     }
 
     /// A JSON value as pretty text holding its own seal at `key` (which `value` must
@@ -937,36 +985,72 @@ pub mod seal {
         value[key] = serde_json::json!(format!("{MARK}{ZEROS}"));
         let blank = serde_json::to_string_pretty(&value).expect("serialises") + "\n";
         let digest = super::sha256_hex(blank.as_bytes());
-        blank.replacen(&format!("{MARK}{ZEROS}"), &format!("{MARK}{digest}"), 1)
+        let at = blank.find(&member(key)).expect("the seal member") + member(key).len();
+        format!("{}{digest}{}", &blank[..at], &blank[at + 64..])
     }
 
-    /// Whether the JSON file at `path` (at most `max` bytes) holds a valid seal.
+    /// Whether the JSON file at `path` (at most `max` bytes) holds a valid seal at
+    /// `"seal"`.
     pub fn json_file_ok(path: &Path, max: u64) -> bool {
-        let Ok(f) = super::open_regular(path) else {
-            return false;
-        };
+        super::open_regular(path).is_ok_and(|f| json_reader_ok(f, max))
+    }
+
+    /// [`json_file_ok`] of an open file.
+    pub fn json_reader_ok(f: std::fs::File, max: u64) -> bool {
         let mut bytes = Vec::new();
         if f.take(max + 1).read_to_end(&mut bytes).is_err() || bytes.len() as u64 > max {
             return false;
         }
-        let Ok(text) = String::from_utf8(bytes) else {
-            return false;
-        };
-        json_ok(&text)
+        String::from_utf8(bytes).is_ok_and(|t| json_ok(&t))
     }
 
-    /// Whether `text` holds exactly one seal, valid for the rest of it.
+    /// Whether `text` holds exactly one seal member `"seal": "puzzlebook-seal:HEX"`,
+    /// valid for the rest of it.
     pub fn json_ok(text: &str) -> bool {
-        let mut found = text.match_indices(MARK);
+        let m = member("seal");
+        let mut found = text.match_indices(&m);
         let (Some((at, _)), None) = (found.next(), found.next()) else {
             return false;
         };
-        let start = at + MARK.len();
+        let start = at + m.len();
         let Some(digest) = text.get(start..start + 64) else {
             return false;
         };
         let blank = format!("{}{ZEROS}{}", &text[..start], &text[start + 64..]);
         super::sha256_hex(blank.as_bytes()) == digest
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn seals_hold_for_what_was_written_and_nothing_else() {
+            let dir = tempfile::tempdir().unwrap();
+            let p = dir.path().join("i.md");
+            let sealed = text("# a\nline\n", MARKDOWN);
+            for (bytes, ok) in [
+                (sealed.clone(), true),
+                (sealed.replace("line", "Line"), false),
+                (sealed.replace('\n', "\r\n"), false),
+                (sealed.trim_end().to_string(), false),
+                (format!("{sealed}\n"), false),
+                ("# mine\n".to_string(), false),
+                (text("", MARKDOWN), true),
+            ] {
+                std::fs::write(&p, &bytes).unwrap();
+                assert_eq!(
+                    text_file_ok(&p, MARKDOWN, 1 << 20).unwrap(),
+                    ok,
+                    "{bytes:?}"
+                );
+            }
+            // A name holding the mark does not move the JSON seal.
+            let v = serde_json::json!({"job": format!("a\"seal\": \"{MARK}x"), "seal": ""});
+            let t = json(v, "seal");
+            assert!(json_ok(&t), "{t}");
+            assert!(!json_ok(&t.replace("\"job\"", "\"Job\"")));
+        }
     }
 }
 

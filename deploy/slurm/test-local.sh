@@ -346,8 +346,8 @@ else
     # 4 sharded outputs, and the book, made whole by one task.
     ((nparts == 4 * shards + 1)) || errors+=("$nparts part files, not $((4 * shards + 1))")
 
-    # The manifests agree but for the timings and the job file's path.
-    strip() { grep -v -e '"seconds":' -e '"job":' "$1"; }
+    # The manifests agree but for the timings, the job file's path and the seal (a hash of all of it).
+    strip() { grep -v -e '"seconds":' -e '"job":' -e '"seal":' "$1"; }
     if ! diff <(strip single/manifest.json) <(strip slurm-out/manifest.json) >/dev/null 2>&1; then
         errors+=("the manifests differ (besides seconds and job path)")
     fi

@@ -142,7 +142,8 @@ fn template_catalogue(
         None => name.clone(),
     };
     // Who makes the book: the template (its absolute path, not its name: two
-    // templates called book.toml are two books) and the seed; for a volume the series
+    // templates called book.toml are two books), the seed and its sections' puzzles
+    // (below); for a volume the series
     // (every volume of it: volume N draws volumes 1 to N-1 itself, so any volume comes
     // out the same whichever were made before it). Its own entries are not drawn past.
     let canonical = std::fs::canonicalize(shown_path)
@@ -151,8 +152,21 @@ fn template_catalogue(
         .or(template.seed)
         .unwrap_or(puzzlebook::seed::DEFAULT_SEED)
         .to_string();
+    // What makes the puzzles: each section's game, count, seed and parameters (not
+    // its heading or intro: a book whose words were mended is the same book, its own
+    // entries its own; a book with other sections draws past its first edition).
+    let puzzles: Vec<serde_json::Value> = template
+        .sections
+        .iter()
+        .map(|s| {
+            serde_json::json!({"game": s.game, "count": s.count, "seed": s.seed,
+                               "params": serde_json::to_value(&s.params).unwrap_or_default()})
+        })
+        .collect();
+    let puzzles = serde_json::Value::Array(puzzles).to_string();
     let what = if volume.is_some() { "series" } else { "book" };
-    let maker = puzzlebook::catalogue::maker(&[what, &canonical.to_string_lossy(), &seed]);
+    let maker =
+        puzzlebook::catalogue::maker(&[what, &canonical.to_string_lossy(), &seed, &puzzles]);
     let cat = Catalogue::open(&path, puzzlebook::games::NAMES, |e| e.maker == Some(maker))?;
     let adding: u64 = template.sections.iter().map(|s| s.count as u64).sum();
     cat.check_room(adding)?;

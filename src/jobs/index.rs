@@ -1,14 +1,15 @@
 //! What a dated run leaves for people: `index.json` and `index.md` in its folder (the
 //! outputs, their files and counts, and whether each file still matches the
-//! manifest), and the retention of `keep = N`, which removes older date folders this
-//! job made and nothing else.
+//! manifest), and how puzzlebook tells its own files under the names it writes there
+//! (`index.json`, `index.md`, `published.txt`) from anyone else's: by their seal, or,
+//! written by an earlier version, by being exactly what that version writes.
 
 use super::manifest::{self, Manifest};
 use super::{Job, PUBLISHED};
-use crate::output::{escaped, escaped_path, seal};
+use crate::output::{escaped_path, seal};
 use crate::{Error, Result};
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Write `index.json` and `index.md` into `dir` from its manifest: every output with
 /// its files, sizes, items and whether each file's SHA-256 and size match the
@@ -63,38 +64,203 @@ pub fn write(job: &Job, dir: &Path, catalogue: Option<(&Path, usize)>) -> Result
 /// The line every `index.md` puzzlebook writes starts its second paragraph with.
 const MD_MARK: &str = "Made by puzzlebook ";
 
-/// Whether the file at `path` is the `index.json` puzzlebook wrote there, unchanged.
-pub fn index_json_is_ours(path: &Path) -> bool {
-    seal::json_file_ok(path, crate::limits::MAX_MANIFEST_BYTES)
+/// The names in a run folder that puzzlebook writes besides the outputs and the
+/// manifest, and tells as its own by their content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OwnName {
+    /// `index.json`.
+    IndexJson,
+    /// `index.md`.
+    IndexMd,
+    /// `published.txt`.
+    Published,
 }
 
-/// Whether the file at `path` is the `index.md` puzzlebook wrote there, unchanged.
-pub fn index_md_is_ours(path: &Path) -> bool {
-    seal::text_file_ok(path, seal::MARKDOWN, crate::limits::MAX_MANIFEST_BYTES)
+impl OwnName {
+    /// The file name.
+    pub fn name(self) -> &'static str {
+        match self {
+            OwnName::IndexJson => "index.json",
+            OwnName::IndexMd => "index.md",
+            OwnName::Published => PUBLISHED,
+        }
+    }
+
+    /// The own name `name` is, if any.
+    pub fn of(name: &str) -> Option<OwnName> {
+        [OwnName::IndexJson, OwnName::IndexMd, OwnName::Published]
+            .into_iter()
+            .find(|o| o.name() == name)
+    }
+}
+
+/// The most bytes an index file may hold to be read.
+const MAX_INDEX_BYTES: u64 = crate::limits::MAX_MANIFEST_BYTES;
+/// The most bytes a `published.txt` puzzlebook wrote may hold (a line per puzzle).
+pub const MAX_PUBLISHED_BYTES: u64 = 1 << 34;
+/// The most bytes a `published.txt` of an earlier version is read to be recognised.
+const MAX_LEGACY_PUBLISHED_BYTES: u64 = 64 << 20;
+
+/// Whether a manifest was written by an earlier version of puzzlebook: no seal and no
+/// job path (fields this version always writes).
+pub fn is_legacy(m: &Manifest) -> bool {
+    m.seal.is_none() && m.job_path.is_none()
+}
+
+/// Whether the open file `f`, at the own name `which` of a folder whose manifest is
+/// `m`, is puzzlebook's own, unchanged: it carries a valid seal, or the manifest is an
+/// earlier version's and the file is exactly what that version writes for it (which
+/// `sibling` opens the folder's other files to tell). A stop asked for is
+/// [`Error::Interrupted`].
+pub fn is_own(
+    which: OwnName,
+    f: std::fs::File,
+    m: Option<&Manifest>,
+    sibling: &dyn Fn(&str) -> Option<std::fs::File>,
+) -> Result<bool> {
+    let sealed = match which {
+        OwnName::IndexJson => {
+            let text = read_text(f, MAX_INDEX_BYTES);
+            if text.as_deref().is_some_and(seal::json_ok) {
+                return Ok(true);
+            }
+            return Ok(match (text, m.filter(|m| is_legacy(m))) {
+                (Some(t), Some(m)) => legacy_index(&t, m).is_some(),
+                _ => false,
+            });
+        }
+        OwnName::IndexMd => {
+            let copy = f.try_clone().ok();
+            if seal::text_reader_ok(f, seal::MARKDOWN, MAX_INDEX_BYTES)? {
+                return Ok(true);
+            }
+            let Some(m) = m.filter(|m| is_legacy(m)) else {
+                return Ok(false);
+            };
+            let text = copy.and_then(|f| read_text(f, MAX_INDEX_BYTES));
+            let index = sibling("index.json")
+                .and_then(|j| read_text(j, MAX_INDEX_BYTES))
+                .and_then(|j| legacy_index(&j, m));
+            return Ok(matches!((text, index), (Some(t), Some(i)) if markdown(&i) == t));
+        }
+        OwnName::Published => {
+            let copy = f.try_clone().ok();
+            if seal::text_reader_ok(f, seal::HASH_COMMENT, MAX_PUBLISHED_BYTES)? {
+                return Ok(true);
+            }
+            match (copy, m.filter(|m| is_legacy(m))) {
+                (Some(c), Some(m)) => read_text(c, MAX_LEGACY_PUBLISHED_BYTES)
+                    .is_some_and(|t| legacy_published(&t, m)),
+                _ => false,
+            }
+        }
+    };
+    Ok(sealed)
+}
+
+/// A file's text, if it is UTF-8 and at most `max` bytes.
+fn read_text(f: std::fs::File, max: u64) -> Option<String> {
+    let mut b = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(f, max + 1), &mut b).ok()?;
+    if b.len() as u64 > max {
+        return None;
+    }
+    String::from_utf8(b).ok()
+}
+
+/// An `index.json` as an earlier version wrote it for manifest `m`: its fields and
+/// no others, naming the manifest's tool, version, job and date, every file it lists
+/// with the manifest's SHA-256 and size, and its text exactly the pretty JSON of
+/// them. The index, or None.
+fn legacy_index(text: &str, m: &Manifest) -> Option<Value> {
+    let v: Value = serde_json::from_str(text).ok()?;
+    let o = v.as_object()?;
+    let known = [
+        "tool",
+        "version",
+        "job",
+        "date",
+        "outputs",
+        "verified",
+        "catalogue",
+    ];
+    let job = Path::new(&m.job).file_name()?.to_string_lossy();
+    let fits = o.keys().all(|k| known.contains(&k.as_str()))
+        && v["tool"] == "puzzlebook"
+        && v["version"] == m.version.as_str()
+        && v["job"] == *job
+        && v["date"] == json!(m.date)
+        && v["outputs"].as_array().is_some_and(|outs| {
+            outs.iter().all(|out| {
+                out["files"].as_array().is_some_and(|files| {
+                    files.iter().all(|f| {
+                        m.outputs.iter().any(|e| {
+                            f["file"] == e.file.as_str()
+                                && f["sha256"] == e.sha256.as_str()
+                                && f["bytes"] == e.bytes
+                        })
+                    })
+                })
+            })
+        });
+    let again = serde_json::to_string_pretty(&v).ok()? + "\n";
+    (fits && again == text).then_some(v)
+}
+
+/// A `published.txt` as an earlier version wrote it for manifest `m`: its header,
+/// then entries of four fields, each written as puzzlebook writes them, for the
+/// manifest's date and from its outputs.
+fn legacy_published(text: &str, m: &Manifest) -> bool {
+    let Some(rest) = text.strip_prefix(super::PUBLISHED_HEADER) else {
+        return false;
+    };
+    let stem = Path::new(&m.job)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let date = m.date.clone().unwrap_or_else(|| "-".into());
+    rest.split_inclusive('\n').all(|line| {
+        let Some(body) = line.strip_suffix('\n') else {
+            return false;
+        };
+        crate::catalogue::Line::read(body, crate::games::NAMES).is_ok_and(|e| {
+            e.maker.is_none()
+                && e.text() == line
+                && e.date == date
+                && m.outputs
+                    .iter()
+                    .any(|o| e.source.starts_with(&format!("{stem}/{}#", o.output)))
+        })
+    })
 }
 
 /// Refuse to run when the output folder holds an `index.json`, `index.md` or
 /// `published.txt` that puzzlebook did not write, or that was changed since (the run
 /// would replace it): a website's own index, say. Each file puzzlebook writes under
 /// those names carries a seal over its bytes ([`seal`]); a phrase inside is not
-/// enough. Checked before any work.
+/// enough. An earlier version's files are recognised by being exactly what it wrote
+/// for the folder's manifest. Checked before any work.
 pub fn check_not_users(job: &Job, dir: &Path) -> Result<()> {
-    // Each name, with how to tell the file puzzlebook wrote under it.
-    type Ours = fn(&Path) -> bool;
-    let mut names: Vec<(&str, Ours)> = Vec::new();
+    let mut names = Vec::new();
     if job.date.is_some() {
-        names.push(("index.json", index_json_is_ours));
-        names.push(("index.md", index_md_is_ours));
+        names.extend([OwnName::IndexJson, OwnName::IndexMd]);
     }
     if job.catalogue.is_some() {
-        names.push((PUBLISHED, super::published_is_ours));
+        names.push(OwnName::Published);
     }
-    for (name, ours) in names {
-        let path = dir.join(name);
+    let m = Manifest::load(&dir.join("manifest.json")).ok();
+    let open = |n: &str| crate::output::open_regular(&dir.join(n)).ok();
+    for which in names {
+        let path = dir.join(which.name());
         if std::fs::symlink_metadata(&path).is_err() {
             continue;
         }
-        if !ours(&path) {
+        let ours = match crate::output::open_regular(&path) {
+            Ok(f) => is_own(which, f, m.as_ref(), &open)?,
+            Err(_) => false,
+        };
+        crate::interrupt::check()?;
+        if !ours {
             return Err(Error::invalid(format!(
                 "{} was not written by puzzlebook (or was changed since), and a run writes that name: move it, or choose another out_dir",
                 escaped_path(&path)
@@ -147,323 +313,4 @@ fn markdown(index: &Value) -> String {
 
 fn md_cell(s: &str) -> String {
     s.replace('|', "\\|")
-}
-
-/// What retention did.
-#[derive(Debug, Default)]
-pub struct Retained {
-    /// Date folders removed.
-    pub removed: Vec<PathBuf>,
-    /// Date folders that would have gone but hold files puzzlebook did not make, files
-    /// changed since it made them, or are in use: left whole, with why.
-    pub kept: Vec<(PathBuf, String)>,
-}
-
-/// `keep = N`: of the folders beside `dir` that this job made for a date (a manifest
-/// naming this job's path, with a date, in a folder named as `out_dir` names that
-/// date's), keep the newest `keep` (the current run's always among them) and remove
-/// the rest. A folder is removed only when every name in it is a file puzzlebook made
-/// there and still holds what it made: each output's files with the manifest's
-/// SHA-256 and size, the index files and `published.txt` with their seals, its own
-/// lock files and the parts of this job's outputs. Anything else leaves the folder
-/// whole, said so.
-pub fn retain(job: &Job, dir: &Path, pattern: &str, keep: u32) -> Result<Retained> {
-    let mut done = Retained::default();
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let stem = |p: &str| {
-        Path::new(p)
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-    };
-    let mine = stem(&job.path.to_string_lossy());
-    let me = job.canonical.display().to_string();
-    // (date, folder, manifest, made by an older version that does not name the job)
-    let mut found: Vec<(super::date::RunDate, PathBuf, Manifest, bool)> = Vec::new();
-    let rd = std::fs::read_dir(&parent).map_err(|e| Error::io("cannot list", &parent, e))?;
-    for e in rd.flatten() {
-        crate::interrupt::check()?;
-        // Folders only, never through a link.
-        if !e.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        let path = e.path();
-        let Ok((m, sealed)) = Manifest::load_checked(&path.join("manifest.json")) else {
-            continue;
-        };
-        let Some(date) = m
-            .date
-            .as_deref()
-            .and_then(|d| super::date::RunDate::parse(d).ok())
-        else {
-            continue;
-        };
-        let named = date.expand(pattern).ok();
-        if m.tool != "puzzlebook" || named.as_deref() != Some(&*e.file_name().to_string_lossy()) {
-            continue;
-        }
-        // Another job's folder is none of this one's business; a manifest that does
-        // not say whose it is, or was changed, keeps its folder.
-        let legacy = match &m.job_path {
-            Some(p) if *p == me => !sealed,
-            Some(_) => continue,
-            None if stem(&m.job) == mine => true,
-            None => continue,
-        };
-        found.push((date, path, m, legacy));
-    }
-    found.sort_by_key(|f| std::cmp::Reverse(f.0));
-    let current = std::fs::canonicalize(dir).ok();
-    let mut kept = 0u32;
-    for (_, path, m, legacy) in found {
-        let is_current = std::fs::canonicalize(&path).ok() == current;
-        if is_current || kept < keep {
-            kept += 1;
-            continue;
-        }
-        if legacy {
-            done.kept.push((
-                path,
-                "its manifest.json is not one this version of puzzlebook wrote, unchanged (an earlier version's, or edited), so what it lists cannot be trusted (remove the folder by hand if it is this job's); nothing was removed".into(),
-            ));
-            continue;
-        }
-        match remove_run_folder(&path, &m) {
-            Ok(None) => done.removed.push(path),
-            Ok(Some(why)) => done.kept.push((path, why)),
-            Err(e) => done.kept.push((path, e.to_string())),
-        }
-    }
-    Ok(done)
-}
-
-/// Whether `name` is one of the lock files a run keeps in its output folder.
-fn is_lock_name(name: &str) -> bool {
-    name == ".puzzlebook.lock"
-        || name
-            .strip_prefix(".puzzlebook.shard-")
-            .and_then(|r| r.strip_suffix(".lock"))
-            .and_then(|r| r.split_once("-of-"))
-            .is_some_and(|(k, n)| k.parse::<u64>().is_ok() && n.parse::<u64>().is_ok())
-}
-
-/// A lock file puzzlebook keeps: a small regular file, empty or naming its last
-/// holder ("process 123 (...)"), that no run holds now (`held`: this process holds it
-/// already). Returns it held, or why not.
-fn own_lock(p: &Path, held: bool) -> std::result::Result<std::fs::File, &'static str> {
-    let f = crate::output::open_regular(p).map_err(|_| "not a regular file")?;
-    let mut text = String::new();
-    let small = f.metadata().is_ok_and(|m| m.len() <= 256)
-        && std::io::Read::read_to_string(&mut std::io::Read::take(&f, 257), &mut text).is_ok();
-    let one_line = text.is_empty()
-        || (text.starts_with("process ") && text.ends_with('\n') && text.lines().count() == 1);
-    if !small || !one_line {
-        return Err("not a lock file puzzlebook wrote");
-    }
-    if !held {
-        f.try_lock().map_err(|_| "a run is using it")?;
-    }
-    Ok(f)
-}
-
-/// Whether `name` is a temporary file an interrupted write of one of `names` left
-/// (`.NAME.tmp-PID-RANDOM`), no longer being written.
-fn stale_temp(dir: &Path, name: &str, names: &[&str]) -> bool {
-    let Some((target, _)) = name.strip_prefix('.').and_then(|n| n.rsplit_once(".tmp-")) else {
-        return false;
-    };
-    names.contains(&target)
-        && crate::output::open_regular(&dir.join(name)).is_ok_and(|f| f.try_lock().is_ok())
-}
-
-/// What retention may remove in a run folder: the files (manifest last), or a line
-/// naming the files that keep the folder.
-struct Plan {
-    files: Vec<PathBuf>,
-    parts: Option<PathBuf>,
-    locks: Vec<std::fs::File>,
-    foreign: Vec<String>,
-}
-
-impl Plan {
-    fn refuse(&mut self, name: &str, why: &str) {
-        self.foreign.push(format!("{} ({why})", escaped(name)));
-    }
-}
-
-/// Look at every name in the run folder `path` (manifest `m`): which are puzzlebook's
-/// own, unchanged, and which are not.
-fn plan_removal(path: &Path, m: &Manifest) -> Result<Plan> {
-    let mut plan = Plan {
-        files: Vec::new(),
-        parts: None,
-        locks: Vec::new(),
-        foreign: Vec::new(),
-    };
-    let own_names: Vec<&str> = m
-        .outputs
-        .iter()
-        .map(|e| e.file.as_str())
-        .chain(["manifest.json", "index.json", "index.md", PUBLISHED])
-        .collect();
-    if m.outputs.iter().any(|e| !manifest::plain_name(&e.file)) {
-        plan.refuse("manifest.json", "it names a file outside the folder");
-    }
-    let rd = std::fs::read_dir(path).map_err(|e| Error::io("cannot list", path, e))?;
-    for e in rd.flatten() {
-        crate::interrupt::check()?;
-        let name = e.file_name().to_string_lossy().into_owned();
-        let p = e.path();
-        let regular = e.file_type().is_ok_and(|t| t.is_file());
-        if name == "parts" && e.file_type().is_ok_and(|t| t.is_dir()) {
-            plan_parts(&p, m, &mut plan)?;
-            continue;
-        }
-        if !regular {
-            plan.refuse(&name, "not a regular file");
-            continue;
-        }
-        let listed: Vec<&manifest::Entry> = m.outputs.iter().filter(|o| o.file == name).collect();
-        let ok = match name.as_str() {
-            "manifest.json" => Ok(()),
-            "index.json" if index_json_is_ours(&p) => Ok(()),
-            "index.md" if index_md_is_ours(&p) => Ok(()),
-            PUBLISHED if super::published_is_ours(&p) => Ok(()),
-            "index.json" | "index.md" | PUBLISHED => {
-                Err("not written by puzzlebook, or changed since")
-            }
-            n if is_lock_name(n) => {
-                own_lock(&p, n == ".puzzlebook.lock").map(|f| plan.locks.push(f))
-            }
-            n if stale_temp(path, n, &own_names) => Ok(()),
-            _ if !listed.is_empty() => {
-                if listed.iter().any(|o| manifest_matches(&p, o)) {
-                    Ok(())
-                } else {
-                    Err("changed since puzzlebook made it")
-                }
-            }
-            _ => Err("not a file puzzlebook made"),
-        };
-        match ok {
-            Ok(()) if name != "manifest.json" => plan.files.push(p),
-            Ok(()) => {}
-            Err(why) => plan.refuse(&name, why),
-        }
-    }
-    Ok(plan)
-}
-
-/// Whether the file at `p` still has the manifest entry's SHA-256 and size.
-fn manifest_matches(p: &Path, e: &manifest::Entry) -> bool {
-    std::fs::symlink_metadata(p).is_ok_and(|md| md.len() == e.bytes)
-        && manifest::file_sha256(p).is_ok_and(|(h, n)| h == e.sha256 && n == e.bytes)
-}
-
-/// The `parts` folder of a run folder: its part files of this manifest's outputs
-/// (whole, unchanged: their end lines match, and made for an output's configuration),
-/// shard locks and stale temporary files are puzzlebook's.
-fn plan_parts(dir: &Path, m: &Manifest, plan: &mut Plan) -> Result<()> {
-    let rd = std::fs::read_dir(dir).map_err(|e| Error::io("cannot list", dir, e))?;
-    let mut files = Vec::new();
-    for e in rd.flatten() {
-        crate::interrupt::check()?;
-        let name = e.file_name().to_string_lossy().into_owned();
-        let shown = format!("parts/{name}");
-        if !e.file_type().is_ok_and(|t| t.is_file()) {
-            plan.refuse(&shown, "not a regular file");
-            continue;
-        }
-        let p = e.path();
-        let part_of = m
-            .outputs
-            .iter()
-            .find(|o| name.starts_with(&format!("{}.part-", o.output)));
-        let ok = if is_lock_name(&name) {
-            own_lock(&p, false).map(|f| plan.locks.push(f))
-        } else if part_of.is_some() {
-            let whole = super::part::PartFile::open(&p).is_ok_and(|mut f| {
-                f.header
-                    .job_output
-                    .as_deref()
-                    .is_some_and(|c| m.outputs.iter().any(|e| e.config_sha256 == c))
-                    && f.check_whole().is_ok()
-            });
-            if whole {
-                Ok(())
-            } else {
-                Err("a part that is cut off or changed, or made for another configuration")
-            }
-        } else if name.starts_with('.') && name.contains(".tmp-") {
-            // A temporary part file an interrupted shard left.
-            let live = crate::output::open_regular(&p).map_or(true, |f| f.try_lock().is_err());
-            if live {
-                Err("a file being written")
-            } else {
-                Ok(())
-            }
-        } else {
-            Err("not a file puzzlebook made")
-        };
-        match ok {
-            Ok(()) => files.push(p),
-            Err(why) => plan.refuse(&shown, why),
-        }
-    }
-    plan.files.extend(files);
-    plan.parts = Some(dir.to_path_buf());
-    Ok(())
-}
-
-/// Remove what puzzlebook made in one run folder and the folder, when everything in
-/// it is puzzlebook's own and unchanged. Some(reason): the folder was left whole.
-fn remove_run_folder(path: &Path, m: &Manifest) -> Result<Option<String>> {
-    // A run using the folder now holds its lock: leave the folder alone.
-    let lock = path.join(".puzzlebook.lock");
-    let _held = match crate::output::open_regular(&lock) {
-        Ok(f) if f.try_lock().is_err() => return Ok(Some("a run is using it".into())),
-        held => held.ok(),
-    };
-    let plan = plan_removal(path, m)?;
-    if !plan.foreign.is_empty() {
-        let n = plan.foreign.len();
-        let mut names: Vec<String> = plan.foreign.into_iter().take(5).collect();
-        if n > 5 {
-            names.push(format!("and {} more", n - 5));
-        }
-        return Ok(Some(format!(
-            "it holds what puzzlebook did not make there, or changed since: {}; nothing was removed",
-            names.join(", ")
-        )));
-    }
-    for f in &plan.files {
-        crate::interrupt::check()?;
-        // The outputs again, just before each goes: still what the manifest says.
-        let name = f.file_name().map(|n| n.to_string_lossy().into_owned());
-        let entry = m.outputs.iter().find(|e| Some(&e.file) == name.as_ref());
-        let in_parts = f.parent() != Some(path);
-        if let (Some(e), false) = (entry, in_parts) {
-            if !manifest_matches(f, e) {
-                return Ok(Some(format!(
-                    "{} changed while retention looked at it; it and what is left of the folder stay",
-                    escaped(&e.file)
-                )));
-            }
-        }
-        std::fs::remove_file(f).map_err(|e| Error::io("cannot remove", f, e))?;
-    }
-    if let Some(parts) = &plan.parts {
-        let _ = std::fs::remove_dir(parts);
-    }
-    let mpath = path.join("manifest.json");
-    std::fs::remove_file(&mpath).map_err(|e| Error::io("cannot remove", &mpath, e))?;
-    drop(plan.locks);
-    match std::fs::remove_dir(path) {
-        Ok(()) => Ok(None),
-        Err(_) => Ok(Some(
-            "something appeared in it while retention removed its files: the folder stays".into(),
-        )),
-    }
 }

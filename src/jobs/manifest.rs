@@ -73,7 +73,11 @@ pub use crate::output::open_regular;
 /// SHA-256 and size of a regular file (never a link, FIFO or device), read in blocks;
 /// a stop asked for meanwhile is [`Error::Interrupted`] (checked every 16 MiB).
 pub fn file_sha256(path: &Path) -> Result<(String, u64)> {
-    let mut f = open_regular(path)?;
+    reader_sha256(open_regular(path)?, path)
+}
+
+/// [`file_sha256`] of a file already open (`path` names it in messages).
+pub fn reader_sha256(mut f: std::fs::File, path: &Path) -> Result<(String, u64)> {
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
     let mut n = 0u64;
@@ -102,7 +106,11 @@ impl Manifest {
     /// [`Manifest::load`], and whether the manifest carries a valid seal (puzzlebook
     /// wrote it, and nobody changed it since).
     pub fn load_checked(path: &Path) -> Result<(Manifest, bool)> {
-        let f = open_regular(path)?;
+        Manifest::from_file(open_regular(path)?, path)
+    }
+
+    /// [`Manifest::load_checked`] of a file already open (`path` names it).
+    pub fn from_file(f: std::fs::File, path: &Path) -> Result<(Manifest, bool)> {
         let mut bytes = Vec::new();
         f.take(crate::limits::MAX_MANIFEST_BYTES + 1)
             .read_to_end(&mut bytes)

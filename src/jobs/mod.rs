@@ -28,6 +28,7 @@ pub mod index;
 pub mod make;
 pub mod manifest;
 pub mod part;
+pub mod retain;
 
 use crate::shard::Shard;
 use crate::{Error, Result};
@@ -77,7 +78,7 @@ pub struct Job {
     /// from whatever folder the job is run).
     pub catalogue_named: Option<String>,
     /// Keep this many date folders (`keep = N`): after a whole run, older folders
-    /// this job made for other dates are removed (see [`index::retain`]).
+    /// this job made for other dates are removed (see [`retain::retain`]).
     pub keep: Option<u32>,
     /// The last part of `out_dir` as the job file writes it, when that part names the
     /// date (`{date}`, ...) and the parts before it do not: the date folders of
@@ -600,18 +601,29 @@ pub struct RunReport {
 
 /// Open (creating it) a lock file inside the job's folder: never through a link,
 /// never blocking on a FIFO, and only a regular file.
-fn open_lock_file(path: &Path) -> Result<std::fs::File> {
+fn open_lock_file(path: &Path) -> Result<(std::fs::File, bool)> {
     crate::output::check_own_name(path)?;
-    let mut o = std::fs::OpenOptions::new();
-    o.create(true).truncate(false).read(true).write(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let f = o
-        .open(path)
-        .map_err(|e| Error::io("cannot create", path, e))?;
+    let open = |create_new: bool| {
+        let mut o = std::fs::OpenOptions::new();
+        if create_new {
+            o.create_new(true);
+        }
+        o.read(true).write(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        }
+        o.open(path)
+    };
+    let (f, created) = match open(true) {
+        Ok(f) => (f, true),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => (
+            open(false).map_err(|e| Error::io("cannot open", path, e))?,
+            false,
+        ),
+        Err(e) => return Err(Error::io("cannot create", path, e)),
+    };
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
@@ -630,7 +642,53 @@ fn open_lock_file(path: &Path) -> Result<std::fs::File> {
             path.display()
         )));
     }
-    Ok(f)
+    Ok((f, created))
+}
+
+/// (device, inode) of a file.
+fn file_id(m: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (m.dev(), m.ino())
+}
+
+/// A lock a run holds: the file, its path, and whether this run created it (a run
+/// that fails removes the lock files it created, so a refused run leaves none).
+pub struct Held {
+    file: std::fs::File,
+    path: PathBuf,
+    created: bool,
+}
+
+/// The locks of one run; dropped unreleased (the run failed), the lock files it
+/// created are removed while still held, when they are still the files it locked.
+pub struct RunLock {
+    held: Vec<Held>,
+    keep: bool,
+}
+
+impl RunLock {
+    /// The run went through: its lock files stay (they are reused by the next run).
+    fn keep(&mut self) {
+        self.keep = true;
+    }
+}
+
+impl Drop for RunLock {
+    fn drop(&mut self) {
+        if self.keep {
+            return;
+        }
+        for h in self.held.iter().rev().filter(|h| h.created) {
+            let ours = h
+                .file
+                .metadata()
+                .ok()
+                .zip(std::fs::symlink_metadata(&h.path).ok());
+            if ours.is_some_and(|(a, b)| file_id(&a) == file_id(&b)) {
+                let _ = std::fs::remove_file(&h.path);
+            }
+        }
+    }
 }
 
 /// Take the lock at `path` (shared or exclusive) without waiting; an exclusive holder
@@ -639,27 +697,40 @@ fn take_lock(
     path: &Path,
     shared: bool,
     note: &str,
-    busy: impl FnOnce(Option<String>) -> String,
-) -> Result<std::fs::File> {
-    let f = open_lock_file(path)?;
-    let got = if shared {
-        f.try_lock_shared()
-    } else {
-        f.try_lock()
-    };
-    match got {
-        Ok(()) if shared => {
+    busy: impl Fn(Option<String>) -> String,
+) -> Result<Held> {
+    // A lock file removed by a failed run between our open and our lock would leave
+    // us holding a file no longer there: after locking, the path must still be the
+    // file locked, else try again.
+    for _ in 0..8 {
+        let (f, created) = open_lock_file(path)?;
+        let got = if shared {
+            f.try_lock_shared()
+        } else {
+            f.try_lock()
+        };
+        match got {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => return Err(Error::Busy(busy(holder(path)))),
+            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io("cannot lock", path, e)),
+        }
+        let same = f.metadata().ok().zip(std::fs::symlink_metadata(path).ok());
+        if same.is_none_or(|(a, b)| file_id(&a) != file_id(&b)) {
+            continue;
+        }
+        if shared {
             // Shared holders are many: the lock names none of them.
             let _ = f.set_len(0);
-            Ok(f)
-        }
-        Ok(()) => {
+        } else {
             record_holder(&f, note);
-            Ok(f)
         }
-        Err(std::fs::TryLockError::WouldBlock) => Err(Error::Busy(busy(holder(path)))),
-        Err(std::fs::TryLockError::Error(e)) => Err(Error::io("cannot lock", path, e)),
+        return Ok(Held {
+            file: f,
+            path: path.to_path_buf(),
+            created,
+        });
     }
+    Err(Error::Busy(busy(None)))
 }
 
 /// Write this process's id into a lock file it holds exclusively, so that a run
@@ -687,8 +758,12 @@ fn holder(path: &Path) -> Option<String> {
 /// `DIR/.puzzlebook.shard-K-of-N.lock`, so the same shard is never made twice at once
 /// (a retried array task). The operating system drops a lock when the process ends,
 /// however it ends.
-fn lock(dir: &Path, shard: Option<Shard>) -> Result<Vec<std::fs::File>> {
-    let whole = take_lock(
+fn lock(dir: &Path, shard: Option<Shard>) -> Result<RunLock> {
+    let mut run = RunLock {
+        held: Vec::new(),
+        keep: false,
+    };
+    run.held.push(take_lock(
         &dir.join(".puzzlebook.lock"),
         shard.is_some(),
         "a whole run or a merge",
@@ -699,19 +774,19 @@ fn lock(dir: &Path, shard: Option<Shard>) -> Result<Vec<std::fs::File>> {
                 who.unwrap_or_else(|| "shard runs".into())
             )
         },
-    )?;
-    let mut held = vec![whole];
+    )?);
     if let Some(s) = shard {
         let path = dir.join(format!(".puzzlebook.shard-{}-of-{}.lock", s.index, s.count));
-        held.push(take_lock(&path, false, &format!("shard {s}"), |who| {
-            format!(
+        run.held
+            .push(take_lock(&path, false, &format!("shard {s}"), |who| {
+                format!(
                 "shard {s} of this job is already being made in {} by {}: wait for it to finish",
                 dir.display(),
                 who.unwrap_or_else(|| "another run".into())
             )
-        })?);
+            })?);
     }
-    Ok(held)
+    Ok(run)
 }
 
 /// Remove temporary files an earlier, killed run may have left for these files (a
@@ -739,10 +814,22 @@ fn up_to_date(m: &Manifest, o: &Output, dir: &Path) -> bool {
 /// Run a job: whole, one shard, or the merge of the shards.
 pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
     let dir = opts.out_dir.clone().unwrap_or_else(|| job.out_dir.clone());
+    // A date folder is one the job makes: a link planted at its name would send the
+    // run's files elsewhere.
+    if opts.out_dir.is_none()
+        && job.date_folder.is_some()
+        && std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink())
+    {
+        return Err(Error::invalid(format!(
+            "{} is a symbolic link: a date folder the job makes must be a real folder; remove the link, or name the folder with --out-dir",
+            crate::output::escaped_path(&dir)
+        )));
+    }
     let (_owned, _owned_parts) = own_folders(&dir, opts.shard)?;
     let own = own_names(job, &dir, opts.shard)?;
     check_inputs(job, &dir, &own)?;
-    let _lock = lock(&dir, opts.shard)?;
+    let mut lock = lock(&dir, opts.shard)?;
+    check_not_anothers(job, &dir, opts.force)?;
     // Files of these names that puzzlebook did not write are the user's: refused,
     // never replaced.
     if opts.shard.is_none() {
@@ -770,6 +857,7 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
             retain_dates(job, &dir, pattern, keep, &log)?;
         }
     }
+    lock.keep();
     log.event(
         format!(
             "done: {} made, {} up to date, in {:.2} s",
@@ -781,6 +869,24 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
                "seconds": started.elapsed().as_secs_f64()}),
     );
     Ok(report)
+}
+
+/// Refuse a folder another job's run made (its manifest names another job file),
+/// unless `force`: its outputs would be replaced by this job's.
+fn check_not_anothers(job: &Job, dir: &Path, force: bool) -> Result<()> {
+    let Ok((m, _)) = Manifest::load_checked(&dir.join("manifest.json")) else {
+        return Ok(());
+    };
+    match &m.job_path {
+        Some(p) if *p != job.canonical.display().to_string() && !force => {
+            Err(Error::invalid(format!(
+                "{} holds the outputs of another job ({}): choose another out_dir, or run with --force to make this job's outputs there instead",
+                crate::output::escaped_path(dir),
+                crate::output::escaped(p)
+            )))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Create the output folder (and for a shard run its parts folder) and own the
@@ -868,13 +974,19 @@ fn check_inputs(job: &Job, dir: &Path, own: &[PathBuf]) -> Result<()> {
     crate::output::check_distinct(&[("manifest.json", &dir.join("manifest.json"))], &inputs)?;
     if let Some(cat) = &job.catalogue {
         crate::output::check_distinct(&[("the catalogue", cat)], &inputs)?;
+        let lock = crate::catalogue::lock_path(cat);
         for p in own {
-            if crate::output::same_file(cat, p) {
-                return Err(Error::invalid(format!(
-                    "the catalogue {} is also a file the run writes ({}): name another",
-                    cat.display(),
-                    p.display()
-                )));
+            for (what, c) in [
+                ("the catalogue", cat.as_path()),
+                ("the catalogue's lock", &lock),
+            ] {
+                if crate::output::same_file(c, p) || c == p.as_path() {
+                    return Err(Error::invalid(format!(
+                        "{what} {} is also a file the run writes ({}): name another catalogue",
+                        c.display(),
+                        p.display()
+                    )));
+                }
             }
         }
     }
@@ -929,7 +1041,7 @@ fn write_index(job: &Job, dir: &Path, report: &RunReport) -> Result<()> {
 /// Keep `keep` date folders of the job (named like `pattern`), and log what was
 /// removed and what was left.
 fn retain_dates(job: &Job, dir: &Path, pattern: &str, keep: u32, log: &Log) -> Result<()> {
-    let r = index::retain(job, dir, pattern, keep)?;
+    let r = retain::retain(job, dir, pattern, keep)?;
     for p in &r.removed {
         log.event(
             format!("removed {} (keep = {keep})", crate::output::escaped_path(p)),
@@ -1211,7 +1323,7 @@ impl Pool {
         // What an earlier, unfinished run of this date recorded (outputs of the job
         // only, at most what they publish), when puzzlebook wrote it.
         let mut entries = Vec::new();
-        if published.exists() && published_is_ours(&published) {
+        if published.exists() && published_is_ours(&published)? {
             let mut kept = 0u64;
             crate::catalogue::read_lines(&published, crate::games::NAMES, |e| {
                 if ours(e.date, e.maker) && kept < adding {
@@ -1293,12 +1405,13 @@ impl Pool {
     }
 }
 
-/// The most bytes a `published.txt` puzzlebook wrote may hold (a line per puzzle).
-const MAX_PUBLISHED_BYTES: u64 = 1 << 34;
-
-/// Whether `published.txt` at `path` is one puzzlebook wrote, unchanged (its seal).
-pub fn published_is_ours(path: &Path) -> bool {
-    crate::output::seal::text_file_ok(path, crate::output::seal::HASH_COMMENT, MAX_PUBLISHED_BYTES)
+/// Whether `published.txt` at `path` is one this version wrote, unchanged (its seal).
+pub fn published_is_ours(path: &Path) -> Result<bool> {
+    crate::output::seal::text_file_ok(
+        path,
+        crate::output::seal::HASH_COMMENT,
+        index::MAX_PUBLISHED_BYTES,
+    )
 }
 
 /// The first line of `published.txt`.

@@ -157,6 +157,11 @@ impl PartFile {
     /// Open a part and read its header (a file that is not a part is refused).
     pub fn open(path: &Path) -> Result<PartFile> {
         let file = std::fs::File::open(path).map_err(|e| Error::io("cannot read", path, e))?;
+        PartFile::from_file(file, path)
+    }
+
+    /// [`PartFile::open`] of a file already open (`path` names it in messages).
+    pub fn from_file(file: std::fs::File, path: &Path) -> Result<PartFile> {
         let mut reader = std::io::BufReader::new(file);
         let not_part = || {
             Error::invalid(format!(

@@ -512,6 +512,8 @@ pub struct Interp<'a> {
     bytes: usize,
     ops: usize,
     fonts: HashMap<ObjectId, std::rc::Rc<Font>>,
+    /// Forms decoded on this page.
+    forms: HashMap<ObjectId, std::rc::Rc<Vec<u8>>>,
     /// What the page puts on paper.
     pub page: Page,
     /// Images decoded so far (pass it from page to page to decode each image once).
@@ -544,6 +546,7 @@ impl<'a> Interp<'a> {
             bytes: 0,
             ops: 0,
             fonts: HashMap::new(),
+            forms: HashMap::new(),
             page: Page::default(),
             images: image::Cache::default(),
         }
@@ -555,10 +558,33 @@ impl<'a> Interp<'a> {
         page_id: ObjectId,
         resources: Option<&'a Dictionary>,
     ) -> Result<(), Unreadable> {
-        let data = self
-            .doc
-            .get_page_content_with_limit(page_id, MAX_CONTENT_BYTES)
-            .map_err(|e| Unreadable(format!("its content cannot be read ({e})")))?;
+        // Each content stream decoded within the page's budget; one whose filter cannot
+        // be decoded fails the page as that (its raw bytes are not content to read).
+        let mut data = Vec::new();
+        for id in self.doc.get_page_contents(page_id) {
+            let Ok(stream) = self.doc.get_object(id).and_then(Object::as_stream) else {
+                continue;
+            };
+            let budget = MAX_CONTENT_BYTES.saturating_sub(data.len());
+            match stream.decompressed_content_with_limit(budget) {
+                Ok(d) => data.extend_from_slice(&d),
+                Err(lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded {
+                    ..
+                })) => {
+                    return Err(Unreadable(format!(
+                        "its content cannot be read: it decodes past {} MB",
+                        MAX_CONTENT_BYTES >> 20
+                    )))
+                }
+                Err(e) => {
+                    return Err(Unreadable(format!(
+                    "its content stream {} {} R cannot be decoded ({e}): nothing in it was checked",
+                    id.0, id.1
+                )))
+                }
+            }
+            data.push(b'\n');
+        }
         self.bytes = data.len();
         self.run(&data, resources, 0)
     }
@@ -956,14 +982,27 @@ impl<'a> Interp<'a> {
                         "its forms nest deeper than {MAX_FORM_DEPTH}"
                     )));
                 }
-                let budget = MAX_CONTENT_BYTES.saturating_sub(self.bytes);
-                let data = stream.get_plain_content_with_limit(budget).map_err(|_| {
-                    Unreadable(format!(
-                        "a form cannot be decoded within {} MB of content",
-                        MAX_CONTENT_BYTES >> 20
-                    ))
-                })?;
-                self.bytes += data.len();
+                // Each form decoded once a page: a form drawn many times costs its
+                // operations, not a decoding each time.
+                let id = obj.as_reference().ok();
+                let data = match id.and_then(|id| self.forms.get(&id)) {
+                    Some(d) => d.clone(),
+                    None => {
+                        let budget = MAX_CONTENT_BYTES.saturating_sub(self.bytes);
+                        let d = stream.get_plain_content_with_limit(budget).map_err(|_| {
+                            Unreadable(format!(
+                                "a form cannot be decoded within {} MB of content",
+                                MAX_CONTENT_BYTES >> 20
+                            ))
+                        })?;
+                        self.bytes += d.len();
+                        let d = std::rc::Rc::new(d);
+                        if let Some(id) = id {
+                            self.forms.insert(id, d.clone());
+                        }
+                        d
+                    }
+                };
                 let m = numbers(self.doc, get(self.doc, &stream.dict, b"Matrix"));
                 let m: Matrix = if m.len() == 6 {
                     [m[0], m[1], m[2], m[3], m[4], m[5]]

@@ -197,9 +197,8 @@ impl<'a> Lexer<'a> {
         if raw.len() > MAX_TOKEN {
             return Err(self.bad(at, format!("a token of more than {MAX_TOKEN} bytes")));
         }
-        let text =
-            std::str::from_utf8(raw).map_err(|_| self.bad(at, "a token that is not text"))?;
-        match text {
+        let text = String::from_utf8_lossy(raw);
+        match &*text {
             "true" => return Ok(Token::Value(Object::Boolean(true))),
             "false" => return Ok(Token::Value(Object::Boolean(false))),
             "null" => return Ok(Token::Value(Object::Null)),
@@ -207,21 +206,11 @@ impl<'a> Lexer<'a> {
         }
         let first = raw[0];
         if first.is_ascii_digit() || matches!(first, b'+' | b'-' | b'.') {
-            return self.number(at, text).map(Token::Value);
+            return self.number(at, &text).map(Token::Value);
         }
-        if raw
-            .iter()
-            .all(|c| c.is_ascii_alphabetic() || matches!(c, b'*' | b'\'' | b'"' | b'0'..=b'9'))
-        {
-            return Ok(Token::Operator(text.to_string()));
-        }
-        Err(self.bad(
-            at,
-            format!(
-                "'{}', which is no number, keyword or operator",
-                crate::input::excerpt(text)
-            ),
-        ))
+        // Any other run of regular characters is a keyword: an operator (one this
+        // reader does not know, such as those between BX and EX, does nothing).
+        Ok(Token::Operator(text.into_owned()))
     }
 
     /// A number: an integer (a real when it does not fit 64 bits, as readers take it)
@@ -275,19 +264,25 @@ impl<'a> Lexer<'a> {
         let mut out = Vec::with_capacity(raw.len());
         let mut i = 0;
         while i < raw.len() {
-            if raw[i] == b'#' {
-                let hex = raw
-                    .get(i + 1..i + 3)
-                    .and_then(|h| std::str::from_utf8(h).ok())
-                    .and_then(|h| u8::from_str_radix(h, 16).ok())
-                    .ok_or_else(|| self.bad(at, "a name with a bad #xx escape"))?;
-                out.push(hex);
-                i += 3;
-            } else {
-                out.push(raw[i]);
-                i += 1;
+            // `#xx` is the byte xx; a `#` without two hex digits stays itself, as
+            // readers take it.
+            let hex = (raw[i] == b'#')
+                .then(|| raw.get(i + 1..i + 3))
+                .flatten()
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok());
+            match hex {
+                Some(b) => {
+                    out.push(b);
+                    i += 3;
+                }
+                None => {
+                    out.push(raw[i]);
+                    i += 1;
+                }
             }
         }
+        let _ = at;
         Ok(out)
     }
 
@@ -465,17 +460,61 @@ impl<'a> Lexer<'a> {
         }
         let start = self.pos;
         let end = self
-            .inline_length(&d)
-            .map(|n| start.saturating_add(n))
-            .filter(|&e| e <= self.data.len() && self.ei_at(e))
-            .or_else(|| self.find_ei(start))
+            .inline_end(&d, start)
             .ok_or_else(|| self.bad(at, "an inline image without EI"))?;
         let content = self.data[start..end].to_vec();
         // Past the white space and the EI.
         self.pos = end;
-        self.skip_white();
+        while self.peek().is_some_and(is_white) {
+            self.pos += 1;
+        }
         self.pos += 2;
         Ok(Object::Stream(Stream::new(d, content)))
+    }
+
+    /// Where an inline image's data ends (its EI follows, after white space): by its
+    /// stated length (`/L`), by its size when it has no filter, at the end mark of an
+    /// ASCIIHex (`>`) or ASCII85 (`~>`) filter, else at the first `EI` that stands as
+    /// a token (white space or a delimiter before it, white space, a delimiter or the
+    /// end after it) and is followed by what reads as content.
+    fn inline_end(&self, d: &Dictionary, start: usize) -> Option<usize> {
+        let known = d
+            .get(b"L")
+            .or_else(|_| d.get(b"Length"))
+            .ok()
+            .and_then(|o| o.as_i64().ok())
+            .and_then(|n| usize::try_from(n).ok())
+            .or_else(|| self.inline_length(d));
+        if let Some(n) = known {
+            let e = start.saturating_add(n);
+            if e <= self.data.len() && self.ei_at(e) {
+                return Some(e);
+            }
+        }
+        let filter = d
+            .get(b"F")
+            .or_else(|_| d.get(b"Filter"))
+            .ok()
+            .and_then(|f| match f {
+                Object::Name(n) => Some(n.clone()),
+                Object::Array(a) => a.first().and_then(|o| o.as_name().ok()).map(<[u8]>::to_vec),
+                _ => None,
+            });
+        let mark: Option<&[u8]> = match filter.as_deref() {
+            Some(b"AHx" | b"ASCIIHexDecode") => Some(b">"),
+            Some(b"A85" | b"ASCII85Decode") => Some(b"~>"),
+            _ => None,
+        };
+        if let Some(mark) = mark {
+            let rest = &self.data[start..];
+            if let Some(i) = rest.windows(mark.len()).position(|w| w == mark) {
+                let e = start + i + mark.len();
+                if self.ei_at(e) {
+                    return Some(e);
+                }
+            }
+        }
+        self.find_ei(start)
     }
 
     /// The data's length when the image says it plainly (no filter, a device colour
@@ -521,11 +560,53 @@ impl<'a> Lexer<'a> {
             && self.data.get(i + 2).is_none_or(|&b| !is_regular(b))
     }
 
-    /// The end of an inline image's data found by looking for `EI` between white
-    /// space (or the end).
+    /// The end of an inline image's data found by looking for `EI` as a token (white
+    /// space or a delimiter before it) followed by what reads as content; one pass
+    /// over the data.
     fn find_ei(&self, start: usize) -> Option<usize> {
-        (start..self.data.len())
-            .find(|&i| self.data.get(i).is_some_and(|&b| is_white(b)) && self.ei_at(i))
+        let data = self.data;
+        let mut i = start;
+        while i + 1 < data.len() {
+            if i.is_multiple_of(1 << 20) && crate::interrupt::requested() {
+                return None;
+            }
+            if data[i] == b'E' && data[i + 1] == b'I' {
+                let before = if i == start {
+                    true
+                } else {
+                    !is_regular(data[i - 1])
+                };
+                let after_ok = data.get(i + 2).is_none_or(|&b| !is_regular(b));
+                if before && after_ok && self.reads_on(i + 2) {
+                    // The data ends before the white space ahead of the EI.
+                    let mut e = i;
+                    while e > start && is_white(data[e - 1]) {
+                        e -= 1;
+                    }
+                    return Some(e);
+                }
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Whether the bytes from `at` read as content: the next operation or two lex
+    /// (within a few hundred bytes), or the content ends.
+    fn reads_on(&self, at: usize) -> bool {
+        let end = (at + 256).min(self.data.len());
+        let window = &self.data[at..end];
+        let mut l = Lexer::new(window);
+        let mut op = Operation::new("", Vec::new());
+        for _ in 0..2 {
+            match l.next(&mut op) {
+                Ok(true) => {}
+                Ok(false) => return true,
+                // Cut off by the window: as good as read.
+                Err(e) => return end < self.data.len() && e.at + 64 > window.len(),
+            }
+        }
+        true
     }
 }
 
@@ -636,5 +717,51 @@ mod tests {
         assert!(e.what.contains("more than 65536 values"), "{e}");
         let text = format!("{}] TJ", "[".repeat(MAX_NESTING + 1));
         assert!(ops(&text).unwrap_err().what.contains("nested deeper"));
+    }
+
+    #[test]
+    fn inline_images_end_where_their_filter_says_and_in_one_pass() {
+        // ASCIIHex and ASCII85 data end at their marks, with EI right after them.
+        for text in [
+            "BI /W 2 /H 2 /BPC 8 /CS /G /F /AHx ID 00ff00ff>EI f",
+            "BI /W 2 /H 2 /BPC 8 /CS /G /F /A85 ID !<<*\"~>EI f",
+            "BI /W 1 /H 1 /BPC 8 /CS /G /L 1 ID xEI f",
+        ] {
+            let got = ops(text).unwrap();
+            assert_eq!(got.len(), 2, "{text}: {got:?}");
+            assert_eq!(
+                (got[0].0.as_str(), got[1].0.as_str()),
+                ("BI", "f"),
+                "{text}"
+            );
+        }
+        // Data holding "EI" that does not stand as a token, or is not followed by
+        // content, is data.
+        let got = ops("BI /W 9 /H 9 /BPC 8 /CS /RGB /F /Fl ID zEIz ) EI ( EI f").unwrap();
+        let Object::Stream(s) = &got[0].1[0] else {
+            panic!("{got:?}")
+        };
+        assert_eq!(s.content, b"zEIz ) EI (");
+        assert_eq!(got[1].0, "f");
+        // A megabyte of white space after ID: one pass, not a pass per byte.
+        let text = format!(
+            "BI /W 1 /H 1 /BPC 8 /CS /RGB /F /Fl ID{} EI f",
+            " ".repeat(1 << 20)
+        );
+        let t = std::time::Instant::now();
+        assert_eq!(ops(&text).unwrap().len(), 2);
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(2),
+            "{:?}",
+            t.elapsed()
+        );
+    }
+
+    #[test]
+    fn unknown_operators_and_odd_names_are_read_as_readers_read_them() {
+        let got = ops("BX 1 2 my.op EX /A#zz Tf").unwrap();
+        let names: Vec<&str> = got.iter().map(|o| o.0.as_str()).collect();
+        assert_eq!(names, ["BX", "my.op", "EX", "Tf"]);
+        assert_eq!(got[3].1[0], Object::Name(b"A#zz".to_vec()));
     }
 }

@@ -880,6 +880,10 @@ struct Painted {
     rgb_pages: BTreeSet<u32>,
 }
 
+/// Marks of pages kept at once for the other pages that share their content (about
+/// 48 bytes each).
+const MAX_SHARED_MARKS: usize = 1_000_000;
+
 /// Operations the pages of one document may run in all (each content stream shared
 /// by several pages counted once): a bound on preflight's work, with its own line.
 pub const MAX_DOCUMENT_OPERATIONS: usize = 40_000_000;
@@ -927,21 +931,41 @@ fn check_content(
         let resources = inherited(doc, page, b"Resources").and_then(|o| o.as_dict().ok());
         pages.push((page, resources, content_key(page, resources)));
     }
-    // Keys more than one page has: their results are kept for the next.
-    let mut seen: HashMap<&ContentKey, usize> = HashMap::new();
+    // Pages left per key: a key's result is kept for its next page, and let go after
+    // its last (at most MAX_SHARED_MARKS marks kept at once; past that a page's
+    // content is run again).
+    let mut left: HashMap<&ContentKey, usize> = HashMap::new();
     for (_, _, k) in &pages {
         if let Some(k) = k {
-            *seen.entry(k).or_default() += 1;
+            *left.entry(k).or_default() += 1;
         }
     }
-    let mut shared: HashMap<ContentKey, (content::Page, Option<String>)> = HashMap::new();
+    let mut shared: HashMap<&ContentKey, (content::Page, Option<String>)> = HashMap::new();
+    let mut kept_marks = 0usize;
     let mut operations = 0usize;
     for (i, (&id, (_, resources, key))) in page_ids.iter().zip(&pages).enumerate() {
         crate::interrupt::check()?;
         let p = (i + 1) as u32;
-        let known = key.as_ref().and_then(|k| shared.get(k));
+        let still = match key.as_ref().and_then(|k| left.get_mut(k)) {
+            Some(n) => {
+                *n -= 1;
+                *n
+            }
+            None => 0,
+        };
+        let known = key.as_ref().and_then(|k| {
+            if still == 0 {
+                let hit = shared.remove(k);
+                if let Some((pg, _)) = &hit {
+                    kept_marks -= pg.marks.len();
+                }
+                hit
+            } else {
+                shared.get(k).cloned()
+            }
+        });
         let (pg, problem) = match known {
-            Some((pg, problem)) => (pg.clone(), problem.clone()),
+            Some(hit) => hit,
             None if operations > MAX_DOCUMENT_OPERATIONS => {
                 found.note(
                     Fail,
@@ -961,8 +985,11 @@ fn check_content(
                 crate::interrupt::check()?;
                 let problem = run.err().map(|e| e.0);
                 let pg = interp.page;
-                if let Some(k) = key.as_ref().filter(|k| seen.get(k).is_some_and(|&n| n > 1)) {
-                    shared.insert(k.clone(), (pg.clone(), problem.clone()));
+                if let Some(k) = key.as_ref().filter(|_| still > 0) {
+                    if kept_marks + pg.marks.len() <= MAX_SHARED_MARKS {
+                        kept_marks += pg.marks.len();
+                        shared.insert(k, (pg.clone(), problem.clone()));
+                    }
                 }
                 (pg, problem)
             }

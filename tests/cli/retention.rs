@@ -183,7 +183,7 @@ fn retention_removes_only_what_puzzlebook_made_and_leaves_the_rest_whole() {
     assert!(why("2026-11-02").contains("index.json (not written by puzzlebook"));
     assert!(why("2026-11-03").contains("published.txt (not written by puzzlebook"));
     assert!(why("2026-11-04")
-        .contains("manifest.json is not one this version of puzzlebook wrote, unchanged"));
+        .contains("manifest.json was changed since puzzlebook wrote it (its seal does not hold)"));
     assert!(why("2026-11-06").contains("thesis2.docx (changed since puzzlebook made it)"));
     assert!(why("2026-11-05").contains("notes.txt (not a file puzzlebook made)"));
     for d in ["2026-11-01", "2026-11-04", "2026-11-05", "2026-11-06"] {
