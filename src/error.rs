@@ -60,7 +60,7 @@ pub enum Error {
     /// Stopped by Ctrl-C (or another stop request) before the work was done; nothing
     /// unfinished was left under a real output name.
     #[error(
-        "interrupted: unfinished outputs were discarded; run the same command again to finish"
+        "interrupted: nothing unfinished was kept (no output, no temporary file); run the same command again to finish"
     )]
     Interrupted,
 }

@@ -59,6 +59,26 @@ pub const BASE_ADDRESS_SPACE: u64 = 160 << 20;
 /// for the thread's memory arena, in which the thread's work lives.
 pub const THREAD_ADDRESS_SPACE: u64 = 64 << 20;
 
+/// The least address space puzzlebook runs in with one worker thread: the default
+/// book, the heaviest of the small commands, needed up to 137 MB (the C library's
+/// arenas make it vary from run to run). Under a lower `ulimit -v` a command would
+/// abort at its first allocation that fails, so it is refused at the start instead.
+pub const MIN_ADDRESS_SPACE: u64 = 144 << 20;
+
+/// An error line when an address-space limit (`ulimit -v`) is below
+/// [`MIN_ADDRESS_SPACE`].
+pub fn check_address_space() -> Result<(), String> {
+    match address_space_limit() {
+        Some(limit) if limit < MIN_ADDRESS_SPACE => Err(format!(
+            "the address-space limit (ulimit -v) of {} MB is below the {} MB puzzlebook needs to run: raise it (ulimit -v {} or more)",
+            limit >> 20,
+            MIN_ADDRESS_SPACE >> 20,
+            MIN_ADDRESS_SPACE >> 10
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The process's address-space limit (`ulimit -v`, RLIMIT_AS), if it has one.
 pub fn address_space_limit() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/self/limits").ok()?;

@@ -176,6 +176,20 @@ pub struct RunArgs {
 /// 2), except that a value it echoes is cut to a short excerpt: a huge argument
 /// cannot flood the terminal.
 pub fn parse() -> Cli {
+    // A control character in an argument would reach the terminal raw in clap's
+    // usage errors (which quote the value) and make a name no one can type: refused
+    // first, with the value escaped.
+    for (i, arg) in std::env::args_os().enumerate().skip(1) {
+        let arg = arg.to_string_lossy();
+        if arg.chars().any(char::is_control) {
+            eprintln!(
+                "error: argument {i} ('{}') holds a control character: arguments may not hold them",
+                puzzlebook::input::excerpt(&puzzlebook::input::escape_controls(&arg))
+            );
+            // Bad input (1), as the same name refused in a job file is.
+            std::process::exit(1);
+        }
+    }
     match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => e.exit(),
@@ -276,6 +290,7 @@ pub fn say(text: &str) -> Result<()> {
 /// Run the parsed command.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     let progress = !cli.quiet && std::io::stderr().is_terminal();
+    puzzlebook::limits::check_address_space().map_err(puzzlebook::Error::Invalid)?;
     let (jobs, note) = puzzlebook::limits::threads(cli.jobs);
     if let Some(note) = note {
         eprintln!("note: {note}");

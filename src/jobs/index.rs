@@ -158,8 +158,10 @@ pub fn is_own(
     Ok(sealed)
 }
 
-/// A file's text, if it is UTF-8 and at most `max` bytes.
-fn read_text(f: std::fs::File, max: u64) -> Option<String> {
+/// A file's text from its start (a clone of a file shares its offset: the seal check
+/// before may have read it), if it is UTF-8 and at most `max` bytes.
+fn read_text(mut f: std::fs::File, max: u64) -> Option<String> {
+    std::io::Seek::rewind(&mut f).ok()?;
     let mut b = Vec::new();
     std::io::Read::read_to_end(&mut std::io::Read::take(f, max + 1), &mut b).ok()?;
     if b.len() as u64 > max {
@@ -203,8 +205,18 @@ fn legacy_index(text: &str, m: &Manifest) -> Option<Value> {
                 })
             })
         });
+    // And the other way: every file the manifest lists is in the index.
+    let listed = |e: &crate::jobs::manifest::Entry| {
+        v["outputs"].as_array().is_some_and(|outs| {
+            outs.iter().any(|out| {
+                out["files"]
+                    .as_array()
+                    .is_some_and(|files| files.iter().any(|f| f["file"] == e.file.as_str()))
+            })
+        })
+    };
     let again = serde_json::to_string_pretty(&v).ok()? + "\n";
-    (fits && again == text).then_some(v)
+    (fits && m.outputs.iter().all(listed) && again == text).then_some(v)
 }
 
 /// A `published.txt` as an earlier version wrote it for manifest `m`: its header,

@@ -175,10 +175,18 @@ pub fn verify(path: &Path) -> Result<Vec<Check>> {
             });
             continue;
         }
-        let problem = match file_sha256(&file) {
+        // A link is refused as one, not taken for a missing file.
+        let link = std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink());
+        let hashed = if link {
+            Err(Error::invalid("a link"))
+        } else {
+            file_sha256(&file)
+        };
+        let problem = match hashed {
+            _ if link => Some("a symbolic link: refused, not followed".to_string()),
             Err(Error::Interrupted) => return Err(Error::Interrupted),
             Err(Error::Invalid(_)) => Some(
-                "not a regular file (a link, a FIFO or a device): refused, not read".to_string(),
+                "not a regular file (a FIFO, a device or a folder): refused, not read".to_string(),
             ),
             Err(_) => Some("missing or unreadable".to_string()),
             Ok((_, n)) if n != e.bytes => Some(format!("{n} bytes, the manifest says {}", e.bytes)),

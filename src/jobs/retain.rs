@@ -293,6 +293,7 @@ fn plan_removal(folder: &Folder, m: &Manifest, held: bool) -> Result<Plan> {
         plan.refuse("manifest.json", "it names a file outside the folder");
     }
     let sibling = |n: &str| folder.file(n);
+    let mut index_ok = false;
     for os_name in folder.names()? {
         crate::interrupt::check()?;
         let name = os_name.to_string_lossy().into_owned();
@@ -334,11 +335,23 @@ fn plan_removal(folder: &Folder, m: &Manifest, held: bool) -> Result<Plan> {
         } else {
             Err("not a file puzzlebook made")
         };
+        if ok.is_ok() && name == "index.json" {
+            index_ok = true;
+        }
         match ok {
             Ok(()) if name != "manifest.json" => plan.files.push(os_name),
             Ok(()) => {}
             Err(why) => plan.refuse(&name, why),
         }
+    }
+    // An earlier version's manifest has no seal: only the index.json that version
+    // wrote from it, exactly, vouches for it (every dated run wrote one), so a
+    // manifest written or edited by hand never has a file removed.
+    if index::is_legacy(m) && !index_ok {
+        plan.refuse(
+            "manifest.json",
+            "an earlier version's manifest without the index.json it wrote beside it",
+        );
     }
     Ok(plan)
 }

@@ -998,9 +998,10 @@ fn failed_runs_and_refused_merges_leave_no_lock_or_folder_behind() {
 fn a_million_entry_catalogue_is_read_in_bounded_memory() {
     use std::io::Write;
     // A million entries (about 88 MB, four fields as earlier versions wrote them):
-    // a run drawing past it, `catalogue count` and `catalogue merge` each fit 120 MB
-    // of address space (a run holds 16 bytes an entry, count and merge about 30; the
-    // earlier reader needed more than 150 MB here and aborted).
+    // a run drawing past it, `catalogue count` and `catalogue merge` each fit 144 MB
+    // of address space, the least puzzlebook runs in (a run holds 16 bytes an entry,
+    // count and merge about 30; the earlier reader needed more than 150 MB here and
+    // aborted).
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.txt");
     let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
@@ -1032,7 +1033,7 @@ fn a_million_entry_catalogue_is_read_in_bounded_memory() {
         let out = Command::new("sh")
             .arg("-c")
             .arg(format!(
-                "ulimit -v 120000 && exec '{}' {args}",
+                "ulimit -v 147456 && exec '{}' {args}",
                 exe.display()
             ))
             .current_dir(dir.path())

@@ -28,6 +28,7 @@ mod messages;
 mod newcomer;
 mod number_match_cli;
 mod numbrix_cli;
+mod planted;
 mod preflight;
 mod preflight_corpus;
 mod preflight_images;

@@ -513,3 +513,80 @@ fn a_stop_ends_preflight_of_a_heavy_file_at_once() {
     assert_eq!(out.status.code(), Some(143), "{out:?}");
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
 }
+
+#[test]
+fn inline_images_and_unknown_operators_never_hide_the_ink_after_them() {
+    // Black pages behind an ASCIIHex inline image whose end mark touches EI, and behind
+    // an operator the reader does not know (inside BX/EX, as PDF allows): before, the
+    // first was "an inline image without EI" and the second stopped the reading.
+    let dir = tempfile::tempdir().unwrap();
+    for (name, content) in [
+        (
+            "hex-image",
+            "BI /W 2 /H 2 /BPC 8 /CS /G /F /AHx ID 00ff00ff>EI q 0 0 0 rg 0 0 432 648 re f Q",
+        ),
+        (
+            "binary-image-with-EI-inside",
+            "BI /W 4 /H 1 /BPC 8 /CS /G ID EI Q EI q 0 0 0 rg 0 0 432 648 re f Q",
+        ),
+        (
+            "unknown-operator",
+            "BX 1 2 my.op EX q 0 0 0 rg 0 0 432 648 re f Q",
+        ),
+    ] {
+        let f = write(
+            &dir,
+            &format!("{name}.pdf"),
+            &pages_drawing(24, &[content.as_bytes().to_vec()], true),
+        );
+        let (code, out, _) = verdict(&f);
+        assert_eq!(code, Some(1), "{name}: {out}");
+        assert!(
+            out.contains("FAIL pages 1-24") && out.contains("ink outside the safe area"),
+            "{name}: {out}"
+        );
+        assert!(!out.contains("cannot be read"), "{name}: {out}");
+    }
+}
+
+#[test]
+fn forms_drawn_inside_forms_count_every_operation_they_run() {
+    // Five forms, each drawing the next 100 times: 10^10 operations from a 2 KB page.
+    // The page's bound stops it within seconds, with its own line (before, forms were
+    // run without a bound on the work they did).
+    let mut r = Raw::new();
+    r.obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
+    r.obj(2, "<< /Type /Pages /Kids [10 0 R] /Count 1 >>");
+    r.stream(3, "", b"/F Do");
+    for level in 0..5u32 {
+        let id = 4 + level;
+        let (data, res) = if level < 4 {
+            (
+                "/F Do ".repeat(100),
+                format!("/Resources << /XObject << /F {} 0 R >> >>", id + 1),
+            )
+        } else {
+            ("0 0 1 1 re f".to_string(), String::new())
+        };
+        r.stream(
+            id,
+            &format!("/Type /XObject /Subtype /Form /BBox [0 0 10 10] {res}"),
+            data.as_bytes(),
+        );
+    }
+    r.obj(
+        10,
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 432 648] /TrimBox [0 0 432 648] /Contents 3 0 R /Resources << /XObject << /F 4 0 R >> >> >>",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(&dir, "nested.pdf", &r.finish(1, ""));
+    let (code, out, secs) = verdict(&f);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains(
+            "FAIL page 1: the page cannot be checked: its content has more than 4000000 operations"
+        ),
+        "{out}"
+    );
+    assert!(secs < 15.0, "took {secs} s");
+}

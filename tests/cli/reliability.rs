@@ -512,6 +512,13 @@ fn verify_reads_only_regular_files_in_the_manifests_folder() {
         "{out}"
     );
     assert!(out.contains("not a regular file"), "{out}");
+    let link = out
+        .lines()
+        .find(|l| l.ends_with("/m/link") || l.contains("/m/link:"));
+    assert!(
+        link.is_some_and(|l| l.contains("a symbolic link: refused, not followed")),
+        "{out}"
+    );
     // A manifest that is not a regular file is refused at once.
     let (code, _, err) = run_limited(&["verify", "/dev/zero"], None, Duration::from_secs(10));
     assert_eq!(code, 1, "{err}");
@@ -571,6 +578,36 @@ fn endless_input_is_an_error_in_bounded_memory() {
     let (code, err) = limited_memory(400_000, &format!("merge --out {} /dev/zero", p(&x)), "true");
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("not a puzzlebook part file"), "{err}");
+}
+
+#[test]
+fn an_address_space_too_small_to_run_in_is_one_line_not_an_abort() {
+    // Under 78 MB the first failed allocation aborted (exit 134, "memory allocation
+    // of 32 bytes failed") after a note that said one worker thread had room.
+    for kib in [60_000, 80_000, 120_000] {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("nb.jsonl");
+        let (code, err) = limited_memory(
+            kib,
+            &format!("numbrix generate --size 12 --count 5 --out {}", p(&out)),
+            "true",
+        );
+        assert_eq!(code, Some(1), "{kib} KiB: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("is below the 144 MB puzzlebook needs to run"),
+            "{err}"
+        );
+        assert!(!out.exists());
+    }
+    // At the floor the default book is made, every time.
+    for _ in 0..3 {
+        let d = tempfile::tempdir().unwrap();
+        let book = d.path().join("b.pdf");
+        let (code, err) = limited_memory(147_456, &format!("-q book --out {}", p(&book)), "true");
+        assert_eq!(code, Some(0), "{err}");
+        assert!(book.exists());
+    }
 }
 
 #[test]
@@ -1367,23 +1404,25 @@ fn large_pngs_and_many_threads_fit_a_400_mb_address_space() {
         3
     );
     // Too little room for even one image: an error naming the size, no leftovers.
-    // (The 93 MB image cannot fit beside the program in 100 MB whatever the address
-    // space layout; between about 115 and 260 MB whether it fits depends on where
-    // glibc's arenas land, so a limit there is no test.)
+    // (A 149 MB picture cannot fit in the least address space puzzlebook runs in,
+    // 144 MB, whatever the layout; the 93 MB one may or may not, by where glibc's
+    // arenas land, so a limit there is no test.)
     let (code, err) = under_ulimit(
-        100_000,
+        147_456,
         &[
             "-q",
-            "flip",
+            "number-match",
             "generate",
-            "--size",
-            "6",
+            "--columns",
+            "20",
+            "--length",
+            "200",
             "--count",
             "1",
             "--format",
             "png",
             "--dpi",
-            "1200",
+            "650",
             "--out-dir",
             "small",
         ],
@@ -1590,6 +1629,22 @@ fn control_characters_in_any_message_are_escaped() {
             "{err:?}"
         );
         assert!(err.contains("\\0") || err.contains("\\u{0}"), "{err:?}");
+    }
+    // On the command line: a newline and an escape sequence in a value clap quotes in
+    // its usage error reached the terminal raw; now one line, escaped, exit 1.
+    for args in [
+        &["run", "j.toml", "--date", "2026\n\u{1b}[31m01"][..],
+        &["flip", "generate", "--size", "3\n"][..],
+    ] {
+        let out = bin().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err:?}");
+        assert!(!out.stderr.contains(&0x1bu8), "{err:?}");
+        assert!(
+            err.contains("holds a control character") && err.contains("\\n"),
+            "{err:?}"
+        );
     }
 }
 

@@ -330,3 +330,85 @@ fn a_sharded_dates_folder_goes_like_any_other() {
     assert!(!feed.join("2026-11-01").exists(), "{log}");
     assert!(left_line(&log, "2026-11-01").is_none(), "{log}");
 }
+
+/// The job the folder in `tests/data/earlier-version-folder` was made by (version
+/// 0.1.0 before seals, `run daily.toml --date 2026-11-01`; its lock file left out).
+const EARLIER_JOB: &str = r#"seed = "date"
+out_dir = "../feed/{date}"
+catalogue = "../feed/catalogue.txt"
+keep = 1
+
+[[output]]
+name = "flip.jsonl"
+kind = "items"
+game = "flip"
+count = 3
+params = { size = 4 }
+"#;
+
+#[test]
+fn an_earlier_versions_folder_goes_only_while_its_index_vouches_for_it() {
+    let fixture = root().join("tests/data/earlier-version-folder");
+    // (what to do to the folder, whether retention may remove it, what the line says)
+    type Change = fn(&Path);
+    let cases: [(&str, Change, Option<&str>); 4] = [
+        ("as that version left it", |_| {}, None),
+        (
+            "its index.json gone",
+            |d| std::fs::remove_file(d.join("index.json")).unwrap(),
+            Some("an earlier version's manifest without the index.json it wrote beside it"),
+        ),
+        (
+            "its index.md edited",
+            |d| {
+                let mut t = std::fs::read_to_string(d.join("index.md")).unwrap();
+                t.push_str("My note.\n");
+                std::fs::write(d.join("index.md"), t).unwrap();
+            },
+            Some("index.md (not written by puzzlebook, or changed since)"),
+        ),
+        (
+            "its manifest edited to list the person's file, with its digest",
+            |d| {
+                let thesis = b"Chapter 1\n";
+                std::fs::write(d.join("thesis.docx"), thesis).unwrap();
+                let path = d.join("manifest.json");
+                let mut m: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                let mut e = m["outputs"][0].clone();
+                e["file"] = "thesis.docx".into();
+                e["sha256"] = sha256_hex(thesis).into();
+                e["bytes"] = thesis.len().into();
+                m["outputs"].as_array_mut().unwrap().push(e);
+                std::fs::write(&path, serde_json::to_string_pretty(&m).unwrap()).unwrap();
+            },
+            Some("index.json (not written by puzzlebook, or changed since)"),
+        ),
+    ];
+    for (what, change, kept) in cases {
+        let (dir, jobs) = setup(EARLIER_JOB);
+        let old = dir.path().join("feed/2026-11-01");
+        std::fs::create_dir_all(&old).unwrap();
+        for e in std::fs::read_dir(&fixture).unwrap().flatten() {
+            std::fs::copy(e.path(), old.join(e.file_name())).unwrap();
+        }
+        change(&old);
+        let before = snapshot(&old);
+        let log = ok_run(&jobs, &["run", "daily.toml", "--date", "2026-11-02"]);
+        match kept {
+            None => {
+                assert!(!old.exists(), "{what}: {log}");
+                assert!(
+                    log.contains("removed ") && log.contains("2026-11-01"),
+                    "{what}: {log}"
+                );
+            }
+            Some(why) => {
+                assert_eq!(snapshot(&old), before, "{what}: {log}");
+                let line = left_line(&log, "2026-11-01")
+                    .unwrap_or_else(|| panic!("{what}: no line: {log}"));
+                assert!(line.contains(why), "{what}: {line}");
+            }
+        }
+    }
+}

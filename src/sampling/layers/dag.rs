@@ -249,7 +249,9 @@ impl Dag {
             level.edges.shrink_to_fit();
             levels.push(level);
         }
-        let last: Vec<u64> = counts[steps].iter().copied().filter(|&c| c > 0).collect();
+        let mut last = Vec::new();
+        room(&mut last, counts[steps].len(), steps, expanded)?;
+        last.extend(counts[steps].iter().copied().filter(|&c| c > 0));
         levels.push(Level {
             count: last,
             start: Vec::new(),
