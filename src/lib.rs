@@ -17,24 +17,18 @@
 
 pub mod batch;
 pub mod book;
-pub mod canvas;
 pub mod catalogue;
-pub mod chart;
-pub mod error;
 pub mod games;
-pub mod input;
-pub mod interrupt;
 pub mod jobs;
-pub mod limits;
-pub mod output;
-pub mod preflight;
-pub mod progress;
 pub mod sampling;
-pub mod scheduler;
-pub mod seed;
-pub mod shard;
 pub mod stats;
-pub mod svg;
+
+// The floors that are crates of their own (crates/), under the names the modules
+// above them have always used.
+pub use puzzlebook_ground::{
+    canvas, chart, error, input, interrupt, limits, output, progress, scheduler, seed, shard, svg,
+};
+pub use puzzlebook_preflight as preflight;
 
 pub use error::{Error, Result};
 

@@ -306,24 +306,11 @@ fn no_import_cycles_between_modules() {
 #[test]
 fn lower_floors_do_not_import_higher_ones() {
     // The floors of lib.rs, lowest first; a module may import its own floor and below.
+    // The ground floor's modules (error, seed, ..., svg) and preflight are crates of
+    // their own (crates/ground, crates/preflight), which depend on nothing above
+    // them: the compiler keeps that, so they are not listed here.
     let floors: &[&[&str]] = &[
-        &[
-            "error",
-            "seed",
-            "shard",
-            "limits",
-            "interrupt",
-            "progress",
-            "input",
-            "output",
-            "catalogue",
-            "canvas",
-            "chart",
-            "svg",
-            "stats",
-            "scheduler",
-            "preflight",
-        ],
+        &["catalogue", "stats"],
         &["games", "sampling"],
         &["batch"],
         &["book"],
@@ -434,7 +421,10 @@ fn function_lengths(file: &Path) -> Vec<(usize, String, usize)> {
 #[test]
 fn no_function_is_over_120_lines() {
     let mut long = Vec::new();
-    for file in rust_files(&root().join("src")) {
+    let files = rust_files(&root().join("src"))
+        .into_iter()
+        .chain(rust_files(&root().join("crates")));
+    for file in files {
         for (line, name, n) in function_lengths(&file) {
             if n > 120 {
                 long.push(format!("{}:{line} {name}: {n} lines", file.display()));

@@ -621,7 +621,7 @@ impl<'a> Interp<'a> {
                     "its content has more than {MAX_OPERATIONS} operations"
                 )));
             }
-            if self.ops.is_multiple_of(65_536) && crate::interrupt::requested() {
+            if self.ops.is_multiple_of(65_536) && puzzlebook_ground::interrupt::requested() {
                 return Err(Unreadable("stopped".into()));
             }
             self.op(&op, resources, depth)?;

@@ -14,8 +14,8 @@
 //! lopdf's own decoder, under a byte cap) and each object listed in them is counted as
 //! often as it is listed. Nothing here allocates more than the caps allow.
 
-use crate::{Error, Result};
 use lopdf::{Dictionary, Object, Stream, StringFormat};
+use puzzlebook_ground::{Error, Result};
 use std::collections::{BTreeSet, HashMap};
 
 /// Cross-reference entries (objects) a file may have.

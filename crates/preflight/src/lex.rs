@@ -224,7 +224,10 @@ impl<'a> Lexer<'a> {
         if !well_formed {
             return Err(self.bad(
                 at,
-                format!("'{}', which is not a number", crate::input::excerpt(text)),
+                format!(
+                    "'{}', which is not a number",
+                    puzzlebook_ground::input::excerpt(text)
+                ),
             ));
         }
         if !text.contains('.') {
@@ -236,7 +239,10 @@ impl<'a> Lexer<'a> {
         let v: f64 = text.parse().map_err(|_| {
             self.bad(
                 at,
-                format!("'{}', which is not a number", crate::input::excerpt(text)),
+                format!(
+                    "'{}', which is not a number",
+                    puzzlebook_ground::input::excerpt(text)
+                ),
             )
         })?;
         if !v.is_finite() || v.abs() > f64::from(f32::MAX) {
@@ -244,7 +250,7 @@ impl<'a> Lexer<'a> {
                 at,
                 format!(
                     "the number {}, beyond what a PDF reader holds",
-                    crate::input::excerpt(text)
+                    puzzlebook_ground::input::excerpt(text)
                 ),
             ));
         }
@@ -399,7 +405,7 @@ impl<'a> Lexer<'a> {
                         item_at,
                         format!(
                             "the operator {} inside an array",
-                            crate::input::excerpt(&name)
+                            puzzlebook_ground::input::excerpt(&name)
                         ),
                     ))
                 }
@@ -567,7 +573,7 @@ impl<'a> Lexer<'a> {
         let data = self.data;
         let mut i = start;
         while i + 1 < data.len() {
-            if i.is_multiple_of(1 << 20) && crate::interrupt::requested() {
+            if i.is_multiple_of(1 << 20) && puzzlebook_ground::interrupt::requested() {
                 return None;
             }
             if data[i] == b'E' && data[i + 1] == b'I' {

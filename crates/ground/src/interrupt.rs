@@ -26,6 +26,7 @@ pub fn request_by(signal: i32) {
 }
 
 /// True once a stop was requested; long loops poll this and wind down.
+#[inline]
 pub fn requested() -> bool {
     STOP.load(Ordering::Relaxed)
 }
@@ -45,6 +46,7 @@ pub fn exit_status() -> u8 {
 }
 
 /// `Err(Interrupted)` once a stop was asked for.
+#[inline]
 pub fn check() -> crate::Result<()> {
     if requested() {
         Err(crate::Error::Interrupted)

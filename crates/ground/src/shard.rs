@@ -10,7 +10,7 @@ use crate::{Error, Result};
 /// items once each:
 ///
 /// ```
-/// use puzzlebook::shard::Shard;
+/// use puzzlebook_ground::shard::Shard;
 ///
 /// let second: Shard = "1/3".parse()?;
 /// assert_eq!(second.indices(0, 10).collect::<Vec<_>>(), [1, 4, 7]);
@@ -23,7 +23,7 @@ use crate::{Error, Result};
 /// assert_eq!(all, (0..10).collect::<Vec<_>>());
 /// // A part past the count is a clear error.
 /// assert!("3/3".parse::<Shard>().is_err());
-/// # Ok::<(), puzzlebook::Error>(())
+/// # Ok::<(), puzzlebook_ground::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
@@ -69,6 +69,7 @@ impl Shard {
 
     /// The indices of this shard among `first .. first + count` (callers make sure
     /// that the last one, `first + count - 1`, fits in a u64; see [`check_range`]).
+    #[inline]
     pub fn indices(&self, first: u64, count: u64) -> ShardIndices {
         let last = count.checked_sub(1).and_then(|c| first.checked_add(c));
         ShardIndices {
@@ -79,6 +80,7 @@ impl Shard {
     }
 
     /// How many indices [`Shard::indices`] gives, without walking them.
+    #[inline]
     pub fn len(&self, first: u64, count: u64) -> u64 {
         let last = count.checked_sub(1).and_then(|c| first.checked_add(c));
         match (self.start(first), last) {
@@ -88,6 +90,7 @@ impl Shard {
     }
 
     /// True for the one shard `0/1`, which covers every index.
+    #[inline]
     pub fn is_whole(&self) -> bool {
         self.count == 1
     }
@@ -103,6 +106,7 @@ pub struct ShardIndices {
 
 impl Iterator for ShardIndices {
     type Item = u64;
+    #[inline]
     fn next(&mut self) -> Option<u64> {
         let i = self.next.filter(|&i| i <= self.last)?;
         self.next = i.checked_add(self.step);

@@ -12,6 +12,7 @@ pub type Rng = Xoshiro256PlusPlus;
 pub const DEFAULT_SEED: u64 = 2026;
 
 /// SplitMix64's output function: a bijective mixer with good avalanche.
+#[inline]
 pub fn mix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -37,6 +38,7 @@ pub struct Streams {
 
 impl Streams {
     /// The streams of `game`'s items under the master seed.
+    #[inline]
     pub fn new(master: u64, game: &str) -> Streams {
         // Chain the inputs through the mixer; each step is a bijection of the previous
         // state plus the next input, so distinct triples give distinct keys in practice.
@@ -66,7 +68,7 @@ impl Streams {
 /// first or last, alone or among a million, on one thread or many:
 ///
 /// ```
-/// use puzzlebook::seed::item_rng;
+/// use puzzlebook_ground::seed::item_rng;
 /// use rand::Rng;
 ///
 /// let roll = |index| item_rng(2026, "dice", index).random_range(1..=6u8);
@@ -77,6 +79,7 @@ impl Streams {
 /// let mut b = item_rng(2026, "coins", 7);
 /// assert_ne!(a.random::<u64>(), b.random::<u64>());
 /// ```
+#[inline]
 pub fn item_rng(master: u64, game: &str, index: u64) -> Rng {
     Streams::new(master, game).item(index)
 }

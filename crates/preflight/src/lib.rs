@@ -6,15 +6,22 @@
 //!
 //! The input is untrusted: the file, its page count, its decoded content and its
 //! nesting are bounded, and a PDF that cannot be read is one error, never a panic.
+//!
+//! It stands on the ground floor only (errors, bounded input, the stop flag): any
+//! PDF, from any tool, can be checked without puzzlebook's games or book.
+
+// Every public item says what it is (the public API is the crate's contract).
+#![deny(missing_docs)]
+#![deny(unsafe_code)]
 
 pub mod content;
 pub mod image;
 pub mod lex;
 pub mod scan;
 
-use crate::{Error, Result};
 use content::{Interp, MarkKind, Rect, IDENTITY};
 use lopdf::{Dictionary, Document, Object};
+use puzzlebook_ground::{Error, Result};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
@@ -944,7 +951,7 @@ fn check_content(
     let mut kept_marks = 0usize;
     let mut operations = 0usize;
     for (i, (&id, (_, resources, key))) in page_ids.iter().zip(&pages).enumerate() {
-        crate::interrupt::check()?;
+        puzzlebook_ground::interrupt::check()?;
         let p = (i + 1) as u32;
         let still = match key.as_ref().and_then(|k| left.get_mut(k)) {
             Some(n) => {
@@ -982,7 +989,7 @@ fn check_content(
                 let run = interp.run_page(id, *resources);
                 images = std::mem::take(&mut interp.images);
                 operations += interp.operations();
-                crate::interrupt::check()?;
+                puzzlebook_ground::interrupt::check()?;
                 let problem = run.err().map(|e| e.0);
                 let pg = interp.page;
                 if let Some(k) = key.as_ref().filter(|_| still > 0) {

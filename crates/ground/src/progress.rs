@@ -8,11 +8,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 static DONE: AtomicU64 = AtomicU64::new(0);
 
 /// Count `n` more items (or samples) done.
+#[inline]
 pub fn add(n: u64) {
     DONE.fetch_add(n, Ordering::Relaxed);
 }
 
 /// Items done since the last [`reset`].
+#[inline]
 pub fn done() -> u64 {
     DONE.load(Ordering::Relaxed)
 }
