@@ -21,12 +21,12 @@ pub mod catalogue;
 pub mod games;
 pub mod jobs;
 pub mod sampling;
-pub mod stats;
 
 // The floors that are crates of their own (crates/), under the names the modules
 // above them have always used.
 pub use puzzlebook_ground::{
-    canvas, chart, error, input, interrupt, limits, output, progress, scheduler, seed, shard, svg,
+    canvas, chart, error, input, interrupt, limits, output, progress, scheduler, seed, shard,
+    stats, svg,
 };
 pub use puzzlebook_preflight as preflight;
 

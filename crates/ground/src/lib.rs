@@ -4,7 +4,8 @@
 //! seeded generator per item), [`shard`] (which items a shard makes), [`limits`] (the
 //! bounds a user can see), [`interrupt`] (the stop flag every long loop checks),
 //! [`progress`], [`input`] (bounded reading), [`output`] (atomic writes, seals, names
-//! a terminal would act on), [`scheduler`] (array-task environments), and the
+//! a terminal would act on), [`scheduler`] (array-task environments), [`stats`]
+//! (mergeable counters, statistical functions, the `Study` trait), and the
 //! drawing: [`canvas`] (one drawing for PDF, SVG and PNG), [`svg`], [`chart`].
 //! Nothing here names a game, the book or the jobs: the compiler keeps it so, as this
 //! crate depends on none of them.
@@ -28,6 +29,7 @@ pub mod progress;
 pub mod scheduler;
 pub mod seed;
 pub mod shard;
+pub mod stats;
 pub mod svg;
 
 pub use error::{Error, Result};

@@ -1,5 +1,6 @@
 //! The plug-in point for statistics: a [`Study`] says how to count one item (or a
-//! whole chunk of items) into counts that merge. The pipeline (`batch::study`) owns the
+//! whole chunk of items) into counts that merge. The pipeline (`batch::study`, in the
+//! crate above this one) owns the
 //! parallel fan-out, the chunking, the stop requests and the progress; the game that
 //! implements a study never sees a thread.
 //!
@@ -14,12 +15,14 @@ use serde::{de::DeserializeOwned, Serialize};
 /// A statistic over the items of a run: empty counts, how one item adds to them, and
 /// how two sets of counts merge.
 ///
-/// A study of two dice, run by [`crate::batch::study`] over 60,000 seeded throws: the
-/// counts are the same at any thread count and from any split into shards, because
-/// each throw draws from its own stream ([`crate::seed::item_rng`]) and counts add.
+/// A study of two dice over 60,000 seeded throws. The pipeline (`batch::study`) counts
+/// the items of a shard in chunks, in parallel, and merges the counts; counting a
+/// shard's items in one chunk here gives the same counts. They are the same at any
+/// thread count and from any split into shards, because each throw draws from its own
+/// stream ([`crate::seed::item_rng`]) and counts add.
 ///
 /// ```
-/// use puzzlebook::{batch, seed::item_rng, shard::Shard, stats::Study, Result};
+/// use puzzlebook_ground::{seed::item_rng, shard::Shard, stats::Study, Result};
 /// use rand::Rng;
 ///
 /// /// How often each total of two dice comes up.
@@ -44,15 +47,20 @@ use serde::{de::DeserializeOwned, Serialize};
 /// }
 ///
 /// # fn main() -> Result<()> {
-/// let all = batch::study(&TwoDice, 60_000, Shard::default(), false, "dice")?;
+/// // The counts of one shard of 60,000 throws.
+/// let shard = |shard: Shard| -> Result<Vec<u64>> {
+///     let mut counts = TwoDice.empty();
+///     TwoDice.count_chunk(shard.indices(0, 60_000), &mut counts)?;
+///     Ok(counts)
+/// };
+/// let all = shard(Shard::default())?;
 /// assert_eq!(all.iter().sum::<u64>(), 60_000);
 /// // Seven is the likeliest total (1 in 6), two and twelve the rarest (1 in 36).
 /// assert!(all[7] > all[6] && all[7] > all[8] && all[2] < all[3]);
 /// // Two shards of the run, merged, are the whole run.
 /// let mut halves = TwoDice.empty();
 /// for index in 0..2 {
-///     let part = batch::study(&TwoDice, 60_000, Shard { index, count: 2 }, false, "dice")?;
-///     TwoDice.merge(&mut halves, part);
+///     TwoDice.merge(&mut halves, shard(Shard { index, count: 2 })?);
 /// }
 /// assert_eq!(halves, all);
 /// # Ok(())
