@@ -15,9 +15,7 @@
 // Every public item says what it is (the public API is the library's contract).
 #![deny(missing_docs)]
 
-pub mod batch;
 pub mod book;
-pub mod catalogue;
 pub mod games;
 pub mod jobs;
 pub mod sampling;
@@ -25,8 +23,8 @@ pub mod sampling;
 // The floors that are crates of their own (crates/), under the names the modules
 // above them have always used.
 pub use puzzlebook_ground::{
-    canvas, chart, error, input, interrupt, limits, output, progress, scheduler, seed, shard,
-    stats, svg,
+    batch, canvas, catalogue, chart, error, game, input, interrupt, limits, output, progress,
+    scheduler, seed, shard, size, solve, statistic, stats, svg,
 };
 pub use puzzlebook_preflight as preflight;
 

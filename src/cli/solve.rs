@@ -17,7 +17,8 @@ pub fn solve<G: Solve>(
     let mut err = std::io::stderr();
     let json = format == SolveFormat::Json;
     let report =
-        solve::run::<G>(options, source, json, &mut out, &mut err).map_err(Error::as_flag)?;
+        solve::run::<puzzlebook::games::Games, G>(options, source, json, &mut out, &mut err)
+            .map_err(Error::as_flag)?;
     match report.message {
         _ if report.failed == 0 => Ok(ExitCode::SUCCESS),
         Some(message) => Err(Error::Check(message)),

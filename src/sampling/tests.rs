@@ -3,11 +3,11 @@
 
 use super::exact::{Expectations, PlacementTable};
 use super::{context, Sampler, ALL_SAMPLERS};
+use crate::game::{Game, Outcome};
 use crate::games::catan::board::{BoardKind, TOKEN_VALUES};
 use crate::games::catan::rules::Rules;
 use crate::games::catan::tests::game;
 use crate::games::catan::{verify_record, Catan, CatanParams};
-use crate::games::{Game, Outcome};
 use crate::seed::item_rng;
 use crate::Error;
 

@@ -18,9 +18,12 @@
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+pub mod batch;
 pub mod canvas;
+pub mod catalogue;
 pub mod chart;
 pub mod error;
+pub mod game;
 pub mod input;
 pub mod interrupt;
 pub mod limits;
@@ -29,6 +32,9 @@ pub mod progress;
 pub mod scheduler;
 pub mod seed;
 pub mod shard;
+pub mod size;
+pub mod solve;
+pub mod statistic;
 pub mod stats;
 pub mod svg;
 

@@ -2,8 +2,8 @@
 //! per line), with its breakdown if asked.
 
 use super::{score, tiles, Carcassonne, Landscape};
-use crate::games::solve::{Answer, Item, Split};
-use crate::games::Solve;
+use crate::game::Solve;
+use crate::solve::{Answer, Item, Split};
 use crate::{Error, Result};
 
 /// The options of `carcassonne score`.

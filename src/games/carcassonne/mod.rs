@@ -15,7 +15,7 @@ pub use tiles::{parse, Landscape, Tile};
 mod tests;
 
 use crate::canvas::{Canvas, Rect};
-use crate::games::{Game, Motif, Outcome, Rating};
+use crate::game::{Game, Motif, Outcome, Rating};
 use crate::seed::Rng;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};

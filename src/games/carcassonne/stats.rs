@@ -3,9 +3,9 @@
 //! is in long form: one row per (size, measure, value) with the number of landscapes.
 
 use super::{generate, score};
-use crate::games::statistic::{Runner, StatFile, Statistic, StatsFiles};
 use crate::seed::item_rng;
 use crate::shard::Shard;
+use crate::statistic::{Runner, StatFile, Statistic, StatsFiles};
 use crate::stats::Study;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};

@@ -13,7 +13,7 @@ pub mod rules;
 pub mod stats;
 
 use crate::canvas::{Canvas, Face, Rect};
-use crate::games::{Game, Motif, Outcome};
+use crate::game::{Game, Motif, Outcome};
 use crate::sampling::{self, Ctx, GaveUp, Sampler};
 use crate::seed::Rng;
 use crate::Result;

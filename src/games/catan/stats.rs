@@ -10,9 +10,9 @@
 use super::balance::{self, Balance};
 use super::board::BoardKind;
 use super::rules::Rules;
-use crate::games::statistic::{Runner, StatFile, Statistic, StatsFiles};
 use crate::sampling::{context, Ctx, Sampler};
 use crate::shard::{Shard, ShardIndices};
+use crate::statistic::{Runner, StatFile, Statistic, StatsFiles};
 use crate::{Error, Result};
 use clap::builder::TypedValueParser as _;
 use serde::{Deserialize, Serialize};

@@ -2,8 +2,8 @@
 //! text.
 
 use super::{Analysis, Flip, MoveGrid, Shape, Solution, Solver};
-use crate::games::solve::{self, Answer, Item};
-use crate::games::Solve;
+use crate::game::Solve;
+use crate::solve::{self, Answer, Item};
 use crate::{Error, Result};
 
 /// The options of `flip solve`.

@@ -8,13 +8,13 @@ pub mod gf2;
 pub mod model;
 pub mod solve;
 
-pub use crate::games::size::Size;
+pub use crate::size::Size;
 pub use bits::Bits;
 pub use model::{MoveGrid, Shape};
 pub use solve::{analyze, Analysis, Solution, Solver};
 
 use crate::canvas::{Canvas, Rect};
-use crate::games::{Game, Motif, Outcome, Rating};
+use crate::game::{Game, Motif, Outcome, Rating};
 use crate::seed::Rng;
 use crate::{Error, Result};
 use rand::Rng as _;

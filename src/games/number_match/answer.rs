@@ -2,8 +2,8 @@
 //! or unknown) by the exact solver or by random playouts.
 
 use super::{montecarlo, move_records, notation, rules, Append, Move, NumberMatch, Solver};
-use crate::games::solve::{self, Answer, Item};
-use crate::games::Solve;
+use crate::game::Solve;
+use crate::solve::{self, Answer, Item};
 use crate::{Error, Result};
 
 /// Which solver decides a board.

@@ -18,7 +18,7 @@ pub use rules::{Append, Rules};
 pub use solve::{Move, Solver, Verdict};
 
 use crate::canvas::{Canvas, Rect};
-use crate::games::{Game, Motif, Outcome};
+use crate::game::{Game, Motif, Outcome};
 use crate::seed::Rng;
 use crate::{Error, Result};
 use rand::Rng as _;
@@ -461,8 +461,8 @@ impl Game for NumberMatch {
     /// ★ at least 1 in 2, ★★ 1 in 4 to 1 in 2, ★★★ 1 in 10 to 1 in 4, ★★★★ 3 in 100
     /// to 1 in 10, ★★★★★ under 3 in 100. Easy is ★, medium ★★–★★★, hard ★★★★–★★★★★.
     /// The score is the share of random plays that fail.
-    fn rating(&self, p: &NumberMatchPuzzle) -> Option<crate::games::Rating> {
-        Some(crate::games::Rating {
+    fn rating(&self, p: &NumberMatchPuzzle) -> Option<crate::game::Rating> {
+        Some(crate::game::Rating {
             score: 1.0 - p.playout_win_rate,
             stars: stars(p.playout_win_rate),
         })

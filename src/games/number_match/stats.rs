@@ -11,9 +11,9 @@
 use super::rules::Rules;
 use super::solve::{Solver, Verdict};
 use super::{Append, NumberMatch};
-use crate::games::statistic::{Runner, StatFile, Statistic, StatsFiles};
 use crate::seed::item_rng;
 use crate::shard::{Shard, ShardIndices};
+use crate::statistic::{Runner, StatFile, Statistic, StatsFiles};
 use crate::stats::Study;
 use crate::{Error, Result};
 use clap::builder::TypedValueParser as _;
@@ -231,7 +231,7 @@ impl Counts {
 /// The boards of a run: board i is the first `length` digits of item i's stream, the
 /// same boards `number-match generate` draws.
 pub fn board(seed: u64, length: usize, i: u64) -> Vec<u8> {
-    let mut rng = item_rng(seed, <super::NumberMatch as crate::games::Game>::NAME, i);
+    let mut rng = item_rng(seed, <super::NumberMatch as crate::game::Game>::NAME, i);
     (0..length).map(|_| rng.random_range(1..=9)).collect()
 }
 

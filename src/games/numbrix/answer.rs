@@ -1,8 +1,8 @@
 //! `numbrix solve`: the answer for each given grid (how many solutions, and one).
 
 use super::{grid, Count, Grid, Moves, Numbrix};
-use crate::games::solve::{self, Answer, Item};
-use crate::games::Solve;
+use crate::game::Solve;
+use crate::solve::{self, Answer, Item};
 use crate::{Error, Result};
 
 /// The options of `numbrix solve`.

@@ -24,9 +24,9 @@ pub use shape::{Mask, Moves};
 pub use solve::{AnySolver, Count, Prover, Verdict};
 
 use crate::canvas::{Canvas, Rect};
-use crate::games::size::Size;
-use crate::games::{Game, Motif, Outcome, Rating};
+use crate::game::{Game, Motif, Outcome, Rating};
 use crate::seed::Rng;
+use crate::size::Size;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 

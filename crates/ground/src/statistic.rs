@@ -3,7 +3,7 @@
 //! same way (whole runs, shards, part files, merging, writing all files or none).
 //!
 //! A kind is a type implementing [`Statistic`], listed by
-//! [`crate::games::visit_statistic`]. It counts through a [`Runner`] (the pipeline's
+//! [`crate::game::Registry::visit_statistic`]. It counts through a [`Runner`] (the pipeline's
 //! `batch::study` in practice: the game never sees a thread) and gives its results as
 //! [`StatFile`]s, which the caller writes together.
 
@@ -138,10 +138,10 @@ impl StatFile {
 /// A kind with one CSV of its counts:
 ///
 /// ```
-/// use puzzlebook::games::statistic::{Runner, StatFile, Statistic, StatsFiles};
-/// use puzzlebook::shard::Shard;
-/// use puzzlebook::stats::Study;
-/// use puzzlebook::Result;
+/// use puzzlebook_ground::statistic::{Runner, StatFile, Statistic, StatsFiles};
+/// use puzzlebook_ground::shard::Shard;
+/// use puzzlebook_ground::stats::Study;
+/// use puzzlebook_ground::Result;
 /// use serde::{Deserialize, Serialize};
 ///
 /// /// Counts of the last digit of each item index.
@@ -225,7 +225,7 @@ impl StatFile {
 /// # fn main() -> Result<()> {
 /// // Counted on the pipeline's pool: two shards add up to the whole run.
 /// let stat = Digits::new(&Options { samples: 25 }, 1)?;
-/// let run = puzzlebook::batch::Pipeline;
+/// let run = puzzlebook_ground::batch::Pipeline;
 /// let mut half = stat.count(&run, Shard { index: 0, count: 2 }, false, &mut |_| {})?;
 /// let other = stat.count(&run, Shard { index: 1, count: 2 }, false, &mut |_| {})?;
 /// stat.merge(&mut half, other);
@@ -289,7 +289,7 @@ pub trait Statistic: Sized + Sync + 'static {
     fn table(&self, totals: &Self::Totals) -> String;
 }
 
-/// Something to do with a kind of statistics (see [`crate::games::visit_statistic`]).
+/// Something to do with a kind of statistics (see [`crate::game::Registry::visit_statistic`]).
 pub trait StatVisitor {
     /// What it gives.
     type Out;

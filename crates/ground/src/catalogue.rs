@@ -2,7 +2,7 @@
 //! and the set a run draws past.
 //!
 //! A puzzle's **fingerprint** is the first 128 bits of SHA-256 over its game's name and
-//! its canonical text ([`crate::games::Game::canonical`]): the same puzzle up to the
+//! its canonical text ([`crate::game::Game::canonical`]): the same puzzle up to the
 //! board's symmetries gives the same text, so a rotated or mirrored board, or a Numbrix
 //! grid numbered backwards, is found in the catalogue as the puzzle it is.
 //!
@@ -157,7 +157,7 @@ pub fn dihedral<T: Clone>(grid: &[Vec<T>]) -> Vec<Vec<Vec<T>>> {
 pub struct Entry {
     /// The puzzle's fingerprint.
     pub fingerprint: Fingerprint,
-    /// Its game, as [`crate::games::Game::NAME`] spells it.
+    /// Its game, as [`crate::game::Game::NAME`] spells it.
     pub game: &'static str,
     /// The date it was published for (`YYYY-MM-DD`), or `-`.
     pub date: String,
@@ -780,7 +780,7 @@ impl Seen {
 /// (`12`: item 12; `2.5`: section 2's item 5 in a book).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Published {
-    /// The game, as [`crate::games::Game::NAME`] spells it.
+    /// The game, as [`crate::game::Game::NAME`] spells it.
     pub game: &'static str,
     /// The puzzle's fingerprint.
     pub fingerprint: Fingerprint,

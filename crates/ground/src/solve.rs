@@ -4,7 +4,7 @@
 //! as it is found, and failed answers are counted. What an answer says is the game's
 //! ([`Solve`]); reading, counting and writing are the same for every game.
 
-use crate::games::Solve;
+use crate::game::{Registry, Solve};
 use crate::input::{self, Record, Records};
 use crate::limits::MAX_RECORD_BYTES;
 use crate::{Error, Result};
@@ -115,8 +115,8 @@ fn header(line: &str) -> Option<(&str, Vec<(&str, &str)>)> {
 
 /// What the generator stated about record `rec` for game `G` (see [`Stated`]); an
 /// error for a record or a header of another game, or a record that is no JSON.
-fn stated_of<G: Solve>(rec: &Record) -> Result<Option<Stated>> {
-    if let Some(record) = record_of::<G>(&rec.text) {
+fn stated_of<R: Registry, G: Solve>(rec: &Record) -> Result<Option<Stated>> {
+    if let Some(record) = record_of::<R, G>(&rec.text) {
         return Ok(Some(Stated {
             fields: record?,
             origin: "the record",
@@ -126,7 +126,7 @@ fn stated_of<G: Solve>(rec: &Record) -> Result<Option<Stated>> {
     let Some((game, settings)) = rec.comments.lines().rev().find_map(header) else {
         return Ok(None);
     };
-    match crate::games::canonical(game) {
+    match R::canonical(game) {
         // A comment that only looks like a header.
         None => return Ok(None),
         Some(known) if known != G::NAME => {
@@ -209,8 +209,9 @@ pub struct Report {
 }
 
 /// Answer every item of `source` with game `G`, writing the answers to `out` and
-/// refusals of single items among several to `err`.
-pub fn run<G: Solve>(
+/// refusals of single items among several to `err`. A record or header naming another
+/// game of the registry `R` is refused.
+pub fn run<R: Registry, G: Solve>(
     options: &G::Options,
     source: Source<'_>,
     json: bool,
@@ -261,7 +262,7 @@ pub fn run<G: Solve>(
             source: &name,
             stated: None,
         };
-        let answer = match stated_of::<G>(&rec) {
+        let answer = match stated_of::<R, G>(&rec) {
             Ok(stated) => {
                 item.stated = stated;
                 <G as Solve>::answer(options, &item, json)?
@@ -376,7 +377,7 @@ impl Sink<'_> {
 
 /// The JSON record in `text` when the item is one (a line `generate` wrote, which
 /// starts with `{`), checked to be a record of game `G`; None when the item is text.
-pub fn record_of<G: Solve>(text: &str) -> Option<Result<serde_json::Value>> {
+pub fn record_of<R: Registry, G: Solve>(text: &str) -> Option<Result<serde_json::Value>> {
     if !text.trim_start().starts_with('{') {
         return None;
     }
@@ -384,13 +385,11 @@ pub fn record_of<G: Solve>(text: &str) -> Option<Result<serde_json::Value>> {
         let v: serde_json::Value = serde_json::from_str(text)
             .map_err(|e| Error::invalid(format!("not a JSON record: {e}")))?;
         match v.get("game").and_then(|g| g.as_str()) {
-            Some(game) if crate::games::canonical(game) != Some(G::NAME) => {
-                Err(Error::invalid(format!(
-                    "a record of {}, not of {}",
-                    crate::input::shown(game),
-                    G::NAME
-                )))
-            }
+            Some(game) if R::canonical(game) != Some(G::NAME) => Err(Error::invalid(format!(
+                "a record of {}, not of {}",
+                crate::input::shown(game),
+                G::NAME
+            ))),
             _ => Ok(v),
         }
     };
@@ -481,99 +480,5 @@ impl Items<'_> {
         });
         *done = true;
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::{carcassonne, flip, numbrix};
-
-    /// The output, standard error and report (or error) of a run over `input`.
-    fn run_on<G: Solve>(
-        options: &G::Options,
-        input: &str,
-        json: bool,
-    ) -> (String, String, Result<Report>) {
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let source = Source::Reader(Box::new(input.as_bytes()), "input");
-        let report = run::<G>(options, source, json, &mut out, &mut err);
-        (
-            String::from_utf8(out).unwrap(),
-            String::from_utf8(err).unwrap(),
-            report,
-        )
-    }
-
-    #[test]
-    fn every_item_gets_one_answer_and_failures_are_counted() {
-        let shape = flip::answer::SolveOptions {
-            shape: Some(flip::Shape::Block),
-        };
-        let boards = "-----\n-ooo-\n-o-o-\n-ooo-\n-----\n\n-----\n-o---\n-----\n--o--\n-----\n";
-        let (out, err, report) = run_on::<flip::Flip>(&shape, boards, false);
-        assert_eq!(out.lines().count(), 2, "{out}");
-        assert!(out.lines().nth(1).unwrap().starts_with("cannot be solved"));
-        assert_eq!(err, "");
-        let report = report.unwrap();
-        assert_eq!((report.items, report.failed), (2, 1));
-        assert_eq!(
-            report.message.as_deref(),
-            Some("1 of 2 boards cannot be solved")
-        );
-        // Nothing to answer is an error naming the input.
-        let (_, _, report) = run_on::<flip::Flip>(&shape, "\n\n", false);
-        assert!(report
-            .unwrap_err()
-            .to_string()
-            .starts_with("input: no board found"));
-    }
-
-    #[test]
-    fn options_are_checked_before_reading() {
-        let options = numbrix::answer::SolveOptions {
-            max_nodes: 0,
-            moves: Some(numbrix::Moves::Orthogonal),
-        };
-        let (_, _, report) = run_on::<numbrix::Numbrix>(&options, "", false);
-        assert_eq!(
-            report.unwrap_err().as_flag().to_string(),
-            "--max-nodes is 0: give the search at least 1 node"
-        );
-    }
-
-    #[test]
-    fn comment_blocks_are_skipped_and_several_items_are_numbered() {
-        let options = numbrix::answer::SolveOptions {
-            max_nodes: 1000,
-            moves: Some(numbrix::Moves::Orthogonal),
-        };
-        let grids = "# a comment\n\n1 . .\n. . .\n. . 9\n\n1 2\n4 3\n";
-        let (out, _, report) = run_on::<numbrix::Numbrix>(&options, grids, false);
-        assert!(out.starts_with("grid 1: "), "{out}");
-        assert!(out.contains("\n\ngrid 2: "), "{out}");
-        assert_eq!(report.unwrap().items, 2);
-    }
-
-    #[test]
-    fn a_document_over_several_lines_is_one_item() {
-        let options = carcassonne::answer::ScoreOptions {
-            breakdown: false,
-            farms: false,
-        };
-        let (out, _, report) =
-            run_on::<carcassonne::Carcassonne>(&options, "[[[2,1,1,0,1]]\n]\n", false);
-        assert_eq!(out.lines().count(), 1, "{out}");
-        assert_eq!(report.unwrap().items, 1);
-        // Among several lines a bad one goes to standard error, named by its line.
-        let lines = "[[[2,1,1,0,1]]]\n[[[9]]]\n";
-        let (out, err, report) = run_on::<carcassonne::Carcassonne>(&options, lines, false);
-        assert_eq!(out.lines().count(), 1, "{out}");
-        assert!(err.starts_with("error: input: line 2: "), "{err}");
-        let report = report.unwrap();
-        assert_eq!((report.items, report.failed, report.message), (2, 1, None));
-        // Alone, it is the run's error.
-        let (_, _, report) = run_on::<carcassonne::Carcassonne>(&options, "[[[9]]]\n", false);
-        assert!(report.unwrap_err().to_string().starts_with("input: "));
     }
 }

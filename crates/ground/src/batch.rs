@@ -5,7 +5,7 @@
 //! items are passed to the sink in order before the next chunk starts, so memory stays
 //! bounded however many items a run makes.
 
-use crate::games::{Game, Outcome};
+use crate::game::{Game, Outcome};
 use crate::seed::item_rng;
 use crate::stats::{Study, Tally};
 use crate::{Error, Result};
@@ -254,7 +254,7 @@ where
 /// [`Error::Interrupted`] and no counts.
 ///
 /// ```
-/// use puzzlebook::{batch, shard::Shard, stats::Study, Result};
+/// use puzzlebook_ground::{batch, shard::Shard, stats::Study, Result};
 ///
 /// /// Counts the multiples of 7 among the items' indices.
 /// struct Sevens;
@@ -532,12 +532,12 @@ mod tests {
     }
 }
 
-/// The pipeline as a [`crate::games::statistic::Runner`]: a game's statistics count
+/// The pipeline as a [`crate::statistic::Runner`]: a game's statistics count
 /// through [`study`] on the current rayon pool.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Pipeline;
 
-impl crate::games::statistic::Runner for Pipeline {
+impl crate::statistic::Runner for Pipeline {
     fn study<S: Study>(
         &self,
         s: &S,
