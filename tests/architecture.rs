@@ -1,7 +1,9 @@
-//! The layering ARCHITECTURE.md describes, checked from the source files: no module
-//! imports a higher floor, no file under src/games imports the pipeline, the jobs or the
-//! book, games never import each other, there are no import cycles between modules, and
-//! the binary stays thin. A second test keeps the "adding a game" checklist honest.
+//! The layering ARCHITECTURE.md describes, where the compiler cannot see it: each game's
+//! crate depends on the ground crate alone (so games import neither each other nor the
+//! book, the jobs or the registry: the compiler refuses it), and inside the root crate
+//! no module imports a higher floor, there are no import cycles between modules, the
+//! jobs name no game and the binary stays thin. A second test keeps the "adding a
+//! game" checklist honest.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -29,9 +31,8 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The library module a file under src/ defines: src/sampling/bias.rs ->
-/// ["sampling", "bias"], src/games/catan/board.rs -> ["games", "catan", "board"],
-/// src/games/catan/mod.rs -> ["games", "catan"].
+/// The library module a file under src/ defines: src/book/pages.rs -> ["book", "pages"],
+/// src/jobs/make/stats.rs -> ["jobs", "make", "stats"], src/jobs/mod.rs -> ["jobs"].
 fn module_of(file: &Path) -> Vec<String> {
     let rel = file.strip_prefix(root().join("src")).unwrap();
     let mut parts: Vec<String> = rel
@@ -228,29 +229,57 @@ fn name(m: &[String]) -> String {
     }
 }
 
-#[test]
-fn games_import_neither_the_pipeline_nor_the_jobs_nor_the_book_nor_each_other() {
-    let c = load();
-    let mut bad = Vec::new();
-    for (m, to) in &c.edges {
-        if m.first().map(String::as_str) != Some("games") || m.len() < 2 {
+/// The workspace crates a crate's Cargo.toml depends on (by package name, `puzzlebook-...`,
+/// also when the code names one otherwise), build and dev dependencies alike.
+fn workspace_deps(manifest: &Path) -> Vec<String> {
+    let text = fs::read_to_string(manifest).unwrap();
+    let toml: toml::Table = text.parse().unwrap();
+    let mut deps = Vec::new();
+    for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+        let Some(t) = toml.get(table).and_then(|t| t.as_table()) else {
             continue;
-        }
-        for t in to {
-            let top = t.first().map(String::as_str).unwrap_or("");
-            if matches!(top, "batch" | "jobs" | "book" | "cli") {
-                bad.push(format!("{} imports {}", name(m), name(t)));
-            }
-            // A game (a folder under src/games) may name its own modules, games::mod
-            // and the shared files beside the folders (size.rs, solve.rs), never
-            // another game; the shared files name no game.
-            let is_game = |n: &str| root().join("src/games").join(n).is_dir();
-            if t.len() >= 2 && t[0] == "games" && t[1] != m[1] && is_game(&t[1]) {
-                bad.push(format!("{} imports the game {}", name(m), name(t)));
+        };
+        for (key, spec) in t {
+            let package = spec.get("package").and_then(|p| p.as_str()).unwrap_or(key);
+            let local = spec.get("path").is_some();
+            if package.starts_with("puzzlebook") || local {
+                deps.push(package.to_string());
             }
         }
     }
-    assert!(bad.is_empty(), "layering broken:\n{}", bad.join("\n"));
+    deps
+}
+
+#[test]
+fn games_depend_on_the_ground_crate_alone() {
+    // A game is a crate (crates/<game>) that may use the ground floor and nothing else
+    // of the workspace: not the book, the jobs, the registry or another game. The
+    // compiler refuses any path outside a crate's dependencies, so keeping the
+    // dependency lists this short keeps the games apart.
+    let mut bad = Vec::new();
+    for game in puzzlebook::games::NAMES {
+        let manifest = root().join(format!("crates/{game}/Cargo.toml"));
+        let deps = workspace_deps(&manifest);
+        if deps != ["puzzlebook-ground"] {
+            bad.push(format!("{}: {deps:?}", manifest.display()));
+        }
+    }
+    // The ground and preflight crates stand on no game either.
+    for (krate, allowed) in [
+        ("ground", &[][..]),
+        ("preflight", &["puzzlebook-ground"][..]),
+    ] {
+        let manifest = root().join(format!("crates/{krate}/Cargo.toml"));
+        let deps = workspace_deps(&manifest);
+        if deps != allowed {
+            bad.push(format!("{}: {deps:?}", manifest.display()));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "crates depending on more than the floors below them:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]
@@ -521,7 +550,7 @@ fn every_game_meets_the_adding_a_game_checklist() {
     };
     let checks: Vec<(&str, Check)> = vec![
         ("folder", |g, _| {
-            let f = root().join(format!("src/games/{g}/mod.rs"));
+            let f = root().join(format!("crates/{g}/src/lib.rs"));
             f.exists()
                 .then_some(())
                 .ok_or(format!("no {}", f.display()))

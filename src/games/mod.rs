@@ -1,21 +1,22 @@
-//! The registry of games: every game's name, and the one place that maps a name to its
-//! type (`visit`), and the same for the kinds of statistics.
+//! The registry of games: every game's crate, the one list of games and kinds of
+//! statistics (`registry!`, a line each), and [`Games`], the [`Registry`] it makes.
 //!
 //! The contract itself ([`Game`], [`Solve`], [`statistic::Statistic`]) is the ground
-//! crate's (`puzzlebook_ground::game`); a game is a folder under `src/games/` with one
-//! type implementing it, and drops in by adding one line to [`visit`]. Game folders
-//! never import each other.
+//! crate's (`puzzlebook_ground::game`); a game is a crate under `crates/` with one type
+//! implementing it, depending on the ground crate alone, so games never import each
+//! other. No other file of the library names a game's type (the command line's
+//! per-game subcommands are in `src/cli/games.rs`).
 
 use crate::Result;
 pub use puzzlebook_ground::game::{Game, GameVisitor, Motif, Outcome, Rating, Registry, Solve};
 pub use puzzlebook_ground::{size, solve, statistic};
 use statistic::{StatVisitor, Statistic};
 
-pub mod carcassonne;
-pub mod catan;
-pub mod flip;
-pub mod number_match;
-pub mod numbrix;
+pub use puzzlebook_carcassonne as carcassonne;
+pub use puzzlebook_catan as catan;
+pub use puzzlebook_flip as flip;
+pub use puzzlebook_number_match as number_match;
+pub use puzzlebook_numbrix as numbrix;
 
 /// The one list of games and kinds of statistics: a line each. It makes [`Games`], the
 /// registry every floor below is handed, and nothing else names a game's type.
@@ -59,7 +60,7 @@ registry! {
         carcassonne::Carcassonne,
     ;
     statistics:
-        crate::sampling::bias_stat::CatanBias,
+        catan::sampling::bias_stat::CatanBias,
         carcassonne::stats::CarcassonneStats,
         number_match::stats::MatchStats,
         catan::stats::CatanStats,
