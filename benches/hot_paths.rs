@@ -4,7 +4,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use puzzlebook::batch::{self, RunOptions};
 use puzzlebook::book::{self, BookOptions, Template};
 use puzzlebook::games::flip::{Flip, FlipParams, Shape, Size};
-use puzzlebook::games::{Game, Outcome};
+use puzzlebook::games::{Game, Outcome, Present};
 use puzzlebook::seed::item_rng;
 use std::hint::black_box;
 

@@ -19,11 +19,11 @@ use puzzlebook::games::flip::Flip;
 use puzzlebook::games::number_match::NumberMatch;
 use puzzlebook::games::numbrix::shape::SHAPES;
 use puzzlebook::games::numbrix::{Mask, Numbrix};
-use puzzlebook::games::Game;
+use puzzlebook::games::Present;
 use puzzlebook::Result;
 
 /// A game made from its parameters as a template section writes them.
-fn game<G: Game>(params: &str) -> Result<G> {
+fn game<G: Present>(params: &str) -> Result<G> {
     let params: G::Params =
         toml::from_str(params).map_err(|e| puzzlebook::Error::invalid(format!("{params}: {e}")))?;
     G::new(params)
@@ -31,7 +31,7 @@ fn game<G: Game>(params: &str) -> Result<G> {
 
 /// A page of `n` puzzles of `g` (puzzle, solution, answer drawing and line each), and
 /// a page of its worked example at the two book sizes.
-fn pages_of<G: Game>(g: &G, what: &str, n: u64, pages: &mut Vec<Canvas>) -> Result<()> {
+fn pages_of<G: Present>(g: &G, what: &str, n: u64, pages: &mut Vec<Canvas>) -> Result<()> {
     let opts = RunOptions {
         seed: 1,
         env: Env {

@@ -559,7 +559,7 @@ fn every_game_meets_the_adding_a_game_checklist() {
             struct Name;
             impl puzzlebook::games::GameVisitor for Name {
                 type Output = &'static str;
-                fn visit<G: puzzlebook::games::Game>(self) -> &'static str {
+                fn visit<G: puzzlebook::games::Present>(self) -> &'static str {
                     G::NAME
                 }
             }

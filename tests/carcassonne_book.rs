@@ -7,6 +7,7 @@ use puzzlebook::canvas::{Canvas, Rect};
 use puzzlebook::games::carcassonne::{
     self, score, Carcassonne, CarcassonneParams, CarcassonnePuzzle, Landscape,
 };
+use puzzlebook::games::Present;
 use puzzlebook::games::{Game, Outcome};
 use puzzlebook::seed::item_rng;
 

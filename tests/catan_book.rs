@@ -6,6 +6,7 @@ mod common;
 use puzzlebook::canvas::{Canvas, Rect};
 use puzzlebook::games::catan::board::BoardKind;
 use puzzlebook::games::catan::{Catan, CatanBoard, CatanParams, Style};
+use puzzlebook::games::Present;
 use puzzlebook::games::{Game, Outcome};
 use puzzlebook::sampling::Sampler;
 use puzzlebook::seed::item_rng;

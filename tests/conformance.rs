@@ -15,7 +15,7 @@
 mod common;
 use common::*;
 use puzzlebook::batch::{self, Record, RunOptions};
-use puzzlebook::games::{self, Game, GameVisitor};
+use puzzlebook::games::{self, GameVisitor, Present};
 use std::path::Path;
 
 /// Small, fast parameters for each game, as a job file's or a template's `params`. A
@@ -77,7 +77,7 @@ struct Library {
 impl GameVisitor for Library {
     type Output = String;
 
-    fn visit<G: Game>(self) -> String {
+    fn visit<G: Present>(self) -> String {
         let name = self.name;
         assert_eq!(G::NAME, name, "the registry maps '{name}' to another game");
         let params: G::Params = toml::Value::Table(params_table(name))

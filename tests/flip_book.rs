@@ -8,6 +8,7 @@ use puzzlebook::canvas::{Canvas, Rect, Shape as Mark};
 use puzzlebook::games::flip::{
     self, Flip, FlipParams, FlipPuzzle, MoveGrid, Shape, Solution, Solver,
 };
+use puzzlebook::games::Present;
 use puzzlebook::games::{Game, Outcome};
 use puzzlebook::seed::item_rng;
 

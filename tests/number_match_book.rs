@@ -7,6 +7,7 @@ use puzzlebook::canvas::{Canvas, Rect};
 use puzzlebook::games::number_match::{
     self, paper, Append, Move, NumberMatch, NumberMatchParams, NumberMatchPuzzle, Rules,
 };
+use puzzlebook::games::Present;
 use puzzlebook::games::{Game, Outcome};
 use puzzlebook::seed::item_rng;
 

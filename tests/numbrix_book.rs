@@ -9,6 +9,7 @@ use puzzlebook::canvas::{Canvas, Face, Rect, Shape};
 use puzzlebook::games::numbrix::{
     self, AnySolver, Count, Grade, Numbrix, NumbrixParams, NumbrixPuzzle,
 };
+use puzzlebook::games::Present;
 use puzzlebook::games::{Game, Outcome};
 use puzzlebook::seed::item_rng;
 

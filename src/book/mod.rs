@@ -21,7 +21,7 @@ pub mod typeset;
 
 use crate::batch::{self, Item, RunOptions};
 use crate::canvas::{Canvas, Face, Rect};
-use crate::games::{self, Game, GameVisitor, Rating};
+use crate::games::{self, GameVisitor, Present, Rating};
 use crate::{Error, Result};
 use layout::{gutter_mm, Geometry};
 use serde::Deserialize;
@@ -205,7 +205,27 @@ pub fn facts_text(facts: &serde_json::Value) -> String {
     serde_json::to_string_pretty(facts).expect("serialises") + "\n"
 }
 
-/// A generated section, with the game's type erased for layout.
+/// Every name a book gives a game, game by game in registry order (see
+/// [`Present::TITLES`]).
+fn game_titles() -> Vec<&'static str> {
+    struct Titles;
+    impl GameVisitor for Titles {
+        type Output = &'static [&'static str];
+        fn visit<G: Present>(self) -> Self::Output {
+            G::TITLES
+        }
+    }
+    games::NAMES
+        .iter()
+        .filter_map(|name| games::visit(name, Titles).ok())
+        .flatten()
+        .copied()
+        .collect()
+}
+
+/// A generated section, with the game's type erased for layout: the game's [`Present`]
+/// methods for its items (`len` and `index` besides: how many, and which of the run
+/// each is).
 trait SectionItems: Send + Sync {
     fn len(&self) -> usize;
     fn aspect(&self) -> f32;
@@ -229,12 +249,12 @@ trait SectionItems: Send + Sync {
     fn example_detail(&self) -> u8;
 }
 
-struct Generated<G: Game> {
+struct Generated<G: Present> {
     game: G,
     items: Vec<Item<G::Puzzle>>,
 }
 
-impl<G: Game> SectionItems for Generated<G> {
+impl<G: Present> SectionItems for Generated<G> {
     fn len(&self) -> usize {
         self.items.len()
     }
@@ -313,7 +333,7 @@ type BuiltSection = (Box<dyn SectionItems>, Vec<crate::catalogue::Published>, u6
 
 impl GameVisitor for BuildSection<'_> {
     type Output = Result<BuiltSection>;
-    fn visit<G: Game>(self) -> Self::Output {
+    fn visit<G: Present>(self) -> Self::Output {
         let s = self.section;
         let where_ = format!("section {} ({})", self.number, s.game);
         let mut params = G::Params::deserialize(toml::Value::Table(s.params.clone()))
@@ -451,7 +471,8 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
     let with_answers = template.answers.placement == template::AnswerPlacement::End
         && chapters.iter().any(|p| p.items.has_answers());
     let (geometry, plan) = plan_pages(&ty, template, &chapters, &howtos, with_answers)?;
-    let mut warnings = template.warnings();
+    let held: Vec<&str> = chapters.iter().map(|c| c.items.title()).collect();
+    let mut warnings = template.warnings(&game_titles(), &held);
     warnings.extend(plan.fill_notes.iter().cloned());
     if plan.content_pages < MIN_PAGES {
         warnings.push(format!(

@@ -3,7 +3,7 @@
 //! puzzle and per solution, SVG or PNG, in a folder.
 
 use super::{Ctx, GenFormat, RunArgs};
-use puzzlebook::games::Game;
+use puzzlebook::games::Present;
 use puzzlebook::{Error, Result};
 use std::fs;
 use std::io::Write;
@@ -12,7 +12,12 @@ use std::process::ExitCode;
 
 /// Run a generation and write JSON Lines or text, to stdout or (atomically) a file;
 /// with `--shard`, a part file for `puzzlebook merge`.
-pub fn generate<G: Game>(game: &G, run: &RunArgs, ctx: Ctx, format: GenFormat) -> Result<ExitCode> {
+pub fn generate<G: Present>(
+    game: &G,
+    run: &RunArgs,
+    ctx: Ctx,
+    format: GenFormat,
+) -> Result<ExitCode> {
     use puzzlebook::jobs::make::{self, Dest, Env, ItemFormat};
     if run.count == 0 {
         return Err(Error::invalid("--count is 0: ask for at least 1 item"));
@@ -86,7 +91,7 @@ const MAX_IMAGE_ITEMS: u64 = 100_000;
 /// run's last index. All files are written in a temporary folder inside DIR and moved
 /// into place only when every one is made; an existing file is never replaced without
 /// `--force`.
-fn images<G: Game>(game: &G, run: &RunArgs, ctx: Ctx, format: GenFormat) -> Result<ExitCode> {
+fn images<G: Present>(game: &G, run: &RunArgs, ctx: Ctx, format: GenFormat) -> Result<ExitCode> {
     use puzzlebook::batch::{self, Env, RunOptions};
     use puzzlebook::svg::{self, Picture};
     let png = matches!(format, GenFormat::Png);

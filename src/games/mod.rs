@@ -8,7 +8,9 @@
 //! per-game subcommands are in `src/cli/games.rs`).
 
 use crate::Result;
-pub use puzzlebook_ground::game::{Game, GameVisitor, Motif, Outcome, Rating, Registry, Solve};
+pub use puzzlebook_ground::game::{
+    Game, GameVisitor, Motif, Outcome, Present, Rating, Registry, Solve,
+};
 pub use puzzlebook_ground::{size, solve, statistic};
 use statistic::{StatVisitor, Statistic};
 

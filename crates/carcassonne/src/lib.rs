@@ -20,7 +20,7 @@ pub use tiles::{parse, Landscape, Tile};
 mod tests;
 
 use ground::canvas::{Canvas, Rect};
-use ground::game::{Game, Motif, Outcome, Rating};
+use ground::game::{Game, Motif, Outcome, Present, Rating};
 use ground::seed::Rng;
 use ground::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -160,6 +160,20 @@ impl Game for Carcassonne {
         Ok(())
     }
 
+    fn text(&self, p: &CarcassonnePuzzle) -> String {
+        p.landscape.to_string() + "\n"
+    }
+
+    fn text_settings(&self) -> Vec<(&'static str, String)> {
+        if self.params.farms {
+            vec![("farms", "true".to_string())]
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+impl Present for Carcassonne {
     fn draw(&self, p: &CarcassonnePuzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
         // A solution picture (`generate --format svg|png`) shows the scoring: complete
         // features marked and every feature's points.
@@ -171,28 +185,23 @@ impl Game for Carcassonne {
         };
         draw::landscape(canvas, area, &p.map, marks.as_deref(), &labels);
     }
-
     fn answer_aspect(&self, p: &CarcassonnePuzzle) -> f32 {
         draw::aspect(&p.map)
     }
-
     /// In tiles: a section's answers share one tile size.
     fn answer_units(&self, p: &CarcassonnePuzzle) -> Option<(f32, f32)> {
         Some(draw::units(&p.map))
     }
-
     /// The tile at which a disc is a third of a tile across and its figures 7 pt.
     fn answer_unit_mm(&self) -> f32 {
         draw::MIN_DISC_MM / draw::DISC_SHARE
     }
-
     /// The answer key's drawing: complete features marked and every scored feature's
     /// points in a disc (the book keeps them at 7 pt or more by drawing fewer answers
     /// to a row).
     fn draw_answer(&self, p: &CarcassonnePuzzle, canvas: &mut Canvas, area: Rect) {
         self.draw(p, canvas, area, true);
     }
-
     fn answer_note(&self) -> Option<String> {
         Some(
             "In the drawings, what is complete is marked: a closed city is dark with a heavy \
@@ -201,43 +210,25 @@ impl Game for Carcassonne {
                 .into(),
         )
     }
-
     /// See [`rate`].
     fn rating(&self, p: &CarcassonnePuzzle) -> Option<Rating> {
         Some(rate(&p.map, &p.breakdown))
     }
-
     fn draw_example(&self, canvas: &mut Canvas, area: Rect) -> bool {
         let l = example_landscape();
         draw::example(canvas, area, &l, &EXAMPLE_LABELS, &example_lines());
         true
     }
-
     fn aspect(&self) -> f32 {
         1.0
     }
-
-    fn text(&self, p: &CarcassonnePuzzle) -> String {
-        p.landscape.to_string() + "\n"
-    }
-
     fn caption(&self, p: &CarcassonnePuzzle) -> String {
         let unit = if p.tiles == 1 { "tile" } else { "tiles" };
         format!("{} {unit}: what does it score?", p.tiles)
     }
-
     fn answer(&self, p: &CarcassonnePuzzle) -> String {
         answer_line(&p.breakdown)
     }
-
-    fn text_settings(&self) -> Vec<(&'static str, String)> {
-        if self.params.farms {
-            vec![("farms", "true".to_string())]
-        } else {
-            Vec::new()
-        }
-    }
-
     fn size_label(&self) -> Option<String> {
         Some(format!("{} tiles", self.params.tiles))
     }

@@ -22,7 +22,7 @@ use crate::sampling::{Ctx, GaveUp, Sampler};
 use board::{BoardKind, Shape, TERRAIN_NAMES};
 pub use draw::Style;
 use ground::canvas::{Canvas, Face, Rect};
-use ground::game::{Game, Motif, Outcome};
+use ground::game::{Game, Motif, Outcome, Present};
 use ground::seed::Rng;
 use ground::Result;
 use record::check_failed;
@@ -181,12 +181,6 @@ impl Game for Catan {
         &self.params
     }
 
-    /// Terrain colours carry the board's meaning: a grey book draws every terrain
-    /// named, with no sea colour and no red numbers.
-    fn for_greyscale(params: &mut CatanParams) {
-        params.style = Style::Greyscale;
-    }
-
     const NAME: &'static str = "catan";
     const TITLE: &'static str = "Catan boards";
     type Params = CatanParams;
@@ -242,6 +236,17 @@ impl Game for Catan {
         Ok(())
     }
 
+    fn text(&self, b: &CatanBoard) -> String {
+        ascii::render(self.shape(), &b.layout)
+    }
+}
+
+impl Present for Catan {
+    /// Terrain colours carry the board's meaning: a grey book draws every terrain
+    /// named, with no sea colour and no red numbers.
+    fn for_greyscale(params: &mut CatanParams) {
+        params.style = Style::Greyscale;
+    }
     fn draw(&self, b: &CatanBoard, canvas: &mut Canvas, area: Rect, _with_solution: bool) {
         let start = canvas.shapes.len();
         self.draw_in_colour(b, canvas, area);
@@ -251,15 +256,9 @@ impl Game for Catan {
             canvas.greyscale_since(start);
         }
     }
-
     fn aspect(&self) -> f32 {
         draw::aspect(self.params.board) * (1.0 - self.words_share())
     }
-
-    fn text(&self, b: &CatanBoard) -> String {
-        ascii::render(self.shape(), &b.layout)
-    }
-
     /// The players, and the rules when they fit on the caption's one line (otherwise
     /// they are printed under the board, see [`Catan::rules_below`]).
     fn caption(&self, _b: &CatanBoard) -> String {
@@ -270,7 +269,6 @@ impl Game for Catan {
             format!("For {players} players. {}", rules_sentence(&self.ctx.rules))
         }
     }
-
     fn draw_example(&self, canvas: &mut Canvas, area: Rect) -> bool {
         let start = canvas.shapes.len();
         draw::legend(canvas, area, self.params.style);
@@ -279,19 +277,15 @@ impl Game for Catan {
         }
         true
     }
-
     fn answer(&self, _b: &CatanBoard) -> String {
         String::new()
     }
-
     fn has_answers(&self) -> bool {
         false
     }
-
     fn label(&self) -> &'static str {
         "Board"
     }
-
     fn size_label(&self) -> Option<String> {
         Some(match self.params.board {
             BoardKind::Base => "3–4 players".to_string(),

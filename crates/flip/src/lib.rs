@@ -19,7 +19,7 @@ pub use model::{MoveGrid, Shape};
 pub use solve::{analyze, Analysis, Solution, Solver};
 
 use ground::canvas::{Canvas, Rect};
-use ground::game::{Game, Motif, Outcome, Rating};
+use ground::game::{Game, Motif, Outcome, Present, Rating};
 use ground::seed::Rng;
 use ground::{Error, Result};
 use rand::Rng as _;
@@ -344,6 +344,19 @@ impl Game for Flip {
         Some(read())
     }
 
+    fn text(&self, p: &FlipPuzzle) -> String {
+        self.layout().render(&p.board)
+    }
+
+    fn text_settings(&self) -> Vec<(&'static str, String)> {
+        match self.layout().shape {
+            Shape::Block => Vec::new(),
+            shape => vec![("shape", shape.name().to_string())],
+        }
+    }
+}
+
+impl Present for Flip {
     fn draw(&self, p: &FlipPuzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
         draw::board(
             canvas,
@@ -353,40 +366,29 @@ impl Game for Flip {
             with_solution.then_some(&p.moves[..]),
         );
     }
-
     fn aspect(&self) -> f32 {
         let l = self.layout();
         (l.board_cols() as f32 + draw::LABEL_ROOM) / (l.board_rows() as f32 + draw::LABEL_ROOM)
     }
-
-    fn text(&self, p: &FlipPuzzle) -> String {
-        self.layout().render(&p.board)
-    }
-
     fn caption(&self, p: &FlipPuzzle) -> String {
         let n = p.min_moves;
         format!("Solve in {n} move{}", if n == 1 { "" } else { "s" })
     }
-
     fn answer(&self, p: &FlipPuzzle) -> String {
         answer_line(&p.solution)
     }
-
     fn answer_note(&self) -> Option<String> {
         Some(match self.layout().shape {
             Shape::Block => "The filled squares are the centres of the blocks to flip; the letter and number of each are listed under the board.".into(),
             Shape::Plus => "The filled squares are the cells to press; their letters and numbers are listed under the board.".into(),
         })
     }
-
     fn rating(&self, p: &FlipPuzzle) -> Option<Rating> {
         Some(rating(p.min_moves, self.layout().moves()))
     }
-
     fn draw_answer(&self, p: &FlipPuzzle, canvas: &mut Canvas, area: Rect) {
         draw::answer(canvas, area, self.layout(), &p.moves);
     }
-
     fn draw_example(&self, canvas: &mut Canvas, area: Rect) -> bool {
         let ex = example(self.layout().shape);
         let solver = Solver::new(ex.layout);
@@ -409,14 +411,6 @@ impl Game for Flip {
         }
         draw::steps(canvas, area, &ex.layout, &steps)
     }
-
-    fn text_settings(&self) -> Vec<(&'static str, String)> {
-        match self.layout().shape {
-            Shape::Block => Vec::new(),
-            shape => vec![("shape", shape.name().to_string())],
-        }
-    }
-
     fn size_label(&self) -> Option<String> {
         Some(format!(
             "{} × {}",

@@ -28,12 +28,13 @@ pub enum Outcome<T> {
 ///
 /// A toy game, "Missing digit": three digits and their sum with one digit hidden. The
 /// pipeline ([`crate::batch::collect`]) runs it in parallel, verifies every item with
-/// [`Game::verify`], and gives the same items at any thread count.
+/// [`Game::verify`], and gives the same items at any thread count. Its [`Present`]
+/// impl is what a book prints of it.
 ///
 /// ```
 /// use puzzlebook_ground::batch::{collect, Env, RunOptions};
 /// use puzzlebook_ground::canvas::{Align, Canvas, Face, Rect};
-/// use puzzlebook_ground::game::{Game, Outcome};
+/// use puzzlebook_ground::game::{Game, Outcome, Present};
 /// use puzzlebook_ground::seed::Rng;
 /// use puzzlebook_ground::{Error, Result};
 /// use rand::Rng as _;
@@ -95,6 +96,9 @@ pub enum Outcome<T> {
 ///             .collect();
 ///         format!("{} = {}", shown.join(" + "), p.sum)
 ///     }
+/// }
+///
+/// impl Present for MissingDigit {
 ///     fn draw(&self, p: &Puzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
 ///         let line = if with_solution {
 ///             format!("{} + {} + {} = {}", p.digits[0], p.digits[1], p.digits[2], p.sum)
@@ -152,44 +156,8 @@ pub trait Game: Sized + Sync + Send + 'static {
     /// An independent check of a puzzle and its solution (not the generator's own word).
     /// A puzzle that fails is [`crate::Error::Check`], saying what is wrong.
     fn verify(&self, puzzle: &Self::Puzzle) -> Result<()>;
-    /// Draw the puzzle (or its solution) into `area` of a page.
-    fn draw(&self, puzzle: &Self::Puzzle, canvas: &mut Canvas, area: Rect, with_solution: bool);
-    /// Width / height of a drawing, so page layouts can size their boxes.
-    fn aspect(&self) -> f32 {
-        1.0
-    }
     /// A plain-text rendering for the terminal.
     fn text(&self, puzzle: &Self::Puzzle) -> String;
-    /// One short line printed with the puzzle in a book ("Solve in 11 moves").
-    fn caption(&self, puzzle: &Self::Puzzle) -> String;
-    /// One short line printed with the solution in the answer key.
-    fn answer(&self, puzzle: &Self::Puzzle) -> String;
-    /// How to play, in plain words for players (used when a section gives no intro).
-    fn how_to_play(&self) -> String;
-    /// Adjust `params` for a greyscale book so the drawings read without colour (Catan
-    /// switches to its greyscale style, which names every terrain). The default keeps
-    /// them: the PDF writer turns every colour into its grey, and a game whose colours
-    /// only help (never carry meaning alone) needs nothing more.
-    fn for_greyscale(_params: &mut Self::Params) {}
-    /// The name printed in books for this configuration (Numbrix with king moves is
-    /// "Hidato"); [`Game::TITLE`] unless a game says otherwise.
-    fn title(&self) -> &'static str {
-        Self::TITLE
-    }
-    /// What one item is called in a book ("Puzzle", "Board").
-    fn label(&self) -> &'static str {
-        "Puzzle"
-    }
-    /// The size of this configuration's puzzles in a few words for a book's back
-    /// cover ("9 × 9", "30 tiles"). None: the cover names no size.
-    fn size_label(&self) -> Option<String> {
-        None
-    }
-    /// The pattern a book's cover draws behind its title when this game fills most
-    /// of the book.
-    fn motif(&self) -> Motif {
-        Motif::Grid
-    }
     /// Read a puzzle back from its JSON record (as `generate` writes it), so that a
     /// record from elsewhere (a part being merged) can be re-checked with
     /// [`Game::verify`]. None: this game's records are not read back.
@@ -212,6 +180,56 @@ pub trait Game: Sized + Sync + Send + 'static {
     fn canonical(&self, puzzle: &Self::Puzzle) -> String {
         serde_json::to_string(puzzle).expect("puzzles serialise")
     }
+    /// At most this many calls of `generate` per item (a game whose `generate` runs its
+    /// own attempt loop says 1).
+    fn attempt_budget(&self) -> u64 {
+        u64::MAX
+    }
+}
+
+/// How a game presents its puzzles in a book (and in pictures): drawings, captions,
+/// answers, ratings, the "how to play" page and what the cover takes from it. The book
+/// sees a game through this trait and [`Game`]; the pipeline through [`Game`] alone.
+pub trait Present: Game {
+    /// Draw the puzzle (or its solution) into `area` of a page.
+    fn draw(&self, puzzle: &Self::Puzzle, canvas: &mut Canvas, area: Rect, with_solution: bool);
+    /// Width / height of a drawing, so page layouts can size their boxes.
+    fn aspect(&self) -> f32 {
+        1.0
+    }
+    /// One short line printed with the puzzle in a book ("Solve in 11 moves").
+    fn caption(&self, puzzle: &Self::Puzzle) -> String;
+    /// One short line printed with the solution in the answer key.
+    fn answer(&self, puzzle: &Self::Puzzle) -> String;
+    /// How to play, in plain words for players (used when a section gives no intro).
+    fn how_to_play(&self) -> String;
+    /// Adjust `params` for a greyscale book so the drawings read without colour (Catan
+    /// switches to its greyscale style, which names every terrain). The default keeps
+    /// them: the PDF writer turns every colour into its grey, and a game whose colours
+    /// only help (never carry meaning alone) needs nothing more.
+    fn for_greyscale(_params: &mut Self::Params) {}
+    /// Every name [`Present::title`] gives for some configuration (Numbrix: "Numbrix"
+    /// and "Hidato"): what a book's cover text may name this game by.
+    const TITLES: &'static [&'static str] = &[Self::TITLE];
+    /// The name printed in books for this configuration (Numbrix with king moves is
+    /// "Hidato"); [`Game::TITLE`] unless a game says otherwise.
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+    /// What one item is called in a book ("Puzzle", "Board").
+    fn label(&self) -> &'static str {
+        "Puzzle"
+    }
+    /// The size of this configuration's puzzles in a few words for a book's back
+    /// cover ("9 × 9", "30 tiles"). None: the cover names no size.
+    fn size_label(&self) -> Option<String> {
+        None
+    }
+    /// The pattern a book's cover draws behind its title when this game fills most
+    /// of the book.
+    fn motif(&self) -> Motif {
+        Motif::Grid
+    }
     /// Whether books print an answer key for this game.
     fn has_answers(&self) -> bool {
         true
@@ -228,7 +246,7 @@ pub trait Game: Sized + Sync + Send + 'static {
     fn answer_units(&self, _puzzle: &Self::Puzzle) -> Option<(f32, f32)> {
         None
     }
-    /// With [`Game::answer_units`]: the size of a unit, in mm, at which an answer reads
+    /// With [`Present::answer_units`]: the size of a unit, in mm, at which an answer reads
     /// comfortably; a section is drawn at least this large where the page allows, and
     /// the drawing itself must stay legible when the page allows less. 0: the book
     /// finds the smallest legible size by drawing.
@@ -259,11 +277,6 @@ pub trait Game: Sized + Sync + Send + 'static {
     /// highest (a shaped grid's example, with dark squares, over a square one's).
     fn example_detail(&self) -> u8 {
         0
-    }
-    /// At most this many calls of `generate` per item (a game whose `generate` runs its
-    /// own attempt loop says 1).
-    fn attempt_budget(&self) -> u64 {
-        u64::MAX
     }
 }
 
@@ -350,7 +363,7 @@ pub trait GameVisitor {
     /// What the visit returns.
     type Output;
     /// Do the work for game `G` (the registry calls this with the named game).
-    fn visit<G: Game>(self) -> Self::Output;
+    fn visit<G: Present>(self) -> Self::Output;
 }
 
 /// The games and kinds of statistics a program knows, chosen by name at run time.

@@ -23,7 +23,7 @@ pub use rules::{Append, Rules};
 pub use solve::{Move, Solver, Verdict};
 
 use ground::canvas::{Canvas, Rect};
-use ground::game::{Game, Motif, Outcome};
+use ground::game::{Game, Motif, Outcome, Present};
 use ground::seed::Rng;
 use ground::{Error, Result};
 use rand::Rng as _;
@@ -424,73 +424,8 @@ impl Game for NumberMatch {
         Ok(())
     }
 
-    fn draw(&self, p: &NumberMatchPuzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
-        if with_solution {
-            self.draw_answer(p, canvas, area);
-        } else {
-            draw::paper(canvas, area, &p.digits(), p.columns, p.adds, self.spare());
-        }
-    }
-
-    /// The digits and the ruled rows every play within the adds can need
-    /// ([`paper::ruled_rows`]), in blocks side by side when they are many
-    /// ([`draw::blocks`]).
-    fn aspect(&self) -> f32 {
-        let p = &self.params;
-        draw::paper_aspect(p.length, p.columns, p.adds, self.spare())
-    }
-
     fn text(&self, p: &NumberMatchPuzzle) -> String {
         rules::render(&p.digits(), p.columns)
-    }
-
-    fn caption(&self, p: &NumberMatchPuzzle) -> String {
-        match p.adds {
-            0 => "Clear the board without adding".into(),
-            1 => "Clear the board with at most 1 add".into(),
-            n => format!("Clear the board with at most {n} adds"),
-        }
-    }
-
-    fn answer(&self, p: &NumberMatchPuzzle) -> String {
-        let pairs = p.moves.iter().filter(|m| **m != Move::Add).count();
-        match p.min_adds {
-            0 => format!("{pairs} pairs, no add"),
-            1 => format!("{pairs} pairs, 1 add"),
-            n => format!("{pairs} pairs, {n} adds"),
-        }
-    }
-
-    /// Stars from the share of random plays that clear the board (measured with the
-    /// puzzle's add limit when it was made, so the limit is counted in):
-    /// ★ at least 1 in 2, ★★ 1 in 4 to 1 in 2, ★★★ 1 in 10 to 1 in 4, ★★★★ 3 in 100
-    /// to 1 in 10, ★★★★★ under 3 in 100. Easy is ★, medium ★★–★★★, hard ★★★★–★★★★★.
-    /// The score is the share of random plays that fail.
-    fn rating(&self, p: &NumberMatchPuzzle) -> Option<ground::game::Rating> {
-        Some(ground::game::Rating {
-            score: 1.0 - p.playout_win_rate,
-            stars: stars(p.playout_win_rate),
-        })
-    }
-
-    fn answer_aspect(&self, p: &NumberMatchPuzzle) -> f32 {
-        draw::answer_aspect(&self.paper_play(p).phases, p.columns)
-    }
-
-    fn draw_answer(&self, p: &NumberMatchPuzzle, canvas: &mut Canvas, area: Rect) {
-        draw::answer(canvas, area, &self.paper_play(p).phases, p.columns);
-    }
-
-    fn answer_note(&self) -> Option<String> {
-        Some(
-            "Each answer shows the board at the start and after each add, with the rows numbered \
-             as on your page (a jump in the numbers is where rows have gone). In a cell: the digit, \
-             small, and in bold the number of the move that crosses it out. The pairs are numbered \
-             1, 2, 3, … in the order played, both digits of a pair carrying the same number. A ringed \
-             digit is still there at the next add, and is copied. Shaded cells were \
-             crossed out before."
-                .into(),
-        )
     }
 
     /// The rules for a player with a pencil, worded so that paper play is the game's
@@ -510,7 +445,66 @@ impl Game for NumberMatch {
         }
         settings
     }
+}
 
+impl Present for NumberMatch {
+    fn draw(&self, p: &NumberMatchPuzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
+        if with_solution {
+            self.draw_answer(p, canvas, area);
+        } else {
+            draw::paper(canvas, area, &p.digits(), p.columns, p.adds, self.spare());
+        }
+    }
+    /// The digits and the ruled rows every play within the adds can need
+    /// ([`paper::ruled_rows`]), in blocks side by side when they are many
+    /// ([`draw::blocks`]).
+    fn aspect(&self) -> f32 {
+        let p = &self.params;
+        draw::paper_aspect(p.length, p.columns, p.adds, self.spare())
+    }
+    fn caption(&self, p: &NumberMatchPuzzle) -> String {
+        match p.adds {
+            0 => "Clear the board without adding".into(),
+            1 => "Clear the board with at most 1 add".into(),
+            n => format!("Clear the board with at most {n} adds"),
+        }
+    }
+    fn answer(&self, p: &NumberMatchPuzzle) -> String {
+        let pairs = p.moves.iter().filter(|m| **m != Move::Add).count();
+        match p.min_adds {
+            0 => format!("{pairs} pairs, no add"),
+            1 => format!("{pairs} pairs, 1 add"),
+            n => format!("{pairs} pairs, {n} adds"),
+        }
+    }
+    /// Stars from the share of random plays that clear the board (measured with the
+    /// puzzle's add limit when it was made, so the limit is counted in):
+    /// ★ at least 1 in 2, ★★ 1 in 4 to 1 in 2, ★★★ 1 in 10 to 1 in 4, ★★★★ 3 in 100
+    /// to 1 in 10, ★★★★★ under 3 in 100. Easy is ★, medium ★★–★★★, hard ★★★★–★★★★★.
+    /// The score is the share of random plays that fail.
+    fn rating(&self, p: &NumberMatchPuzzle) -> Option<ground::game::Rating> {
+        Some(ground::game::Rating {
+            score: 1.0 - p.playout_win_rate,
+            stars: stars(p.playout_win_rate),
+        })
+    }
+    fn answer_aspect(&self, p: &NumberMatchPuzzle) -> f32 {
+        draw::answer_aspect(&self.paper_play(p).phases, p.columns)
+    }
+    fn draw_answer(&self, p: &NumberMatchPuzzle, canvas: &mut Canvas, area: Rect) {
+        draw::answer(canvas, area, &self.paper_play(p).phases, p.columns);
+    }
+    fn answer_note(&self) -> Option<String> {
+        Some(
+            "Each answer shows the board at the start and after each add, with the rows numbered \
+             as on your page (a jump in the numbers is where rows have gone). In a cell: the digit, \
+             small, and in bold the number of the move that crosses it out. The pairs are numbered \
+             1, 2, 3, … in the order played, both digits of a pair carrying the same number. A ringed \
+             digit is still there at the next add, and is copied. Shaded cells were \
+             crossed out before."
+                .into(),
+        )
+    }
     fn size_label(&self) -> Option<String> {
         Some(format!("{} digits", self.params.length))
     }
@@ -548,7 +542,6 @@ impl Game for NumberMatch {
              {add}{then}. Clear the board within the adds allowed."
         )
     }
-
     fn draw_example(&self, canvas: &mut Canvas, area: Rect) -> bool {
         let rules = Rules {
             cols: EXAMPLE_COLS,

@@ -29,7 +29,7 @@ pub use shape::{Mask, Moves};
 pub use solve::{AnySolver, Count, Prover, Verdict};
 
 use ground::canvas::{Canvas, Rect};
-use ground::game::{Game, Motif, Outcome, Rating};
+use ground::game::{Game, Motif, Outcome, Present, Rating};
 use ground::seed::Rng;
 use ground::size::Size;
 use ground::{Error, Result};
@@ -634,29 +634,6 @@ impl Game for Numbrix {
         Ok(())
     }
 
-    fn draw(&self, p: &NumbrixPuzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
-        let solution = p.solution_flat();
-        draw::grid(
-            canvas,
-            area,
-            p.rows,
-            p.cols,
-            &p.givens_flat(),
-            with_solution.then_some(&solution[..]),
-        );
-    }
-
-    fn aspect(&self) -> f32 {
-        self.board.cols() as f32 / self.board.rows() as f32
-    }
-
-    fn title(&self) -> &'static str {
-        match self.board.moves {
-            Moves::Orthogonal => Self::TITLE,
-            Moves::King => "Hidato",
-        }
-    }
-
     fn text(&self, p: &NumbrixPuzzle) -> String {
         let g = |cells: Vec<u16>| {
             Grid {
@@ -673,21 +650,52 @@ impl Game for Numbrix {
         )
     }
 
+    fn text_settings(&self) -> Vec<(&'static str, String)> {
+        match self.board.moves {
+            Moves::Orthogonal => Vec::new(),
+            moves => vec![("moves", moves.name().to_string())],
+        }
+    }
+}
+
+/// The book title of Numbrix with king moves.
+const HIDATO: &str = "Hidato";
+
+impl Present for Numbrix {
+    fn draw(&self, p: &NumbrixPuzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
+        let solution = p.solution_flat();
+        draw::grid(
+            canvas,
+            area,
+            p.rows,
+            p.cols,
+            &p.givens_flat(),
+            with_solution.then_some(&solution[..]),
+        );
+    }
+    fn aspect(&self) -> f32 {
+        self.board.cols() as f32 / self.board.rows() as f32
+    }
+    /// With king moves the puzzle is Hidato, and books call it so.
+    const TITLES: &'static [&'static str] = &[Self::TITLE, HIDATO];
+    fn title(&self) -> &'static str {
+        match self.board.moves {
+            Moves::Orthogonal => Self::TITLE,
+            Moves::King => HIDATO,
+        }
+    }
     fn caption(&self, p: &NumbrixPuzzle) -> String {
         let mut g = p.difficulty.name().to_string();
         g[..1].make_ascii_uppercase();
         let n = p.givens.iter().flatten().filter(|&&v| v != BLOCKED).count();
         format!("{g}, fill in 1–{n}")
     }
-
     fn answer(&self, _p: &NumbrixPuzzle) -> String {
         String::new()
     }
-
     fn answer_note(&self) -> Option<String> {
         Some("Clues are in bold on grey squares.".into())
     }
-
     fn draw_answer(&self, p: &NumbrixPuzzle, canvas: &mut Canvas, area: Rect) {
         let cells: Vec<draw::Cell> = p
             .givens_flat()
@@ -705,15 +713,12 @@ impl Game for Numbrix {
             .collect();
         draw::cells(canvas, area, p.rows, p.cols, &cells);
     }
-
     fn answer_aspect(&self, _p: &NumbrixPuzzle) -> f32 {
         self.aspect()
     }
-
     fn example_detail(&self) -> u8 {
         u8::from(!self.board.mask.is_full())
     }
-
     fn draw_example(&self, canvas: &mut Canvas, area: Rect) -> bool {
         let shaped = !self.board.mask.is_full();
         let ex = match (self.board.moves, shaped) {
@@ -767,19 +772,10 @@ impl Game for Numbrix {
         }
         draw::steps(canvas, area, EXAMPLE_SIDE, EXAMPLE_SIDE, &panels)
     }
-
     fn rating(&self, p: &NumbrixPuzzle) -> Option<Rating> {
         let share = work_share(&self.solver, &p.givens_flat(), p.difficulty);
         Some(rating(p.difficulty, share))
     }
-
-    fn text_settings(&self) -> Vec<(&'static str, String)> {
-        match self.board.moves {
-            Moves::Orthogonal => Vec::new(),
-            moves => vec![("moves", moves.name().to_string())],
-        }
-    }
-
     fn size_label(&self) -> Option<String> {
         Some(match &self.params.shape {
             Some(shape) => format!("{} × {} {shape}", self.board.rows(), self.board.cols()),

@@ -35,7 +35,7 @@ fn items_config<G: Game>(
 }
 
 /// One item as its output text.
-fn item_text<G: Game>(
+fn item_text<G: Present>(
     game: &G,
     item: &batch::Item<G::Puzzle>,
     seed: u64,
@@ -83,7 +83,7 @@ fn item_text<G: Game>(
 /// Generate items `first .. first + count` of `shard` and write them: the final
 /// output when `part` is false, else a part file (header and one line per item).
 #[allow(clippy::too_many_arguments)]
-pub fn items<G: Game>(
+pub fn items<G: Present>(
     game: &G,
     params: &G::Params,
     seed: u64,
@@ -187,7 +187,7 @@ struct MergeItems<'a> {
 
 impl GameVisitor for MergeItems<'_> {
     type Output = Result<Made>;
-    fn visit<G: Game>(self) -> Result<Made> {
+    fn visit<G: Present>(self) -> Result<Made> {
         let (parts, dest, cfg) = (self.parts, self.dest, self.cfg);
         let params = G::Params::deserialize(&cfg.params)
             .map_err(|e| Error::invalid(format!("the part header's params: {e}")))?;
@@ -265,7 +265,7 @@ impl GameVisitor for MergeItems<'_> {
 /// Make a game from a job file's parameter table, then call back with it.
 pub(crate) trait WithGame {
     /// Go on with `game` and its parameters, checked and ready to use.
-    fn with<G: Game>(self, game: G, params: G::Params) -> Result<Made>;
+    fn with<G: Present>(self, game: G, params: G::Params) -> Result<Made>;
 }
 
 struct FromTable<'a, W> {
@@ -275,7 +275,7 @@ struct FromTable<'a, W> {
 
 impl<W: WithGame> GameVisitor for FromTable<'_, W> {
     type Output = Result<Made>;
-    fn visit<G: Game>(self) -> Result<Made> {
+    fn visit<G: Present>(self) -> Result<Made> {
         let params = G::Params::deserialize(toml::Value::Table(self.params.clone()))
             .map_err(|e| Error::invalid(format!("{} params: {}", G::NAME, e.message().trim())))?;
         let game = G::new(params.clone())?;
@@ -302,7 +302,7 @@ pub(super) struct MakeItems<'a> {
 }
 
 impl WithGame for MakeItems<'_> {
-    fn with<G: Game>(self, game: G, params: G::Params) -> Result<Made> {
+    fn with<G: Present>(self, game: G, params: G::Params) -> Result<Made> {
         let s = self.spec;
         items(
             &game, &params, self.seed, s.first, s.count, s.format, self.shard, self.part,
@@ -322,7 +322,7 @@ pub(super) struct Check<'a> {
 }
 
 impl WithGame for Check<'_> {
-    fn with<G: Game>(self, _game: G, params: G::Params) -> Result<Made> {
+    fn with<G: Present>(self, _game: G, params: G::Params) -> Result<Made> {
         let s = self.spec;
         *self.config.borrow_mut() =
             items_config::<G>(&params, self.seed, s.first, s.count, s.format);
@@ -425,7 +425,7 @@ pub(super) struct CheckImages<'a> {
 }
 
 impl WithGame for CheckImages<'_> {
-    fn with<G: Game>(self, game: G, params: G::Params) -> Result<Made> {
+    fn with<G: Present>(self, game: G, params: G::Params) -> Result<Made> {
         let s = self.spec;
         let mut c = items_config::<G>(&params, self.seed, s.first, s.count, ItemFormat::Jsonl);
         c["formats"] = json!(s.formats);
@@ -448,7 +448,7 @@ pub(super) struct MakeImages<'a> {
 }
 
 impl WithGame for MakeImages<'_> {
-    fn with<G: Game>(self, game: G, _params: G::Params) -> Result<Made> {
+    fn with<G: Present>(self, game: G, _params: G::Params) -> Result<Made> {
         use crate::svg::Picture;
         let s = self.spec;
         let opts = RunOptions {

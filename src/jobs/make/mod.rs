@@ -4,7 +4,7 @@
 
 use super::part::{self, Header, PartFile};
 use crate::batch::{self, Record, RunOptions};
-use crate::games::{self, Game, GameVisitor};
+use crate::games::{self, Game, GameVisitor, Present};
 use crate::output::AtomicFile;
 use crate::shard::Shard;
 use crate::{Error, Result};
