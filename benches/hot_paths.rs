@@ -544,20 +544,19 @@ fn batch_merge(c: &mut Criterion) {
             let path = dir.path().join(format!("p{k}"));
             let shard = Shard { index: k, count: 4 };
             let dest = Dest::File(path.clone());
-            make::items(
-                &game,
-                game.params(),
-                1,
-                0,
-                n,
-                ItemFormat::Jsonl,
+            let env = Env::default();
+            let run = make::ItemsRun {
+                seed: 1,
+                first: 0,
+                count: n,
+                format: ItemFormat::Jsonl,
                 shard,
-                Some(None),
-                &dest,
-                &Env::default(),
-                None,
-            )
-            .unwrap();
+                part: Some(None),
+                dest: &dest,
+                env: &env,
+                fresh: None,
+            };
+            make::items(&game, game.params(), run).unwrap();
             path
         })
         .collect();

@@ -24,7 +24,7 @@ pub mod jobs;
 // above them have always used.
 pub use puzzlebook_catan::sampling;
 pub use puzzlebook_ground::{
-    batch, canvas, catalogue, chart, error, game, input, interrupt, limits, output, progress,
+    batch, canvas, catalogue, chart, date, error, game, input, interrupt, limits, output, progress,
     scheduler, seed, shard, size, solve, statistic, stats, svg,
 };
 pub use puzzlebook_preflight as preflight;

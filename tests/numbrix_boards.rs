@@ -89,49 +89,59 @@ fn brute_count(b: &Board, givens: &[u16], cap: usize) -> usize {
             at[v as usize] = c;
         }
     }
-    #[allow(clippy::too_many_arguments)]
-    fn step(
-        b: &Board,
-        c: usize,
-        k: usize,
+    /// The count's fixed inputs (board, givens, cap) and its state (grid so far, found).
+    struct Brute<'a> {
+        b: &'a Board,
         n: usize,
-        givens: &[u16],
-        at: &[usize],
-        grid: &mut [u16],
-        found: &mut usize,
+        givens: &'a [u16],
+        at: &'a [usize],
         cap: usize,
-    ) {
-        let clash = grid[c] != 0 || (givens[c] != 0 && givens[c] as usize != k);
-        if clash || (at[k] != usize::MAX && at[k] != c) {
-            return;
-        }
-        grid[c] = k as u16;
-        if k == n {
-            *found += 1;
-        } else {
-            for d in neighbours(b, c) {
-                if *found >= cap {
-                    break;
-                }
-                step(b, d, k + 1, n, givens, at, grid, found, cap);
-            }
-        }
-        grid[c] = 0;
+        grid: Vec<u16>,
+        found: usize,
     }
-    let mut grid: Vec<u16> = b
+    impl Brute<'_> {
+        /// Place number `k` at cell `c` and go on from there.
+        fn step(&mut self, c: usize, k: usize) {
+            let clash = self.grid[c] != 0 || (self.givens[c] != 0 && self.givens[c] as usize != k);
+            if clash || (self.at[k] != usize::MAX && self.at[k] != c) {
+                return;
+            }
+            self.grid[c] = k as u16;
+            if k == self.n {
+                self.found += 1;
+            } else {
+                for d in neighbours(self.b, c) {
+                    if self.found >= self.cap {
+                        break;
+                    }
+                    self.step(d, k + 1);
+                }
+            }
+            self.grid[c] = 0;
+        }
+    }
+    let grid: Vec<u16> = b
         .mask
         .open
         .iter()
         .map(|&o| if o { 0 } else { BLOCKED })
         .collect();
-    let mut found = 0;
-    for c in (0..grid.len()).filter(|&c| b.mask.open[c]) {
-        if found >= cap {
+    let mut brute = Brute {
+        b,
+        n,
+        givens,
+        at: &at,
+        cap,
+        grid,
+        found: 0,
+    };
+    for c in (0..brute.grid.len()).filter(|&c| b.mask.open[c]) {
+        if brute.found >= cap {
             break;
         }
-        step(b, c, 1, n, givens, &at, &mut grid, &mut found, cap);
+        brute.step(c, 1);
     }
-    found
+    brute.found
 }
 
 fn cells_of(path: &[u16], b: &Board) -> Vec<u16> {

@@ -308,102 +308,101 @@ fn search(m: &Mask, moves: Moves, cap: u64) -> Option<bool> {
     let adj = adjacency(m, moves);
     let total = m.open_count();
     let n = m.open.len();
-    let mut steps = 0u64;
-    let mut deg: Vec<usize> = adj.iter().map(Vec::len).collect();
-    let mut seen = vec![false; n];
-    #[allow(clippy::too_many_arguments)]
-    fn go(
-        adj: &[Vec<usize>],
-        open: &[bool],
-        deg: &mut [usize],
-        seen: &mut [bool],
-        at: usize,
-        left: usize,
-        steps: &mut u64,
+    /// The search's fixed inputs (moves, open cells, cap) and its state (visited, degrees, steps).
+    struct Walk<'a> {
+        adj: &'a [Vec<usize>],
+        open: &'a [bool],
+        deg: Vec<usize>,
+        seen: Vec<bool>,
+        steps: u64,
         cap: u64,
-    ) -> Option<bool> {
-        if left == 0 {
-            return Some(true);
-        }
-        *steps += 1;
-        if *steps > cap {
-            return None;
-        }
-        // Unvisited cells with at most one unvisited neighbour can only be the next cell
-        // or the last one.
-        if left >= 2 {
-            let mut ends = 0;
-            let mut ends_next_to_at = 0;
-            for u in 0..seen.len() {
-                if seen[u] || !open[u] {
-                    continue;
-                }
-                if deg[u] == 0 {
-                    return Some(false);
-                }
-                if deg[u] == 1 {
-                    ends += 1;
-                    ends_next_to_at += usize::from(adj[at].contains(&u));
-                }
+    }
+    impl Walk<'_> {
+        /// Go on from cell `at` with `left` cells still to visit.
+        fn go(&mut self, at: usize, left: usize) -> Option<bool> {
+            let adj = self.adj;
+            if left == 0 {
+                return Some(true);
             }
-            if ends > 2 || (ends == 2 && ends_next_to_at == 0) {
-                return Some(false);
+            self.steps += 1;
+            if self.steps > self.cap {
+                return None;
             }
-            // The cells left must hang together.
-            let first = adj[at].iter().copied().find(|&j| !seen[j]);
-            let Some(first) = first else {
-                return Some(false);
-            };
-            let mut mark = vec![false; seen.len()];
-            mark[first] = true;
-            let mut stack = vec![first];
-            let mut reached = 1;
-            while let Some(u) = stack.pop() {
-                for &k in &adj[u] {
-                    if !seen[k] && !mark[k] {
-                        mark[k] = true;
-                        reached += 1;
-                        stack.push(k);
+            // Unvisited cells with at most one unvisited neighbour can only be the next cell
+            // or the last one.
+            if left >= 2 {
+                let mut ends = 0;
+                let mut ends_next_to_at = 0;
+                for u in 0..self.seen.len() {
+                    if self.seen[u] || !self.open[u] {
+                        continue;
+                    }
+                    if self.deg[u] == 0 {
+                        return Some(false);
+                    }
+                    if self.deg[u] == 1 {
+                        ends += 1;
+                        ends_next_to_at += usize::from(adj[at].contains(&u));
                     }
                 }
+                if ends > 2 || (ends == 2 && ends_next_to_at == 0) {
+                    return Some(false);
+                }
+                // The cells left must hang together.
+                let first = adj[at].iter().copied().find(|&j| !self.seen[j]);
+                let Some(first) = first else {
+                    return Some(false);
+                };
+                let mut mark = vec![false; self.seen.len()];
+                mark[first] = true;
+                let mut stack = vec![first];
+                let mut reached = 1;
+                while let Some(u) = stack.pop() {
+                    for &k in &adj[u] {
+                        if !self.seen[k] && !mark[k] {
+                            mark[k] = true;
+                            reached += 1;
+                            stack.push(k);
+                        }
+                    }
+                }
+                if reached != left {
+                    return Some(false);
+                }
             }
-            if reached != left {
-                return Some(false);
+            let mut next: Vec<usize> = adj[at].iter().copied().filter(|&j| !self.seen[j]).collect();
+            next.sort_by_key(|&j| self.deg[j]);
+            for j in next {
+                self.seen[j] = true;
+                adj[j].iter().for_each(|&k| self.deg[k] -= 1);
+                let r = self.go(j, left - 1);
+                adj[j].iter().for_each(|&k| self.deg[k] += 1);
+                self.seen[j] = false;
+                match r {
+                    Some(false) => {}
+                    other => return other,
+                }
             }
+            Some(false)
         }
-        let mut next: Vec<usize> = adj[at].iter().copied().filter(|&j| !seen[j]).collect();
-        next.sort_by_key(|&j| deg[j]);
-        for j in next {
-            seen[j] = true;
-            adj[j].iter().for_each(|&k| deg[k] -= 1);
-            let r = go(adj, open, deg, seen, j, left - 1, steps, cap);
-            adj[j].iter().for_each(|&k| deg[k] += 1);
-            seen[j] = false;
-            match r {
-                Some(false) => {}
-                other => return other,
-            }
-        }
-        Some(false)
     }
+    let mut walk = Walk {
+        adj: &adj,
+        open: &m.open,
+        deg: adj.iter().map(Vec::len).collect(),
+        seen: vec![false; n],
+        steps: 0,
+        cap,
+    };
     let mut starts: Vec<usize> = (0..n).filter(|&i| m.open[i]).collect();
     starts.sort_by_key(|&i| adj[i].len());
     let mut gave_up = false;
     for s in starts {
-        seen[s] = true;
-        adj[s].iter().for_each(|&k| deg[k] -= 1);
-        let r = go(
-            &adj,
-            &m.open,
-            &mut deg,
-            &mut seen,
-            s,
-            total - 1,
-            &mut steps,
-            cap,
-        );
-        adj[s].iter().for_each(|&k| deg[k] += 1);
-        seen[s] = false;
+        walk.seen[s] = true;
+        adj[s].iter().for_each(|&k| walk.deg[k] -= 1);
+        let r = walk.go(s, total - 1);
+        adj[s].iter().for_each(|&k| walk.deg[k] += 1);
+        walk.seen[s] = false;
         match r {
             Some(true) => return Some(true),
             None => {

@@ -13,7 +13,9 @@ use super::layout::{Sheets, BLEED_MM, MM_PER_IN};
 use super::motif;
 use super::template::{parse_hex_color, Paper, Template};
 use super::{pdf, BookOptions, Composed};
-use crate::canvas::{cap_height, text_width, wrap, Align, Canvas, Color, Face, Rect, MM_PER_PT};
+use crate::canvas::{
+    cap_height, pt, text_width, wrap, Align, Canvas, Color, Face, Rect, MM_PER_PT,
+};
 use crate::{Error, Result};
 
 /// Interiors with fewer pages get no spine text (KDP's rule).
@@ -440,8 +442,7 @@ fn front(
             Error::param("volume", "makes the front's mark too long for one line")
         })?;
         c.text_colored(
-            cx,
-            band_h - 3.0,
+            pt(cx, band_h - 3.0),
             size,
             bold,
             Align::Center,
@@ -472,7 +473,7 @@ fn front(
     }
     let mut y = inner.y + cap_height(size);
     for l in &lines {
-        c.text_colored(cx, y, size, bold, Align::Center, st.ink, l);
+        c.text_colored(pt(cx, y), size, bold, Align::Center, st.ink, l);
         y += size * MM_PER_PT * 1.2;
     }
     // An accent rule between title and subtitle, below the title's descenders.
@@ -487,7 +488,7 @@ fn front(
             .ok_or_else(|| Error::param("subtitle", "is too long for the front cover"))?;
         let mut y = rule_y + 4.0 + cap_height(s);
         for l in &sl {
-            c.text_colored(cx, y, s, regular, Align::Center, st.ink, l);
+            c.text_colored(pt(cx, y), s, regular, Align::Center, st.ink, l);
             y += s * MM_PER_PT * 1.2;
         }
     }
@@ -510,8 +511,7 @@ fn front(
         let size = fit_size_line(&author, bold, inner.w, 16.0)
             .ok_or_else(|| Error::param("author", "is too long for one line on the front cover"))?;
         c.text_colored(
-            cx,
-            inner.bottom() - 2.0,
+            pt(cx, inner.bottom() - 2.0),
             size,
             bold,
             Align::Center,
@@ -686,8 +686,7 @@ fn back(
     };
     for (y, l) in &lines {
         c.text_colored(
-            inner.x + l.indent,
-            inner.y + y,
+            pt(inner.x + l.indent, inner.y + y),
             size * l.scale,
             l.face,
             Align::Left,
@@ -701,8 +700,7 @@ fn back(
             c.rect(card, Some(Color::WHITE), None);
             let (regular, _) = st.faces;
             c.text_colored(
-                card.x,
-                card.y - 2.5,
+                pt(card.x, card.y - 2.5),
                 9.0,
                 regular,
                 Align::Left,

@@ -695,25 +695,15 @@ fn half_point() -> f32 {
     0.5
 }
 
-/// A date written YYYY-MM-DD, as (year, month, day).
+/// A date written YYYY-MM-DD (see [`crate::date::parse_ymd`]), from 1970 on (a PDF's
+/// creation date), as (year, month, day).
 pub fn parse_date(s: &str) -> Option<(i64, u32, u32)> {
-    let mut it = s.split('-');
-    let (y, m, d) = (it.next()?, it.next()?, it.next()?);
-    if it.next().is_some() || y.len() != 4 || m.len() != 2 || d.len() != 2 {
-        return None;
-    }
-    let y: i64 = y.parse().ok()?;
-    let m: u32 = m.parse().ok()?;
-    let d: u32 = d.parse().ok()?;
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
-    };
-    (y >= 1970 && (1..=days).contains(&d)).then_some((y, m, d))
+    let d = crate::date::parse_ymd(s).filter(|d| d.year() >= 1970)?;
+    Some((
+        i64::from(d.year()),
+        u32::from(u8::from(d.month())),
+        u32::from(d.day()),
+    ))
 }
 
 /// Check an ISBN-10 or ISBN-13 (hyphens and spaces allowed) by its check digit.

@@ -39,22 +39,23 @@ pub fn generate<G: Present>(
         GenFormat::Text => ItemFormat::Text,
         GenFormat::Svg | GenFormat::Png => unreachable!("images are made above"),
     };
-    let made = make::items(
-        game,
-        game.params(),
-        run.seed,
-        run.first,
-        run.count,
+    let env = Env {
+        jobs: ctx.jobs,
+        progress: ctx.progress,
+    };
+    let items = make::ItemsRun {
+        seed: run.seed,
+        first: run.first,
+        count: run.count,
         format,
-        run.shard.unwrap_or_default(),
-        run.shard.map(|_| None),
-        &dest,
-        &Env {
-            jobs: ctx.jobs,
-            progress: ctx.progress,
-        },
-        None,
-    );
+        shard: run.shard.unwrap_or_default(),
+        // A shard writes a part file, untagged.
+        part: run.shard.map(|_| None),
+        dest: &dest,
+        env: &env,
+        fresh: None,
+    };
+    let made = make::items(game, game.params(), items);
     let (_, summary) = match made {
         // Records already sent to standard output cannot be taken back: say so.
         Err(Error::Interrupted) if dest == Dest::Stdout => {

@@ -26,32 +26,7 @@ impl RunDate {
                 crate::input::shown(text)
             ))
         };
-        let parts: Vec<&str> = text.split('-').collect();
-        let [y, m, d] = parts[..] else {
-            return Err(bad());
-        };
-        if y.len() != 4 || m.len() != 2 || d.len() != 2 {
-            return Err(bad());
-        }
-        let number = |s: &str| {
-            s.parse::<u16>()
-                .ok()
-                .filter(|_| s.bytes().all(|b| b.is_ascii_digit()))
-        };
-        let (Some(y), Some(m), Some(d)) = (number(y), number(m), number(d)) else {
-            return Err(bad());
-        };
-        let month = u8::try_from(m)
-            .ok()
-            .and_then(|m| time::Month::try_from(m).ok())
-            .ok_or_else(bad)?;
-        let day = u8::try_from(d).map_err(|_| bad())?;
-        if y == 0 {
-            return Err(bad());
-        }
-        time::Date::from_calendar_date(i32::from(y), month, day)
-            .map(RunDate)
-            .map_err(|_| bad())
+        crate::date::parse_ymd(text).map(RunDate).ok_or_else(bad)
     }
 
     /// A date as `run --date` takes it: `YYYY-MM-DD`, or `today`, `tomorrow` or

@@ -292,8 +292,7 @@ fn number_token(canvas: &mut Canvas, c: Point, tr: f32, token: u8) {
     let size = tr * 1.15 / MM_PER_PT;
     let face = if red { Face::Bold } else { Face::Regular };
     canvas.text_colored(
-        c.x,
-        c.y + tr * 0.25,
+        pt(c.x, c.y + tr * 0.25),
         size,
         face,
         Align::Center,

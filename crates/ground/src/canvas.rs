@@ -321,15 +321,14 @@ impl Canvas {
 
     /// Text with its baseline at `y`, anchored at `x` by `align`.
     pub fn text(&mut self, x: f32, y: f32, size: f32, face: Face, align: Align, text: &str) {
-        self.text_colored(x, y, size, face, align, Color::BLACK, text);
+        self.text_colored(pt(x, y), size, face, align, Color::BLACK, text);
     }
 
-    /// Text like [`Canvas::text`], in `color`.
-    #[allow(clippy::too_many_arguments)]
+    /// Text like [`Canvas::text`], in `color`, with its baseline at `at.y`, anchored
+    /// at `at.x` by `align`.
     pub fn text_colored(
         &mut self,
-        x: f32,
-        y: f32,
+        at: Point,
         size: f32,
         face: Face,
         align: Align,
@@ -339,6 +338,7 @@ impl Canvas {
         if text.is_empty() {
             return;
         }
+        let Point { x, y } = at;
         let w = text_width(text, size, face);
         let left = match align {
             Align::Left => x,

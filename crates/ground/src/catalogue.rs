@@ -297,31 +297,7 @@ fn shown(s: &str) -> String {
 
 /// A date as YYYY-MM-DD (a day the calendar has), or `-`.
 fn date_ok(date: &str) -> bool {
-    let b = date.as_bytes();
-    let num = |r: std::ops::Range<usize>| {
-        std::str::from_utf8(&b[r])
-            .ok()
-            .and_then(|t| t.parse::<u32>().ok())
-    };
-    date == "-"
-        || (b.len() == 10
-            && b[4] == b'-'
-            && b[7] == b'-'
-            && date
-                .bytes()
-                .enumerate()
-                .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
-            && num(0..4)
-                .zip(num(5..7))
-                .zip(num(8..10))
-                .is_some_and(|((y, m), d)| {
-                    u8::try_from(m)
-                        .ok()
-                        .and_then(|m| time::Month::try_from(m).ok())
-                        .is_some_and(|m| {
-                            time::Date::from_calendar_date(y as i32, m, d as u8).is_ok()
-                        })
-                }))
+    date == "-" || crate::date::parse_ymd(date).is_some()
 }
 
 /// Read every entry of a catalogue file in order, passing each to `each` (at most

@@ -22,6 +22,7 @@ pub mod batch;
 pub mod canvas;
 pub mod catalogue;
 pub mod chart;
+pub mod date;
 pub mod error;
 pub mod game;
 pub mod input;

@@ -297,8 +297,10 @@ pub fn answer(canvas: &mut Canvas, area: Rect, phases: &[Phase], cols: usize) {
                     Cell::Digit(d, Some(n)) => {
                         canvas.rect(rect, None, Some(thin));
                         canvas.text_colored(
-                            rect.x + s * 0.08,
-                            rect.y + s * 0.08 + ground::canvas::cap_height(small),
+                            pt(
+                                rect.x + s * 0.08,
+                                rect.y + s * 0.08 + ground::canvas::cap_height(small),
+                            ),
                             small,
                             Face::Regular,
                             Align::Left,
@@ -401,8 +403,7 @@ pub fn example(canvas: &mut Canvas, area: Rect, play: &paper::Play, cols: usize,
                         if let Some(d) = was {
                             let at = rect.center();
                             canvas.text_colored(
-                                at.x,
-                                at.y + ground::canvas::cap_height(dsize) / 2.0,
+                                pt(at.x, at.y + ground::canvas::cap_height(dsize) / 2.0),
                                 dsize,
                                 Face::Bold,
                                 Align::Center,

@@ -7,10 +7,9 @@
 //!   The next clue tried is the one whose removal would leave the shortest run of
 //!   numbers without a given (ties in random order): a proof that a clue can go is
 //!   hard when it opens a long free run, so the clues go where they are dense first,
-//!   the runs stay even, and the proofs at the sparse end stay short. Measured against
-//!   a random order (one core, seeds 42-51): 400 9x9 puzzles 4.6 to 4.3 ms and 10.4 to
-//!   10.1 clues, 100 12x12 (not grown) 71 to 55 ms and 16.7 to 16.4 clues, 120 16x16
-//!   (grown as below) 0.24 to 0.20 s, the slowest 0.87 to 0.68 s.
+//!   the runs stay even, and the proofs at the sparse end stay short. Against a random
+//!   order this is faster and leaves fewer clues (measured: docs/performance.md,
+//!   "Numbrix: thinning by shortest run").
 //! - `symmetric`: the same in pairs under 180-degree rotation (the centre cell of an odd
 //!   grid alone), in random order. A pair may be needed while one of its cells is not;
 //!   such puzzles are rejected (a new path is drawn), so every printed symmetric puzzle
@@ -29,8 +28,8 @@
 //! final size leaves a few dozen of them instead of hundreds. The result is minimal by
 //! the same argument. (Minimal Hidato puzzles keep about a third of their cells as
 //! clues, so thinning the whole solution is quick, while growing from an eighth with
-//! king moves is not: three 16x16 Hidato puzzles took 74 s grown against 0.37 s
-//! thinned.)
+//! king moves is far slower; measured: docs/performance.md, "Numbrix: Hidato not
+//! grown".)
 //!
 //! 1 and N are clues like any other: kept or removed by the same rule.
 //!
@@ -94,21 +93,17 @@ impl std::str::FromStr for Style {
 }
 
 /// From this many open cells (11x11) on, with orthogonal moves, `free` clues are grown
-/// before they are thinned (see the module notes). Measured on one core, seeds along
-/// the path and thinned by shortest run (2026-11-28): 30 10x10 and 30 11x11 puzzles a
-/// seed (42-44) took 1.16 and 2.18 s grown against 1.20 and 2.44 s thinned from the
-/// whole solution, with 13.3 against 13.1 clues; 100 12x12 puzzles (seeds 42-51) 49 ms
-/// against 55 ms. On 9x9 grids growing saves a little time (4.0 against 4.2 ms) for
-/// more clues (10.3 against 10.1), so they are thinned from the whole solution.
+/// before they are thinned (see the module notes): from there on, growing clues from
+/// the path is faster than thinning the whole solution. On smaller grids growing saves
+/// little time and leaves more clues, so they are thinned from the whole solution
+/// (measured: docs/performance.md, "Numbrix: clue growth").
 pub const GROWN_FROM: usize = 121;
 
 /// The growth's seeds are every this-many-th number of the path (16x16: 32 clues).
-/// Measured on 120 16x16 puzzles (seeds 42-51, thinned in random order): a random
-/// eighth of the cells, 0.35 s a puzzle; every 6th / 8th / 10th / 12th number, 0.31 /
-/// 0.24 / 0.23 / 0.25 s. On 200 12x12 puzzles, thinned by shortest run, every 6th /
-/// 8th / 10th / 12th number: 53 / 47 / 51 / 51 ms; on five 30x30 puzzles every 8th
-/// number 38 s in all, every 12th 75 s. Seeds spread along the path leave no long run
-/// without a clue, so the growth adds few and the set grown is even.
+/// Seeds spread along the path leave no long run without a clue, so the growth adds
+/// few and the set grown is even: faster than a random eighth of the cells. The share
+/// was chosen among every 6th to 12th number (measured: docs/performance.md, "Numbrix:
+/// growth seeds").
 const SEED_SHARE: usize = 8;
 
 /// Why a solution did not give a puzzle.

@@ -145,8 +145,7 @@ pub fn grid(
             );
         } else if let Some(sol) = solution {
             canvas.text_colored(
-                p.x,
-                y,
+                pt(p.x, y),
                 size * 0.9,
                 Face::Regular,
                 Align::Center,

@@ -189,21 +189,17 @@ impl<'a, const W: usize> Human<'a, W> {
     /// List the routes of the gap between `a` (at `ca`) and `b` (at `cb`).
     fn trace(&mut self, a: usize, ca: usize, b: usize, cb: usize, cand: &[Bits<W>]) -> bool {
         let m = b - a - 1;
-        let mut union = vec![Bits::<W>::empty(); m];
-        let mut route = vec![0usize; m];
-        let mut count = 0usize;
-        let ok = self.walk(
-            ca,
+        let mut gap = Gap {
             a,
             b,
             cb,
             cand,
-            &mut route,
-            0,
-            Bits::empty(),
-            &mut union,
-            &mut count,
-        );
+            route: vec![0usize; m],
+            union: vec![Bits::<W>::empty(); m],
+            count: 0,
+        };
+        let ok = self.walk(&mut gap, ca, 0, Bits::empty());
+        let Gap { union, count, .. } = gap;
         if !ok || count == 0 {
             return false;
         }
@@ -219,44 +215,46 @@ impl<'a, const W: usize> Human<'a, W> {
         changed
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn walk(
-        &self,
-        at: usize,
-        a: usize,
-        b: usize,
-        cb: usize,
-        cand: &[Bits<W>],
-        route: &mut [usize],
-        depth: usize,
-        used: Bits<W>,
-        union: &mut [Bits<W>],
-        count: &mut usize,
-    ) -> bool {
-        if depth == b - a - 1 {
-            if self.g.nbr[at].get(cb) {
-                *count += 1;
-                if *count > ROUTE_CAP {
+    /// Extend the routes of `gap` from cell `at`, its `depth`-th number placed (the
+    /// cells `used` taken): false once the gap has more than [`ROUTE_CAP`] routes.
+    fn walk(&self, gap: &mut Gap<'_, W>, at: usize, depth: usize, used: Bits<W>) -> bool {
+        if depth == gap.b - gap.a - 1 {
+            if self.g.nbr[at].get(gap.cb) {
+                gap.count += 1;
+                if gap.count > ROUTE_CAP {
                     return false;
                 }
-                for (u, &c) in union.iter_mut().zip(route.iter()) {
+                for (u, &c) in gap.union.iter_mut().zip(gap.route.iter()) {
                     u.set(c);
                 }
             }
             return true;
         }
-        let k = a + 1 + depth;
-        let next = self.g.nbr[at] & cand[k] & self.empty;
+        let k = gap.a + 1 + depth;
+        let next = self.g.nbr[at] & gap.cand[k] & self.empty;
         for c in next.and_not(used).iter() {
-            route[depth] = c;
+            gap.route[depth] = c;
             let mut u = used;
             u.set(c);
-            if !self.walk(c, a, b, cb, cand, route, depth + 1, u, union, count) {
+            if !self.walk(gap, c, depth + 1, u) {
                 return false;
             }
         }
         true
     }
+}
+
+/// One gap's route search (see `Human::trace`): the numbers `a` and `b` placed at
+/// either end (`b` at cell `cb`), each number's candidate cells, the route so far,
+/// the union of the cells each number takes over the routes found, and their count.
+struct Gap<'a, const W: usize> {
+    a: usize,
+    b: usize,
+    cb: usize,
+    cand: &'a [Bits<W>],
+    route: Vec<usize>,
+    union: Vec<Bits<W>>,
+    count: usize,
 }
 
 /// The grid after a person using the techniques up to `level` (easy, or easy and

@@ -40,27 +40,23 @@ use serde::{Deserialize, Serialize};
 /// record says `"minimal": false`); running out never counts as unique.
 pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 
-/// Proofs that need far more work than most make the slow tail of generation (a
-/// 16x16 puzzle in 60 took 6-12 times the mean). So a puzzle is first sought with a
-/// short budget, this many nodes per open cell for each solver call: when a removal
-/// proof (or a step of the growth) runs past it, that path is dropped and a new one
-/// drawn, up to [`SHORT_TRIES`] paths; then one more with the full `max_nodes`. No
-/// puzzle changes its proof: every one printed is proved unique and minimal either
-/// way. Measured on one core (seeds 42-51, see docs/performance.md): 120 16x16
-/// puzzles 0.62 s -> 0.47 s a puzzle, the slowest 8.3 s -> 2.2 s (at 20 nodes a cell
-/// 0.70 s, at 27 0.50 s, at 78 0.53 s); 20x20 seeds 1-8, 36 s -> 22 s in all, the
-/// slowest 10.6 s -> 4.9 s; 200 9x9 puzzles 5.5 ms -> 4.3 ms, the slowest 56 -> 17
-/// ms. Puzzles come out with slightly more clues (9x9: 10.5 against 9.9 on average).
-/// Only for the `free` style, on boards of up to [`SHORT_MAX_CELLS`] open cells: 2,000
-/// `symmetric` 9x9 puzzles took 101 s with it against 84 s without (94% of their
-/// paths are drawn again anyway), `border` ones the same either way.
+/// Proofs that need far more work than most make the slow tail of generation. So a
+/// puzzle is first sought with a short budget, this many nodes per open cell for each
+/// solver call: when a removal proof (or a step of the growth) runs past it, that path
+/// is dropped and a new one drawn, up to [`SHORT_TRIES`] paths; then one more with the
+/// full `max_nodes`. No puzzle changes its proof: every one printed is proved unique
+/// and minimal either way. It makes generation faster on 9x9, 16x16 and 20x20 grids,
+/// and their slowest puzzles much faster, and this budget was faster than smaller or
+/// larger ones; puzzles come out with slightly more clues. Only for the `free` style,
+/// on boards of up to [`SHORT_MAX_CELLS`] open cells: `symmetric` puzzles were slower
+/// with it (most of their paths are drawn again anyway), `border` ones the same either
+/// way (measured: docs/performance.md, "Numbrix: short budget").
 pub const SHORT_NODES_PER_CELL: u64 = 40;
 
 /// The largest boards (open cells) that try short budgets first. On a 30x30 grid
 /// nearly every path has a removal proof past the short budget, so the short tries
-/// only add to the time: seeds 1-6 took 50 s in all without them and 181 s with them
-/// (2026-11-28; 90 s against 18 s for seed 2 before the clues were grown there). On
-/// 20x20 grids they still pay: seeds 1-8 7.2 s in all with them, 10.1 s without.
+/// only add to the time; on 20x20 grids they still pay (measured: docs/performance.md,
+/// "Numbrix: short budget on large boards").
 pub const SHORT_MAX_CELLS: usize = 400;
 
 /// Paths tried with the short budget ([`SHORT_NODES_PER_CELL`]) before one is given the

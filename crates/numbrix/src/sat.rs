@@ -66,9 +66,9 @@ impl Callbacks for Limits {
         let d = self.decisions.get() + 1;
         self.decisions.set(d);
         // The stop flag at every decision: one relaxed load, against a decision that
-        // can take milliseconds of propagation on a large open grid (a 16x32 grid with
-        // one given: 64 decisions took 350 ms, so a check every 1,024 left a stop
-        // waiting up to half a second).
+        // can take milliseconds of propagation on a large open grid, where a check only
+        // every 1,024 decisions left a stop waiting far too long (measured:
+        // docs/performance.md, "Numbrix: SAT stop check").
         if d > self.budget.get() || ground::interrupt::requested() {
             self.stopped.set(true);
         }
@@ -77,14 +77,11 @@ impl Callbacks for Limits {
 }
 
 /// The solver's settings: MiniSat's, but with a faster variable decay (0.7 against
-/// 0.95: the branching follows the latest conflicts more closely). On the 63 hard 16x16
-/// removal checks, with the cycle clauses: 350,000 decisions with MiniSat's settings,
-/// 310,000 with this; decays of 0.75 and 0.8, 337,000 and 322,000. Geometric restarts
-/// instead of Luby's took fewer decisions (297,000 with a decay of 0.8) but their learnt
-/// clauses grew the prover's peak at its million-decision limit from 390 MB to 1.0 GB
-/// (a 23x23 grid with one given), so Luby's stay. Whole runs, two side by side: 120
-/// 16x16 puzzles (seeds 42-51) 0.37 s a puzzle against 0.39 s with geometric restarts,
-/// 100 12x12 82 ms against 87 ms; 30x30 seed 3 75 s against 57 s.
+/// 0.95: the branching follows the latest conflicts more closely), which takes fewer
+/// decisions on the hard removal checks than MiniSat's decay or slightly slower ones.
+/// Geometric restarts instead of Luby's took fewer decisions still, but their learnt
+/// clauses grew the prover's peak memory at its decision limit far more, so Luby's
+/// stay (measured: docs/performance.md, "Numbrix: SAT solver settings").
 fn solver_opts() -> SolverOpts {
     SolverOpts {
         var_decay: 0.7,
@@ -138,13 +135,10 @@ fn at_most_one(s: &mut batsat::Solver<Limits>, xs: &[Lit], buf: &mut Vec<Lit>) {
 }
 
 /// The distance clauses state number k's cell within d steps of number k + d's for d
-/// up to this (d = 1 is the links themselves). Measured on the 63 removal checks of 30
-/// 16x16 puzzles that took the prover over 0.1 s: 28.8 s with the links alone, 22.3 s
-/// with domains cut by reach through the empty cells, 19.9 s adding d = 2; d = 3 gave
-/// nothing more. With orthogonal moves the edge and loop clauses now do this work
-/// better, and the distance clauses only cost: on the same 63 checks 310,000 decisions
-/// with them and 273,000 without; 120 16x16 puzzles 0.37 s against 0.34 s, 100 12x12
-/// 73 ms against 69 ms (two runs side by side). So they are stated for king moves
+/// up to this (d = 1 is the links themselves): on the hard removal checks d = 2 made
+/// the prover faster and d = 3 gave nothing more. With orthogonal moves the edge and
+/// loop clauses now do this work better, and the distance clauses only cost (measured:
+/// docs/performance.md, "Numbrix: distance clauses"). So they are stated for king moves
 /// only (Hidato, which has no edges).
 const LINK_AHEAD: usize = 2;
 
@@ -547,10 +541,8 @@ impl<const W: usize> Encoding<W> {
     /// cell with two open neighbours left links to both, a cell with two links taken
     /// refuses the rest, whatever numbers they turn out to be, where the number
     /// clauses only conclude this number by number. It shortens the proofs that make
-    /// the slow tail (see docs/performance.md): on the 63 removal checks of 30 16x16
-    /// puzzles that took over 0.1 s, 19.8 s without edges, 8.0 s with; counting 60
-    /// finished 16x16 puzzles to two, 12.9 s against 8.0 s. Orthogonal moves only:
-    /// with king moves (eight neighbours) it made 16x16 Hidato 40% slower.
+    /// the slow tail. Orthogonal moves only: with king moves (eight neighbours) it made
+    /// Hidato slower (measured: docs/performance.md, "Numbrix: edge clauses").
     fn edge_clauses(&self, s: &mut batsat::Solver<Limits>, g: &Geometry<W>, hint: &[u16]) -> bool {
         // The hint's number at each cell, to try its edges first.
         let mut hinted = vec![0usize; g.cells];
@@ -799,14 +791,10 @@ fn degree_clauses(
 
 /// No short cycle of edges: around each 2x2 block of open cells, and each 2x3 and 3x2
 /// block, some edge is false (a path never closes a loop). Like the edge clauses this
-/// is implied by the numbers, and like them it lets propagation see it at once. On the
-/// 63 hard 16x16 removal checks: 517,000 decisions without these clauses, 350,000 with
-/// (with the decay of [`solver_opts`]: 383,000 and 310,000); cycles of up to 8 or 10
-/// edges took fewer decisions still (with a decay of 0.8 and geometric restarts) but
-/// cost more to add. Whole runs, two side by side (with those settings): 120 16x16
-/// puzzles 0.46 s a puzzle without, 0.40 s with; 100 12x12 81 ms and 75 ms; 60
-/// heart-shaped 16x16 puzzles 63 s and 24 s in all; the diamond is the exception, 90
-/// puzzles 23 s without and 28 s with.
+/// is implied by the numbers, and like them it lets propagation see it at once: the
+/// hard removal checks take fewer decisions and whole runs are faster, the 16x16
+/// diamond the exception. Cycles of up to 8 or 10 edges took fewer decisions still but
+/// cost more to add (measured: docs/performance.md, "Numbrix: no short cycles").
 /// `right[c]` and `down[c]` are the edges from cell c to its right and lower
 /// neighbours; false when the clauses are already unsatisfiable.
 fn cycle_clauses<const W: usize>(

@@ -93,12 +93,8 @@ pub enum Prover {
 /// grid's cells. Most searches end well within it; the long ones, on large sparse
 /// grids, are where clause learning wins by orders of magnitude (see [`super::sat`]).
 /// The SAT prover's set-up costs more than a short search, and less as grids grow, so
-/// the hand-over comes earlier on larger grids. Measured on minimal puzzles, one core
-/// (2026-11-28, seeds 42-51, clues thinned by shortest run): 400 9x9 puzzles 6.8 / 6.0
-/// / 4.2 / 4.2 ms at 1,024 / 2,048 / 8,192 / 32,768; 200 12x12 42.8 / 41.3 / 41.8 /
-/// 45.6 / 46.8 ms at 256 / 512 / 1,024 / 2,048 / 4,096, and 110 ms at 8,192 (past
-/// 12x12's short budget of 5,760 nodes a call, so a short try never reaches the
-/// prover); 120 16x16 0.185 / 0.188 / 0.192 / 0.221 s at 512 / 1,024 / 2,048 / 4,096.
+/// the hand-over comes earlier on larger grids (measured: docs/performance.md,
+/// "Numbrix: hand-over to the SAT prover").
 fn dfs_first(cells: usize) -> u64 {
     match cells {
         0..=100 => 32_768,

@@ -14,64 +14,75 @@ fn brute(rows: usize, cols: usize, givens: &[u16], cap: usize) -> (usize, Option
             at[v as usize] = c;
         }
     }
-    let mut grid = vec![0u16; n];
-    let mut found = (0, None);
-    #[allow(clippy::too_many_arguments)]
-    fn step(
+    /// The search: the grid, its givens and where each given number stands, the grid
+    /// so far, and the solutions found (how many, and the first).
+    struct Brute<'a> {
         rows: usize,
         cols: usize,
-        c: usize,
-        k: usize,
-        givens: &[u16],
-        at: &[usize],
-        grid: &mut Vec<u16>,
-        found: &mut (usize, Option<Vec<u16>>),
+        givens: &'a [u16],
+        at: &'a [usize],
         cap: usize,
-    ) {
-        let n = rows * cols;
-        if grid[c] != 0 || (givens[c] != 0 && givens[c] as usize != k) {
-            return;
-        }
-        if at[k] != usize::MAX && at[k] != c {
-            return;
-        }
-        grid[c] = k as u16;
-        if k == n {
-            found.0 += 1;
-            if found.1.is_none() {
-                found.1 = Some(grid.clone());
-            }
-        } else {
-            let (r, col) = (c / cols, c % cols);
-            let mut next = Vec::new();
-            if r > 0 {
-                next.push(c - cols);
-            }
-            if r + 1 < rows {
-                next.push(c + cols);
-            }
-            if col > 0 {
-                next.push(c - 1);
-            }
-            if col + 1 < cols {
-                next.push(c + 1);
-            }
-            for d in next {
-                if found.0 >= cap {
-                    break;
-                }
-                step(rows, cols, d, k + 1, givens, at, grid, found, cap);
-            }
-        }
-        grid[c] = 0;
+        grid: Vec<u16>,
+        found: (usize, Option<Vec<u16>>),
     }
+    impl Brute<'_> {
+        /// Place number `k` at cell `c` and go on from there.
+        fn step(&mut self, c: usize, k: usize) {
+            let (rows, cols) = (self.rows, self.cols);
+            let n = rows * cols;
+            if self.grid[c] != 0 || (self.givens[c] != 0 && self.givens[c] as usize != k) {
+                return;
+            }
+            if self.at[k] != usize::MAX && self.at[k] != c {
+                return;
+            }
+            self.grid[c] = k as u16;
+            if k == n {
+                self.found.0 += 1;
+                if self.found.1.is_none() {
+                    self.found.1 = Some(self.grid.clone());
+                }
+            } else {
+                let (r, col) = (c / cols, c % cols);
+                let mut next = Vec::new();
+                if r > 0 {
+                    next.push(c - cols);
+                }
+                if r + 1 < rows {
+                    next.push(c + cols);
+                }
+                if col > 0 {
+                    next.push(c - 1);
+                }
+                if col + 1 < cols {
+                    next.push(c + 1);
+                }
+                for d in next {
+                    if self.found.0 >= self.cap {
+                        break;
+                    }
+                    self.step(d, k + 1);
+                }
+            }
+            self.grid[c] = 0;
+        }
+    }
+    let mut search = Brute {
+        rows,
+        cols,
+        givens,
+        at: &at,
+        cap,
+        grid: vec![0u16; n],
+        found: (0, None),
+    };
     for c in 0..n {
-        if found.0 >= cap {
+        if search.found.0 >= cap {
             break;
         }
-        step(rows, cols, c, 1, givens, &at, &mut grid, &mut found, cap);
+        search.step(c, 1);
     }
-    found
+    search.found
 }
 
 /// Every undirected Hamiltonian path of a grid, as a canonical cell sequence.

@@ -80,22 +80,46 @@ fn item_text<G: Present>(
     }
 }
 
-/// Generate items `first .. first + count` of `shard` and write them: the final
-/// output when `part` is false, else a part file (header and one line per item).
-#[allow(clippy::too_many_arguments)]
+/// One run of items for [`items`]: which items, in what format, to where.
+pub struct ItemsRun<'a> {
+    /// The run's master seed.
+    pub seed: u64,
+    /// The first item's index.
+    pub first: u64,
+    /// How many items, from `first` on.
+    pub count: u64,
+    /// JSON Lines or text.
+    pub format: ItemFormat,
+    /// Which of the items this process makes.
+    pub shard: Shard,
+    /// Some: write a part file (header and one line per item), with the job output's
+    /// tag if it has one; None: the final output.
+    pub part: Option<Tag<'a>>,
+    /// A file, or standard output.
+    pub dest: &'a Dest,
+    /// Threads and progress.
+    pub env: &'a Env,
+    /// The puzzles published already, to draw past (a catalogue's, or earlier volumes').
+    pub fresh: Option<&'a mut crate::catalogue::Seen>,
+}
+
+/// Generate the items of `run` with `game` (made from `params`) and write them.
 pub fn items<G: Present>(
     game: &G,
     params: &G::Params,
-    seed: u64,
-    first: u64,
-    count: u64,
-    format: ItemFormat,
-    shard: Shard,
-    part: Option<Tag>,
-    dest: &Dest,
-    env: &Env,
-    fresh: Option<&mut crate::catalogue::Seen>,
+    run: ItemsRun<'_>,
 ) -> Result<(Made, batch::RunSummary)> {
+    let ItemsRun {
+        seed,
+        first,
+        count,
+        format,
+        shard,
+        part,
+        dest,
+        env,
+        fresh,
+    } = run;
     if count == 0 {
         return Err(Error::invalid("the count is 0: ask for at least 1 item"));
     }
@@ -304,11 +328,18 @@ pub(super) struct MakeItems<'a> {
 impl WithGame for MakeItems<'_> {
     fn with<G: Present>(self, game: G, params: G::Params) -> Result<Made> {
         let s = self.spec;
-        items(
-            &game, &params, self.seed, s.first, s.count, s.format, self.shard, self.part,
-            self.dest, self.env, self.fresh,
-        )
-        .map(|(m, _)| m)
+        let run = ItemsRun {
+            seed: self.seed,
+            first: s.first,
+            count: s.count,
+            format: s.format,
+            shard: self.shard,
+            part: self.part,
+            dest: self.dest,
+            env: self.env,
+            fresh: self.fresh,
+        };
+        items(&game, &params, run).map(|(m, _)| m)
     }
 }
 

@@ -300,18 +300,33 @@ impl Rows<'_> {
     }
 }
 
+/// What counts are compared against: the expectations, the placement cells of the
+/// chi-square test (when there is one), and the reference run's size when the
+/// expectations come from one rather than exactly.
+#[derive(Clone, Copy)]
+pub struct Against<'a> {
+    /// Per feature, the expected fractions.
+    pub exp: &'a Expectations,
+    /// The cells of the placement chi-square test, if any.
+    pub cells: Option<&'a Cells>,
+    /// Boards in the reference run; None for exact expectations.
+    pub reference_n: Option<u64>,
+}
+
 /// Compare counts with expectations: the per-hex rows and the summary row.
-#[allow(clippy::too_many_arguments)]
 pub fn compare(
     shape: &Shape,
     rules: &str,
     sampler: Sampler,
     seed: u64,
     counts: &Counts,
-    exp: &Expectations,
-    cells: Option<&Cells>,
-    reference_n: Option<u64>,
+    against: Against<'_>,
 ) -> (Vec<FeatureRow>, SummaryRow) {
+    let Against {
+        exp,
+        cells,
+        reference_n,
+    } = against;
     let n = counts.boards;
     let mut made = Rows {
         shape,
@@ -561,13 +576,13 @@ pub fn compare_all(
     ctx: &Ctx,
     seed: u64,
     counts: &[(Sampler, Counts)],
-    (exp, cells, reference_n): (&Expectations, Option<&Cells>, Option<u64>),
+    against: Against<'_>,
 ) -> (Vec<FeatureRow>, Vec<SummaryRow>) {
     let mut rows = Vec::new();
     let mut summaries = Vec::new();
     let rules = ctx.rules.to_string();
     for (s, c) in counts {
-        let (r, summary) = compare(ctx.shape, &rules, *s, seed, c, exp, cells, reference_n);
+        let (r, summary) = compare(ctx.shape, &rules, *s, seed, c, against);
         rows.extend(r);
         summaries.push(summary);
     }
@@ -588,7 +603,11 @@ pub fn finish(
         ctx,
         cfg.seed,
         &counts,
-        (&expectations, cells.as_ref(), reference_n),
+        Against {
+            exp: &expectations,
+            cells: cells.as_ref(),
+            reference_n,
+        },
     );
     Ok(Study {
         rows,

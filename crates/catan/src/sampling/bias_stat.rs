@@ -277,7 +277,11 @@ impl CatanBias {
                 &self.ctx,
                 seed,
                 &counts,
-                (&study.expectations, cells.as_ref(), reference_n),
+                bias::Against {
+                    exp: &study.expectations,
+                    cells: cells.as_ref(),
+                    reference_n,
+                },
             );
             rows.extend(summaries.iter().map(|s| bias::ReplicateRow::of(r, s)));
         }

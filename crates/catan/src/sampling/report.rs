@@ -97,8 +97,7 @@ fn heading(c: &mut Canvas, area: Rect, title: &str, sub: &str) -> Rect {
     let mut y = area.y + 8.5;
     for line in wrap(sub, 7.0, Face::Regular, area.w) {
         c.text_colored(
-            area.x,
-            y,
+            pt(area.x, y),
             7.0,
             Face::Regular,
             Align::Left,
@@ -150,8 +149,7 @@ fn map(c: &mut Canvas, area: Rect, shape: &Shape, rows: &[&FeatureRow], title: &
         );
         // The hex number, small, in the hex's top corner, clear of the z below.
         c.text_colored(
-            c0.x,
-            c0.y - r * 0.52,
+            pt(c0.x, c0.y - r * 0.52),
             small,
             Face::Regular,
             Align::Center,
@@ -189,8 +187,7 @@ fn map(c: &mut Canvas, area: Rect, shape: &Shape, rows: &[&FeatureRow], title: &
                 Some(Stroke::new(Color::grey(60), 0.3)),
             );
             c.text_colored(
-                c0.x,
-                c0.y - r * 0.22,
+                pt(c0.x, c0.y - r * 0.22),
                 small,
                 Face::Regular,
                 Align::Center,
@@ -491,8 +488,7 @@ fn histogram(c: &mut Canvas, area: Rect, sampler: &str, zs: &[f64], observed_max
     ];
     for (dy, colour, words) in key {
         c.text_colored(
-            p.x,
-            p.y + dy,
+            pt(p.x, p.y + dy),
             6.0,
             Face::Regular,
             Align::Left,
@@ -903,8 +899,7 @@ fn number_pages(out: &mut [Canvas]) {
     let n = out.len();
     for (i, c) in out.iter_mut().enumerate() {
         c.text_colored(
-            PAGE.0 / 2.0,
-            PAGE.1 - 7.0,
+            pt(PAGE.0 / 2.0, PAGE.1 - 7.0),
             7.5,
             Face::Regular,
             Align::Center,

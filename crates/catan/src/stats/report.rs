@@ -42,8 +42,7 @@ fn histogram(c: &mut Canvas, area: Rect, k: usize, counts: &[u64], boards: u64, 
         format!("mean {:.2}, sd {:.2}", s.mean, s.sd)
     };
     c.text_colored(
-        area.right(),
-        area.y + 3.5,
+        pt(area.right(), area.y + 3.5),
         7.0,
         Face::Regular,
         Align::Right,

@@ -35,9 +35,9 @@
 //!   piece on the hex itself, which the other branch searched).
 //!
 //! A hex left with one allowed level, or a level with exactly as many allowed hexes
-//! as pieces, is filled without branching. Worst cases over every rule combination
-//! (measured, release build): about 15 ms on the base board and 30 ms on the
-//! extended one. The result per board and rule set is cached for the life of the
+//! as pieces, is filled without branching. Even the worst case over every rule
+//! combination is a short search (measured: docs/performance.md, "Catan: feasibility
+//! search"). The result per board and rule set is cached for the life of the
 //! process, and the board found is checked by the independent verifier
 //! (`super::feasible_rules`).
 

@@ -37,13 +37,14 @@ use crate::rules::{Rule, Rules, Setup};
 
 /// A layer whose rules keep at least this share of its shuffles, and whose graph is
 /// larger than [`CACHED_BYTES`], is drawn by shuffling and redrawing: a walk through a
-/// graph of hundreds of megabytes misses the cache at every step (about 3 us a board
-/// measured), a shuffle and check costs about 0.1 us.
+/// graph of hundreds of megabytes misses the cache at every step and costs far more a
+/// board than a shuffle and check (measured: docs/performance.md, "Catan: shuffling
+/// instead of a large graph's walk").
 pub const REJECT_ABOVE: f64 = 0.04;
 /// A free layer tied to the other by rules that keep at least this share of its
 /// shuffles is redrawn while they fail rather than drawn from the sharing's walk:
-/// the walk reads tables of megabytes (about 0.25 us a board measured on two
-/// cores), a shuffle and check about 0.03 us.
+/// the walk reads tables of megabytes and costs several times a shuffle and check a
+/// board (measured: docs/performance.md, "Catan: redrawing a tied layer").
 pub const SHARE_REDRAW_ABOVE: f64 = 0.25;
 /// Graph size below which walks stay in the caches.
 pub const CACHED_BYTES: usize = 4 << 20;

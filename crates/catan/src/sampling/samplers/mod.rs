@@ -299,13 +299,12 @@ pub fn default_deposit() -> BitDeposit {
 /// field of a record counts them.
 ///
 /// Attempts are counted, never timed, so a run gives up at the same board on every
-/// machine and at any thread count. An attempt takes from about 10 ns (a red set
-/// refused by `red-apart`) to about 1 µs (a whole board checked against late rules), so
-/// a board gives up after at most about a minute. The slowest rule sets that work
-/// (measured: `red-apart,max-pips-per-corner=10` on the extended board, and
-/// `same-terrain-apart,max-pips-per-corner=10` on the base board, with
-/// `full-rejection`) need about 3 to 4 million attempts a board on average, so the
-/// chance that a board reaches the cap is below e^-12 even there.
+/// machine and at any thread count. From the time an attempt takes (a red set refused
+/// by `red-apart` the quickest, a whole board checked against late rules the slowest),
+/// a board gives up after at most about a minute; and the slowest rule sets that work
+/// need so many fewer attempts a board on average that the chance that a board
+/// reaches the cap is below e^-12 even for them (measured: docs/performance.md,
+/// "Catan: attempt cap").
 pub const MAX_ATTEMPTS: u64 = 50_000_000;
 /// The most rounds the `swap` sampler starts for one board (each a fresh board and up
 /// to 10,000 swaps, as its `attempts` count them): 100,000, about 10^9 swaps or a few
@@ -571,8 +570,9 @@ impl Ctx {
             }
         }
         // The default sampler is called directly, so it inlines here: through the
-        // trait object, full-rejection under late rules (harbor-resource-apart) was
-        // 12-15% slower (catan_rules benchmark); the others lose nothing measurable.
+        // trait object, full-rejection under late rules was slower; the others lose
+        // nothing measurable (measured: docs/performance.md, "Catan: full-rejection
+        // called directly").
         if sampler == Sampler::FullRejection {
             return FullRejection.draw(self, &mut draws, &mut budget);
         }
