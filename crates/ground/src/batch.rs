@@ -178,6 +178,39 @@ pub fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool> {
         .map_err(|e| Error::invalid(format!("cannot start {jobs} worker threads: {e}")))
 }
 
+/// The workers of one run: a pool of its own, or the pool the caller already runs on
+/// when that has exactly the threads asked for (each section of a book is a run inside
+/// the book's pool). A pool a run made for itself would start threads, and the C
+/// library's memory arena for each, while the last run's were still winding down: under
+/// a tight address-space limit that could fail an allocation.
+struct Workers(Option<rayon::ThreadPool>);
+
+impl Workers {
+    fn new(jobs: usize) -> Result<Workers> {
+        let on_such_a_pool =
+            rayon::current_thread_index().is_some() && rayon::current_num_threads() == jobs;
+        Ok(Workers(if jobs > 0 && on_such_a_pool {
+            None
+        } else {
+            Some(thread_pool(jobs)?)
+        }))
+    }
+
+    fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.0 {
+            Some(pool) => pool.install(f),
+            None => f(),
+        }
+    }
+
+    fn current_num_threads(&self) -> usize {
+        match &self.0 {
+            Some(pool) => pool.current_num_threads(),
+            None => rayon::current_num_threads(),
+        }
+    }
+}
+
 /// Generate items `first .. first + count` of this shard, passing each to `sink` in
 /// index order.
 pub fn run<G, F>(game: &G, opts: &RunOptions, count: u64, sink: F) -> Result<RunSummary>
@@ -204,7 +237,7 @@ where
     F: FnMut(T) -> Result<()>,
 {
     let started = Instant::now();
-    let pool = thread_pool(opts.env.jobs)?;
+    let pool = Workers::new(opts.env.jobs)?;
     // Indices are taken a chunk at a time, so memory does not grow with the count.
     let mut indices = opts.shard.indices(opts.first, count);
     let bar = progress_bar(opts, opts.shard.len(opts.first, count));
@@ -375,7 +408,7 @@ where
         ));
     }
     let started = Instant::now();
-    let pool = thread_pool(opts.env.jobs)?;
+    let pool = Workers::new(opts.env.jobs)?;
     let max_draws = count
         .saturating_mul(FRESH_DRAWS_PER_ITEM)
         .saturating_add(FRESH_EXTRA_DRAWS);
