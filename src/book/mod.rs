@@ -1,7 +1,7 @@
 //! The book engine: a template -> generated sections -> planned, laid-out pages -> PDF.
 //!
-//! Games are reached only through the [`Game`] trait (via the registry's visitor), so
-//! a new game gets a book section without any change here.
+//! Games are reached only through the [`Present`] trait (and `Game` beneath it), by
+//! the registry's visitor, so a new game gets a book section without any change here.
 //!
 //! A book is: a title page, a copyright page (with how to make the book again), the
 //! contents, one "how to play" page per game (rules and a worked example), the

@@ -71,20 +71,13 @@ registry! {
 /// Every game's name, in the order books and help list them.
 pub const NAMES: &[&str] = Games::GAMES;
 
-/// The game's name as [`Game::NAME`] spells it, for either spelling of a name of two
-/// words (`number_match` or `number-match`, as the command line writes it); None for
-/// no game.
-pub fn canonical(name: &str) -> Option<&'static str> {
-    Games::canonical(name)
-}
-
 /// Read a game's name in a template or job file: either spelling, kept as
 /// [`Game::NAME`] spells it; an unknown name is refused with the names there are.
 pub fn deserialize_name<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> std::result::Result<String, D::Error> {
     let name = <String as serde::Deserialize>::deserialize(d)?;
-    match canonical(&name) {
+    match Games::canonical(&name) {
         Some(known) => Ok(known.to_string()),
         None => Err(serde::de::Error::custom(
             crate::Error::UnknownGame {
@@ -96,7 +89,8 @@ pub fn deserialize_name<'de, D: serde::Deserializer<'de>>(
     }
 }
 
-/// Run `visitor` with the game called `name` (either spelling, see [`canonical`]).
+/// Run `visitor` with the game called `name` (either spelling, see
+/// [`Registry::canonical`]).
 pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output> {
     Games::visit(name, visitor)
 }
