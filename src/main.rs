@@ -84,6 +84,8 @@ fn quiet_on_closed_pipe() {
 }
 
 fn main() -> ExitCode {
+    // Before any thread starts (the stop handler's, the workers').
+    puzzlebook::limits::fit_memory_arenas();
     quiet_on_closed_pipe();
     let cli = cli::parse();
     install_stop_handler();

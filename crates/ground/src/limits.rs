@@ -59,10 +59,11 @@ pub const BASE_ADDRESS_SPACE: u64 = 160 << 20;
 /// for the thread's memory arena, in which the thread's work lives.
 pub const THREAD_ADDRESS_SPACE: u64 = 64 << 20;
 
-/// The least address space puzzlebook runs in with one worker thread: the default
-/// book, the heaviest of the small commands, needed up to 137 MB (the C library's
-/// arenas make it vary from run to run). Under a lower `ulimit -v` a command would
-/// abort at its first allocation that fails, so it is refused at the start instead.
+/// The least address space puzzlebook runs in with one worker thread. With the C
+/// library's arenas capped ([`fit_memory_arenas`]) the books of every template need
+/// far less (docs/limits.md has the figures); the floor keeps room for the commands
+/// and inputs not measured. Under a lower `ulimit -v` a command would abort at its
+/// first allocation that fails, so it is refused at the start instead.
 pub const MIN_ADDRESS_SPACE: u64 = 144 << 20;
 
 /// An error line when an address-space limit (`ulimit -v`) is below
@@ -77,6 +78,32 @@ pub fn check_address_space() -> Result<(), String> {
         )),
         _ => Ok(()),
     }
+}
+
+/// Under an address-space limit (`ulimit -v`), let the C library keep no more memory
+/// arenas than there are worker threads that fit ([`threads_that_fit`]); call it before
+/// any thread starts. Each further arena reserves 64 MB, and making one first maps
+/// 128 MB: near [`MIN_ADDRESS_SPACE`] that map fails, and a thread left without an arena
+/// maps a page for every allocation it makes (slow, and then a failed allocation aborts
+/// the process). Threads beyond the cap share the arenas there are. Without a limit
+/// nothing changes. Returns the cap it set, if any.
+pub fn fit_memory_arenas() -> Option<usize> {
+    let fit = threads_that_fit(address_space_limit()?);
+    set_arena_max(fit).then_some(fit)
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)]
+fn set_arena_max(arenas: usize) -> bool {
+    let arenas = libc::c_int::try_from(arenas).unwrap_or(libc::c_int::MAX);
+    // SAFETY: mallopt takes two integers, touches only the allocator's own settings,
+    // and M_ARENA_MAX may be set at any time (it bounds arenas made from then on).
+    unsafe { libc::mallopt(libc::M_ARENA_MAX, arenas) == 1 }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn set_arena_max(_arenas: usize) -> bool {
+    false
 }
 
 /// The process's address-space limit (`ulimit -v`, RLIMIT_AS), if it has one.
