@@ -4,6 +4,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use puzzlebook::batch::{self, RunOptions};
 use puzzlebook::book::{self, BookOptions, Template};
 use puzzlebook::games::flip::{Flip, FlipParams, Shape, Size};
+use puzzlebook::games::Games;
 use puzzlebook::games::{Game, Outcome, Present};
 use puzzlebook::seed::item_rng;
 use std::hint::black_box;
@@ -66,11 +67,11 @@ fn flip_pipeline(c: &mut Criterion) {
 /// A 216-page book: front matter (title, copyright, contents, how to play), 169
 /// one-per-page 9x9 boards, the answer key and a notes page to make the count even.
 fn pdf_writer(c: &mut Criterion) {
-    let template = Template::parse(
+    let template = Template::parse::<Games>(
         "title = \"Benchmark\"\n[[section]]\ngame = \"flip\"\ncount = 169\nper_page = 1\nparams = { size = 9 }\n",
     )
     .unwrap();
-    let composed = book::compose(&template, &BookOptions::default()).unwrap();
+    let composed = book::compose::<Games>(&template, &BookOptions::default()).unwrap();
     assert_eq!(composed.pages.len(), 216);
     let mut g = c.benchmark_group("book_216_pages");
     g.sample_size(10);
@@ -111,7 +112,7 @@ fn pdf_writer(c: &mut Criterion) {
     g.bench_function("generate_layout_write", |b| {
         b.iter(|| {
             black_box(
-                book::build(&template, &BookOptions::default())
+                book::build::<Games>(&template, &BookOptions::default())
                     .unwrap()
                     .pdf
                     .len(),
@@ -565,7 +566,7 @@ fn batch_merge(c: &mut Criterion) {
     g.throughput(Throughput::Elements(n));
     g.sample_size(10);
     g.bench_function("merge_4_parts_20000_records", |b| {
-        b.iter(|| black_box(make::merge(&parts, &out).unwrap().made.items))
+        b.iter(|| black_box(make::merge::<Games>(&parts, &out).unwrap().made.items))
     });
     g.finish();
 }

@@ -16,17 +16,17 @@
 // Every public item says what it is (the public API is the library's contract).
 #![deny(missing_docs)]
 
-pub mod book;
 pub mod games;
-pub mod jobs;
 
 // The floors that are crates of their own (crates/), under the names the modules
 // above them have always used.
+pub use puzzlebook_book as book;
 pub use puzzlebook_catan::sampling;
 pub use puzzlebook_ground::{
     batch, canvas, catalogue, chart, date, error, game, input, interrupt, limits, output, progress,
     scheduler, seed, shard, size, solve, statistic, stats, svg,
 };
+pub use puzzlebook_jobs as jobs;
 pub use puzzlebook_preflight as preflight;
 
 pub use error::{Error, Result};

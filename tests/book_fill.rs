@@ -8,6 +8,7 @@ use common::SHIPPED;
 use puzzlebook::book::template::Template;
 use puzzlebook::book::{compose, BookOptions, Composed};
 use puzzlebook::canvas::{Canvas, Shape};
+use puzzlebook::games::Games;
 
 fn texts(c: &Canvas) -> Vec<&str> {
     c.shapes
@@ -71,8 +72,8 @@ fn full_pages(b: &Composed) -> Vec<(usize, f32)> {
 #[test]
 fn every_full_page_of_a_shipped_book_uses_70_percent_of_its_height() {
     for name in SHIPPED {
-        let t = Template::load(&common::template(name)).unwrap();
-        let b = compose(&t, &BookOptions::default()).unwrap();
+        let t = Template::load::<Games>(&common::template(name)).unwrap();
+        let b = compose::<Games>(&t, &BookOptions::default()).unwrap();
         let pages = full_pages(&b);
         assert!(!pages.is_empty() || name == "default.toml", "{name}");
         let thin: Vec<String> = pages
@@ -95,8 +96,8 @@ fn every_full_page_of_a_shipped_book_uses_70_percent_of_its_height() {
 #[test]
 fn later_pages_of_a_section_start_their_puzzles_alike() {
     for name in SHIPPED {
-        let t = Template::load(&common::template(name)).unwrap();
-        let b = compose(&t, &BookOptions::default()).unwrap();
+        let t = Template::load::<Games>(&common::template(name)).unwrap();
+        let b = compose::<Games>(&t, &BookOptions::default()).unwrap();
         let mut section_tops: Vec<f32> = Vec::new();
         for p in &b.pages {
             if !is_puzzle_page(p) {
@@ -127,11 +128,11 @@ fn later_pages_of_a_section_start_their_puzzles_alike() {
 /// so and names a per_page, and a book made with that per_page meets the 70%.
 #[test]
 fn a_thin_per_page_is_named_with_one_that_fills() {
-    let mut t = Template::load(&common::template("number-match.toml")).unwrap();
+    let mut t = Template::load::<Games>(&common::template("number-match.toml")).unwrap();
     for s in &mut t.sections {
         s.per_page = 4;
     }
-    let b = compose(&t, &BookOptions::default()).unwrap();
+    let b = compose::<Games>(&t, &BookOptions::default()).unwrap();
     let thin: Vec<f32> = full_pages(&b)
         .iter()
         .map(|&(_, f)| f)
@@ -161,7 +162,7 @@ fn a_thin_per_page_is_named_with_one_that_fills() {
             .unwrap();
         fixed.sections[section - 1].per_page = n;
     }
-    let b = compose(&fixed, &BookOptions::default()).unwrap();
+    let b = compose::<Games>(&fixed, &BookOptions::default()).unwrap();
     let worst = full_pages(&b)
         .iter()
         .map(|&(_, f)| f)

@@ -7,6 +7,7 @@ use puzzlebook::canvas::{Canvas, Rect};
 use puzzlebook::games::carcassonne::{
     self, score, Carcassonne, CarcassonneParams, CarcassonnePuzzle, Landscape,
 };
+use puzzlebook::games::Games;
 use puzzlebook::games::Present;
 use puzzlebook::games::{Game, Outcome};
 use puzzlebook::seed::item_rng;
@@ -235,8 +236,8 @@ fn answer_key_labels_every_feature_at_one_scale_a_section() {
     use puzzlebook::book::template::Template;
     use puzzlebook::book::{compose, BookOptions};
     use puzzlebook::canvas::{Color, Shape};
-    let t = Template::load(&common::template("carcassonne.toml")).unwrap();
-    let b = compose(&t, &BookOptions::default()).unwrap();
+    let t = Template::load::<Games>(&common::template("carcassonne.toml")).unwrap();
+    let b = compose::<Games>(&t, &BookOptions::default()).unwrap();
     let texts = |c: &Canvas| -> Vec<String> {
         c.shapes
             .iter()
@@ -321,7 +322,7 @@ fn answer_key_labels_every_feature_at_one_scale_a_section() {
 fn the_shipped_book_builds_for_other_seeds_and_volumes() {
     use puzzlebook::book::template::Template;
     use puzzlebook::book::{compose, BookOptions};
-    let t = Template::load(&common::template("carcassonne.toml")).unwrap();
+    let t = Template::load::<Games>(&common::template("carcassonne.toml")).unwrap();
     for (seed, volume) in [
         (Some(1), None),
         (Some(12), None),
@@ -333,8 +334,8 @@ fn the_shipped_book_builds_for_other_seeds_and_volumes() {
             volume,
             ..BookOptions::default()
         };
-        let b =
-            compose(&t, &opts).unwrap_or_else(|e| panic!("seed {seed:?} volume {volume:?}: {e}"));
+        let b = compose::<Games>(&t, &opts)
+            .unwrap_or_else(|e| panic!("seed {seed:?} volume {volume:?}: {e}"));
         for p in &b.pages {
             assert!(p.min_text_pt().is_none_or(|t| t >= 7.0 - 1e-3));
         }

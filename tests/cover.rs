@@ -8,6 +8,7 @@ use puzzlebook::book::cover::{self, CoverGeometry};
 use puzzlebook::book::template::{Paper, Template};
 use puzzlebook::book::{compose, BookOptions};
 use puzzlebook::canvas::{Rect, Shape, MM_PER_PT};
+use puzzlebook::games::Games;
 
 const PT_PER_IN: f32 = 72.0;
 
@@ -162,11 +163,11 @@ fn text_keeps_to_the_safe_zones_and_the_barcode_box_stays_clear() {
     let mut cases: Vec<(String, Template, BookOptions)> = SHIPPED
         .iter()
         .map(|n| {
-            let t = Template::load(&common::template(n)).unwrap();
+            let t = Template::load::<Games>(&common::template(n)).unwrap();
             (n.to_string(), t, BookOptions::default())
         })
         .collect();
-    let mut big = Template::load(&common::template("numbrix-6x9.toml")).unwrap();
+    let mut big = Template::load::<Games>(&common::template("numbrix-6x9.toml")).unwrap();
     big.large_print = true;
     cases.push((
         "numbrix-6x9.toml, large print, volume 2".into(),
@@ -177,7 +178,7 @@ fn text_keeps_to_the_safe_zones_and_the_barcode_box_stays_clear() {
         },
     ));
     for (name, t, opts) in &cases {
-        let interior = compose(t, opts).unwrap();
+        let interior = compose::<Games>(t, opts).unwrap();
         let (g, canvas, spine_text, _) = cover::compose(t, &interior, Paper::White).unwrap();
         let g: CoverGeometry = g;
         let panels = [g.back().inset(safe), g.front().inset(safe)];
@@ -426,8 +427,8 @@ fn front_art_is_a_hardest_puzzle_of_the_book() {
         "hidato-shapes-6x9.toml",
         "number-match.toml",
     ] {
-        let t = Template::load(&common::template(name)).unwrap();
-        let interior = compose(&t, &BookOptions::default()).unwrap();
+        let t = Template::load::<Games>(&common::template(name)).unwrap();
+        let interior = compose::<Games>(&t, &BookOptions::default()).unwrap();
         let art = interior.cover.art.as_ref().expect("art");
         let page_stars = |p: &puzzlebook::canvas::Canvas| {
             p.shapes
@@ -486,8 +487,8 @@ fn front_art_is_a_hardest_puzzle_of_the_book() {
 /// Unrated games (Catan): the front shows a colour board, not the greyscale section's.
 #[test]
 fn unrated_front_art_is_in_colour() {
-    let t = Template::load(&common::template("catan-almanac.toml")).unwrap();
-    let interior = compose(&t, &BookOptions::default()).unwrap();
+    let t = Template::load::<Games>(&common::template("catan-almanac.toml")).unwrap();
+    let interior = compose::<Games>(&t, &BookOptions::default()).unwrap();
     let art = interior.cover.art.as_ref().expect("art");
     assert!(art.fill_colours() >= 5, "{} colours", art.fill_colours());
 }
@@ -533,8 +534,8 @@ fn back_cover_says_whats_inside() {
         };
         let total = count(&|_| true);
         let rated = count(&|g| g != "catan");
-        let t = Template::load(&path).unwrap();
-        let made = cover::build(&t, &BookOptions::default(), None).unwrap();
+        let t = Template::load::<Games>(&path).unwrap();
+        let made = cover::build::<Games>(&t, &BookOptions::default(), None).unwrap();
         let doc = Document::load_mem(&made.pdf).unwrap();
         let text = page_texts(&doc).join(" ");
         let inside = text
@@ -572,13 +573,13 @@ fn back_cover_says_whats_inside() {
 
 #[test]
 fn large_print_and_volume_are_marked_on_the_front() {
-    let mut t = Template::load(&common::template("flip-6x9.toml")).unwrap();
+    let mut t = Template::load::<Games>(&common::template("flip-6x9.toml")).unwrap();
     t.large_print = true;
     let opts = BookOptions {
         volume: Some(3),
         ..BookOptions::default()
     };
-    let made = cover::build(&t, &opts, None).unwrap();
+    let made = cover::build::<Games>(&t, &opts, None).unwrap();
     let text = page_texts(&Document::load_mem(&made.pdf).unwrap())
         .join(" ")
         .split_whitespace()
@@ -602,8 +603,8 @@ fn every_cover_title_reads_as_a_150_px_thumbnail() {
     let dir = tempfile::tempdir().unwrap();
     let mut backgrounds = std::collections::BTreeSet::new();
     for name in SHIPPED {
-        let t = Template::load(&common::template(name)).unwrap();
-        let made = cover::build(&t, &BookOptions::default(), None).unwrap();
+        let t = Template::load::<Games>(&common::template(name)).unwrap();
+        let made = cover::build::<Games>(&t, &BookOptions::default(), None).unwrap();
         let g = made.geometry;
         let pdf = dir.path().join("c.pdf");
         std::fs::write(&pdf, &made.pdf).unwrap();
@@ -688,10 +689,10 @@ fn every_cover_title_reads_as_a_150_px_thumbnail() {
 /// A book of one puzzle has it on the front and says why the back has no sample.
 #[test]
 fn a_back_without_a_sample_says_why() {
-    let mut t = Template::load(&common::template("numbrix-6x9.toml")).unwrap();
+    let mut t = Template::load::<Games>(&common::template("numbrix-6x9.toml")).unwrap();
     t.sections.truncate(1);
     t.sections[0].count = 1;
-    let made = cover::build(&t, &BookOptions::default(), None).unwrap();
+    let made = cover::build::<Games>(&t, &BookOptions::default(), None).unwrap();
     assert!(
         made.warnings
             .iter()

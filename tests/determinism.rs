@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use puzzlebook::games::Games;
 
 #[test]
 fn jsonl_is_identical_at_one_and_two_threads() {
@@ -60,9 +61,9 @@ fn book_bytes_are_identical_at_one_and_two_threads() {
 
 #[test]
 fn book_bytes_are_identical_within_one_process() {
-    let t = puzzlebook::book::Template::load(&template("default.toml")).unwrap();
+    let t = puzzlebook::book::Template::load::<Games>(&template("default.toml")).unwrap();
     let opts = puzzlebook::book::BookOptions::default();
-    let a = puzzlebook::book::build(&t, &opts).unwrap();
-    let b = puzzlebook::book::build(&t, &opts).unwrap();
+    let a = puzzlebook::book::build::<Games>(&t, &opts).unwrap();
+    let b = puzzlebook::book::build::<Games>(&t, &opts).unwrap();
     assert_eq!(a.pdf, b.pdf);
 }

@@ -8,6 +8,7 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use puzzlebook::book::Template;
+use puzzlebook::games::Games;
 use puzzlebook::jobs::make::{merge, StatsFiles};
 use puzzlebook::jobs::Job;
 use std::path::{Path, PathBuf};
@@ -93,14 +94,14 @@ proptest! {
 
     #[test]
     fn templates_of_arbitrary_text_give_an_answer(text in "\\PC{0,400}") {
-        if let Err(e) = Template::parse(&text) {
+        if let Err(e) = Template::parse::<Games>(&text) {
             prop_assert!(one_line(&e), "{e}");
         }
     }
 
     #[test]
     fn templates_with_odd_numbers_give_an_answer(text in near_template()) {
-        match Template::parse(&text) {
+        match Template::parse::<Games>(&text) {
             Err(e) => prop_assert!(one_line(&e), "{e}"),
             // What parses is within the bounds a book can be made from.
             Ok(t) => {
@@ -119,7 +120,7 @@ proptest! {
         let d = tempfile::tempdir().unwrap();
         let path = d.path().join("job.toml");
         std::fs::write(&path, &text).unwrap();
-        if let Err(e) = Job::load(&path) {
+        if let Err(e) = Job::load::<Games>(&path) {
             prop_assert!(one_line(&e), "{e}");
         }
     }
@@ -129,7 +130,7 @@ proptest! {
         let d = tempfile::tempdir().unwrap();
         let path = d.path().join("job.toml");
         std::fs::write(&path, &bytes).unwrap();
-        if let Err(e) = Job::load(&path) {
+        if let Err(e) = Job::load::<Games>(&path) {
             prop_assert!(one_line(&e), "{e}");
         }
     }
@@ -199,7 +200,7 @@ fn try_merge(dir: &Path, bytes: &[u8]) -> Result<(), String> {
     let part: PathBuf = dir.join("p");
     std::fs::write(&part, bytes).unwrap();
     let files = StatsFiles::single(dir.join("out"));
-    merge(&[part], &files)
+    merge::<Games>(&[part], &files)
         .map(|_| ())
         .map_err(|e| e.to_string())
 }

@@ -7,6 +7,7 @@ use puzzlebook::canvas::{Canvas, Rect};
 use puzzlebook::games::number_match::{
     self, paper, Append, Move, NumberMatch, NumberMatchParams, NumberMatchPuzzle, Rules,
 };
+use puzzlebook::games::Games;
 use puzzlebook::games::Present;
 use puzzlebook::games::{Game, Outcome};
 use puzzlebook::seed::item_rng;
@@ -589,7 +590,8 @@ fn hard_boards_have_a_spare_copy_of_the_start() {
     }
     // The shipped book: one spare a hard board, and only there.
     let t =
-        puzzlebook::book::template::Template::load(&common::template("number-match.toml")).unwrap();
+        puzzlebook::book::template::Template::load::<Games>(&common::template("number-match.toml"))
+            .unwrap();
     let hard: usize = t
         .sections
         .iter()
@@ -597,7 +599,8 @@ fn hard_boards_have_a_spare_copy_of_the_start() {
         .map(|s| s.count)
         .sum();
     assert!(hard > 0);
-    let book = puzzlebook::book::compose(&t, &puzzlebook::book::BookOptions::default()).unwrap();
+    let book =
+        puzzlebook::book::compose::<Games>(&t, &puzzlebook::book::BookOptions::default()).unwrap();
     let spares = book
         .pages
         .iter()
@@ -635,11 +638,11 @@ fn two_rule_sets_get_two_named_how_to_pages() {
     use puzzlebook::book::template::Template;
     use puzzlebook::book::{compose, BookOptions};
     use puzzlebook::canvas::Shape;
-    let t = Template::parse(
+    let t = Template::parse::<Games>(
         "title = \"T\"\n[[section]]\ngame = \"number_match\"\ncount = 2\nper_page = 2\nparams = { adds = 1, append = \"new-row\" }\n[[section]]\ngame = \"number_match\"\ncount = 2\nper_page = 2\nparams = { adds = 1 }\n",
     )
     .unwrap();
-    let b = compose(&t, &BookOptions::default()).unwrap();
+    let b = compose::<Games>(&t, &BookOptions::default()).unwrap();
     let mut titles: Vec<String> = b
         .pages
         .iter()

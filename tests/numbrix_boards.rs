@@ -9,6 +9,7 @@ use puzzlebook::games::numbrix::{
     Prover, BLOCKED,
 };
 use puzzlebook::games::Game;
+use puzzlebook::games::Games;
 use puzzlebook::seed::item_rng;
 use puzzlebook::stats::{chi2_sf, pearson};
 use rand::Rng as _;
@@ -684,8 +685,8 @@ fn how_to_pages_show_a_shaped_example_when_the_book_has_shaped_grids() {
     use puzzlebook::book::{compose, BookOptions};
     use puzzlebook::canvas::Shape;
     let texts = |name: &str, title: &str| -> Vec<String> {
-        let t = Template::load(&common::template(name)).unwrap();
-        let b = compose(&t, &BookOptions::default()).unwrap();
+        let t = Template::load::<Games>(&common::template(name)).unwrap();
+        let b = compose::<Games>(&t, &BookOptions::default()).unwrap();
         b.pages
             .iter()
             .filter(|p| {

@@ -4,6 +4,7 @@ use clap::Args;
 use puzzlebook::batch::Env;
 use puzzlebook::book::{self, BookOptions};
 use puzzlebook::catalogue::{Catalogue, Maker};
+use puzzlebook::games::Games;
 use puzzlebook::output::{self, write_atomic};
 use puzzlebook::shard::Shard;
 use puzzlebook::{Error, Result};
@@ -86,7 +87,7 @@ fn book_inputs(
     (jobs, progress): (usize, bool),
     volume: Option<u32>,
 ) -> Result<(book::Template, BookOptions)> {
-    let loaded = book::load_template(template)?;
+    let loaded = book::load_template::<Games>(template)?;
     book::for_volume(&loaded, volume).map_err(Error::as_flag)?;
     let template_path = template.unwrap_or(Path::new("templates/default.toml"));
     let fonts = loaded.input_files();
@@ -226,7 +227,7 @@ pub fn book_cmd(args: BookArgs, jobs: usize, show_progress: bool) -> Result<Exit
         )?;
         opts.fresh = Some(std::sync::Arc::new(std::sync::Mutex::new(cat.seen())));
     }
-    let built = book::build(&template, &opts)?;
+    let built = book::build::<Games>(&template, &opts)?;
     // A stop asked for while the book was laid out: nothing is written.
     puzzlebook::interrupt::check()?;
     let written = book::write_with_facts(&args.out, &built)?;
@@ -289,7 +290,7 @@ pub fn cover_cmd(args: CoverArgs, jobs: usize, show_progress: bool) -> Result<Ex
     {
         opts.fresh = Some(std::sync::Arc::new(std::sync::Mutex::new(cat.seen())));
     }
-    let cover = book::cover::build(&template, &opts, args.paper)?;
+    let cover = book::cover::build::<Games>(&template, &opts, args.paper)?;
     puzzlebook::interrupt::check()?;
     write_atomic(&args.out, &cover.pdf)?;
     for w in &cover.warnings {
@@ -331,7 +332,7 @@ pub fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<Exi
             args.shard
         };
         let run_date = args.date.unwrap_or_else(jobs::date::RunDate::today);
-        let job = jobs::Job::load_for(&args.job, run_date)?;
+        let job = jobs::Job::load_for::<Games>(&args.job, run_date)?;
         let opts = jobs::RunOptions {
             out_dir: args.out_dir,
             shard,
@@ -347,7 +348,7 @@ pub fn run_job(args: RunJobArgs, jobs: usize, show_progress: bool) -> Result<Exi
                 LogStyle::Text
             },
         };
-        jobs::run(&job, &opts).map(|_| ())
+        jobs::run::<Games>(&job, &opts).map(|_| ())
     };
     match run() {
         Ok(()) => Ok(ExitCode::SUCCESS),
@@ -401,7 +402,7 @@ pub fn merge_cmd(args: MergeArgs) -> Result<ExitCode> {
         report: args.report.clone(),
         replicates: None,
     };
-    let merged = make::merge(&args.parts, &files)?;
+    let merged = make::merge::<Games>(&args.parts, &files)?;
     super::say(&merged.table)?;
     if merged.kind == "catan-stats" && args.summary.is_some() {
         eprintln!("note: --summary applies to Catan bias parts only");

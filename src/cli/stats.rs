@@ -5,6 +5,7 @@
 use clap::Args;
 use puzzlebook::batch::Env;
 use puzzlebook::games::catan::stats::{CatanStats, CatanStatsSpec};
+use puzzlebook::games::Games;
 use puzzlebook::jobs::make::{Spec, StatSpec, StatsCommand, StatsFiles};
 use puzzlebook::sampling::bias_stat::{BiasSpec, CatanBias};
 use puzzlebook::shard::Shard;
@@ -42,7 +43,7 @@ fn run_stats(
     files: StatsFiles,
     env: Env,
 ) -> Result<ExitCode> {
-    let cmd = StatsCommand::prepare(spec, seed, shard).map_err(Error::as_flag)?;
+    let cmd = StatsCommand::prepare::<Games>(spec, seed, shard).map_err(Error::as_flag)?;
     super::say(&cmd.run(&files, &env, |l| eprintln!("{l}"))?)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -71,37 +71,10 @@ registry! {
 /// Every game's name, in the order books and help list them.
 pub const NAMES: &[&str] = Games::GAMES;
 
-/// Read a game's name in a template or job file: either spelling, kept as
-/// [`Game::NAME`] spells it; an unknown name is refused with the names there are.
-pub fn deserialize_name<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> std::result::Result<String, D::Error> {
-    let name = <String as serde::Deserialize>::deserialize(d)?;
-    match Games::canonical(&name) {
-        Some(known) => Ok(known.to_string()),
-        None => Err(serde::de::Error::custom(
-            crate::Error::UnknownGame {
-                name: crate::input::excerpt(&name),
-                known: NAMES,
-            }
-            .to_string(),
-        )),
-    }
-}
-
 /// Run `visitor` with the game called `name` (either spelling, see
 /// [`Registry::canonical`]).
 pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output> {
     Games::visit(name, visitor)
-}
-
-/// Every kind of statistics output, as job files and part headers name them.
-pub const STATISTICS: &[&str] = Games::STATISTICS;
-
-/// The kind of statistics called `kind` (also spelled with `_` for `-`), as
-/// [`STATISTICS`] spells it; None when no kind has that name.
-pub fn statistic_kind(kind: &str) -> Option<&'static str> {
-    Games::statistic_kind(kind)
 }
 
 /// Run `visitor` with the kind of statistics called `kind` (either spelling); None

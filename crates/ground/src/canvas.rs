@@ -573,7 +573,7 @@ impl Metrics {
 }
 
 /// The raw bytes of a face (DejaVu Sans, from the `dejavu` crate; licence in
-/// src/book/fonts/DejaVu-LICENSE.txt).
+/// crates/book/src/fonts/DejaVu-LICENSE.txt).
 pub fn font_bytes(face: Face) -> &'static [u8] {
     match face {
         Face::Regular => dejavu::sans::regular(),

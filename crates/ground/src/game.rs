@@ -397,6 +397,16 @@ pub trait Registry: 'static {
             .find(|known| *known == name || known.replace('_', "-") == name)
     }
 
+    /// The game's name as [`Game::NAME`] spells it (either spelling, as
+    /// [`Registry::canonical`]), or [`crate::Error::UnknownGame`] naming the games there
+    /// are (the name given shortened and escaped for the message).
+    fn game(name: &str) -> Result<&'static str> {
+        Self::canonical(name).ok_or_else(|| crate::Error::UnknownGame {
+            name: crate::input::excerpt(name),
+            known: Self::GAMES,
+        })
+    }
+
     /// The kind of statistics called `kind` (also spelled with `_` for `-`), as
     /// [`Registry::STATISTICS`] spells it; None when no kind has that name.
     fn statistic_kind(kind: &str) -> Option<&'static str> {

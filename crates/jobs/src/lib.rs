@@ -23,6 +23,19 @@
 //! placeholders `{date}`, `{year}`, `{month}`, `{day}` and `{week}` in `out_dir` and
 //! output names ([`date`]).
 
+#![deny(unsafe_code)]
+#![deny(missing_docs)]
+
+// The floors below, under the names the jobs' modules use.
+use ground::{
+    batch, catalogue, game, input, interrupt, limits, output, progress, seed, shard, statistic, svg,
+};
+pub use ground::{Error, Result};
+use puzzlebook_book as book;
+
+/// This build's version (written into part files and manifests).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub mod date;
 mod file;
 pub mod index;
@@ -38,8 +51,8 @@ pub use lock::*;
 pub use log::*;
 pub use pool::*;
 
+use crate::game::Registry;
 use crate::shard::Shard;
-use crate::{Error, Result};
 use make::{Env, Made, Spec, StatsFiles, Target};
 use manifest::{Entry, Manifest};
 use serde::Deserialize;
@@ -85,9 +98,9 @@ fn clean_stale(dir: &Path, files: &[String]) {
     }
 }
 
-fn up_to_date(m: &Manifest, o: &Output, dir: &Path) -> bool {
+fn up_to_date<R: Registry>(m: &Manifest, o: &Output, dir: &Path) -> bool {
     let entries = m.entries(&o.name);
-    let files = o.files();
+    let files = o.files::<R>();
     entries.len() == files.len()
         && files.iter().all(|f| {
             entries.iter().any(|e| {
@@ -100,7 +113,7 @@ fn up_to_date(m: &Manifest, o: &Output, dir: &Path) -> bool {
 }
 
 /// Run a job: whole, one shard, or the merge of the shards.
-pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
+pub fn run<R: Registry>(job: &Job, opts: &RunOptions) -> Result<RunReport> {
     let dir = opts.out_dir.clone().unwrap_or_else(|| job.out_dir.clone());
     // A date folder is one the job makes: a link planted at its name would send the
     // run's files elsewhere.
@@ -114,21 +127,21 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
         )));
     }
     let (_owned, _owned_parts) = own_folders(&dir, opts.shard)?;
-    let own = own_names(job, &dir, opts.shard)?;
-    check_inputs(job, &dir, &own)?;
+    let own = own_names::<R>(job, &dir, opts.shard)?;
+    check_inputs::<R>(job, &dir, &own)?;
     let mut lock = lock(&dir, opts.shard)?;
     check_not_anothers(job, &dir, opts.force)?;
     // Files of these names that puzzlebook did not write are the user's: refused,
     // never replaced.
     if opts.shard.is_none() {
-        index::check_not_users(job, &dir)?;
+        index::check_not_users::<R>(job, &dir)?;
     }
     let log = Log { style: opts.log };
     log_start(&log, job, opts, &dir);
     let started = Instant::now();
     let report = match opts.shard {
-        Some(shard) => run_shard(job, opts, &dir, shard, &log)?,
-        None => run_whole(job, opts, &dir, &log)?,
+        Some(shard) => run_shard::<R>(job, opts, &dir, shard, &log)?,
+        None => run_whole::<R>(job, opts, &dir, &log)?,
     };
     if opts.shard.is_none() && job.date.is_some() {
         write_index(job, &dir, &report)?;
@@ -142,7 +155,7 @@ pub fn run(job: &Job, opts: &RunOptions) -> Result<RunReport> {
                 json!({"event": "retention_off", "keep": keep, "reason": "--out-dir"}),
             );
         } else {
-            retain_dates(job, &dir, pattern, keep, &log)?;
+            retain_dates::<R>(job, &dir, pattern, keep, &log)?;
         }
     }
     lock.keep();
@@ -219,7 +232,7 @@ fn own_folders(
 
 /// Every name in the output folder the run may write (its own files, the outputs
 /// and, for a shard run, their parts), each checked to be no link, FIFO or device.
-fn own_names(job: &Job, dir: &Path, shard: Option<Shard>) -> Result<Vec<PathBuf>> {
+fn own_names<R: Registry>(job: &Job, dir: &Path, shard: Option<Shard>) -> Result<Vec<PathBuf>> {
     let parts_dir = dir.join("parts");
     let mut own: Vec<PathBuf> = [
         "manifest.json",
@@ -232,7 +245,7 @@ fn own_names(job: &Job, dir: &Path, shard: Option<Shard>) -> Result<Vec<PathBuf>
     .map(|n| dir.join(n))
     .collect();
     for o in &job.outputs {
-        own.extend(o.files().iter().map(|f| dir.join(f)));
+        own.extend(o.files::<R>().iter().map(|f| dir.join(f)));
         if let Some(s) = shard {
             // A shard's part, or a whole book's (the shards take turns at books).
             own.push(part::part_name(&parts_dir, &o.name, s));
@@ -248,14 +261,14 @@ fn own_names(job: &Job, dir: &Path, shard: Option<Shard>) -> Result<Vec<PathBuf>
 /// No output may be an input of the whole job: the job file, any book's template
 /// or the fonts it names; the catalogue (read and written) is neither an input nor
 /// any of the files `own` the run writes.
-fn check_inputs(job: &Job, dir: &Path, own: &[PathBuf]) -> Result<()> {
-    let inputs = job.input_files()?;
+fn check_inputs<R: Registry>(job: &Job, dir: &Path, own: &[PathBuf]) -> Result<()> {
+    let inputs = job.input_files::<R>()?;
     let inputs: Vec<(&str, &Path)> = inputs
         .iter()
         .map(|(w, p)| (w.as_str(), p.as_path()))
         .collect();
     for o in &job.outputs {
-        for f in o.files() {
+        for f in o.files::<R>() {
             crate::output::check_distinct(&[(&o.name, &dir.join(&f))], &inputs)?;
         }
     }
@@ -328,8 +341,14 @@ fn write_index(job: &Job, dir: &Path, report: &RunReport) -> Result<()> {
 
 /// Keep `keep` date folders of the job (named like `pattern`), and log what was
 /// removed and what was left.
-fn retain_dates(job: &Job, dir: &Path, pattern: &str, keep: u32, log: &Log) -> Result<()> {
-    let r = retain::retain(job, dir, pattern, keep)?;
+fn retain_dates<R: Registry>(
+    job: &Job,
+    dir: &Path,
+    pattern: &str,
+    keep: u32,
+    log: &Log,
+) -> Result<()> {
+    let r = retain::retain::<R>(job, dir, pattern, keep)?;
     for p in &r.removed {
         log.event(
             format!("removed {} (keep = {keep})", crate::output::escaped_path(p)),
@@ -365,7 +384,12 @@ fn log_made(log: &Log, name: &str, kind: &str, made: &Made, secs: f64, bytes: u6
     );
 }
 
-fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunReport> {
+fn run_whole<R: Registry>(
+    job: &Job,
+    opts: &RunOptions,
+    dir: &Path,
+    log: &Log,
+) -> Result<RunReport> {
     let mpath = dir.join("manifest.json");
     let mut m = whole_manifest(job, &mpath);
     let mut report = RunReport {
@@ -376,12 +400,12 @@ fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunR
     // makes them again); every output's puzzles are kept in published.txt until the
     // whole run is done, and only then added to the catalogue.
     let mut pool = match &job.catalogue {
-        Some(path) => Some(Pool::open(job, path, dir)?),
+        Some(path) => Some(Pool::open::<R>(job, path, dir)?),
         None => None,
     };
     for o in &job.outputs {
         crate::interrupt::check()?;
-        let skip = can_skip(&m, o, dir, pool.as_ref(), opts.force, log);
+        let skip = can_skip::<R>(&m, o, dir, pool.as_ref(), opts.force, log);
         // The up-to-date check hashes the files (a large one for a while): a stop
         // asked for meanwhile ends the run here.
         crate::interrupt::check()?;
@@ -396,12 +420,12 @@ fn run_whole(job: &Job, opts: &RunOptions, dir: &Path, log: &Log) -> Result<RunR
             );
             continue;
         }
-        clean_stale(dir, &o.files());
+        clean_stale(dir, &o.files::<R>());
         let t = Instant::now();
-        let _ticker = log.ticker(&o.name, || o.spec.total(Shard::default()));
-        let made = make_whole(job, opts, dir, o, pool.as_mut())?;
+        let _ticker = log.ticker(&o.name, || o.spec.total::<R>(Shard::default()));
+        let made = make_whole::<R>(job, opts, dir, o, pool.as_mut())?;
         let secs = t.elapsed().as_secs_f64();
-        let bytes = record_made(&mut m, job, o, dir, &made, secs)?;
+        let bytes = record_made::<R>(&mut m, job, o, dir, &made, secs)?;
         m.save(&mpath)?;
         report.made += 1;
         log_made(log, &o.name, o.spec.kind(), &made, secs, bytes);
@@ -443,7 +467,7 @@ fn whole_manifest(job: &Job, mpath: &Path) -> Manifest {
 /// Whether a whole run leaves an output as it is (unless `force`d): it is up to date
 /// and, drawn past a catalogue, published.txt holds its puzzles and no other run has
 /// published any of them since (which is logged: the output is made again).
-fn can_skip(
+fn can_skip<R: Registry>(
     m: &Manifest,
     o: &Output,
     dir: &Path,
@@ -456,7 +480,7 @@ fn can_skip(
     // An output made by a run that stopped before adding to the catalogue: if
     // another run published any of its puzzles meanwhile, it is made again.
     let taken_meanwhile = drawn.map_or(0, |p| p.collisions(o));
-    if taken_meanwhile > 0 && up_to_date(m, o, dir) {
+    if taken_meanwhile > 0 && up_to_date::<R>(m, o, dir) {
         log.event(
             format!(
                 "made again: {} ({taken_meanwhile} of its puzzles were published by another run since it was made)",
@@ -465,12 +489,12 @@ fn can_skip(
             json!({"event": "published_meanwhile", "output": o.name, "puzzles": taken_meanwhile}),
         );
     }
-    !force && up_to_date(m, o, dir) && recorded && taken_meanwhile == 0
+    !force && up_to_date::<R>(m, o, dir) && recorded && taken_meanwhile == 0
 }
 
 /// Make one output of a whole run, or of a merge from the shards' parts; an output
 /// that publishes draws past the pool and records what it published there.
-fn make_whole(
+fn make_whole<R: Registry>(
     job: &Job,
     opts: &RunOptions,
     dir: &Path,
@@ -481,14 +505,14 @@ fn make_whole(
     let mut pool = pool.filter(|_| publishing);
     let made = if opts.merge && !whole_only(job, o) {
         let parts = find_parts(&dir.join("parts"), o)?;
-        make::merge(&parts, &o.target(dir))?.made
+        make::merge::<R>(&parts, &o.target::<R>(dir))?.made
     } else {
         // Outputs drawn past a catalogue are made whole, by the merge of a
         // sharded run too: only one run can choose them in order.
-        o.spec.make(
+        o.spec.make::<R>(
             o.seed,
             Shard::default(),
-            &Target::Whole(o.target(dir)),
+            &Target::Whole(o.target::<R>(dir)),
             &opts.env,
             pool.as_mut().map(|p| &mut p.seen),
         )?
@@ -501,7 +525,7 @@ fn make_whole(
 
 /// Replace an output's manifest entries with one per file it wrote (entries in job
 /// order, so the manifest reads like the job file); returns the bytes written.
-fn record_made(
+fn record_made<R: Registry>(
     m: &mut Manifest,
     job: &Job,
     o: &Output,
@@ -511,7 +535,7 @@ fn record_made(
 ) -> Result<u64> {
     m.outputs.retain(|e| e.output != o.name);
     let mut bytes = 0;
-    for f in o.files() {
+    for f in o.files::<R>() {
         let (sha256, n) = manifest::file_sha256(&dir.join(&f))?;
         bytes += n;
         m.outputs.push(Entry {
@@ -523,7 +547,7 @@ fn record_made(
             items: made.items,
             seconds: (secs * 1000.0).round() / 1000.0,
             config_sha256: o.config_sha256.clone(),
-            seed: o.effective_seed(),
+            seed: o.effective_seed::<R>(),
         });
     }
     m.outputs
@@ -618,7 +642,7 @@ fn find_parts(parts_dir: &Path, o: &Output) -> Result<Vec<PathBuf>> {
     Ok(v)
 }
 
-fn run_shard(
+fn run_shard<R: Registry>(
     job: &Job,
     opts: &RunOptions,
     dir: &Path,
@@ -672,8 +696,8 @@ fn run_shard(
             &[path.file_name().unwrap().to_string_lossy().into_owned()],
         );
         let t = Instant::now();
-        let _ticker = log.ticker(&o.name, || o.spec.total(my_shard));
-        let made = o.spec.make(
+        let _ticker = log.ticker(&o.name, || o.spec.total::<R>(my_shard));
+        let made = o.spec.make::<R>(
             o.seed,
             my_shard,
             &Target::Part {

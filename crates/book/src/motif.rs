@@ -2,7 +2,7 @@
 //! the look of the game that fills most of the book.
 
 use crate::canvas::{pt, Canvas, Color, Point, Rect, Stroke};
-use crate::games::Motif;
+use crate::game::Motif;
 use rand::{Rng as _, SeedableRng};
 
 /// A theme's colours: (background, accent).

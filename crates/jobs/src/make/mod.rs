@@ -4,7 +4,7 @@
 
 use super::part::{self, Header, PartFile};
 use crate::batch::{self, Record, RunOptions};
-use crate::games::{self, Game, GameVisitor, Present};
+use crate::game::{Game, GameVisitor, Present, Registry};
 use crate::output::AtomicFile;
 use crate::shard::Shard;
 use crate::{Error, Result};
@@ -31,7 +31,7 @@ pub enum Spec {
     /// One picture per puzzle and one per solution (SVG, PNG or both), with the
     /// puzzles' JSON records: a daily feed's files.
     Images(ImagesSpec),
-    /// A statistics output of a game (see [`crate::games::statistic`]).
+    /// A statistics output of a game (see [`crate::statistic`]).
     Statistic(StatSpec),
 }
 
@@ -52,7 +52,6 @@ pub enum ItemFormat {
 pub struct ItemsSpec {
     /// The game's name, as on the command line or in templates (either spelling of
     /// `number-match`), kept as the registry spells it.
-    #[serde(deserialize_with = "crate::games::deserialize_name")]
     pub game: String,
     /// How many items (before sharding).
     pub count: u64,
@@ -95,7 +94,6 @@ fn default_dpi() -> u32 {
 #[serde(deny_unknown_fields)]
 pub struct ImagesSpec {
     /// The game's name.
-    #[serde(deserialize_with = "crate::games::deserialize_name")]
     pub game: String,
     /// How many puzzles (1 to [`MAX_IMAGES`]).
     pub count: u64,
@@ -281,12 +279,12 @@ pub struct Merged {
 }
 
 /// Merge parts into the final output(s).
-pub fn merge(paths: &[PathBuf], files: &StatsFiles) -> Result<Merged> {
+pub fn merge<R: Registry>(paths: &[PathBuf], files: &StatsFiles) -> Result<Merged> {
     let mut parts = part::open_all(paths)?;
     let kind = parts[0].header.kind.clone();
     let dest = Dest::File(files.out.clone());
     let (made, table) = match kind.as_str() {
-        "items" => (merge_items(&mut parts, &dest)?, String::new()),
+        "items" => (merge_items::<R>(&mut parts, &dest)?, String::new()),
         "book" => {
             // The PDF and, when the part carries them, its facts: appearing together.
             let mut set = crate::output::FileSet::new();
@@ -311,7 +309,7 @@ pub fn merge(paths: &[PathBuf], files: &StatsFiles) -> Result<Merged> {
         }
         other => {
             let config = parts[0].header.config.clone();
-            let Some(stat) = from_part(other, &config)? else {
+            let Some(stat) = from_part::<R>(other, &config)? else {
                 return Err(Error::invalid(format!(
                     "{}: unknown part kind '{other}'",
                     parts[0].path.display()
@@ -323,16 +321,23 @@ pub fn merge(paths: &[PathBuf], files: &StatsFiles) -> Result<Merged> {
     Ok(Merged { made, kind, table })
 }
 
+/// An output's `game` as `R` spells it, or the line its reader shows.
+fn game_of<R: Registry>(name: &str) -> std::result::Result<String, String> {
+    R::game(name)
+        .map(str::to_string)
+        .map_err(|e| format!("`game`: {e}"))
+}
+
 impl Spec {
     /// The output a job file's `[[output]]` table describes (without `name` and
     /// `seed`): `kind` picks items, book, images or a game's statistics.
-    pub fn from_table(mut t: toml::Table) -> std::result::Result<Spec, String> {
+    pub fn from_table<R: Registry>(mut t: toml::Table) -> std::result::Result<Spec, String> {
         let kind = match t.get("kind") {
             Some(toml::Value::String(k)) => k.clone(),
             Some(_) => return Err("kind must be a string, such as \"items\"".into()),
             None => return Err("missing field `kind`".into()),
         };
-        if let Some(stat) = crate::games::statistic_kind(&kind) {
+        if let Some(stat) = R::statistic_kind(&kind) {
             t.remove("kind");
             let options = serde_json::to_value(&t).map_err(|e| e.to_string())?;
             return Ok(Spec::Statistic(StatSpec {
@@ -341,7 +346,7 @@ impl Spec {
             }));
         }
         let mut kinds = vec!["items", "book", "images"];
-        kinds.extend(crate::games::STATISTICS);
+        kinds.extend(R::STATISTICS);
         t.remove("kind");
         // Each kind's own table, read with the path of a wrong value kept (`count`,
         // `formats[0]`), so the message names the key.
@@ -367,9 +372,15 @@ impl Spec {
             )
         }
         match kind.as_str() {
-            "items" => read(t, &kind).map(Spec::Items),
+            "items" => read(t, &kind).and_then(|mut s: ItemsSpec| {
+                s.game = game_of::<R>(&s.game)?;
+                Ok(Spec::Items(s))
+            }),
             "book" => read(t, &kind).map(Spec::Book),
-            "images" => read(t, &kind).map(Spec::Images),
+            "images" => read(t, &kind).and_then(|mut s: ImagesSpec| {
+                s.game = game_of::<R>(&s.game)?;
+                Ok(Spec::Images(s))
+            }),
             _ => Err(format!(
                 "unknown kind `{}`: use one of {}",
                 crate::input::excerpt(&kind),
@@ -396,11 +407,11 @@ impl Spec {
 
     /// The most puzzles this output can add to a catalogue (its count; a book's
     /// sections' counts), checked against the catalogue's room before any work.
-    pub fn publishes_at_most(&self) -> u64 {
+    pub fn publishes_at_most<R: Registry>(&self) -> u64 {
         match self {
             Spec::Items(i) => i.count,
             Spec::Images(i) => i.count,
-            Spec::Book(b) => crate::book::Template::load(b.template_path())
+            Spec::Book(b) => crate::book::Template::load::<R>(b.template_path())
                 .map_or(0, |t| t.sections.iter().map(|s| s.count as u64).sum()),
             Spec::Statistic(_) => 0,
         }
@@ -408,18 +419,18 @@ impl Spec {
 
     /// Items (or samples) this output makes for `shard`, for progress reports (None
     /// for a book, whose sections count for themselves).
-    pub fn total(&self, shard: Shard) -> Option<u64> {
+    pub fn total<R: Registry>(&self, shard: Shard) -> Option<u64> {
         match self {
             Spec::Items(i) => Some(shard.len(i.first, i.count)),
             Spec::Images(i) => Some(i.count),
             Spec::Book(_) => None,
-            Spec::Statistic(s) => s.total(shard),
+            Spec::Statistic(s) => s.total::<R>(shard),
         }
     }
 
     /// Check everything that can be checked before running (game, parameters,
     /// template, rules, counts) and give the configuration that identifies the output.
-    pub fn check(&self, seed: Option<u64>) -> Result<Value> {
+    pub fn check<R: Registry>(&self, seed: Option<u64>) -> Result<Value> {
         let s = seed.unwrap_or(crate::seed::DEFAULT_SEED);
         Ok(match self {
             Spec::Items(i) => {
@@ -428,7 +439,7 @@ impl Spec {
                 }
                 crate::shard::check_range(i.first, i.count)?;
                 let config = std::cell::RefCell::new(Value::Null);
-                with_game(
+                with_game::<R, _>(
                     &i.game,
                     &i.params,
                     Check {
@@ -439,7 +450,7 @@ impl Spec {
                 )?;
                 config.into_inner()
             }
-            Spec::Book(b) => book_config(b, seed)?.0,
+            Spec::Book(b) => book_config::<R>(b, seed)?.0,
             Spec::Images(i) => {
                 if i.count == 0 || i.count > MAX_IMAGES {
                     return Err(Error::invalid(format!(
@@ -458,7 +469,7 @@ impl Spec {
                 crate::svg::check_dpi(i.dpi)?;
                 crate::shard::check_range(i.first, i.count)?;
                 let config = std::cell::RefCell::new(Value::Null);
-                with_game(
+                with_game::<R, _>(
                     &i.game,
                     &i.params,
                     CheckImages {
@@ -469,14 +480,14 @@ impl Spec {
                 )?;
                 config.into_inner()
             }
-            Spec::Statistic(stat) => stat.prepare(s)?.header(),
+            Spec::Statistic(stat) => stat.prepare::<R>(s)?.header(),
         })
     }
 
     /// Make the output: whole into `files`, or (with `part`) this shard's part at
     /// `part_path`. With `fresh`, items and books draw past those puzzles (a
     /// catalogue's, and what earlier outputs took) and say what they published.
-    pub fn make(
+    pub fn make<R: Registry>(
         &self,
         seed: Option<u64>,
         shard: Shard,
@@ -490,7 +501,7 @@ impl Spec {
             Target::Part { path, tag } => (Some(tag.as_deref()), Dest::File(path.clone())),
         };
         match self {
-            Spec::Items(i) => with_game(
+            Spec::Items(i) => with_game::<R, _>(
                 &i.game,
                 &i.params,
                 MakeItems {
@@ -503,14 +514,14 @@ impl Spec {
                     fresh,
                 },
             ),
-            Spec::Book(b) => book(b, seed, part, &dest, env, fresh),
+            Spec::Book(b) => book::<R>(b, seed, part, &dest, env, fresh),
             Spec::Images(i) => {
                 let Target::Whole(files) = target else {
                     return Err(Error::invalid(
                         "an images output is made whole, not in shards",
                     ));
                 };
-                with_game(
+                with_game::<R, _>(
                     &i.game,
                     &i.params,
                     MakeImages {
@@ -522,7 +533,10 @@ impl Spec {
                     },
                 )
             }
-            Spec::Statistic(stat) => Ok(stat.prepare(s)?.make(shard, target, env, &mut |_| {})?.0),
+            Spec::Statistic(stat) => Ok(stat
+                .prepare::<R>(s)?
+                .make(shard, target, env, &mut |_| {})?
+                .0),
         }
     }
 }

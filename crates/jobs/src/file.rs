@@ -66,31 +66,31 @@ pub struct Output {
 impl Output {
     /// The files this output writes, relative to the output folder: its name, and
     /// the other files its kind's options name (a summary CSV, a report).
-    pub fn files(&self) -> Vec<String> {
+    pub fn files<R: Registry>(&self) -> Vec<String> {
         match &self.spec {
             Spec::Images(i) => return i.files(&self.name),
             // The PDF, and beside it the facts to make it again.
             Spec::Book(_) => return vec![self.name.clone(), format!("{}.json", self.name)],
             _ => {}
         }
-        self.target(Path::new(""))
+        self.target::<R>(Path::new(""))
             .all()
             .iter()
             .map(|f| f.to_string_lossy().into_owned())
             .collect()
     }
 
-    pub(super) fn target(&self, dir: &Path) -> StatsFiles {
+    pub(super) fn target<R: Registry>(&self, dir: &Path) -> StatsFiles {
         match &self.spec {
-            Spec::Statistic(s) => s.job_files(dir.join(&self.name), dir),
+            Spec::Statistic(s) => s.job_files::<R>(dir.join(&self.name), dir),
             _ => StatsFiles::single(dir.join(&self.name)),
         }
     }
 
-    pub(super) fn effective_seed(&self) -> u64 {
+    pub(super) fn effective_seed<R: Registry>(&self) -> u64 {
         match (&self.spec, self.seed) {
             (_, Some(s)) => s,
-            (Spec::Book(b), None) => crate::book::Template::load(b.template_path())
+            (Spec::Book(b), None) => crate::book::Template::load::<R>(b.template_path())
                 .ok()
                 .and_then(|t| t.seed)
                 .unwrap_or(crate::seed::DEFAULT_SEED),
@@ -119,7 +119,7 @@ pub(super) fn file_name_ok(name: &str) -> bool {
 impl Job {
     /// Every file the job reads, with what it is: the job file, each book's template
     /// and the fonts the template names.
-    pub fn input_files(&self) -> Result<Vec<(String, PathBuf)>> {
+    pub fn input_files<R: Registry>(&self) -> Result<Vec<(String, PathBuf)>> {
         let mut v = vec![("the job file".to_string(), self.path.clone())];
         for o in &self.outputs {
             if let Spec::Book(b) = &o.spec {
@@ -127,7 +127,7 @@ impl Job {
                     format!("the template of '{}'", o.name),
                     b.template_path().to_path_buf(),
                 ));
-                let t = crate::book::Template::load(b.template_path())?;
+                let t = crate::book::Template::load::<R>(b.template_path())?;
                 for (what, p) in t.input_files() {
                     v.push((format!("{what} (output '{}')", o.name), p));
                 }
@@ -137,15 +137,15 @@ impl Job {
     }
 
     /// Read and check a job file for a run today (UTC); see [`Job::load_for`].
-    pub fn load(path: &Path) -> Result<Job> {
-        Job::load_for(path, date::RunDate::today())
+    pub fn load<R: Registry>(path: &Path) -> Result<Job> {
+        Job::load_for::<R>(path, date::RunDate::today())
     }
 
     /// Read and check a job file for a run on `run_date`: unknown keys, bad names,
     /// conflicting outputs, missing templates, unknown games and bad parameters are
     /// errors before anything runs. Seeds and names that draw on the date are filled
     /// in here.
-    pub fn load_for(path: &Path, run_date: date::RunDate) -> Result<Job> {
+    pub fn load_for<R: Registry>(path: &Path, run_date: date::RunDate) -> Result<Job> {
         let l = Loader {
             path,
             run_date,
@@ -165,7 +165,7 @@ impl Job {
             None => None,
             Some(v) => Some(l.seed(v).map_err(|e| l.bad(e))?),
         };
-        let outputs = l.outputs(&text, file.output, job_seed, file.catalogue.as_deref())?;
+        let outputs = l.outputs::<R>(&text, file.output, job_seed, file.catalogue.as_deref())?;
         let (out_dir, date_folder) = l.out_dir(file.out_dir.as_deref(), file.keep)?;
         let catalogue = l.catalogue(file.catalogue.as_deref())?;
         let canonical =
@@ -261,7 +261,7 @@ impl Loader<'_> {
     }
 
     /// Every `[[output]]` table, checked, in order; no two may write one file.
-    pub(super) fn outputs(
+    pub(super) fn outputs<R: Registry>(
         &self,
         text: &str,
         tables: Vec<toml::Spanned<toml::Table>>,
@@ -278,8 +278,8 @@ impl Loader<'_> {
                 .filter(|&&b| b == b'\n')
                 .count()
                 + 1;
-            let o = self.output(i, line, spanned.into_inner(), job_seed, catalogue)?;
-            for f in o.files() {
+            let o = self.output::<R>(i, line, spanned.into_inner(), job_seed, catalogue)?;
+            for f in o.files::<R>() {
                 if !file_name_ok(&f) {
                     return Err(self.at(line, &o.name, format!("'{f}' is not a plain file name")));
                 }
@@ -298,7 +298,7 @@ impl Loader<'_> {
 
     /// The `i`th `[[output]]` table, starting on `line`: its name, seed and checked
     /// configuration.
-    pub(super) fn output(
+    pub(super) fn output<R: Registry>(
         &self,
         i: usize,
         line: usize,
@@ -318,11 +318,11 @@ impl Loader<'_> {
             None => job_seed,
             Some(v) => Some(self.seed(&v).map_err(at)?),
         };
-        let mut spec = Spec::from_table(t).map_err(at)?;
+        let mut spec = Spec::from_table::<R>(t).map_err(at)?;
         if let Spec::Book(b) = &mut spec {
-            self.place_template(b, catalogue).map_err(at)?;
+            self.place_template::<R>(b, catalogue).map_err(at)?;
         }
-        let mut config = spec.check(seed).map_err(|e| at(e.to_string()))?;
+        let mut config = spec.check::<R>(seed).map_err(|e| at(e.to_string()))?;
         if let Spec::Images(i) = &mut spec {
             i.solutions = config["solutions"] == true;
         }
@@ -367,13 +367,13 @@ impl Loader<'_> {
 
     /// A book's template, read relative to the job file; its template may not name a
     /// catalogue the job file does not.
-    pub(super) fn place_template(
+    pub(super) fn place_template<R: Registry>(
         &self,
         b: &mut make::BookSpec,
         catalogue: Option<&str>,
     ) -> std::result::Result<(), String> {
         b.read_from = Some(self.near_job(&b.template));
-        let named = crate::book::Template::load(b.template_path())
+        let named = crate::book::Template::load::<R>(b.template_path())
             .ok()
             .and_then(|t| t.catalogue);
         if named.is_some() && catalogue.is_none() {

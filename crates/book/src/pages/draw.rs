@@ -3,7 +3,7 @@
 use super::*;
 
 /// Draw every page.
-pub(in crate::book) fn draw_all(
+pub(crate) fn draw_all(
     ty: &Type,
     book: &BookText<'_>,
     chapters: &[Chapter],

@@ -4,7 +4,7 @@
 use super::*;
 
 /// Plan every page for one page geometry.
-pub(in crate::book) fn plan(
+pub(crate) fn plan(
     ty: &Type,
     template: &Template,
     chapters: &[Chapter],
@@ -49,9 +49,7 @@ pub(in crate::book) fn plan(
     };
 
     let content_pages = kinds.len();
-    let target = content_pages
-        .max(crate::book::MIN_PAGES)
-        .next_multiple_of(2);
+    let target = content_pages.max(crate::MIN_PAGES).next_multiple_of(2);
     while kinds.len() < target {
         kinds.push(Kind::Notes);
     }
@@ -237,7 +235,7 @@ impl Tiling {
         if !thin {
             return None;
         }
-        let better = (per_page + 1..=crate::book::template::MAX_PER_PAGE)
+        let better = (per_page + 1..=crate::template::MAX_PER_PAGE)
             .find(|&n| self.fill(n, live_h) >= MIN_FILL);
         Some(format!(
             "section {} ({}): a full page of its puzzles uses {:.0}% of the page's height{}",
@@ -364,7 +362,7 @@ pub(super) fn plan_answers(
             scaled_rows(ty, chapter, s, live.w)
         } else {
             let cols = template.answers.columns.unwrap_or_else(|| {
-                (1..=crate::book::template::MAX_ANSWER_COLUMNS)
+                (1..=crate::template::MAX_ANSWER_COLUMNS)
                     .rev()
                     .find(|&c| {
                         answers_legible(ty, chapter, live.w / c as f32 - 2.0 * PAD_MM, max_draw_h)
@@ -422,7 +420,7 @@ pub(super) fn answer_section_h(ty: &Type, chapter: &Chapter, w: f32) -> f32 {
 }
 
 /// What the pages print about the book as a whole.
-pub(in crate::book) struct BookText<'a> {
+pub(crate) struct BookText<'a> {
     pub template: &'a Template,
     pub seed: u64,
     pub template_name: Option<&'a str>,

@@ -49,8 +49,7 @@ pub(super) fn cover_facts(
 
 /// The motif of the game with the most puzzles (the first such on a tie; the grid
 /// for a book without sections).
-pub(super) fn main_motif(chapters: &[Chapter]) -> games::Motif {
-    use crate::games::Motif;
+pub(super) fn main_motif(chapters: &[Chapter]) -> Motif {
     let mut by_motif: Vec<(Motif, usize)> = Vec::new();
     for ch in chapters {
         let m = ch.items.motif();

@@ -149,7 +149,7 @@ pub(super) fn record_holder(f: &std::fs::File, what: &str) {
 
 /// Who holds a lock, as its holder wrote it ("process 123 (shard 0/2)"), if known.
 pub(super) fn holder(path: &Path) -> Option<String> {
-    let f = crate::jobs::manifest::open_regular(path).ok()?;
+    let f = crate::manifest::open_regular(path).ok()?;
     let mut s = String::new();
     std::io::Read::read_to_string(&mut std::io::Read::take(f, 200), &mut s).ok()?;
     let s = s.trim();

@@ -18,9 +18,9 @@ mod puzzles;
 use answers::*;
 use back::*;
 pub use check::*;
-pub(in crate::book) use draw::*;
-pub(in crate::book) use front::*;
-pub(in crate::book) use plan::*;
+pub(crate) use draw::*;
+pub(crate) use front::*;
+pub(crate) use plan::*;
 use puzzles::*;
 
 /// The book's type: faces and sizes. Large print scales every size by

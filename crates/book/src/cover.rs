@@ -16,6 +16,7 @@ use super::{pdf, BookOptions, Composed};
 use crate::canvas::{
     cap_height, pt, text_width, wrap, Align, Canvas, Color, Face, Rect, MM_PER_PT,
 };
+use crate::game::Registry;
 use crate::{Error, Result};
 
 /// Interiors with fewer pages get no spine text (KDP's rule).
@@ -152,7 +153,7 @@ fn sample_region(trim_w: f32, trim_h: f32) -> Rect {
 #[derive(Debug, Clone)]
 pub struct CoverFacts {
     /// The pattern and palette.
-    pub theme: crate::games::Motif,
+    pub theme: crate::game::Motif,
     /// The front's puzzle, drawn in [`art_box`] (front panel coordinates).
     pub art: Option<Canvas>,
     /// The back's sample puzzle, drawn in [`sample_box`], and its caption.
@@ -271,9 +272,13 @@ pub struct Cover {
 
 /// Make the cover for the interior `template` makes with `opts`; `paper` overrides
 /// the template's.
-pub fn build(template: &Template, opts: &BookOptions, paper: Option<Paper>) -> Result<Cover> {
-    let composed =
-        crate::batch::thread_pool(opts.env.jobs)?.install(|| super::compose(template, opts))?;
+pub fn build<R: Registry>(
+    template: &Template,
+    opts: &BookOptions,
+    paper: Option<Paper>,
+) -> Result<Cover> {
+    let composed = crate::batch::thread_pool(opts.env.jobs)?
+        .install(|| super::compose::<R>(template, opts))?;
     // The volume is the front's mark: the subtitle stays the template's own.
     let paper = paper.unwrap_or(template.cover.paper);
     let (geometry, canvas, spine_text, warnings) = compose(template, &composed, paper)?;

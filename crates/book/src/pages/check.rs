@@ -4,12 +4,7 @@
 use super::*;
 
 /// Refuse an intro too long for the first page of its section.
-pub(in crate::book) fn check_intro(
-    ty: &Type,
-    section: usize,
-    intro: &str,
-    live: Rect,
-) -> Result<()> {
+pub(crate) fn check_intro(ty: &Type, section: usize, intro: &str, live: Rect) -> Result<()> {
     let room = (live.h - FOOTER_MM - line_h(ty.heading) - 4.0) * MAX_INTRO_SHARE;
     let lines = wrap(intro, ty.body, ty.regular, live.w).len();
     if text_block_h(lines, ty.body) > room {
@@ -37,7 +32,7 @@ pub const MAX_TITLE_CHARS: usize = 200;
 /// Refuse a title, subtitle, author or publisher the title page cannot hold, and a
 /// section heading wider than its one line: before any puzzle is made, with the
 /// size that fits.
-pub(in crate::book) fn check_titles(ty: &Type, t: &Template, area: Rect) -> Result<()> {
+pub(crate) fn check_titles(ty: &Type, t: &Template, area: Rect) -> Result<()> {
     let chars = t.title.chars().count() + t.subtitle.chars().count();
     if chars > MAX_TITLE_CHARS {
         return Err(Error::invalid(format!(
@@ -171,7 +166,7 @@ pub(super) fn chars_that_fit(text: &str, size: f32, face: Face, width: f32) -> u
 /// Check every page before it is written: every mark inside the page's safe area (its
 /// live area), no text under 7 pt. A game's drawing too small to read names its
 /// section and what to change.
-pub(in crate::book) fn check_pages(
+pub(crate) fn check_pages(
     ty: &Type,
     canvases: &[Canvas],
     g: &Geometry,

@@ -27,7 +27,11 @@ pub struct StatsCommand {
 
 impl StatsCommand {
     /// Check `spec` (a statistics kind) for `seed` and `shard` (None: the whole run).
-    pub fn prepare(spec: Spec, seed: u64, shard: Option<Shard>) -> Result<StatsCommand> {
+    pub fn prepare<R: Registry>(
+        spec: Spec,
+        seed: u64,
+        shard: Option<Shard>,
+    ) -> Result<StatsCommand> {
         let Spec::Statistic(stat) = &spec else {
             return Err(Error::invalid(format!(
                 "{} is not a statistics output",
@@ -35,7 +39,7 @@ impl StatsCommand {
             )));
         };
         Ok(StatsCommand {
-            stat: stat.prepare(seed)?,
+            stat: stat.prepare::<R>(seed)?,
             shard,
         })
     }

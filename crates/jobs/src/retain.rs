@@ -10,6 +10,7 @@
 use super::index::{self, OwnName};
 use super::manifest::{self, Manifest};
 use super::Job;
+use crate::game::Registry;
 use crate::output::escaped;
 use crate::{Error, Result};
 use rustix::fd::OwnedFd;
@@ -129,7 +130,7 @@ impl Folder {
 /// `published.txt` with their seals (or, an earlier version's, exactly what it wrote),
 /// its own lock files and the parts of this job's outputs. Anything else leaves the
 /// folder whole, said so.
-pub fn retain(job: &Job, dir: &Path, pattern: &str, keep: u32) -> Result<Retained> {
+pub fn retain<R: Registry>(job: &Job, dir: &Path, pattern: &str, keep: u32) -> Result<Retained> {
     let mut done = Retained::default();
     let parent_path = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -213,7 +214,7 @@ pub fn retain(job: &Job, dir: &Path, pattern: &str, keep: u32) -> Result<Retaine
             done.kept.push((path, why));
             continue;
         }
-        match remove_run_folder(&parent, &f.name, &f.folder, &f.manifest) {
+        match remove_run_folder::<R>(&parent, &f.name, &f.folder, &f.manifest) {
             Ok(None) => done.removed.push(path),
             Ok(Some(why)) => done.kept.push((path, why)),
             Err(Error::Interrupted) => return Err(Error::Interrupted),
@@ -276,7 +277,7 @@ impl Plan {
 
 /// Look at every name in the run folder (manifest `m`; `held`: this process holds its
 /// `.puzzlebook.lock`): which are puzzlebook's own, unchanged, and which are not.
-fn plan_removal(folder: &Folder, m: &Manifest, held: bool) -> Result<Plan> {
+fn plan_removal<R: Registry>(folder: &Folder, m: &Manifest, held: bool) -> Result<Plan> {
     let mut plan = Plan {
         files: Vec::new(),
         parts: None,
@@ -313,7 +314,7 @@ fn plan_removal(folder: &Folder, m: &Manifest, held: bool) -> Result<Plan> {
         let ok = if name == "manifest.json" {
             Ok(())
         } else if let Some(which) = OwnName::of(&name) {
-            if index::is_own(which, file, Some(m), &sibling)? {
+            if index::is_own::<R>(which, file, Some(m), &sibling)? {
                 Ok(())
             } else {
                 Err("not written by puzzlebook, or changed since")
@@ -428,7 +429,7 @@ fn plan_parts(folder: &Folder, m: &Manifest, plan: &mut Plan) -> Result<()> {
 /// Remove what puzzlebook made in the run folder `name` of `parent` (open as
 /// `folder`) and the folder, when everything in it is puzzlebook's own and unchanged.
 /// Some(reason): the folder was left whole.
-fn remove_run_folder(
+fn remove_run_folder<R: Registry>(
     parent: &Folder,
     name: &OsStr,
     folder: &Folder,
@@ -439,7 +440,7 @@ fn remove_run_folder(
         Some(f) if f.try_lock().is_err() => return Ok(Some("a run is using it".into())),
         held => held,
     };
-    let plan = plan_removal(folder, m, held.is_some())?;
+    let plan = plan_removal::<R>(folder, m, held.is_some())?;
     if !plan.foreign.is_empty() {
         let n = plan.foreign.len();
         let mut names: Vec<String> = plan.foreign.into_iter().take(5).collect();

@@ -3,8 +3,9 @@
 
 use super::*;
 
-pub use crate::games::statistic::StatsFiles;
-use crate::games::statistic::{StatFile, StatVisitor, Statistic};
+use crate::game::Registry;
+pub use crate::statistic::StatsFiles;
+use crate::statistic::{StatFile, StatVisitor, Statistic};
 
 /// The shard a part says it holds.
 fn shard_of(p: &PartFile) -> Shard {
@@ -52,7 +53,7 @@ fn write_all(outputs: Vec<StatFile>) -> Result<()> {
 }
 
 /// A job file's (or the command line's) statistics output: the kind, as
-/// [`crate::games::STATISTICS`] spells it, and its options as given, read into the
+/// [`Registry::STATISTICS`] spells it, and its options as given, read into the
 /// kind's own [`Statistic::Spec`] when it is checked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StatSpec {
@@ -77,7 +78,7 @@ impl StatSpec {
     }
 
     /// Check the output for `seed`: everything that can be checked before any work.
-    pub fn prepare(&self, seed: u64) -> Result<Box<dyn Prepared>> {
+    pub fn prepare<R: Registry>(&self, seed: u64) -> Result<Box<dyn Prepared>> {
         struct Prepare<'a>(&'a StatSpec, u64);
         impl StatVisitor for Prepare<'_> {
             type Out = Result<Box<dyn Prepared>>;
@@ -85,12 +86,12 @@ impl StatSpec {
                 Ok(Box::new(S::new(&self.0.read::<S>()?, self.1)?))
             }
         }
-        crate::games::visit_statistic(self.kind, Prepare(self, seed)).expect("a known kind")
+        R::visit_statistic(self.kind, Prepare(self, seed)).expect("a known kind")
     }
 
     /// Items a run counts in `shard`, for progress reports (None when the options
     /// cannot be read: the check says why).
-    pub fn total(&self, shard: Shard) -> Option<u64> {
+    pub fn total<R: Registry>(&self, shard: Shard) -> Option<u64> {
         struct Total<'a>(&'a StatSpec, Shard);
         impl StatVisitor for Total<'_> {
             type Out = Option<u64>;
@@ -98,11 +99,11 @@ impl StatSpec {
                 Some(S::total(&self.0.read::<S>().ok()?, self.1))
             }
         }
-        crate::games::visit_statistic(self.kind, Total(self, shard)).flatten()
+        R::visit_statistic(self.kind, Total(self, shard)).flatten()
     }
 
     /// The files of the job output named `out` in the folder `dir`.
-    pub fn job_files(&self, out: PathBuf, dir: &Path) -> StatsFiles {
+    pub fn job_files<R: Registry>(&self, out: PathBuf, dir: &Path) -> StatsFiles {
         struct Files<'a>(&'a StatSpec, PathBuf, &'a Path);
         impl StatVisitor for Files<'_> {
             type Out = StatsFiles;
@@ -113,7 +114,7 @@ impl StatSpec {
                 }
             }
         }
-        crate::games::visit_statistic(self.kind, Files(self, out, dir)).expect("a known kind")
+        R::visit_statistic(self.kind, Files(self, out, dir)).expect("a known kind")
     }
 }
 
@@ -158,7 +159,7 @@ impl<S: Statistic> Prepared for S {
 }
 
 /// The statistic a part of kind `kind` describes (None: not a statistics kind).
-pub fn from_part(kind: &str, config: &Value) -> Result<Option<Box<dyn Prepared>>> {
+pub fn from_part<R: Registry>(kind: &str, config: &Value) -> Result<Option<Box<dyn Prepared>>> {
     struct FromHeader<'a>(&'a Value);
     impl StatVisitor for FromHeader<'_> {
         type Out = Result<Box<dyn Prepared>>;
@@ -168,7 +169,7 @@ pub fn from_part(kind: &str, config: &Value) -> Result<Option<Box<dyn Prepared>>
             Ok(Box::new(S::from_header(header)?))
         }
     }
-    crate::games::visit_statistic(kind, FromHeader(config)).transpose()
+    R::visit_statistic(kind, FromHeader(config)).transpose()
 }
 
 /// Make a statistics output: the whole run into the files of `Target::Whole`, or
@@ -207,7 +208,7 @@ pub fn make_statistic<S: Statistic>(
 
 /// Merge statistics parts (checked to be the shards of one run) into the files of a
 /// whole run: the same bytes a whole run writes. Gives what was made and the table.
-pub(in crate::jobs) fn merge_parts<S: Statistic>(
+pub(crate) fn merge_parts<S: Statistic>(
     stat: &S,
     parts: &mut [PartFile],
     files: &StatsFiles,

@@ -1,6 +1,7 @@
 //! Items outputs (JSON Lines or text) and books: made whole, as parts, and merged.
 
 use super::*;
+use crate::game::Registry;
 
 /// The part-header configuration of an items run: what parts must share to merge.
 #[derive(Serialize, Deserialize)]
@@ -187,10 +188,10 @@ pub(super) fn file_of(dest: &Dest) -> Vec<PathBuf> {
 }
 
 /// Merge items parts: records in index order, exactly as one run writes them.
-pub(super) fn merge_items(parts: &mut [PartFile], dest: &Dest) -> Result<Made> {
+pub(super) fn merge_items<R: Registry>(parts: &mut [PartFile], dest: &Dest) -> Result<Made> {
     let cfg: ItemsHeader = serde_json::from_value(parts[0].header.config.clone())
         .map_err(|e| Error::invalid(format!("bad part header: {e}")))?;
-    games::visit(
+    R::visit(
         &cfg.game.clone(),
         MergeItems {
             parts,
@@ -308,8 +309,12 @@ impl<W: WithGame> GameVisitor for FromTable<'_, W> {
 }
 
 /// Look the game up by name and build it from a parameter table.
-pub(crate) fn with_game<W: WithGame>(name: &str, params: &toml::Table, then: W) -> Result<Made> {
-    games::visit(name, FromTable { params, then })?
+pub(crate) fn with_game<R: Registry, W: WithGame>(
+    name: &str,
+    params: &toml::Table,
+    then: W,
+) -> Result<Made> {
+    R::visit(name, FromTable { params, then })?
 }
 
 /// Write a part (with the job output's tag, if any) rather than the final file.
@@ -361,11 +366,11 @@ impl WithGame for Check<'_> {
     }
 }
 
-pub(super) fn book_config(
+pub(super) fn book_config<R: Registry>(
     spec: &BookSpec,
     seed: Option<u64>,
 ) -> Result<(Value, crate::book::Template)> {
-    let template = crate::book::Template::load(spec.template_path())?;
+    let template = crate::book::Template::load::<R>(spec.template_path())?;
     let text = crate::input::read_capped(
         spec.template_path(),
         crate::limits::MAX_CONFIG_BYTES,
@@ -374,7 +379,7 @@ pub(super) fn book_config(
     crate::book::for_volume(&template, spec.volume)?;
     let mut config = json!({
         "template": spec.template.display().to_string(),
-        "template_sha256": crate::jobs::manifest::sha256_hex(&text),
+        "template_sha256": crate::manifest::sha256_hex(&text),
         "seed": seed,
     });
     if let Some(v) = spec.volume {
@@ -383,7 +388,7 @@ pub(super) fn book_config(
     Ok((config, template))
 }
 
-pub(super) fn book(
+pub(super) fn book<R: Registry>(
     spec: &BookSpec,
     seed: Option<u64>,
     part: Option<Tag>,
@@ -391,7 +396,7 @@ pub(super) fn book(
     env: &Env,
     fresh: Option<&mut crate::catalogue::Seen>,
 ) -> Result<Made> {
-    let (config, template) = book_config(spec, seed)?;
+    let (config, template) = book_config::<R>(spec, seed)?;
     // The book takes the set and gives it back with its own puzzles added.
     let shared = fresh
         .as_ref()
@@ -400,7 +405,7 @@ pub(super) fn book(
     if let (Some(seen), Some(s)) = (fresh.as_mut(), &shared) {
         *s.lock().unwrap_or_else(|p| p.into_inner()) = std::mem::take(*seen);
     }
-    let built = crate::book::build(
+    let built = crate::book::build::<R>(
         &template,
         &crate::book::BookOptions {
             seed,
@@ -422,7 +427,7 @@ pub(super) fn book(
             let mut sink = Sink::open(dest)?;
             let mut h = Header::new("book", config, Shard::default()).tagged(tag);
             h.items = Some(built.puzzles as u64);
-            h.payload_sha256 = Some(crate::jobs::manifest::sha256_hex(&built.pdf));
+            h.payload_sha256 = Some(crate::manifest::sha256_hex(&built.pdf));
             h.facts = Some(built.facts.clone());
             sink.write(h.line().as_bytes())?;
             sink.write(&built.pdf)?;

@@ -6,6 +6,7 @@
 
 use super::manifest::{self, Manifest};
 use super::{Job, PUBLISHED};
+use crate::game::Registry;
 use crate::output::{escaped_path, seal};
 use crate::{Error, Result};
 use serde_json::{json, Value};
@@ -112,7 +113,7 @@ pub fn is_legacy(m: &Manifest) -> bool {
 /// earlier version's and the file is exactly what that version writes for it (which
 /// `sibling` opens the folder's other files to tell). A stop asked for is
 /// [`Error::Interrupted`].
-pub fn is_own(
+pub fn is_own<R: Registry>(
     which: OwnName,
     f: std::fs::File,
     m: Option<&Manifest>,
@@ -150,7 +151,7 @@ pub fn is_own(
             }
             match (copy, m.filter(|m| is_legacy(m))) {
                 (Some(c), Some(m)) => read_text(c, MAX_LEGACY_PUBLISHED_BYTES)
-                    .is_some_and(|t| legacy_published(&t, m)),
+                    .is_some_and(|t| legacy_published::<R>(&t, m)),
                 _ => false,
             }
         }
@@ -206,7 +207,7 @@ fn legacy_index(text: &str, m: &Manifest) -> Option<Value> {
             })
         });
     // And the other way: every file the manifest lists is in the index.
-    let listed = |e: &crate::jobs::manifest::Entry| {
+    let listed = |e: &crate::manifest::Entry| {
         v["outputs"].as_array().is_some_and(|outs| {
             outs.iter().any(|out| {
                 out["files"]
@@ -222,7 +223,7 @@ fn legacy_index(text: &str, m: &Manifest) -> Option<Value> {
 /// A `published.txt` as an earlier version wrote it for manifest `m`: its header,
 /// then entries of four fields, each written as puzzlebook writes them, for the
 /// manifest's date and from its outputs.
-fn legacy_published(text: &str, m: &Manifest) -> bool {
+fn legacy_published<R: Registry>(text: &str, m: &Manifest) -> bool {
     let Some(rest) = text.strip_prefix(super::PUBLISHED_HEADER) else {
         return false;
     };
@@ -235,7 +236,7 @@ fn legacy_published(text: &str, m: &Manifest) -> bool {
         let Some(body) = line.strip_suffix('\n') else {
             return false;
         };
-        crate::catalogue::Line::read(body, crate::games::NAMES).is_ok_and(|e| {
+        crate::catalogue::Line::read(body, R::GAMES).is_ok_and(|e| {
             e.maker.is_none()
                 && e.text() == line
                 && e.date == date
@@ -252,7 +253,7 @@ fn legacy_published(text: &str, m: &Manifest) -> bool {
 /// those names carries a seal over its bytes ([`seal`]); a phrase inside is not
 /// enough. An earlier version's files are recognised by being exactly what it wrote
 /// for the folder's manifest. Checked before any work.
-pub fn check_not_users(job: &Job, dir: &Path) -> Result<()> {
+pub fn check_not_users<R: Registry>(job: &Job, dir: &Path) -> Result<()> {
     let mut names = Vec::new();
     if job.date.is_some() {
         names.extend([OwnName::IndexJson, OwnName::IndexMd]);
@@ -268,7 +269,7 @@ pub fn check_not_users(job: &Job, dir: &Path) -> Result<()> {
             continue;
         }
         let ours = match crate::output::open_regular(&path) {
-            Ok(f) => is_own(which, f, m.as_ref(), &open)?,
+            Ok(f) => is_own::<R>(which, f, m.as_ref(), &open)?,
             Err(_) => false,
         };
         crate::interrupt::check()?;

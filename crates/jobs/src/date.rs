@@ -26,7 +26,7 @@ impl RunDate {
                 crate::input::shown(text)
             ))
         };
-        crate::date::parse_ymd(text).map(RunDate).ok_or_else(bad)
+        ground::date::parse_ymd(text).map(RunDate).ok_or_else(bad)
     }
 
     /// A date as `run --date` takes it: `YYYY-MM-DD`, or `today`, `tomorrow` or

@@ -11,6 +11,17 @@
 //! Every page is checked before it is written: marks inside the safe area, no text
 //! under 7 pt.
 
+#![deny(unsafe_code)]
+#![deny(missing_docs)]
+
+// The floors below, under the names the book's modules use.
+use ground::{batch, canvas, catalogue, date, game, input, limits, output, seed};
+pub use ground::{Error, Result};
+use puzzlebook_preflight as preflight;
+
+/// This build's version (printed on the copyright page and in the book's facts).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub mod cover;
 mod cover_art;
 pub mod layout;
@@ -23,10 +34,9 @@ pub mod typeset;
 use cover_art::*;
 use sections::*;
 
-use crate::batch::{self, Item, RunOptions};
+use crate::batch::{Item, RunOptions};
 use crate::canvas::{Canvas, Face, Rect};
-use crate::games::{self, GameVisitor, Present, Rating};
-use crate::{Error, Result};
+use crate::game::{GameVisitor, Motif, Present, Rating, Registry};
 use layout::{gutter_mm, Geometry};
 use serde::Deserialize;
 use std::io::Write;
@@ -36,7 +46,7 @@ use template::MAX_PAGES;
 use typeset::typeset;
 
 /// The template shipped with the tool, used when `templates/default.toml` is not there.
-pub const DEFAULT_TEMPLATE: &str = include_str!("../../templates/default.toml");
+pub const DEFAULT_TEMPLATE: &str = include_str!("../../../templates/default.toml");
 
 /// The fewest pages print-on-demand services print (KDP and IngramSpark paperbacks).
 pub const MIN_PAGES: usize = 24;
@@ -267,9 +277,9 @@ fn params_inline(t: &toml::Table) -> String {
 }
 
 /// Build a book from a template.
-pub fn build(template: &Template, opts: &BookOptions) -> Result<Book> {
+pub fn build<R: Registry>(template: &Template, opts: &BookOptions) -> Result<Book> {
     // Everything, the PDF writer's compression included, runs on a pool of `jobs` threads.
-    batch::thread_pool(opts.env.jobs)?.install(|| compose(template, opts)?.render())
+    batch::thread_pool(opts.env.jobs)?.install(|| compose::<R>(template, opts)?.render())
 }
 
 /// The creation date the PDF carries: SOURCE_DATE_EPOCH when set (reproducible
@@ -298,7 +308,7 @@ fn creation_date(template: &Template) -> Result<Option<String>> {
 }
 
 /// Generate every section and lay out every page.
-pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
+pub fn compose<R: Registry>(template: &Template, opts: &BookOptions) -> Result<Composed> {
     let volume_template = for_volume(template, opts.volume)?;
     let template = &volume_template;
     let seed = opts
@@ -313,13 +323,13 @@ pub fn compose(template: &Template, opts: &BookOptions) -> Result<Composed> {
         mut howtos,
         published,
         puzzles,
-    } = generate(template, opts, seed)?;
+    } = generate::<R>(template, opts, seed)?;
     name_howtos(&mut howtos, &chapters);
     let with_answers = template.answers.placement == template::AnswerPlacement::End
         && chapters.iter().any(|p| p.items.has_answers());
     let (geometry, plan) = plan_pages(&ty, template, &chapters, &howtos, with_answers)?;
     let held: Vec<&str> = chapters.iter().map(|c| c.items.title()).collect();
-    let mut warnings = template.warnings(&game_titles(), &held);
+    let mut warnings = template.warnings(&game_titles::<R>(), &held);
     warnings.extend(plan.fill_notes.iter().cloned());
     if plan.content_pages < MIN_PAGES {
         warnings.push(format!(
@@ -554,15 +564,15 @@ pub fn render_pages(title: &str, size: (f32, f32), pages: &[Canvas]) -> Result<V
 }
 
 /// Load the template at `path`, or the shipped default when `path` is None.
-pub fn load_template(path: Option<&Path>) -> Result<Template> {
+pub fn load_template<R: Registry>(path: Option<&Path>) -> Result<Template> {
     match path {
-        Some(p) => Template::load(p),
+        Some(p) => Template::load::<R>(p),
         None => {
             let local = Path::new("templates/default.toml");
             if local.is_file() {
-                Template::load(local)
+                Template::load::<R>(local)
             } else {
-                Template::parse(DEFAULT_TEMPLATE).map_err(|e| Error::Template {
+                Template::parse::<R>(DEFAULT_TEMPLATE).map_err(|e| Error::Template {
                     path: "(built-in default)".into(),
                     message: e.to_string(),
                 })

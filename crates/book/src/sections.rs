@@ -5,7 +5,7 @@ use super::*;
 
 /// Every name a book gives a game, game by game in registry order (see
 /// [`Present::TITLES`]).
-pub(super) fn game_titles() -> Vec<&'static str> {
+pub(super) fn game_titles<R: Registry>() -> Vec<&'static str> {
     struct Titles;
     impl GameVisitor for Titles {
         type Output = &'static [&'static str];
@@ -13,9 +13,9 @@ pub(super) fn game_titles() -> Vec<&'static str> {
             G::TITLES
         }
     }
-    games::NAMES
+    R::GAMES
         .iter()
-        .filter_map(|name| games::visit(name, Titles).ok())
+        .filter_map(|name| R::visit(name, Titles).ok())
         .flatten()
         .copied()
         .collect()
@@ -43,7 +43,7 @@ pub(super) trait SectionItems: Send + Sync {
     fn title(&self) -> &'static str;
     fn index(&self, i: usize) -> u64;
     fn size_label(&self) -> Option<String>;
-    fn motif(&self) -> crate::games::Motif;
+    fn motif(&self) -> Motif;
     fn example_detail(&self) -> u8;
 }
 
@@ -107,7 +107,7 @@ impl<G: Present> SectionItems for Generated<G> {
     fn size_label(&self) -> Option<String> {
         self.game.size_label()
     }
-    fn motif(&self) -> crate::games::Motif {
+    fn motif(&self) -> Motif {
         self.game.motif()
     }
     fn example_detail(&self) -> u8 {
@@ -177,7 +177,7 @@ impl Maker<'_> {
     }
 
     /// Generate section `i`'s puzzles from index `first` on (`label` names the run).
-    pub(super) fn build(
+    pub(super) fn build<R: Registry>(
         &self,
         i: usize,
         s: &template::Section,
@@ -191,7 +191,7 @@ impl Maker<'_> {
             label,
             ..RunOptions::default()
         };
-        games::visit(
+        R::visit(
             &s.game,
             BuildSection {
                 number: i + 1,
@@ -222,7 +222,11 @@ pub(super) struct Sections {
 
 /// Generate every section (a volume's after the puzzles of the volumes before it),
 /// each ordered easiest first, and the "how to play" pages they need.
-pub(super) fn generate(template: &Template, opts: &BookOptions, seed: u64) -> Result<Sections> {
+pub(super) fn generate<R: Registry>(
+    template: &Template,
+    opts: &BookOptions,
+    seed: u64,
+) -> Result<Sections> {
     // A volume draws past the catalogue (if any) and past every earlier volume.
     let fresh = match (&opts.fresh, opts.volume) {
         (Some(f), _) => Some(f.clone()),
@@ -240,7 +244,7 @@ pub(super) fn generate(template: &Template, opts: &BookOptions, seed: u64) -> Re
     for v in 1..opts.volume.unwrap_or(1) {
         for (i, s) in template.sections.iter().enumerate() {
             let label = format!("volume {v}, section {} ({})", i + 1, s.game);
-            first[i] = maker.build(i, s, first[i], label)?.2;
+            first[i] = maker.build::<R>(i, s, first[i], label)?.2;
         }
     }
     let mut chapters = Vec::new();
@@ -250,7 +254,7 @@ pub(super) fn generate(template: &Template, opts: &BookOptions, seed: u64) -> Re
     for (i, s) in template.sections.iter().enumerate() {
         let section_seed = maker.section_seed(i, s);
         let label = format!("section {} ({})", i + 1, s.game);
-        let (items, took, _) = maker.build(i, s, first[i], label)?;
+        let (items, took, _) = maker.build::<R>(i, s, first[i], label)?;
         published.extend(took);
         let order = easiest_first(items.as_ref());
         let howto = howto_for(&mut howtos, items.as_ref(), chapters.len());

@@ -1,5 +1,6 @@
 //! Book templates (TOML). Unknown keys are errors, so a typo never silently does nothing.
 
+use crate::game::Registry;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -266,7 +267,7 @@ pub struct CoverSpec {
     /// The pattern behind the title (default: the motif of the game with the most
     /// puzzles in the book; "plain" for none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub theme: Option<crate::games::Motif>,
+    pub theme: Option<crate::game::Motif>,
     /// The background colour, "#RRGGBB" (default: the theme's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub background: Option<String>,
@@ -328,6 +329,28 @@ pub struct AnswerKey {
     pub per_page: Option<usize>,
 }
 
+/// The line of a template's text that names section `i`'s game (read again, spans
+/// kept, only to word an error).
+fn section_game_line(text: &str, i: usize) -> Option<usize> {
+    #[derive(Deserialize)]
+    struct Spans {
+        section: Vec<SectionSpan>,
+    }
+    #[derive(Deserialize)]
+    struct SectionSpan {
+        game: toml::Spanned<String>,
+    }
+    let spans: Spans = toml::from_str(text).ok()?;
+    let start = spans.section.get(i)?.game.span().start.min(text.len());
+    Some(
+        text.as_bytes()[..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1,
+    )
+}
+
 /// Most answers side by side.
 pub const MAX_ANSWER_COLUMNS: usize = 4;
 
@@ -336,8 +359,7 @@ pub const MAX_ANSWER_COLUMNS: usize = 4;
 #[serde(deny_unknown_fields)]
 pub struct Section {
     /// A game name ("flip", ...; `number_match` or `number-match`), kept as the
-    /// registry spells it.
-    #[serde(deserialize_with = "crate::games::deserialize_name")]
+    /// registry spells it once the template is read ([`Template::parse`]).
     pub game: String,
     /// Defaults to the game's title.
     pub heading: Option<String>,
@@ -458,7 +480,7 @@ pub const MAX_PER_PAGE: usize = 12;
 
 impl Template {
     /// Read and check a template file; every error is one line naming the file.
-    pub fn load(path: &Path) -> Result<Template> {
+    pub fn load<R: Registry>(path: &Path) -> Result<Template> {
         let bytes =
             crate::input::read_capped(path, crate::limits::MAX_CONFIG_BYTES, "template").map_err(
                 |e| {
@@ -482,7 +504,7 @@ impl Template {
             path: path.to_path_buf(),
             message: "it is not UTF-8 text".into(),
         })?;
-        let mut t = Template::parse(&text).map_err(|e| Error::Template {
+        let mut t = Template::parse::<R>(&text).map_err(|e| Error::Template {
             path: path.to_path_buf(),
             message: e.to_string(),
         })?;
@@ -511,9 +533,10 @@ impl Template {
         }
     }
 
-    /// Parse and check a template from TOML text.
-    pub fn parse(text: &str) -> Result<Template> {
-        let t: Template = toml::from_str(text).map_err(|e| {
+    /// Parse and check a template from TOML text; each section's game is one of `R`'s,
+    /// its name kept as `R` spells it.
+    pub fn parse<R: Registry>(text: &str) -> Result<Template> {
+        let mut t: Template = toml::from_str(text).map_err(|e| {
             let m = crate::input::toml_error(&e, text);
             // `[section]` (one table) where `[[section]]` (a list of them) is meant.
             let single = toml::from_str::<toml::Table>(text)
@@ -525,8 +548,26 @@ impl Template {
                 m
             })
         })?;
+        t.name_games::<R>(text)?;
         t.check()?;
         Ok(t)
+    }
+
+    /// Each section's game as `R` spells it; an unknown one is an error naming the
+    /// line its name is on.
+    fn name_games<R: Registry>(&mut self, text: &str) -> Result<()> {
+        for (i, s) in self.sections.iter_mut().enumerate() {
+            match R::game(&s.game) {
+                Ok(known) => s.game = known.to_string(),
+                Err(e) => {
+                    return Err(Error::invalid(match section_game_line(text, i) {
+                        Some(line) => format!("line {line}: {e}"),
+                        None => e.to_string(),
+                    }))
+                }
+            }
+        }
+        Ok(())
     }
 
     fn check(&self) -> Result<()> {
@@ -651,7 +692,7 @@ impl Template {
     /// are the names books give the games (each game's [`Present::TITLES`], in
     /// registry order), `held` the titles of this book's sections.
     ///
-    /// [`Present::TITLES`]: crate::games::Present::TITLES
+    /// [`Present::TITLES`]: crate::game::Present::TITLES
     pub fn warnings(&self, titles: &[&str], held: &[&str]) -> Vec<String> {
         let mut w = Vec::new();
         if self.answers.per_page.is_some() {
@@ -758,11 +799,36 @@ pub fn check_isbn(isbn: &str) -> Result<()> {
 mod tests {
     use super::*;
 
+    /// A registry of names alone: a template is read knowing only which games exist.
+    struct Names;
+    impl Registry for Names {
+        const GAMES: &'static [&'static str] = &["flip", "number_match"];
+        const STATISTICS: &'static [&'static str] = &[];
+        fn visit<V: crate::game::GameVisitor>(name: &str, _: V) -> Result<V::Output> {
+            Self::game(name).and(Err(Error::invalid("no game is built in these tests")))
+        }
+        fn visit_statistic<V: ground::statistic::StatVisitor>(_: &str, _: V) -> Option<V::Out> {
+            None
+        }
+    }
+
+    #[test]
+    fn game_names_are_kept_as_the_registry_spells_them_and_unknown_ones_name_their_line() {
+        let t = Template::parse::<Names>(&MINIMAL.replace("flip", "number-match")).unwrap();
+        assert_eq!(t.sections[0].game, "number_match");
+        let text = format!("{MINIMAL}\n[[section]]\ncount = 1\ngame = \"chess\"\n");
+        let e = Template::parse::<Names>(&text).unwrap_err().to_string();
+        assert!(
+            e.starts_with("line 8: unknown game 'chess'") && e.contains("flip, number_match"),
+            "{e}"
+        );
+    }
+
     const MINIMAL: &str = "title = \"T\"\n[[section]]\ngame = \"flip\"\ncount = 2\n";
 
     #[test]
     fn minimal_template_gets_defaults() {
-        let t = Template::parse(MINIMAL).unwrap();
+        let t = Template::parse::<Names>(MINIMAL).unwrap();
         assert_eq!(t.page_size, PageSize::A4);
         assert_eq!(t.sections[0].per_page, 1);
         assert_eq!(t.answers.columns, None);
@@ -788,44 +854,44 @@ mod tests {
         assert_eq!(parse_date("2024-02-29"), Some((2024, 2, 29)));
         assert_eq!(parse_date("2023-02-29"), None);
         assert_eq!(parse_date("2026-1-5"), None);
-        let e = Template::parse(&format!("isbn = \"978-0-306-40615-6\"\n{MINIMAL}"))
+        let e = Template::parse::<Names>(&format!("isbn = \"978-0-306-40615-6\"\n{MINIMAL}"))
             .unwrap_err()
             .to_string();
         assert!(e.contains("isbn"), "{e}");
-        let t = Template::parse(&format!("{MINIMAL}[answers]\nper_page = 6\n"));
+        let t = Template::parse::<Names>(&format!("{MINIMAL}[answers]\nper_page = 6\n"));
         assert_eq!(t.unwrap().warnings(&[], &[]).len(), 1);
     }
 
     #[test]
     fn errors_are_one_line_and_name_the_problem() {
-        let e = Template::parse(&format!("titel = \"x\"\n{MINIMAL}"))
+        let e = Template::parse::<Names>(&format!("titel = \"x\"\n{MINIMAL}"))
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("line 1:") && e.contains("titel"), "{e}");
         assert!(!e.contains('\n'));
-        let e = Template::parse(&MINIMAL.replace("count = 2", "count = 0"))
+        let e = Template::parse::<Names>(&MINIMAL.replace("count = 2", "count = 0"))
             .unwrap_err()
             .to_string();
         assert!(e.contains("count is 0"), "{e}");
-        let e = Template::parse(&format!("page_size = \"b5\"\n{MINIMAL}"))
+        let e = Template::parse::<Names>(&format!("page_size = \"b5\"\n{MINIMAL}"))
             .unwrap_err()
             .to_string();
         assert!(e.contains("b5") && e.contains("6.14x9.21in"), "{e}");
-        let e = Template::parse(&format!("page_size = \"3x5\"\n{MINIMAL}"))
+        let e = Template::parse::<Names>(&format!("page_size = \"3x5\"\n{MINIMAL}"))
             .unwrap_err()
             .to_string();
         assert!(e.contains("outside the custom range"), "{e}");
-        assert!(Template::parse("title = \"T\"\nsection = []\n")
+        assert!(Template::parse::<Names>("title = \"T\"\nsection = []\n")
             .unwrap_err()
             .to_string()
             .contains("no [[section]]"));
-        let e = Template::parse(&format!("{MINIMAL}per_page = 40\n"))
+        let e = Template::parse::<Names>(&format!("{MINIMAL}per_page = 40\n"))
             .unwrap_err()
             .to_string();
         assert!(e.contains("per_page"), "{e}");
         // A count far past any book is refused here, before a puzzle is made.
         let huge = MINIMAL.replace("count = 2", "count = 18446744073709551615");
-        let e = Template::parse(&huge).unwrap_err().to_string();
+        let e = Template::parse::<Names>(&huge).unwrap_err().to_string();
         assert!(e.contains("at most 828"), "{e}");
     }
 }

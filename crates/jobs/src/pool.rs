@@ -36,7 +36,7 @@ impl Output {
 }
 
 impl Pool {
-    pub(super) fn open(job: &Job, path: &Path, dir: &Path) -> Result<Pool> {
+    pub(super) fn open<R: Registry>(job: &Job, path: &Path, dir: &Path) -> Result<Pool> {
         let stem = job
             .path
             .file_stem()
@@ -52,10 +52,13 @@ impl Pool {
         let ours = |date_of: &str, maker: Option<crate::catalogue::Maker>| {
             date_of == date && maker.is_some_and(|m| makers.iter().any(|(_, k)| *k == m))
         };
-        let catalogue = crate::catalogue::Catalogue::open(path, crate::games::NAMES, |e| {
-            ours(e.date, e.maker)
-        })?;
-        let adding: u64 = job.outputs.iter().map(|o| o.spec.publishes_at_most()).sum();
+        let catalogue =
+            crate::catalogue::Catalogue::open(path, R::GAMES, |e| ours(e.date, e.maker))?;
+        let adding: u64 = job
+            .outputs
+            .iter()
+            .map(|o| o.spec.publishes_at_most::<R>())
+            .sum();
         catalogue.check_room(adding)?;
         let seen = catalogue.seen();
         let published = dir.join(PUBLISHED);
@@ -64,7 +67,7 @@ impl Pool {
         let mut entries = Vec::new();
         if published.exists() && published_is_ours(&published)? {
             let mut kept = 0u64;
-            crate::catalogue::read_lines(&published, crate::games::NAMES, |e| {
+            crate::catalogue::read_lines(&published, R::GAMES, |e| {
                 if ours(e.date, e.maker) && kept < adding {
                     kept += 1;
                     entries.push(e.to_entry());

@@ -254,7 +254,7 @@ pub(super) fn section_items(chapters: &[Chapter]) -> Vec<String> {
 }
 
 /// The command that makes the book again, page for page.
-pub(in crate::book) fn remake_command(
+pub(crate) fn remake_command(
     template_name: Option<&str>,
     seed: u64,
     volume: Option<u32>,
