@@ -187,9 +187,14 @@ struct Workers(Option<rayon::ThreadPool>);
 
 impl Workers {
     fn new(jobs: usize) -> Result<Workers> {
+        // `-j 0` asks for one thread per core.
+        let wanted = match jobs {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
         let on_such_a_pool =
-            rayon::current_thread_index().is_some() && rayon::current_num_threads() == jobs;
-        Ok(Workers(if jobs > 0 && on_such_a_pool {
+            rayon::current_thread_index().is_some() && rayon::current_num_threads() == wanted;
+        Ok(Workers(if on_such_a_pool {
             None
         } else {
             Some(thread_pool(jobs)?)
