@@ -9,6 +9,7 @@ mod solve;
 mod stats;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use games::RunCommand;
 use puzzlebook::shard::Shard;
 use puzzlebook::Result;
 use std::io::IsTerminal;
@@ -56,21 +57,9 @@ pub(crate) enum Command {
         after_help = "Example:\n  puzzlebook cover --template templates/numbrix-6x9.toml --paper cream --out output/cover.pdf"
     )]
     Cover(jobs::CoverArgs),
-    /// Flip ("One Dot"): flip 3x3 blocks down to a single dot
-    #[command(subcommand)]
-    Flip(games::FlipCommand),
-    /// Catan: board set-ups by rejection sampling, and how biased each sampler is
-    #[command(subcommand)]
-    Catan(games::CatanCommand),
-    /// Numbrix: number paths with exactly one solution
-    #[command(subcommand)]
-    Numbrix(games::NumbrixCommand),
-    /// Number Match: boards that can be cleared, with a solution to replay
-    #[command(subcommand, name = "number-match", alias = "number_match")]
-    NumberMatch(games::NumberMatchCommand),
-    /// Carcassonne: score one-player landscapes, make real-game ones
-    #[command(subcommand)]
-    Carcassonne(games::CarcassonneCommand),
+    /// Every game's commands (games/mod.rs: one line a game).
+    #[command(flatten)]
+    Game(games::GameCommands),
     /// Make every output a job file names; skip what is made; shards and their merge
     #[command(
         after_help = "Examples:\n  puzzlebook run examples/nightly.toml\n  puzzlebook run examples/nightly.toml --shard 0/4   (then 1/4, 2/4, 3/4, anywhere)\n  puzzlebook run examples/nightly.toml --merge\n  SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_COUNT=4 puzzlebook run JOB.toml --shard-from-env"
@@ -321,11 +310,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             say(&man_page(&command)?)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Flip(cmd) => games::flip(cmd, ctx),
-        Command::Catan(cmd) => games::catan(cmd, ctx),
-        Command::Numbrix(cmd) => games::numbrix(cmd, ctx),
-        Command::NumberMatch(cmd) => games::number_match(cmd, ctx),
-        Command::Carcassonne(cmd) => games::carcassonne(cmd, ctx),
+        Command::Game(cmd) => cmd.run::<puzzlebook::games::Games>(ctx),
     }
 }
 

@@ -3,12 +3,13 @@
 
 use super::SolveFormat;
 use puzzlebook::games::solve::{self, Source};
-use puzzlebook::games::Solve;
+use puzzlebook::games::{Registry, Solve};
 use puzzlebook::{Error, Result};
 use std::process::ExitCode;
 
-/// Answer every item of `source` with game `G` on standard output.
-pub fn solve<G: Solve>(
+/// Answer every item of `source` with game `G` on standard output (records of the
+/// games of `R` recognised).
+pub fn solve<R: Registry, G: Solve>(
     options: &G::Options,
     source: Source<'_>,
     format: SolveFormat,
@@ -17,8 +18,7 @@ pub fn solve<G: Solve>(
     let mut err = std::io::stderr();
     let json = format == SolveFormat::Json;
     let report =
-        solve::run::<puzzlebook::games::Games, G>(options, source, json, &mut out, &mut err)
-            .map_err(Error::as_flag)?;
+        solve::run::<R, G>(options, source, json, &mut out, &mut err).map_err(Error::as_flag)?;
     match report.message {
         _ if report.failed == 0 => Ok(ExitCode::SUCCESS),
         Some(message) => Err(Error::Check(message)),

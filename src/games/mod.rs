@@ -5,14 +5,14 @@
 //! crate's (`puzzlebook_ground::game`); a game is a crate under `crates/` with one type
 //! implementing it, depending on the ground crate alone, so games never import each
 //! other. No other file of the library names a game's type (the command line's
-//! per-game subcommands are in `src/cli/games.rs`).
+//! per-game subcommands are in `src/cli/games/`, a file a game).
 
 use crate::Result;
 pub use puzzlebook_ground::game::{
     Game, GameVisitor, Motif, Outcome, Present, Rating, Registry, Solve,
 };
 pub use puzzlebook_ground::{size, solve, statistic};
-use statistic::{StatVisitor, Statistic};
+use statistic::StatVisitor;
 
 pub use puzzlebook_carcassonne as carcassonne;
 pub use puzzlebook_catan as catan;
@@ -20,31 +20,41 @@ pub use puzzlebook_flip as flip;
 pub use puzzlebook_number_match as number_match;
 pub use puzzlebook_numbrix as numbrix;
 
-/// The one list of games and kinds of statistics: a line each. It makes [`Games`], the
-/// registry every floor below is handed, and nothing else names a game's type.
+/// A registry: the one list of games and kinds of statistics, a line each, made into
+/// the type named first, which the floors below are handed (`book::build::<R>`,
+/// `jobs::run::<R>`). This crate makes [`Games`] with it, and nothing else names a
+/// game's type; a test may make a registry of its own (a toy game beside real ones).
+#[macro_export]
 macro_rules! registry {
-    (games: $($game:ty,)* ; statistics: $($kind:ty,)*) => {
-        /// The registry of this program's games and kinds of statistics.
-        pub struct Games;
+    ($(#[$meta:meta])* $registry:ident; games: $($game:ty,)* ; statistics: $($kind:ty,)*) => {
+        $(#[$meta])*
+        pub struct $registry;
 
-        impl Registry for Games {
-            const GAMES: &'static [&'static str] = &[$(<$game as Game>::NAME,)*];
-            const STATISTICS: &'static [&'static str] = &[$(<$kind as Statistic>::KIND,)*];
+        impl $crate::games::Registry for $registry {
+            const GAMES: &'static [&'static str] = &[$(<$game as $crate::games::Game>::NAME,)*];
+            const STATISTICS: &'static [&'static str] =
+                &[$(<$kind as $crate::games::statistic::Statistic>::KIND,)*];
 
-            fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output> {
-                let known = Self::canonical(name).unwrap_or(name);
-                $(if known == <$game as Game>::NAME {
+            fn visit<V: $crate::games::GameVisitor>(
+                name: &str,
+                visitor: V,
+            ) -> $crate::Result<V::Output> {
+                let known = <Self as $crate::games::Registry>::canonical(name).unwrap_or(name);
+                $(if known == <$game as $crate::games::Game>::NAME {
                     return Ok(visitor.visit::<$game>());
                 })*
-                Err(crate::Error::UnknownGame {
+                Err($crate::Error::UnknownGame {
                     name: name.to_string(),
-                    known: Self::GAMES,
+                    known: <Self as $crate::games::Registry>::GAMES,
                 })
             }
 
-            fn visit_statistic<V: StatVisitor>(kind: &str, visitor: V) -> Option<V::Out> {
-                let known = Self::statistic_kind(kind)?;
-                $(if known == <$kind as Statistic>::KIND {
+            fn visit_statistic<V: $crate::games::statistic::StatVisitor>(
+                kind: &str,
+                visitor: V,
+            ) -> Option<V::Out> {
+                let _known = <Self as $crate::games::Registry>::statistic_kind(kind)?;
+                $(if _known == <$kind as $crate::games::statistic::Statistic>::KIND {
                     return Some(visitor.visit::<$kind>());
                 })*
                 None
@@ -54,6 +64,8 @@ macro_rules! registry {
 }
 
 registry! {
+    /// The registry of this program's games and kinds of statistics.
+    Games;
     games:
         flip::Flip,
         catan::Catan,
