@@ -341,14 +341,10 @@ fn section_game_line(text: &str, i: usize) -> Option<usize> {
         game: toml::Spanned<String>,
     }
     let spans: Spans = toml::from_str(text).ok()?;
-    let start = spans.section.get(i)?.game.span().start.min(text.len());
-    Some(
-        text.as_bytes()[..start]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1,
-    )
+    Some(crate::input::line_of(
+        text,
+        spans.section.get(i)?.game.span().start,
+    ))
 }
 
 /// Most answers side by side.

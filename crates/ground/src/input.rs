@@ -75,6 +75,16 @@ pub fn read_capped(path: &Path, max: u64, what: &str) -> Result<Vec<u8>> {
     Ok(v)
 }
 
+/// The line (counted from 1) that byte `at` of `text` is on; past the end, the last
+/// line. Template, job file and TOML error messages all number lines this way.
+pub fn line_of(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
 /// A TOML error as one line: "line L: message" (the key is in toml's message).
 pub fn toml_error(e: &toml::de::Error, text: &str) -> String {
     let mut msg = e.message().trim().replace('\n', " ");
@@ -89,8 +99,7 @@ pub fn toml_error(e: &toml::de::Error, text: &str) -> String {
                     }
                 }
             }
-            let before = &text.as_bytes()[..span.start.min(text.len())];
-            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let line = line_of(text, span.start);
             // A value of the wrong type or out of range: its span is the value; the
             // key is what stands before the `=` ahead of it.
             if msg.starts_with("invalid value") || msg.starts_with("invalid type") {
@@ -475,6 +484,17 @@ impl<'a> Records<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_of_counts_from_one_and_stops_at_the_end() {
+        let text = "a = 1\nb = 2\n\nc";
+        assert_eq!(line_of(text, 0), 1);
+        assert_eq!(line_of(text, 5), 1, "the newline ends line 1");
+        assert_eq!(line_of(text, 6), 2);
+        assert_eq!(line_of(text, 13), 4);
+        assert_eq!(line_of(text, 1000), 4, "past the end: the last line");
+        assert_eq!(line_of("", 3), 1);
+    }
 
     fn recs(text: &'static str, blocks: bool, max: usize) -> Result<Vec<(String, usize)>> {
         let r: Box<dyn BufRead> = Box::new(std::io::Cursor::new(text.as_bytes()));

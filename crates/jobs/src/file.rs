@@ -272,12 +272,7 @@ impl Loader<'_> {
         let mut written: Vec<(String, String)> = Vec::new();
         for (i, spanned) in tables.into_iter().enumerate() {
             // Errors inside an [[output]] table name the line the table starts on.
-            let start = spanned.span().start.min(text.len());
-            let line = text.as_bytes()[..start]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count()
-                + 1;
+            let line = crate::input::line_of(text, spanned.span().start);
             let o = self.output::<R>(i, line, spanned.into_inner(), job_seed, catalogue)?;
             for f in o.files::<R>() {
                 if !file_name_ok(&f) {
