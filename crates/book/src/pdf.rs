@@ -17,7 +17,13 @@ use std::hash::Hasher;
 const KAPPA: f32 = 0.552_284_8;
 const PT_PER_MM: f32 = 72.0 / 25.4;
 
-/// FNV-1a, for a content hash that does not depend on the process.
+/// FNV-1a, for a content hash that does not depend on the process: the trailer's
+/// /ID and the fonts' subset tags (ISO 32000-1, 14.4 and 9.6.4), both of which ask
+/// only that different files rarely share a value, not that one cannot be forged.
+/// It stays beside `sha2` (which the catalogues and manifests use, where a digest is
+/// a promise) because every shape of every page is fed to it as it is written, a
+/// byte at a time through `Hasher`, and because the /ID and tags are part of every
+/// book's bytes: another hash would change every PDF made so far.
 struct Fnv(u64);
 
 impl Hasher for Fnv {

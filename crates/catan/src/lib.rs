@@ -72,6 +72,25 @@ impl Default for CatanParams {
     }
 }
 
+/// A reason for giving up as the `&'static str` the pipeline counts reasons by, kept
+/// once per distinct text for the rest of the process: however many generators are
+/// made (a library caller may make one per board), only as many strings are kept as
+/// there are configurations (sampler, rules, board, cap) that ever gave up.
+fn interned(why: String) -> &'static str {
+    static KEPT: OnceLock<std::sync::Mutex<std::collections::BTreeSet<&'static str>>> =
+        OnceLock::new();
+    let mut kept = KEPT
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(&s) = kept.get(why.as_str()) {
+        return s;
+    }
+    let s: &'static str = Box::leak(why.into_boxed_str());
+    kept.insert(s);
+    s
+}
+
 /// A configured Catan generator.
 pub struct Catan {
     params: CatanParams,
@@ -215,10 +234,10 @@ impl Game for Catan {
         {
             Ok(d) => Outcome::Accepted(self.record(d.layout, d.attempts)),
             Err(GaveUp::Interrupted) => Outcome::Rejected("interrupted"),
-            Err(why) => Outcome::Rejected(self.gave_up.get_or_init(|| {
-                // One short string per generator that ever gives up.
-                Box::leak(self.ctx.gave_up(sampler, why).into_boxed_str())
-            })),
+            Err(why) => Outcome::Rejected(
+                self.gave_up
+                    .get_or_init(|| interned(self.ctx.gave_up(sampler, why))),
+            ),
         }
     }
 

@@ -119,3 +119,15 @@ fn rule_checks_agree_with_the_record_check() {
         }
     }
 }
+
+/// A reason given up for is kept once per distinct text, however many generators
+/// make it: the same text gives the same string, a new text a new one.
+#[test]
+fn reasons_given_up_for_are_kept_once_per_text() {
+    let a = super::interned("sampler x found no board (test)".to_string());
+    let b = super::interned("sampler x found no board (test)".to_string());
+    let c = super::interned("sampler y found no board (test)".to_string());
+    assert!(std::ptr::eq(a, b), "equal texts share one string");
+    assert!(!std::ptr::eq(a, c));
+    assert_eq!(c, "sampler y found no board (test)");
+}

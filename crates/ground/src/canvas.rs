@@ -658,6 +658,9 @@ pub fn load_font(bytes: &[u8], name: &str) -> crate::Result<Face> {
     if clean.is_empty() {
         clean = format!("Font{}", table.len() + 1);
     }
+    // Kept for the rest of the process (a `Face` is a plain index every canvas may
+    // hold, and a loaded face is asked for again by path, above): at most
+    // MAX_LOADED_FONTS of them, each at most MAX_FONT_BYTES, ever.
     let font = LoadedFont {
         bytes: Box::leak(bytes.to_vec().into_boxed_slice()),
         name: clean,

@@ -420,6 +420,8 @@ fn loaded_outlines(i: u16) -> &'static Outlines {
     let Ok(f) = ttf_parser::Face::parse(canvas::font_bytes(Face::Loaded(i)), 0) else {
         return outlines(Face::Regular);
     };
+    // Kept for the process, as the face itself is: one per loaded face, so at most
+    // MAX_LOADED_FONTS.
     let o: &'static Outlines = Box::leak(Box::new(Outlines {
         units_per_em: f32::from(f.units_per_em()),
         face: f,

@@ -121,6 +121,8 @@ impl Sampler {
             Sampler::RetryRestart => &RetryRestart,
             Sampler::Counted => &counted::Counted,
             Sampler::BestOf(n) => {
+                // One per N, kept for the process (a `&'static dyn` is what every
+                // sampler is): at most MAX_BEST_OF, each two bytes.
                 type Made = std::collections::HashMap<u16, &'static BestOf>;
                 static MADE: OnceLock<std::sync::Mutex<Made>> = OnceLock::new();
                 let mut made = MADE.get_or_init(Default::default).lock().expect("samplers");
