@@ -127,38 +127,9 @@ fn match_stats_config(rules: Rules) -> number_match::stats::Config {
     }
 }
 
-#[test]
-fn long_searches_stop_within_milliseconds_of_a_stop_request() {
-    // A generous limit for a call that should stop (CI machines stall), and the most
-    // time a call may take after the stop for the test to pass.
-    let limit = Duration::from_secs(20);
-    let prompt = Duration::from_millis(500);
-
-    // Before the stop: both searches are long. Neither is decided within a budget that
-    // takes a good fraction of a second, so the budgets below (1,000 to 5,000 times
-    // larger) are many minutes of work.
-    let (v, nodes, before) = {
-        let t = Instant::now();
-        let (rules, board) = match_board();
-        let mut s = Solver::new(rules);
-        let v = s.solve(&board, 3, 1_000_000);
-        (v, s.nodes(), t.elapsed())
-    };
-    assert_eq!(v, Verdict::Unknown);
-    assert!(nodes > 1_000_000);
-    eprintln!("before the stop: number match, 1,000,000 nodes undecided in {before:?}");
-    let t = Instant::now();
-    let v = count_hard_grid(numbrix::Prover::Search, 200_000);
-    assert_eq!(v, numbrix::Count::Unknown);
-    eprintln!(
-        "before the stop: numbrix, 200,000 nodes undecided in {:?}",
-        t.elapsed()
-    );
-
-    let mut failures = Vec::new();
-
-    // Calls already running when the stop comes.
-    let running: Vec<(&str, Check)> = vec![
+/// Calls already running when the stop comes.
+fn running_checks() -> Vec<(&'static str, Check)> {
+    vec![
         (
             "running: number match exact solver",
             Box::new(|| {
@@ -204,17 +175,12 @@ fn long_searches_stop_within_milliseconds_of_a_stop_request() {
                 h.is_err()
             }),
         ),
-    ];
-    let running: Vec<_> = running.into_iter().map(|(w, f)| (w, start(f))).collect();
-    std::thread::sleep(Duration::from_millis(300));
-    puzzlebook::interrupt::request();
-    let asked = Instant::now();
-    for (what, rx) in running {
-        failures.extend(finished(what, rx, asked, limit, prompt));
-    }
+    ]
+}
 
-    // Calls that start after the stop.
-    let after: Vec<(&str, Check)> = vec![
+/// Calls that start after the stop.
+fn after_checks() -> Vec<(&'static str, Check)> {
+    vec![
         (
             "after: number match exact solver",
             Box::new(|| {
@@ -305,7 +271,49 @@ fn long_searches_stop_within_milliseconds_of_a_stop_request() {
                 h.is_err()
             }),
         ),
-    ];
+    ]
+}
+
+#[test]
+fn long_searches_stop_within_milliseconds_of_a_stop_request() {
+    // A generous limit for a call that should stop (CI machines stall), and the most
+    // time a call may take after the stop for the test to pass.
+    let limit = Duration::from_secs(20);
+    let prompt = Duration::from_millis(500);
+
+    // Before the stop: both searches are long. Neither is decided within a budget that
+    // takes a good fraction of a second, so the budgets below (1,000 to 5,000 times
+    // larger) are many minutes of work.
+    let (v, nodes, before) = {
+        let t = Instant::now();
+        let (rules, board) = match_board();
+        let mut s = Solver::new(rules);
+        let v = s.solve(&board, 3, 1_000_000);
+        (v, s.nodes(), t.elapsed())
+    };
+    assert_eq!(v, Verdict::Unknown);
+    assert!(nodes > 1_000_000);
+    eprintln!("before the stop: number match, 1,000,000 nodes undecided in {before:?}");
+    let t = Instant::now();
+    let v = count_hard_grid(numbrix::Prover::Search, 200_000);
+    assert_eq!(v, numbrix::Count::Unknown);
+    eprintln!(
+        "before the stop: numbrix, 200,000 nodes undecided in {:?}",
+        t.elapsed()
+    );
+
+    let mut failures = Vec::new();
+
+    let running = running_checks();
+    let running: Vec<_> = running.into_iter().map(|(w, f)| (w, start(f))).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    puzzlebook::interrupt::request();
+    let asked = Instant::now();
+    for (what, rx) in running {
+        failures.extend(finished(what, rx, asked, limit, prompt));
+    }
+
+    let after = after_checks();
     for (what, f) in after {
         let t = Instant::now();
         failures.extend(finished(what, start(f), t, limit, prompt));

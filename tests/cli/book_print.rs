@@ -212,6 +212,40 @@ fn f(o: &Object) -> f64 {
     o.as_float().unwrap() as f64
 }
 
+/// One `Tj`/`TJ`: its glyphs' text and ink (from the font's widths, ascent and
+/// descent, under `render`, the text matrix times the CTM); returns its advance.
+fn show_text(ink: &mut PageInk, fi: &FontInfo, shown: &Object, size: f64, render: &Matrix) -> f64 {
+    let items = match shown {
+        Object::Array(v) => v.clone(),
+        o => vec![o.clone()],
+    };
+    let eff = size * scale(render);
+    ink.min_text = Some(ink.min_text.map_or(eff, |m: f64| m.min(eff)));
+    let mut advance = 0.0;
+    for item in items {
+        match item {
+            Object::String(bytes, _) => {
+                for pair in bytes.chunks(2) {
+                    let gid = u16::from_be_bytes([pair[0], pair[1]]);
+                    let w = fi.widths.get(&gid).copied().unwrap_or(fi.default_width);
+                    advance += w / 1000.0 * size;
+                    ink.text.push(*fi.unicode.get(&gid).unwrap_or(&'?'));
+                }
+            }
+            o => advance -= o.as_float().unwrap() as f64 / 1000.0 * size,
+        }
+    }
+    ink.text.push(' ');
+    for (x, y) in [
+        (0.0, fi.descent / 1000.0 * size),
+        (advance, fi.ascent / 1000.0 * size),
+    ] {
+        let (px, py) = apply(render, x, y);
+        ink.add(px, py);
+    }
+    advance
+}
+
 fn interpret(doc: &Document, page: ObjectId) -> PageInk {
     let mut fonts: HashMap<Vec<u8>, FontInfo> = HashMap::new();
     for (name, font) in doc.get_page_fonts(page).unwrap() {
@@ -302,35 +336,7 @@ fn interpret(doc: &Document, page: ObjectId) -> PageInk {
             }
             "Tj" | "TJ" => {
                 let fi = &fonts[font.as_ref().unwrap()];
-                let items = match &a[0] {
-                    Object::Array(v) => v.clone(),
-                    o => vec![o.clone()],
-                };
-                let render = mul(&tm, &ctm);
-                let eff = size * scale(&render);
-                ink.min_text = Some(ink.min_text.map_or(eff, |m: f64| m.min(eff)));
-                let mut advance = 0.0;
-                for item in items {
-                    match item {
-                        Object::String(bytes, _) => {
-                            for pair in bytes.chunks(2) {
-                                let gid = u16::from_be_bytes([pair[0], pair[1]]);
-                                let w = fi.widths.get(&gid).copied().unwrap_or(fi.default_width);
-                                advance += w / 1000.0 * size;
-                                ink.text.push(*fi.unicode.get(&gid).unwrap_or(&'?'));
-                            }
-                        }
-                        o => advance -= o.as_float().unwrap() as f64 / 1000.0 * size,
-                    }
-                }
-                ink.text.push(' ');
-                for (x, y) in [
-                    (0.0, fi.descent / 1000.0 * size),
-                    (advance, fi.ascent / 1000.0 * size),
-                ] {
-                    let (px, py) = apply(&render, x, y);
-                    ink.add(px, py);
-                }
+                let advance = show_text(&mut ink, fi, &a[0], size, &mul(&tm, &ctm));
                 tm = mul(&[1.0, 0.0, 0.0, 1.0, advance, 0.0], &tm);
             }
             _ => {}
