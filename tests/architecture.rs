@@ -3,7 +3,8 @@
 //! book, the jobs or the registry: the compiler refuses it), and inside the root crate
 //! no module imports a higher floor, there are no import cycles between modules, the
 //! jobs name no game and the binary stays thin. A second test keeps the "adding a
-//! game" checklist honest.
+//! game" checklist honest, and a third keeps each crate's public surface to what the
+//! crates above it use.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -517,4 +518,80 @@ fn every_game_meets_the_adding_a_game_checklist() {
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The identifiers of `code`.
+fn words(code: &str) -> impl Iterator<Item = &str> {
+    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+}
+
+/// The function, constant, static or module a line of code declares `pub` (plain
+/// `pub`, not `pub(crate)`), if any.
+fn pub_value(line: &str) -> Option<&str> {
+    let mut tokens = line.trim_start().strip_prefix("pub ")?.split_whitespace();
+    let mut kind = tokens.next()?;
+    while kind == "unsafe" || kind == "async" || (kind == "const" && line.contains(" fn ")) {
+        kind = tokens.next()?;
+    }
+    let name = tokens.next()?;
+    let end = name
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(name.len());
+    ["fn", "const", "static", "mod"]
+        .contains(&kind)
+        .then_some(&name[..end])
+}
+
+/// A crate's `pub` is for the crates above it: every public function, constant, static
+/// and module is named somewhere outside its crate's src/ (another crate, the binary,
+/// the tests, benches or examples); the rest is `pub(crate)`. Types are left to the
+/// compiler: a public signature that names a type makes it public (`private_interfaces`),
+/// whether or not another crate spells its name.
+#[test]
+fn public_functions_and_constants_serve_another_crate() {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in ["src", "tests", "benches", "examples", "crates"] {
+        files.extend(rust_files(&root().join(dir)));
+    }
+    let code: Vec<(PathBuf, String)> = files
+        .into_iter()
+        .map(|f| {
+            let text = code_only(&fs::read_to_string(&f).unwrap());
+            (f, text)
+        })
+        .collect();
+    let mut unused = Vec::new();
+    for entry in fs::read_dir(root().join("crates")).unwrap() {
+        let src = entry.unwrap().path().join("src");
+        let outside: BTreeSet<&str> = code
+            .iter()
+            .filter(|(f, _)| !f.starts_with(&src))
+            .flat_map(|(_, text)| words(text))
+            .collect();
+        for (f, text) in code.iter().filter(|(f, _)| f.starts_with(&src)) {
+            for (n, line) in text.lines().enumerate() {
+                if let Some(name) = pub_value(line).filter(|name| !outside.contains(name)) {
+                    let at = f.strip_prefix(root()).unwrap().display();
+                    unused.push(format!("{at}:{}: {name}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        unused.is_empty(),
+        "public but named by no other crate (make them pub(crate)):\n{}",
+        unused.join("\n")
+    );
+}
+
+#[test]
+fn pub_value_reads_declarations() {
+    assert_eq!(pub_value("    pub fn load(x: u8) -> u8 {"), Some("load"));
+    assert_eq!(pub_value("pub const fn mm(self) -> f32 {"), Some("mm"));
+    assert_eq!(pub_value("pub const MAX: usize = 3;"), Some("MAX"));
+    assert_eq!(pub_value("pub mod scan;"), Some("scan"));
+    assert_eq!(pub_value("pub(crate) fn hidden() {}"), None);
+    assert_eq!(pub_value("pub struct Shown;"), None);
+    assert_eq!(pub_value("    let pub_fn = 1;"), None);
 }

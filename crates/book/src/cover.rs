@@ -5,7 +5,7 @@
 //! height = trim height + 2 x bleed, bleed 0.125 in, spine = pages x the paper's
 //! thickness a page. Text keeps 0.125 in (3.175 mm) inside the trim and the spine's
 //! folds on the front and back; spine text keeps 0.0625 in (1.5875 mm) from each fold
-//! (the services' spine rule) and appears only from [`SPINE_TEXT_MIN_PAGES`] pages on.
+//! (the services' spine rule) and appears only from `SPINE_TEXT_MIN_PAGES` pages on.
 //! The back keeps a clear 2 x 1.2 in box for the barcode, 0.25 in above the bottom
 //! trim and 0.25 in from the spine.
 
@@ -20,15 +20,13 @@ use crate::game::Registry;
 use crate::{Error, Result};
 
 /// Interiors with fewer pages get no spine text (KDP's rule).
-pub const SPINE_TEXT_MIN_PAGES: usize = 80;
-/// Text keeps this far inside the trim and the spine's folds on front and back, in mm.
-pub const SAFE_MM: f32 = 0.125 * MM_PER_IN;
+pub(crate) const SPINE_TEXT_MIN_PAGES: usize = 80;
 /// Spine text keeps this far from each fold, in mm.
-pub const SPINE_SAFE_MM: f32 = 0.0625 * MM_PER_IN;
+pub(crate) const SPINE_SAFE_MM: f32 = 0.0625 * MM_PER_IN;
 /// The barcode box: 2 x 1.2 in, in mm.
-pub const BARCODE_MM: (f32, f32) = (2.0 * MM_PER_IN, 1.2 * MM_PER_IN);
+pub(crate) const BARCODE_MM: (f32, f32) = (2.0 * MM_PER_IN, 1.2 * MM_PER_IN);
 /// The barcode box's distance from the bottom trim and from the spine, in mm.
-pub const BARCODE_OFFSET_MM: f32 = 0.25 * MM_PER_IN;
+pub(crate) const BARCODE_OFFSET_MM: f32 = 0.25 * MM_PER_IN;
 /// The design margin of front and back (wider than the safe zone), in mm.
 const MARGIN: f32 = 0.375 * MM_PER_IN;
 /// The top share of the front that holds the title and subtitle.
@@ -38,12 +36,12 @@ const TITLE_SHARE: f32 = 0.31;
 const BACK_SPLIT: f32 = 0.56;
 /// A cover must sell as a thumbnail: at 150 px wide, the title's capitals must be
 /// at least this many pixels tall to read.
-pub const THUMBNAIL_CAP_PX: f32 = 7.0;
+pub(crate) const THUMBNAIL_CAP_PX: f32 = 7.0;
 /// The thumbnail width the title is checked at, in pixels.
-pub const THUMBNAIL_PX: f32 = 150.0;
+pub(crate) const THUMBNAIL_PX: f32 = 150.0;
 
 /// The spine's width for `pages` interior pages on `paper`, in mm.
-pub fn spine_mm(pages: usize, paper: Paper) -> f32 {
+pub(crate) fn spine_mm(pages: usize, paper: Paper) -> f32 {
     pages as f32 * paper.inches_per_page() * MM_PER_IN
 }
 
@@ -68,7 +66,7 @@ impl CoverGeometry {
         Rect::new(0.0, 0.0, self.trim_w, self.trim_h)
     }
     /// The spine.
-    pub fn spine_rect(&self) -> Rect {
+    pub(crate) fn spine_rect(&self) -> Rect {
         Rect::new(self.trim_w, 0.0, self.spine, self.trim_h)
     }
     /// The front panel.
@@ -154,9 +152,9 @@ fn sample_region(trim_w: f32, trim_h: f32) -> Rect {
 pub struct CoverFacts {
     /// The pattern and palette.
     pub theme: crate::game::Motif,
-    /// The front's puzzle, drawn in [`art_box`] (front panel coordinates).
+    /// The front's puzzle, drawn in `art_box` (front panel coordinates).
     pub art: Option<Canvas>,
-    /// The back's sample puzzle, drawn in [`sample_box`], and its caption.
+    /// The back's sample puzzle, drawn in `sample_box`, and its caption.
     pub sample: Option<(Canvas, String)>,
     /// Why there is no sample, when there is none.
     pub sample_note: Option<String>,

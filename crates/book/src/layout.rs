@@ -7,10 +7,10 @@ use crate::canvas::Rect;
 /// Millimetres in one inch.
 pub(crate) const MM_PER_IN: f32 = 25.4;
 /// Bleed added to the outside, top and bottom edges.
-pub const BLEED_MM: f32 = 0.125 * MM_PER_IN;
+pub(crate) const BLEED_MM: f32 = 0.125 * MM_PER_IN;
 
 /// The inside (gutter) margin for a book of `pages` pages, in mm.
-pub fn gutter_mm(pages: usize) -> f32 {
+pub(crate) fn gutter_mm(pages: usize) -> f32 {
     // The services' table (KDP's, which IngramSpark's 0.5 in never exceeds below 151
     // pages), kept once, with the checker that measures it.
     let (inches, _) = crate::preflight::Service::Kdp.margins(pages, false);
@@ -52,7 +52,7 @@ impl Geometry {
     }
 
     /// Odd pages (1, 3, ...) are right-hand pages: their inside edge is on the left.
-    pub fn is_recto(page: usize) -> bool {
+    pub(crate) fn is_recto(page: usize) -> bool {
         page % 2 == 1
     }
 
@@ -78,7 +78,7 @@ impl Geometry {
     }
 
     /// Offset of the trim box inside the media box: (from the left, from the top).
-    pub fn trim_offset(&self, page: usize) -> (f32, f32) {
+    pub(crate) fn trim_offset(&self, page: usize) -> (f32, f32) {
         let x = if Geometry::is_recto(page) {
             0.0
         } else {
@@ -122,7 +122,7 @@ impl Sheets for Geometry {
 /// Choose rows x columns for `n` boxes of a given aspect (width / height) in `area`,
 /// making each drawing as large as possible; `extra_h` is the height each box needs
 /// besides its drawing (label and caption).
-pub fn best_grid(n: usize, area: Rect, aspect: f32, extra_h: f32) -> (usize, usize) {
+pub(crate) fn best_grid(n: usize, area: Rect, aspect: f32, extra_h: f32) -> (usize, usize) {
     let mut best = (n, 1, -1.0f32);
     for cols in 1..=n {
         let rows = n.div_ceil(cols);

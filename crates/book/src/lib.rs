@@ -30,7 +30,7 @@ mod pages;
 pub mod pdf;
 mod sections;
 pub mod template;
-pub mod typeset;
+pub(crate) mod typeset;
 use cover_art::*;
 use sections::*;
 
@@ -46,10 +46,10 @@ use template::MAX_PAGES;
 use typeset::typeset;
 
 /// The template shipped with the tool, used when `templates/default.toml` is not there.
-pub const DEFAULT_TEMPLATE: &str = include_str!("../../../templates/default.toml");
+pub(crate) const DEFAULT_TEMPLATE: &str = include_str!("../../../templates/default.toml");
 
 /// The fewest pages print-on-demand services print (KDP and IngramSpark paperbacks).
-pub const MIN_PAGES: usize = 24;
+pub(crate) const MIN_PAGES: usize = 24;
 
 /// How to run a book build.
 #[derive(Debug, Clone, Default)]
@@ -73,10 +73,10 @@ pub struct BookOptions {
 }
 
 /// The most volumes a series may have.
-pub const MAX_VOLUME: u32 = 1000;
+pub(crate) const MAX_VOLUME: u32 = 1000;
 
 /// The template of volume `n` of a series: its subtitle says "Volume N". Volume 0,
-/// or one past [`MAX_VOLUME`], is an error.
+/// or one past `MAX_VOLUME`, is an error.
 pub fn for_volume(template: &Template, volume: Option<u32>) -> Result<Template> {
     let mut t = template.clone();
     if let Some(n) = volume {

@@ -6,7 +6,7 @@ use crate::game::Motif;
 use rand::{Rng as _, SeedableRng};
 
 /// A theme's colours: (background, accent).
-pub fn palette(motif: Motif) -> (Color, Color) {
+pub(crate) fn palette(motif: Motif) -> (Color, Color) {
     match motif {
         Motif::Path => (Color::rgb(0x1d, 0x35, 0x57), Color::rgb(0xf4, 0xa2, 0x61)),
         Motif::Hexes => (Color::rgb(0x0b, 0x4f, 0x6c), Color::rgb(0xf2, 0xcc, 0x8f)),
@@ -19,7 +19,7 @@ pub fn palette(motif: Motif) -> (Color, Color) {
 
 /// How far the pattern's colour is from the background towards the text's: heavy
 /// shapes (digits, dots) take less.
-pub fn tint(motif: Motif) -> f32 {
+pub(crate) fn tint(motif: Motif) -> f32 {
     match motif {
         Motif::Digits | Motif::Dots => 0.075,
         _ => 0.09,
@@ -263,7 +263,7 @@ fn digit(c: &mut Canvas, o: Point, cell: f32, d: u8, pen: Stroke) {
 /// A random path through every cell of a `rows` x `cols` grid (cells numbered row by
 /// row): a serpentine reshaped by backbite moves, each of which joins an end of the
 /// path to a neighbouring cell and reverses the loop that makes.
-pub fn hamiltonian_path(rows: usize, cols: usize, rng: &mut crate::seed::Rng) -> Vec<usize> {
+pub(crate) fn hamiltonian_path(rows: usize, cols: usize, rng: &mut crate::seed::Rng) -> Vec<usize> {
     let n = rows * cols;
     let mut path: Vec<usize> = (0..rows)
         .flat_map(|r| (0..cols).map(move |c| r * cols + if r % 2 == 0 { c } else { cols - 1 - c }))

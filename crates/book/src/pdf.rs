@@ -112,7 +112,7 @@ fn paint(c: Color, mode: ColorMode) -> PdfColor {
 }
 
 /// A colour's grey: its Rec. 709 luminance, 0 (black) to 1 (white).
-pub fn grey_level(c: Color) -> f32 {
+pub(crate) fn grey_level(c: Color) -> f32 {
     c.luminance() / 255.0
 }
 
@@ -379,7 +379,7 @@ pub struct Meta {
 }
 
 /// The PDF date (UTC) of a Unix time in seconds.
-pub fn pdf_date(unix: i64) -> String {
+pub(crate) fn pdf_date(unix: i64) -> String {
     let days = unix.div_euclid(86_400);
     let secs = unix.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
@@ -392,7 +392,7 @@ pub fn pdf_date(unix: i64) -> String {
 }
 
 /// Days since 1970-01-01 of a civil date (proleptic Gregorian).
-pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+pub(crate) fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;

@@ -50,19 +50,14 @@ impl Default for PageSize {
 
 impl PageSize {
     /// ISO A4, 210 x 297 mm.
-    pub const A4: PageSize = PageSize {
+    pub(crate) const A4: PageSize = PageSize {
         w: 210.0,
         h: 297.0,
         name: Some("a4"),
     };
-    /// US Letter, 8.5 x 11 in.
-    pub const LETTER: PageSize = PageSize {
-        w: 215.9,
-        h: 279.4,
-        name: Some("letter"),
-    };
     /// The trade size, 6 x 9 in.
-    pub const TRADE_6X9: PageSize = PageSize {
+    #[cfg(test)]
+    pub(crate) const TRADE_6X9: PageSize = PageSize {
         w: 152.4,
         h: 228.6,
         name: Some("6x9"),
@@ -174,7 +169,7 @@ impl<'de> Deserialize<'de> for PageSize {
 pub use crate::preflight::Service;
 
 /// The smallest outside, top and bottom margin `service` allows, in mm.
-pub fn min_margin_mm(service: Service, bleed: bool) -> f32 {
+pub(crate) fn min_margin_mm(service: Service, bleed: bool) -> f32 {
     (service.margins(0, bleed).1 * 25.4) as f32
 }
 
@@ -247,7 +242,7 @@ impl Paper {
     }
 
     /// Thickness of one page (one leaf side counted, as KDP counts pages), in inches.
-    pub fn inches_per_page(self) -> f32 {
+    pub(crate) fn inches_per_page(self) -> f32 {
         match self {
             Paper::White => 0.002252,
             Paper::Cream => 0.0025,
@@ -295,7 +290,7 @@ impl Default for CoverSpec {
 }
 
 /// A colour written "#RRGGBB".
-pub fn parse_hex_color(s: &str) -> Option<(u8, u8, u8)> {
+pub(crate) fn parse_hex_color(s: &str) -> Option<(u8, u8, u8)> {
     let h = s.strip_prefix('#')?;
     if h.len() != 6 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
@@ -348,7 +343,7 @@ fn section_game_line(text: &str, i: usize) -> Option<usize> {
 }
 
 /// Most answers side by side.
-pub const MAX_ANSWER_COLUMNS: usize = 4;
+pub(crate) const MAX_ANSWER_COLUMNS: usize = 4;
 
 /// One `[[section]]` of a template: puzzles of one game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -469,10 +464,10 @@ pub struct Template {
 }
 
 /// The longest back-cover text, in characters.
-pub const MAX_BLURB_CHARS: usize = 1500;
+pub(crate) const MAX_BLURB_CHARS: usize = 1500;
 
 /// Largest puzzles-per-page a section may ask for.
-pub const MAX_PER_PAGE: usize = 12;
+pub(crate) const MAX_PER_PAGE: usize = 12;
 
 impl Template {
     /// Read and check a template file; every error is one line naming the file.
@@ -734,7 +729,7 @@ fn half_point() -> f32 {
 
 /// A date written YYYY-MM-DD (see [`crate::date::parse_ymd`]), from 1970 on (a PDF's
 /// creation date), as (year, month, day).
-pub fn parse_date(s: &str) -> Option<(i64, u32, u32)> {
+pub(crate) fn parse_date(s: &str) -> Option<(i64, u32, u32)> {
     let d = crate::date::parse_ymd(s).filter(|d| d.year() >= 1970)?;
     Some((
         i64::from(d.year()),
@@ -744,7 +739,7 @@ pub fn parse_date(s: &str) -> Option<(i64, u32, u32)> {
 }
 
 /// Check an ISBN-10 or ISBN-13 (hyphens and spaces allowed) by its check digit.
-pub fn check_isbn(isbn: &str) -> Result<()> {
+pub(crate) fn check_isbn(isbn: &str) -> Result<()> {
     let digits: Vec<char> = isbn.chars().filter(|c| !matches!(c, '-' | ' ')).collect();
     let bad = |why: &str| {
         Err(Error::param(

@@ -4,7 +4,7 @@
 //! lines (on the colophon) keep their plain characters.
 
 /// The text with typographic punctuation.
-pub fn typeset(s: &str) -> String {
+pub(crate) fn typeset(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len() + 8);
     for (i, &c) in chars.iter().enumerate() {

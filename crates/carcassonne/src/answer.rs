@@ -21,7 +21,7 @@ pub struct ScoreOptions {
 /// One landscape from JSON text: a landscape, or a record with a "landscape" field
 /// (such as `carcassonne generate` output). A key given twice or a key a record does
 /// not have is refused, named.
-pub fn landscape_of(text: &str) -> ground::Result<Landscape> {
+pub(crate) fn landscape_of(text: &str) -> ground::Result<Landscape> {
     tiles::parse_record(text)
 }
 

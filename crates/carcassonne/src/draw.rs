@@ -108,10 +108,10 @@ pub fn landscape(
 }
 
 /// A points disc's radius as a share of the tile.
-pub const DISC_SHARE: f32 = 0.17;
+pub(crate) const DISC_SHARE: f32 = 0.17;
 /// The smallest disc radius, in mm: two figures at 7 pt (a figure is sized 1.05 x the
 /// radius for two digits).
-pub const MIN_DISC_MM: f32 = 7.0 * ground::canvas::MM_PER_PT / 1.05 + 0.01;
+pub(crate) const MIN_DISC_MM: f32 = 7.0 * ground::canvas::MM_PER_PT / 1.05 + 0.01;
 
 /// The point at fraction (u, v) of a cell (0..1 each, v down).
 fn at(cell: Rect, u: f32, v: f32) -> Point {

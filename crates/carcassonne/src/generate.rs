@@ -10,7 +10,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, RngCore};
 
 /// The bag without the start tile (71 tiles).
-pub fn bag() -> Vec<Tile> {
+pub(crate) fn bag() -> Vec<Tile> {
     let mut v = Vec::with_capacity(71);
     let mut start_taken = false;
     for &(n, t) in &BASE_SET {

@@ -329,7 +329,8 @@ pub fn rate(l: &Landscape, b: &Breakdown) -> Rating {
 }
 
 /// The worked example: five tiles in two rows (JSON rows of the challenge encoding).
-pub const EXAMPLE: &str = "[[[0,0,2,0,1],[0,0,1,0,0],[]],[[2,2,0,0,1],[1,1,0,2,1],[2,0,1,1,1]]]";
+pub(crate) const EXAMPLE: &str =
+    "[[[0,0,2,0,1],[0,0,1,0,0],[]],[[2,2,0,0,1],[1,1,0,2,1],[2,0,1,1,1]]]";
 
 /// Where the example's letters go (tile units from the grid's top-left corner).
 const EXAMPLE_LABELS: [(&str, (f32, f32)); 4] = [

@@ -427,7 +427,7 @@ pub fn score_with(l: &Landscape, farms: bool) -> Breakdown {
 /// A city that is one area over several separate runs of edges (a band across the
 /// tile) cuts the ring at each run; a city cap over one run does not (the field goes
 /// round it, between its wall and any road).
-pub fn field_groups(t: Tile) -> [u8; 8] {
+pub(crate) fn field_groups(t: Tile) -> [u8; 8] {
     let roads = t.count(ROAD);
     let city_edges: Vec<usize> = (0..4).filter(|&d| t.edges[d] == CITY).collect();
     let runs = (0..4)

@@ -7,25 +7,25 @@ use ground::{Error, Result};
 use serde_json::Value;
 
 /// Edge value: a field.
-pub const FIELD: u8 = 0;
+pub(crate) const FIELD: u8 = 0;
 /// Edge value: a road.
-pub const ROAD: u8 = 1;
+pub(crate) const ROAD: u8 = 1;
 /// Edge value: a city.
-pub const CITY: u8 = 2;
+pub(crate) const CITY: u8 = 2;
 /// The edges' names, in the encoding's order.
 pub(crate) const EDGE_NAMES: [&str; 4] = ["north", "east", "south", "west"];
 
 /// A tile in one orientation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Tile {
-    /// North, east, south and west edges: [`FIELD`], [`ROAD`] or [`CITY`].
+    /// North, east, south and west edges: `FIELD`, `ROAD` or `CITY`.
     pub edges: [u8; 4],
     /// Separate city areas on the tile (0 to 2).
     pub cities: u8,
 }
 
 /// The 19 distinct tiles, ignoring rotation (the spec's list).
-pub const DISTINCT: [[u8; 5]; 19] = [
+pub(crate) const DISTINCT: [[u8; 5]; 19] = [
     [1, 0, 1, 0, 0],
     [0, 0, 1, 1, 0],
     [2, 1, 1, 1, 1],
@@ -49,7 +49,7 @@ pub const DISTINCT: [[u8; 5]; 19] = [
 
 /// The base game's 72 tiles: (count, tile). The start tile is one of the four
 /// `[2,1,0,1,1]`.
-pub const BASE_SET: [(u8, [u8; 5]); 19] = [
+pub(crate) const BASE_SET: [(u8, [u8; 5]); 19] = [
     (4, [0, 0, 0, 0, 0]),
     (2, [0, 0, 1, 0, 0]),
     (4, [2, 1, 0, 1, 1]),
@@ -90,7 +90,7 @@ impl Tile {
     }
 
     /// Turned clockwise by `k` quarter turns: the north edge goes east.
-    pub fn rotated(self, k: usize) -> Tile {
+    pub(crate) fn rotated(self, k: usize) -> Tile {
         let mut edges = [0; 4];
         for (d, e) in edges.iter_mut().enumerate() {
             *e = self.edges[(d + 4 - k % 4) % 4];
@@ -111,7 +111,7 @@ impl Tile {
     }
 
     /// Whether this is one of the 19 tiles in some rotation.
-    pub fn is_known(self) -> bool {
+    pub(crate) fn is_known(self) -> bool {
         (0..4).any(|k| {
             DISTINCT
                 .iter()
@@ -130,7 +130,7 @@ impl Tile {
     }
 
     /// The distinct orientations of the tile (1, 2 or 4).
-    pub fn orientations(self) -> Vec<Tile> {
+    pub(crate) fn orientations(self) -> Vec<Tile> {
         let mut v: Vec<Tile> = (0..4).map(|k| self.rotated(k)).collect();
         v.sort();
         v.dedup();
@@ -164,7 +164,7 @@ impl Landscape {
     }
 
     /// Whether square `sq` (reading order) carries a shield.
-    pub fn has_shield(&self, sq: usize) -> bool {
+    pub(crate) fn has_shield(&self, sq: usize) -> bool {
         self.shields.get(sq).copied().unwrap_or(false)
     }
 
@@ -201,7 +201,7 @@ impl Landscape {
     }
 
     /// Check that touching edges agree; the first disagreement, named.
-    pub fn check_consistent(&self) -> Result<()> {
+    pub(crate) fn check_consistent(&self) -> Result<()> {
         for r in 0..self.rows {
             for c in 0..self.cols {
                 let Some(t) = self.squares[r * self.cols + c] else {
@@ -265,7 +265,7 @@ fn shown_value(v: &Value) -> String {
 /// `carcassonne generate` writes beside them, and what the published test cases
 /// (`tests/cases/carcassonne_public.jsonl`) carry (both read past). Any other key is
 /// refused, so that a misspelt one (`"sheilds"`) is not silently ignored.
-pub const RECORD_KEYS: [&str; 14] = [
+pub(crate) const RECORD_KEYS: [&str; 14] = [
     "landscape",
     "shields",
     // carcassonne generate
@@ -459,7 +459,7 @@ pub fn from_value(v: &Value) -> Result<Landscape> {
 /// `landscape` array and, optionally, `shields`: a list of 0-based `[row, column]`
 /// squares whose tile carries a shield (the full game's option; the encoding itself has
 /// no way to mark one). The other keys a generated record has (its score, seed...,
-/// see [`RECORD_KEYS`]) are read past; any other key is an error that names it. (A
+/// see `RECORD_KEYS`) are read past; any other key is an error that names it. (A
 /// key given twice cannot be seen in a `Value`: read text with [`parse_record`].)
 pub fn from_record(v: &Value) -> Result<Landscape> {
     let Some(obj) = v.as_object() else {

@@ -6,7 +6,7 @@ use super::board::{Shape, DESERT};
 use super::rules::Setup;
 
 /// Terrain symbols of the article: wheat, wood, sheep, clay, rock, desert.
-pub const SYMBOLS: [char; 6] = ['/', '#', '"', '.', '^', ' '];
+pub(crate) const SYMBOLS: [char; 6] = ['/', '#', '"', '.', '^', ' '];
 
 struct Grid {
     cells: Vec<Vec<char>>,

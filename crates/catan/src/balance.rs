@@ -1,7 +1,7 @@
 //! How even a board is (`catan balance`): the pips of each resource, the pips around
 //! corners, the largest group of one terrain, the 2:1 harbors next to their own
 //! resource, and one score, lower = fairer. The measures are pure functions of a shape
-//! and a layout; [`read_board`] turns one JSON record into them and [`run`] answers a
+//! and a layout; `read_board` turns one JSON record into them and [`run`] answers a
 //! whole input, a record at a time. The measures and the score: docs/games/catan.md.
 
 use super::board::{pips, BoardKind, Shape, DESERT, GENERIC, HARBOR_NAMES, TERRAIN_NAMES};
@@ -62,7 +62,7 @@ fn hex_pips(layout: &Setup, i: usize) -> u32 {
 }
 
 /// Pips per resource: for each of the five, the sum over its hexes.
-pub fn resource_pips(shape: &Shape, layout: &Setup) -> ResourcePips {
+pub(crate) fn resource_pips(shape: &Shape, layout: &Setup) -> ResourcePips {
     let mut t = [0u32; 5];
     for i in 0..shape.len() {
         let terrain = layout.terrain[i];
@@ -80,7 +80,7 @@ pub fn resource_pips(shape: &Shape, layout: &Setup) -> ResourcePips {
 }
 
 /// The smallest and largest pip sum over the corners where three land hexes meet.
-pub fn corner_pips(shape: &Shape, layout: &Setup) -> (u32, u32) {
+pub(crate) fn corner_pips(shape: &Shape, layout: &Setup) -> (u32, u32) {
     let sums = shape
         .corners
         .iter()
@@ -91,7 +91,7 @@ pub fn corner_pips(shape: &Shape, layout: &Setup) -> (u32, u32) {
 
 /// Hexes in the largest connected group of hexes of one terrain (neighbours by the
 /// shape's adjacency; deserts are not a terrain here). 0 on an all-desert board.
-pub fn largest_cluster(shape: &Shape, layout: &Setup) -> usize {
+pub(crate) fn largest_cluster(shape: &Shape, layout: &Setup) -> usize {
     let n = shape.len();
     let mut seen = 0u32;
     let mut best = 0;
@@ -123,8 +123,8 @@ pub fn largest_cluster(shape: &Shape, layout: &Setup) -> usize {
 }
 
 /// How many 2:1 harbors have a hex of their own resource among the land hexes at
-/// their piers ([`Shape::harbor_hexes`], kept as masks in [`Shape::harbor_reach`]).
-pub fn harbor_own_resource(shape: &Shape, layout: &Setup) -> usize {
+/// their piers (`Shape::harbor_hexes`, kept as masks in [`Shape::harbor_reach`]).
+pub(crate) fn harbor_own_resource(shape: &Shape, layout: &Setup) -> usize {
     (0..shape.harbors.len())
         .filter(|&p| {
             let kind = layout.harbor[p];
@@ -174,7 +174,7 @@ pub fn measure(shape: &Shape, layout: &Setup) -> Balance {
 
 /// One output line: the record's index and its measures.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct BalanceLine {
+pub(crate) struct BalanceLine {
     /// The record's own `index` (as `generate` wrote it); for a record without one,
     /// its place among the input's records, from 0.
     pub index: u64,
@@ -223,7 +223,7 @@ struct InBoard {
 /// The pieces must be the board kind's: its terrain hexes (deserts included), number
 /// tokens and harbors, each as many times as the game has them; a board of 18 rock
 /// hexes or 18 sixes is refused, never scored.
-pub fn read_board(text: &str) -> Result<(&'static Shape, Setup)> {
+pub(crate) fn read_board(text: &str) -> Result<(&'static Shape, Setup)> {
     let b = parse_board(text)?;
     let shape = board_shape(&b)?;
     let mut layout = Setup::default();

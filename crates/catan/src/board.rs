@@ -9,34 +9,34 @@ use std::sync::OnceLock;
 
 /// Room per board for hex arrays: the largest board has 30 hexes; 32 lets hot loops
 /// index with `& 31` and no bounds checks.
-pub const MAX_HEX: usize = 32;
+pub(crate) const MAX_HEX: usize = 32;
 /// Room per board for harbor arrays: the most frame positions any board has.
-pub const MAX_HARBOR: usize = 11;
+pub(crate) const MAX_HARBOR: usize = 11;
 
 /// Terrain code of fields (wheat). Terrain codes follow the order of the formats spec.
-pub const WHEAT: u8 = 0;
+pub(crate) const WHEAT: u8 = 0;
 /// Terrain code of forest (wood).
-pub const WOOD: u8 = 1;
+pub(crate) const WOOD: u8 = 1;
 /// Terrain code of pasture (sheep).
-pub const SHEEP: u8 = 2;
+pub(crate) const SHEEP: u8 = 2;
 /// Terrain code of hills (clay).
-pub const CLAY: u8 = 3;
+pub(crate) const CLAY: u8 = 3;
 /// Terrain code of mountains (rock).
-pub const ROCK: u8 = 4;
+pub(crate) const ROCK: u8 = 4;
 /// Terrain code of the desert (no token).
-pub const DESERT: u8 = 5;
+pub(crate) const DESERT: u8 = 5;
 /// Terrain names, indexed by terrain code.
-pub const TERRAIN_NAMES: [&str; 6] = ["wheat", "wood", "sheep", "clay", "rock", "desert"];
+pub(crate) const TERRAIN_NAMES: [&str; 6] = ["wheat", "wood", "sheep", "clay", "rock", "desert"];
 /// Harbor kinds: 0 is the generic 3:1, 1 + terrain code a 2:1 harbor of that resource.
-pub const GENERIC: u8 = 0;
+pub(crate) const GENERIC: u8 = 0;
 /// Harbor names, indexed by harbor kind.
-pub const HARBOR_NAMES: [&str; 6] = ["3:1", "wheat", "wood", "sheep", "clay", "rock"];
+pub(crate) const HARBOR_NAMES: [&str; 6] = ["3:1", "wheat", "wood", "sheep", "clay", "rock"];
 /// Pip totals a resource's counters hold: 0 to 31 (six hexes of 5 pips at most).
-pub const PIP_BINS: usize = 32;
+pub(crate) const PIP_BINS: usize = 32;
 /// Land resources (every terrain but the desert).
 pub const RESOURCES: usize = DESERT as usize;
 /// Token values in the order used by counters and CSVs.
-pub const TOKEN_VALUES: [u8; 10] = [2, 3, 4, 5, 6, 8, 9, 10, 11, 12];
+pub(crate) const TOKEN_VALUES: [u8; 10] = [2, 3, 4, 5, 6, 8, 9, 10, 11, 12];
 
 /// Ways to roll a number with two dice.
 pub fn pips(token: u8) -> u32 {
@@ -52,20 +52,20 @@ pub fn pips(token: u8) -> u32 {
 
 /// Whether a token is red (6 or 8): the class `red-apart` keeps apart.
 #[inline]
-pub fn is_red(token: u8) -> bool {
+pub(crate) fn is_red(token: u8) -> bool {
     token == 6 || token == 8
 }
 
 /// Whether a token is a 2 or a 12: the class `2-12-apart` keeps apart.
 #[inline]
-pub fn is_extreme(token: u8) -> bool {
+pub(crate) fn is_extreme(token: u8) -> bool {
     token == 2 || token == 12
 }
 
 /// Corner numbers of the spec: 0 bottom, 1 lower right, 2 upper right, 3 top,
 /// 4 upper left, 5 lower left. The edge between corners k and k+1 faces the neighbour
 /// in direction EDGE_DIR[k].
-pub const EDGE_DIR: [(i32, i32); 6] = [(1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1), (1, 0)];
+pub(crate) const EDGE_DIR: [(i32, i32); 6] = [(1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1), (1, 0)];
 
 /// A harbor frame position: the sea hex it sits on and its two piers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,7 +74,7 @@ pub struct Harbor {
     pub x: i32,
     /// Position along the row of the sea hex.
     pub y: i32,
-    /// The two corners (0-5, numbered as for [`EDGE_DIR`]) its piers point at; consecutive.
+    /// The two corners (0-5, numbered as for `EDGE_DIR`) its piers point at; consecutive.
     pub piers: (u8, u8),
 }
 
@@ -149,7 +149,7 @@ pub struct Shape {
     /// Harbor kinds, one per harbor position.
     pub harbor_kinds: Vec<u8>,
     /// Per harbor position, the land hexes at its piers as a bitmask (see
-    /// [`Shape::harbor_hexes`]).
+    /// `Shape::harbor_hexes`).
     pub harbor_reach: Vec<u32>,
 }
 
@@ -310,7 +310,7 @@ impl Shape {
     }
 
     /// How many tokens of a value the board has.
-    pub fn token_count(&self, v: u8) -> usize {
+    pub(crate) fn token_count(&self, v: u8) -> usize {
         self.tokens.iter().filter(|&&t| t == v).count()
     }
 
@@ -327,7 +327,7 @@ impl Shape {
     /// ascending order: the land hexes sharing either corner its piers point at. Corner
     /// k of a hex is shared by the neighbours across the edges k-1..k and k..k+1, so
     /// piers (k, k+1) reach the neighbours in directions k-1, k and k+1.
-    pub fn harbor_hexes(&self, p: usize) -> Vec<u8> {
+    pub(crate) fn harbor_hexes(&self, p: usize) -> Vec<u8> {
         let h = self.harbors[p];
         let k = usize::from(h.piers.0);
         let mut v: Vec<u8> = [(k + 5) % 6, k, (k + 1) % 6]

@@ -72,7 +72,7 @@ pub fn words(canvas: &mut Canvas, area: Rect, lines: &[String]) {
 }
 
 /// The height [`words`] needs at the 7 pt floor in a box `w` mm wide.
-pub fn words_height(lines: &[String], w: f32) -> f32 {
+pub(crate) fn words_height(lines: &[String], w: f32) -> f32 {
     use ground::canvas::{wrap, MIN_TEXT_PT, MM_PER_PT};
     let n: usize = lines
         .iter()
@@ -128,7 +128,7 @@ fn extent(kind: BoardKind) -> (f32, f32) {
 }
 
 /// The corners of a pointy-topped hexagon of circumradius r around c.
-pub fn hexagon(c: Point, r: f32) -> Vec<Point> {
+pub(crate) fn hexagon(c: Point, r: f32) -> Vec<Point> {
     (0..6)
         .map(|k| {
             let a = std::f32::consts::PI / 2.0 + k as f32 * std::f32::consts::PI / 3.0;
@@ -218,7 +218,7 @@ pub(crate) fn board(canvas: &mut Canvas, area: Rect, kind: BoardKind, b: &Setup,
 
 /// One land hex: its terrain (colour, or grey with a pattern), its name, and its
 /// number token.
-pub fn land_hex(
+pub(crate) fn land_hex(
     canvas: &mut Canvas,
     c: Point,
     r: f32,
@@ -310,7 +310,7 @@ fn number_token(canvas: &mut Canvas, c: Point, tr: f32, token: u8) {
 
 /// A harbor on its sea hex: a white disc with the rate over the resource, and two
 /// piers to the corners of the land that use it.
-pub fn harbor(canvas: &mut Canvas, c: Point, r: f32, kind: u8, piers: [u8; 2], size: Sizes) {
+pub(crate) fn harbor(canvas: &mut Canvas, c: Point, r: f32, kind: u8, piers: [u8; 2], size: Sizes) {
     let pier = stroke(Color::rgb(120, 80, 40), r * 0.09);
     for k in piers {
         let end = corner(c, r, k);
@@ -429,7 +429,7 @@ fn pattern(
 
 /// The key for the "How to play" page: a land hex with its number token, a harbor with
 /// its rate and piers, and the six terrains, each with a few words.
-pub fn legend(canvas: &mut Canvas, area: Rect, style: Style) {
+pub(crate) fn legend(canvas: &mut Canvas, area: Rect, style: Style) {
     let text_pt = (area.w / 125.0 * 9.5).clamp(7.5, 10.5);
     let r = (area.h * 0.13).min(area.w * 0.1).min(14.0);
     let pic_w = 2.0 * r;

@@ -21,7 +21,7 @@ use ground::{Error, Result};
 pub struct Fix {
     /// Hex index (hex number - 1).
     pub hex: u8,
-    /// Terrain code ([`DESERT`] for the desert).
+    /// Terrain code (`DESERT` for the desert).
     pub terrain: u8,
     /// Token value, when fixed too (never on a desert).
     pub token: Option<u8>,
@@ -181,7 +181,7 @@ impl Fixes {
     }
 
     /// Whether a board agrees with the fixes.
-    pub fn agree(&self, b: &Setup) -> bool {
+    pub(crate) fn agree(&self, b: &Setup) -> bool {
         self.0.iter().all(|f| {
             let h = usize::from(f.hex);
             b.terrain[h] == f.terrain && f.token.is_none_or(|k| b.token[h] == k)
@@ -192,7 +192,7 @@ impl Fixes {
 /// What stays free under a set of fixes, ready for drawing: the places and the pieces.
 #[derive(Debug, Clone)]
 pub struct Free {
-    /// The board with the fixed hexes set (terrain [`DESERT`] and token 0 elsewhere).
+    /// The board with the fixed hexes set (terrain `DESERT` and token 0 elsewhere).
     pub base: Setup,
     /// Hexes whose terrain is free (a free desert goes on one of these).
     pub terrain_free: u32,

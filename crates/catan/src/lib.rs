@@ -8,7 +8,7 @@
 #![deny(unsafe_code)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-pub mod ascii;
+pub(crate) mod ascii;
 pub mod balance;
 pub mod board;
 pub mod draw;
@@ -26,7 +26,8 @@ use ground::game::{Game, Motif, Outcome, Present};
 use ground::seed::Rng;
 use ground::Result;
 use record::check_failed;
-pub use record::{to_record, verify_record, CatanBoard, HarborRecord, HexRecord};
+pub(crate) use record::to_record;
+pub use record::{verify_record, CatanBoard};
 use rules::{Rules, Setup};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -49,6 +50,8 @@ pub struct CatanParams {
     #[arg(skip = CatanParams::default().style)]
     pub style: Style,
     /// Fixed hexes, comma-separated HEX=TERRAIN[:TOKEN] (e.g. 10=desert,1=wood:6); the rest is drawn uniformly among the valid completions (full-rejection or counted)
+    // The brackets are the help text's notation for an optional part, not a link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(long, default_value = "")]
     #[serde(skip_serializing_if = "String::is_empty")]
     pub fix: String,
@@ -104,7 +107,7 @@ pub struct Catan {
 }
 
 /// Boards in the reference a book's balance words compare each board with.
-pub const BALANCE_REFERENCE: u64 = 2000;
+pub(crate) const BALANCE_REFERENCE: u64 = 2000;
 /// The share of a drawing's height the balance words take, when shown.
 const BALANCE_SHARE: f32 = 0.15;
 /// The share of a drawing's height a rules sentence too long for the caption takes.
@@ -168,7 +171,8 @@ impl Catan {
 
     /// The same generator with another cap on attempts per board (tests use a small
     /// one to reach it quickly; see [`sampling::MAX_ATTEMPTS`]).
-    pub fn with_max_attempts(self, cap: u64) -> Catan {
+    #[cfg(test)]
+    pub(crate) fn with_max_attempts(self, cap: u64) -> Catan {
         Catan {
             ctx: self.ctx.with_max_attempts(cap),
             ..self
@@ -224,7 +228,7 @@ impl Game for Catan {
 
     /// One board from the sampler's own attempt loop. A stop request ends it early
     /// with no board (rejected as "interrupted"); so does the cap on attempts
-    /// ([`sampling::MAX_ATTEMPTS`], [`sampling::MAX_SWAP_ROUNDS`]), with the reason
+    /// (`sampling::MAX_ATTEMPTS`, `sampling::MAX_SWAP_ROUNDS`), with the reason
     /// naming the sampler and the rules.
     fn generate(&self, rng: &mut Rng) -> Outcome<CatanBoard> {
         let sampler = self.params.sampler;
@@ -423,7 +427,7 @@ fn players(kind: BoardKind) -> &'static str {
 }
 
 /// A placement rule in reader words.
-pub fn rule_phrase(rule: &rules::Rule) -> String {
+pub(crate) fn rule_phrase(rule: &rules::Rule) -> String {
     match rule {
         rules::Rule::RedApart => "no 6 or 8 next to another".into(),
         rules::Rule::TwoTwelveApart => "no 2 or 12 next to another".into(),
@@ -452,7 +456,7 @@ pub fn rule_phrase(rule: &rules::Rule) -> String {
 }
 
 /// The rules as one sentence: "No 6 or 8 next to another; no 2 or 12 next to another."
-pub fn rules_sentence(rules: &Rules) -> String {
+pub(crate) fn rules_sentence(rules: &Rules) -> String {
     let phrases: Vec<String> = rules.list().iter().map(rule_phrase).collect();
     if phrases.is_empty() {
         return "Any layout: no placement rules.".into();

@@ -59,7 +59,7 @@ pub struct CatanBoard {
 }
 
 /// A board as recorded.
-pub fn to_record(
+pub(crate) fn to_record(
     s: &'static Shape,
     rules: &str,
     sampler: &'static str,

@@ -6,7 +6,7 @@ use super::board::{is_extreme, is_red, pips, Shape, DESERT, GENERIC, MAX_HARBOR,
 /// frame position. Token 0 means none (the desert).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Setup {
-    /// Terrain code per hex index; [`DESERT`] past the board's hexes.
+    /// Terrain code per hex index; `DESERT` past the board's hexes.
     pub terrain: [u8; MAX_HEX],
     /// Token value per hex index; 0 for a desert and past the board's hexes.
     pub token: [u8; MAX_HEX],
@@ -70,7 +70,7 @@ impl Rule {
 
     /// Rules the exhaustive feasibility search decides (see `feasible`); the others
     /// are decided by necessary conditions and a search for a board (see `witness`).
-    pub fn is_searched_exactly(&self) -> bool {
+    pub(crate) fn is_searched_exactly(&self) -> bool {
         matches!(
             self,
             Rule::RedApart
@@ -82,7 +82,7 @@ impl Rule {
     }
 
     /// Whether the rule looks at the tokens (and the deserts) alone.
-    pub fn tokens_only(&self) -> bool {
+    pub(crate) fn tokens_only(&self) -> bool {
         matches!(
             self,
             Rule::RedApart
@@ -94,7 +94,7 @@ impl Rule {
     }
 
     /// Whether the rule looks at the harbors.
-    pub fn needs_harbors(&self) -> bool {
+    pub(crate) fn needs_harbors(&self) -> bool {
         matches!(self, Rule::HarborResourceApart)
     }
 
@@ -103,7 +103,7 @@ impl Rule {
     /// statement of these two rules: the clash of two tokens, the offender masks, the
     /// samplers' stages and the feasibility search's pip levels all come from it.
     #[inline]
-    pub fn token_class(&self) -> Option<fn(u8) -> bool> {
+    pub(crate) fn token_class(&self) -> Option<fn(u8) -> bool> {
         match self {
             Rule::RedApart => Some(is_red),
             Rule::TwoTwelveApart => Some(is_extreme),
@@ -115,7 +115,7 @@ impl Rule {
     /// no token and never clashes); false for rules that do not judge neighbouring
     /// tokens.
     #[inline]
-    pub fn tokens_clash(&self, x: u8, y: u8) -> bool {
+    pub(crate) fn tokens_clash(&self, x: u8, y: u8) -> bool {
         match self {
             Rule::SameNumberApart => x != 0 && x == y,
             r => r.token_class().is_some_and(|c| c(x) && c(y)),
@@ -126,7 +126,7 @@ impl Rule {
     /// `same-terrain-apart` (deserts included) and `max-cluster=1` (land only); false
     /// for rules that do not judge neighbouring terrains.
     #[inline]
-    pub fn terrains_clash(&self, s: u8, t: u8) -> bool {
+    pub(crate) fn terrains_clash(&self, s: u8, t: u8) -> bool {
         match self {
             Rule::SameTerrainApart => s == t,
             Rule::MaxCluster(1) => s == t && s != DESERT,
@@ -137,13 +137,13 @@ impl Rule {
     /// Whether two hexes of one resource carrying tokens `x` and `y` break
     /// `number-resource-apart` (one number twice, or a 6 and an 8).
     #[inline]
-    pub fn numbers_clash_on_resource(x: u8, y: u8) -> bool {
+    pub(crate) fn numbers_clash_on_resource(x: u8, y: u8) -> bool {
         x == y || (is_red(x) && is_red(y))
     }
 
     /// Rules that depend only on where the deserts, the reds and the 2s and 12s are:
     /// exact expectations come from enumerating those placements.
-    pub fn is_placement_rule(&self) -> bool {
+    pub(crate) fn is_placement_rule(&self) -> bool {
         matches!(self, Rule::RedApart | Rule::TwoTwelveApart)
     }
 }
@@ -188,7 +188,7 @@ impl std::str::FromStr for Rules {
 /// Every rule as parameters write it: its name and the value it takes ("" for none,
 /// "N" a whole number, "A-B" a range). The parser knows a rule by this table, and
 /// the help and the errors list it, so all three name the same rules.
-pub const RULE_FORMS: [(&str, &str); 10] = [
+pub(crate) const RULE_FORMS: [(&str, &str); 10] = [
     ("red-apart", ""),
     ("2-12-apart", ""),
     ("same-number-apart", ""),
@@ -202,7 +202,7 @@ pub const RULE_FORMS: [(&str, &str); 10] = [
 ];
 
 /// Every rule's written form, "red-apart, ..., max-cluster=N, ... or none".
-pub fn rule_list() -> String {
+pub(crate) fn rule_list() -> String {
     let forms: Vec<String> = RULE_FORMS
         .iter()
         .map(|(name, value)| match *value {
@@ -213,7 +213,7 @@ pub fn rule_list() -> String {
     format!("{} or none", forms.join(", "))
 }
 
-/// The help of a `--rules` flag (and `rules` key), from [`RULE_FORMS`].
+/// The help of a `--rules` flag (and `rules` key), from `RULE_FORMS`.
 pub fn rules_help() -> String {
     format!("Rules, comma-separated: {}", rule_list())
 }
@@ -322,7 +322,7 @@ impl std::fmt::Display for Rules {
 
 /// True when no two hexes of `mask` are neighbours.
 #[inline]
-pub fn independent(shape: &Shape, mut mask: u32) -> bool {
+pub(crate) fn independent(shape: &Shape, mut mask: u32) -> bool {
     let all = mask;
     while mask != 0 {
         let i = mask.trailing_zeros() as usize;
@@ -351,7 +351,7 @@ impl Rules {
     }
 
     /// These rules with `max-pips-per-corner=n` instead of any other corner limit.
-    pub fn with_max_pips(&self, n: u32) -> Rules {
+    pub(crate) fn with_max_pips(&self, n: u32) -> Rules {
         let mut v: Vec<Rule> = self
             .0
             .iter()
@@ -364,7 +364,7 @@ impl Rules {
     }
 
     /// The corner limit N of `max-pips-per-corner=N`, if the rules have one.
-    pub fn max_pips(&self) -> Option<u32> {
+    pub(crate) fn max_pips(&self) -> Option<u32> {
         self.0.iter().find_map(|r| match r {
             Rule::MaxPipsPerCorner(n) => Some(*n),
             _ => None,
@@ -372,22 +372,22 @@ impl Rules {
     }
 
     /// Whether reds must be apart.
-    pub fn red_apart(&self) -> bool {
+    pub(crate) fn red_apart(&self) -> bool {
         self.has(Rule::RedApart)
     }
 
     /// Whether 2s and 12s must be apart.
-    pub fn two_twelve_apart(&self) -> bool {
+    pub(crate) fn two_twelve_apart(&self) -> bool {
         self.has(Rule::TwoTwelveApart)
     }
 
     /// Every rule depends only on the desert, red and 2/12 placement.
-    pub fn placement_only(&self) -> bool {
+    pub(crate) fn placement_only(&self) -> bool {
         self.0.iter().all(Rule::is_placement_rule)
     }
 
     /// The rules that the placement stage does not check.
-    pub fn late(&self) -> impl Iterator<Item = &Rule> {
+    pub(crate) fn late(&self) -> impl Iterator<Item = &Rule> {
         self.0.iter().filter(|r| !r.is_placement_rule())
     }
 
@@ -397,18 +397,18 @@ impl Rules {
     }
 
     /// Check only the rules the placement stage does not.
-    pub fn check_late(&self, shape: &Shape, b: &Setup) -> bool {
+    pub(crate) fn check_late(&self, shape: &Shape, b: &Setup) -> bool {
         self.late().all(|r| holds(shape, b, *r))
     }
 
     /// Whether some rule looks at the harbors (samplers then draw the harbors before
     /// checking the board).
-    pub fn needs_harbors(&self) -> bool {
+    pub(crate) fn needs_harbors(&self) -> bool {
         self.0.iter().any(Rule::needs_harbors)
     }
 
     /// The rules the exhaustive feasibility search decides.
-    pub fn searched_exactly(&self) -> Rules {
+    pub(crate) fn searched_exactly(&self) -> Rules {
         Rules(
             self.0
                 .iter()
@@ -431,7 +431,7 @@ impl Rules {
     }
 
     /// Hexes that break some rule: (token offenders, terrain offenders) as bitmasks.
-    pub fn offenders(&self, shape: &Shape, b: &Setup) -> (u32, u32) {
+    pub(crate) fn offenders(&self, shape: &Shape, b: &Setup) -> (u32, u32) {
         self.0.iter().fold((0, 0), |(t, g), r| {
             let (t2, g2) = offenders(shape, b, *r);
             (t | t2, g | g2)
@@ -521,7 +521,7 @@ fn harbor_clashes(shape: &Shape, b: &Setup) -> u32 {
     m
 }
 
-/// Whether a full board meets one rule (the same verdict as [`offenders`] being
+/// Whether a full board meets one rule (the same verdict as `offenders` being
 /// empty, without building the masks where a count is enough).
 #[inline]
 pub fn holds(shape: &Shape, b: &Setup, rule: Rule) -> bool {
@@ -576,7 +576,7 @@ fn touching(shape: &Shape, mask: u32) -> u32 {
 }
 
 /// The hexes that break one rule: (token offenders, terrain offenders).
-pub fn offenders(shape: &Shape, b: &Setup, rule: Rule) -> (u32, u32) {
+pub(crate) fn offenders(shape: &Shape, b: &Setup, rule: Rule) -> (u32, u32) {
     match rule {
         Rule::RedApart | Rule::TwoTwelveApart => {
             let class = rule.token_class().expect("an apart rule's class");

@@ -76,14 +76,14 @@ pub const MEASURES: [(&str, &str, &str); 10] = [
 ];
 
 /// Index of the score in [`MEASURES`] (the one binned measure).
-pub const SCORE: usize = 9;
+pub(crate) const SCORE: usize = 9;
 
 /// Bins of the score per unit: bin k holds scores in [k/20, (k+1)/20), i.e. 0.05 wide.
-pub const SCORE_BINS_PER_UNIT: f64 = 20.0;
+pub(crate) const SCORE_BINS_PER_UNIT: f64 = 20.0;
 
 /// Score bins before the overflow bin: 0 to 2.5 (no board scores 2.5 or more: the
 /// score is the standard deviation of five values between 0 and 5 pips per hex).
-pub const SCORE_BINS: usize = 50;
+pub(crate) const SCORE_BINS: usize = 50;
 
 /// The largest value a histogram may hold (a damaged part claiming more is refused;
 /// no board reaches it: the extended board's tokens have 140 pips in all).
@@ -93,13 +93,13 @@ const MAX_VALUE: usize = 1024;
 const SCORE_UNIT: f64 = 1e9;
 
 /// The score's bin: `floor(score * 20)`, at most [`SCORE_BINS`] (the overflow bin).
-pub fn score_bin(score: f64) -> usize {
+pub(crate) fn score_bin(score: f64) -> usize {
     ((score * SCORE_BINS_PER_UNIT).floor().max(0.0) as usize).min(SCORE_BINS)
 }
 
 /// The lower edge of score bin `k`, as exact decimals ("0.35"; the overflow bin
 /// ">=2.50").
-pub fn score_bin_label(k: usize) -> String {
+pub(crate) fn score_bin_label(k: usize) -> String {
     let hundredths = k * 5;
     let s = format!("{}.{:02}", hundredths / 100, hundredths % 100);
     if k >= SCORE_BINS {
@@ -292,7 +292,7 @@ pub struct Summary {
 }
 
 /// The quantiles [`Summary`] gives, in percent.
-pub const QUANTILES: [u64; 5] = [5, 25, 50, 75, 95];
+pub(crate) const QUANTILES: [u64; 5] = [5, 25, 50, 75, 95];
 
 /// A histogram's summary (values are indices; `scale` turns an index into a value).
 fn summarise(measure: &'static str, h: &[u64], n: u64, scale: f64) -> Summary {
@@ -506,7 +506,7 @@ impl CatanStats {
     }
 
     /// What was counted, in one line: boards, board, rules, sampler, seed.
-    pub fn describe(&self, boards: u64) -> String {
+    pub(crate) fn describe(&self, boards: u64) -> String {
         format!(
             "{} boards, {} board, rules {}, sampler {}, seed {}",
             ground::chart::thousands(boards),

@@ -63,7 +63,7 @@ impl Bits {
     }
 
     /// True when every bit is 0.
-    pub fn is_zero(&self) -> bool {
+    pub(crate) fn is_zero(&self) -> bool {
         self.words.iter().all(|&w| w == 0)
     }
 
@@ -91,26 +91,6 @@ impl Bits {
             })
         })
     }
-
-    /// The first set bit at or after `from`.
-    pub fn first_one_from(&self, from: usize) -> Option<usize> {
-        if from >= self.len {
-            return None;
-        }
-        let mut wi = from / 64;
-        let mut w = self.words[wi] & (!0u64 << (from % 64));
-        loop {
-            if w != 0 {
-                let i = wi * 64 + w.trailing_zeros() as usize;
-                return (i < self.len).then_some(i);
-            }
-            wi += 1;
-            if wi == self.words.len() {
-                return None;
-            }
-            w = self.words[wi];
-        }
-    }
 }
 
 #[cfg(test)]
@@ -124,8 +104,6 @@ mod tests {
         a.set(64, true);
         a.toggle(129);
         assert_eq!(a.ones().collect::<Vec<_>>(), vec![0, 64, 129]);
-        assert_eq!(a.first_one_from(1), Some(64));
-        assert_eq!(a.first_one_from(65), Some(129));
         let mut b = a.clone();
         b.set(64, false);
         assert!(!a.dot(&Bits::zeros(130)));

@@ -17,7 +17,7 @@ const BORDER_MAX: f32 = 0.8;
 const EDGE_SHADE: Color = Color::grey(228);
 const GRID: Color = Color::grey(150);
 /// Label room, in cells, above and left of the board.
-pub const LABEL_ROOM: f32 = 0.8;
+pub(crate) const LABEL_ROOM: f32 = 0.8;
 const MOVE_MARK: Color = Color::rgb(200, 30, 30);
 /// The fill of a block centre in the compact answer (dark enough for greyscale print).
 const ANSWER_FILL: Color = Color::grey(70);
@@ -38,7 +38,7 @@ pub struct Marks<'a> {
 }
 
 /// Whether the board has no single middle cell, so its target is marked.
-pub fn target_marked(l: &MoveGrid) -> bool {
+pub(crate) fn target_marked(l: &MoveGrid) -> bool {
     l.board_rows().is_multiple_of(2) || l.board_cols().is_multiple_of(2)
 }
 

@@ -10,7 +10,6 @@ use ground::{Error, Result};
 #[derive(Debug, Clone)]
 pub struct LinearSystem {
     n_vars: usize,
-    n_eqs: usize,
     /// For each pivot: (its unknown, the row of T that produces its reduced right-hand side).
     pivots: Vec<(usize, Bits)>,
     /// Rows of T whose reduced row of M is zero: `t . d` must be 0 for a solution to exist.
@@ -20,7 +19,7 @@ pub struct LinearSystem {
 }
 
 /// The largest null space searched exhaustively for a minimum (2^24 combinations).
-pub const MAX_NULLITY: usize = 24;
+pub(crate) const MAX_NULLITY: usize = 24;
 
 impl LinearSystem {
     /// `columns[j]` is the image of unknown j (a vector of `n_eqs` bits).
@@ -98,7 +97,6 @@ impl LinearSystem {
             .collect();
         LinearSystem {
             n_vars,
-            n_eqs,
             pivots,
             invariants,
             null_basis,
@@ -106,42 +104,27 @@ impl LinearSystem {
     }
 
     /// Rank of M: the number of pivots.
-    pub fn rank(&self) -> usize {
+    pub(crate) fn rank(&self) -> usize {
         self.pivots.len()
     }
 
-    /// Unknowns: columns of M.
-    pub fn n_vars(&self) -> usize {
-        self.n_vars
-    }
-
-    /// Equations: rows of M.
-    pub fn n_eqs(&self) -> usize {
-        self.n_eqs
-    }
-
     /// Dimension of the null space of M (n_vars - rank).
-    pub fn nullity(&self) -> usize {
+    pub(crate) fn nullity(&self) -> usize {
         self.null_basis.len()
     }
 
-    /// A basis of the null space of M: sets of moves that change nothing.
-    pub fn null_basis(&self) -> &[Bits] {
-        &self.null_basis
-    }
-
     /// How many independent invariants `d` must satisfy (n_eqs - rank).
-    pub fn invariant_count(&self) -> usize {
+    pub(crate) fn invariant_count(&self) -> usize {
         self.invariants.len()
     }
 
     /// Whether `d` is in the image of M.
-    pub fn in_image(&self, d: &Bits) -> bool {
+    pub(crate) fn in_image(&self, d: &Bits) -> bool {
         self.invariants.iter().all(|t| !t.dot(d))
     }
 
     /// Some solution of `M x = d` (free unknowns set to 0), or None.
-    pub fn particular(&self, d: &Bits) -> Option<Bits> {
+    pub(crate) fn particular(&self, d: &Bits) -> Option<Bits> {
         if !self.in_image(d) {
             return None;
         }
@@ -157,7 +140,7 @@ impl LinearSystem {
     /// A solution with the fewest ones, found by visiting every element of the null
     /// space in Gray-code order. None if there is no solution; Err if the null space
     /// is larger than [`MAX_NULLITY`].
-    pub fn min_weight(&self, d: &Bits) -> Result<Option<Bits>> {
+    pub(crate) fn min_weight(&self, d: &Bits) -> Result<Option<Bits>> {
         let Some(mut x) = self.particular(d) else {
             return Ok(None);
         };

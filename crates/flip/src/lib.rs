@@ -9,7 +9,7 @@
 pub mod answer;
 mod bits;
 mod draw;
-pub mod gf2;
+pub(crate) mod gf2;
 pub mod model;
 pub mod solve;
 
@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Compat {
-    /// The original game's start board: the scramble of [`one_dot_scramble`].
+    /// The original game's start board: the scramble of `one_dot_scramble`.
     OneDot,
 }
 
@@ -112,7 +112,7 @@ fn is_block(s: &Shape) -> bool {
 
 /// The original game's start board: x0 = 1, x(k+1) = 2469 x(k) mod 65521; block k
 /// (row-major over the i*i centres) is flipped exactly when 2 x(k) > 65521.
-pub fn one_dot_scramble(moves: usize) -> Vec<usize> {
+pub(crate) fn one_dot_scramble(moves: usize) -> Vec<usize> {
     let mut x: u64 = 1;
     let mut out = Vec::new();
     for k in 0..moves {
@@ -142,7 +142,7 @@ impl Flip {
     }
 
     /// The puzzle for a given start board, solved; None if it cannot be solved.
-    pub fn puzzle_from_board(&self, board: Bits) -> Result<Option<FlipPuzzle>> {
+    pub(crate) fn puzzle_from_board(&self, board: Bits) -> Result<Option<FlipPuzzle>> {
         let moves = match self.solver.solve(&board)? {
             Solution::Solved(m) => m,
             Solution::Unsolvable(_) => return Ok(None),
@@ -460,7 +460,7 @@ pub fn answer_line(solution: &[String]) -> String {
 pub const ANSWER_MAX_CHARS: usize = 64;
 
 /// Star thresholds of [`rating`]: the fewest moves needed for 2, 3, 4 and 5 stars.
-pub const STAR_MOVES: [usize; 4] = [5, 9, 14, 21];
+pub(crate) const STAR_MOVES: [usize; 4] = [5, 9, 14, 21];
 
 /// Difficulty on a fixed scale: the score is the proven fewest moves, with the number
 /// of possible moves (board size) as a fraction that breaks ties; the stars come from

@@ -7,11 +7,11 @@ use serde::{Deserialize, Serialize};
 
 /// Column letters of the move notation; one character per column keeps the text
 /// format aligned, so the widest board has 52 interior columns.
-pub const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+pub(crate) const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 /// Fewest move centres per side.
 pub const MIN_SIDE: usize = 2;
 /// Most move centres per side: one column letter each.
-pub const MAX_SIDE: usize = LETTERS.len();
+pub(crate) const MAX_SIDE: usize = LETTERS.len();
 
 /// Which cells a move flips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -108,7 +108,7 @@ impl MoveGrid {
     }
 
     /// Board cell (row, col) of the centre of move m (row-major over move centres).
-    pub fn move_centre(&self, m: usize) -> (usize, usize) {
+    pub(crate) fn move_centre(&self, m: usize) -> (usize, usize) {
         let k = self.shape.margin();
         (m / self.cols + k, m % self.cols + k)
     }
@@ -141,7 +141,7 @@ impl MoveGrid {
     }
 
     /// The cells flipped by move `m`, as a board.
-    pub fn move_mask(&self, m: usize) -> Bits {
+    pub(crate) fn move_mask(&self, m: usize) -> Bits {
         let mut b = Bits::zeros(self.cells());
         for (r, c) in self.move_cells(m) {
             b.set(self.cell(r, c), true);
@@ -169,7 +169,7 @@ impl MoveGrid {
     }
 
     /// Move index of a move in notation ("c2"); an error names what is wrong.
-    pub fn parse_move(&self, s: &str) -> Result<usize> {
+    pub(crate) fn parse_move(&self, s: &str) -> Result<usize> {
         let mut chars = s.chars();
         let letter = chars.next().ok_or_else(|| Error::invalid("empty move"))?;
         let col = LETTERS

@@ -135,12 +135,12 @@ impl Solver {
     }
 
     /// Dimension of the null space of the move map (0 for the injective block moves).
-    pub fn nullity(&self) -> usize {
+    pub(crate) fn nullity(&self) -> usize {
         self.system.as_ref().map_or(0, LinearSystem::nullity)
     }
 
     /// The linear system of the move map (computed on demand for block moves).
-    pub fn system(&self) -> LinearSystem {
+    pub(crate) fn system(&self) -> LinearSystem {
         self.system
             .clone()
             .unwrap_or_else(|| LinearSystem::new(&self.masks, self.layout.cells()))

@@ -97,16 +97,9 @@ pub struct RunSummary {
     pub elapsed: Duration,
 }
 
-impl RunSummary {
-    /// Items made per second of wall-clock time (a zero duration counts as 1 ns).
-    pub fn per_second(&self) -> f64 {
-        self.items as f64 / self.elapsed.as_secs_f64().max(1e-9)
-    }
-}
-
 /// Generate item `index`: attempts from its own stream until one is accepted, then
 /// check it with the game's independent verifier.
-pub fn generate_item<G: Game>(
+pub(crate) fn generate_item<G: Game>(
     game: &G,
     seed: u64,
     index: u64,
@@ -374,13 +367,13 @@ pub fn collect<G: Game>(
 /// Draws a run past a catalogue may make for each item it asks for (besides
 /// [`FRESH_EXTRA_DRAWS`]): a pool with fewer new puzzles than that is called dry
 /// rather than searched for ever.
-pub const FRESH_DRAWS_PER_ITEM: u64 = 50;
+pub(crate) const FRESH_DRAWS_PER_ITEM: u64 = 50;
 /// Draws a run past a catalogue may make besides [`FRESH_DRAWS_PER_ITEM`] per item.
-pub const FRESH_EXTRA_DRAWS: u64 = 1000;
+pub(crate) const FRESH_EXTRA_DRAWS: u64 = 1000;
 
 /// The puzzles a run drawing past a catalogue kept: fingerprint and item index, in
 /// order.
-pub type Taken = Vec<(crate::catalogue::Fingerprint, u64)>;
+pub(crate) type Taken = Vec<(crate::catalogue::Fingerprint, u64)>;
 
 /// One drawn item with its fingerprint and rejections.
 type Drawn<P> = Result<(crate::catalogue::Fingerprint, Item<P>, Tally)>;

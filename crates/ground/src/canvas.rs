@@ -108,11 +108,11 @@ impl Color {
         0.2126 * f32::from(self.r) + 0.7152 * f32::from(self.g) + 0.0722 * f32::from(self.b)
     }
     /// The colour's grey (its Rec. 709 luminance), as a colour.
-    pub fn to_grey(self) -> Color {
+    pub(crate) fn to_grey(self) -> Color {
         Color::grey(self.luminance().round().clamp(0.0, 255.0) as u8)
     }
     /// Whether the colour is a grey (red, green and blue equal).
-    pub fn is_grey(self) -> bool {
+    pub(crate) fn is_grey(self) -> bool {
         self.r == self.g && self.g == self.b
     }
     /// Black.
@@ -533,7 +533,7 @@ pub fn wrap(text: &str, size: f32, face: Face, width: f32) -> Vec<String> {
 }
 
 /// Glyph metrics of one face, read from the bundled font.
-pub struct Metrics {
+pub(crate) struct Metrics {
     units_per_em: f32,
     advance: std::collections::HashMap<char, u16>,
     glyph: std::collections::HashMap<char, u16>,
@@ -610,7 +610,7 @@ struct LoadedFont {
 }
 
 /// The most distinct fonts one process loads (each is kept until it ends).
-pub const MAX_LOADED_FONTS: usize = 16;
+pub(crate) const MAX_LOADED_FONTS: usize = 16;
 /// The largest font file accepted, in bytes.
 pub const MAX_FONT_BYTES: usize = 32 << 20;
 
@@ -626,7 +626,7 @@ fn loaded(i: u16) -> &'static LoadedFont {
 
 /// Load a TrueType or OpenType font program (the same bytes give the same face, so a
 /// font named by many books is loaded once). `name` says where it came from, for
-/// errors. At most [`MAX_LOADED_FONTS`] distinct fonts a process.
+/// errors. At most `MAX_LOADED_FONTS` distinct fonts a process.
 pub fn load_font(bytes: &[u8], name: &str) -> crate::Result<Face> {
     let bad = |why: &str| crate::Error::invalid(format!("font {name}: {why}"));
     if bytes.len() > MAX_FONT_BYTES {

@@ -27,13 +27,13 @@ use std::sync::Arc;
 /// At most this many entries in a catalogue: ten million, a feed of a thousand puzzles
 /// a day for 27 years. A run holds 16 bytes of memory per entry (160 MB at the bound);
 /// `catalogue merge` and `catalogue count` about 30 (docs/limits.md has the figures).
-pub const MAX_ENTRIES: usize = 10_000_000;
+pub(crate) const MAX_ENTRIES: usize = 10_000_000;
 
 /// The longest line a catalogue may hold, in bytes (comments included).
-pub const MAX_LINE: usize = 1024;
+pub(crate) const MAX_LINE: usize = 1024;
 
 /// The longest place (`job/output#index`) an entry may name, in bytes.
-pub const MAX_PLACE: usize = 512;
+pub(crate) const MAX_PLACE: usize = 512;
 
 /// The shortest entry line there can be (fingerprint, a four-letter game, `-`, a
 /// one-byte place, tabs and newline): what a file's size says about its entries.
@@ -301,7 +301,7 @@ fn date_ok(date: &str) -> bool {
 }
 
 /// Read every entry of a catalogue file in order, passing each to `each` (at most
-/// [`MAX_ENTRIES`] entries of at most [`MAX_LINE`] bytes, games among `games`; a bad
+/// `MAX_ENTRIES` entries of at most `MAX_LINE` bytes, games among `games`; a bad
 /// line is an error naming it). A missing file has none. Returns the entries read.
 pub fn read_lines(
     path: &Path,
@@ -764,7 +764,7 @@ pub struct Published {
     pub place: String,
 }
 
-/// The puzzles a run took past a catalogue ([`crate::batch::Taken`]: fingerprint and
+/// The puzzles a run took past a catalogue (`crate::batch::Taken`: fingerprint and
 /// item index), as published by an output of `game`; `place` names an item's place
 /// from its index.
 pub fn published(
@@ -885,7 +885,7 @@ pub fn count(path: &Path, games: &[&'static str]) -> Result<Counts> {
     })
 }
 
-/// Every entry of a catalogue file, in memory (at most [`MAX_ENTRIES`]; for small
+/// Every entry of a catalogue file, in memory (at most `MAX_ENTRIES`; for small
 /// files such as a run's `published.txt`, and tests).
 pub fn entries(path: &Path, games: &[&'static str]) -> Result<Vec<Entry>> {
     let mut v = Vec::new();

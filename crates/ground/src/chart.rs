@@ -6,9 +6,9 @@
 use crate::canvas::{pt, Align, Canvas, Color, Face, Rect, Stroke};
 
 /// How long a tick below the x axis is, in mm.
-pub const TICK: f32 = 1.2;
+pub(crate) const TICK: f32 = 1.2;
 /// How far below the axis a tick's label sits (its baseline), in mm.
-pub const TICK_LABEL: f32 = 4.2;
+pub(crate) const TICK_LABEL: f32 = 4.2;
 
 /// The plot box of one chart: bars stand on its bottom edge.
 #[derive(Debug, Clone, Copy)]

@@ -23,7 +23,7 @@ pub fn note_read(what: &str, path: &Path) {
 }
 
 /// The files this process has read as inputs, with what each was.
-pub fn files_read() -> Vec<(String, PathBuf)> {
+pub(crate) fn files_read() -> Vec<(String, PathBuf)> {
     READ.lock().unwrap_or_else(|p| p.into_inner()).clone()
 }
 
@@ -206,7 +206,10 @@ pub fn shown(s: &str) -> String {
 
 /// The name among `known` that `given` most likely meant (a typo, another case, a
 /// word left out), for an error's "did you mean"; None when none is close.
-pub fn did_you_mean<'a>(given: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn did_you_mean<'a>(
+    given: &str,
+    known: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let given = given.to_lowercase();
     known
         .into_iter()
@@ -283,7 +286,7 @@ pub struct Record {
     pub line: usize,
     /// The comment lines (`#` first, each ending in `\n`) read since the record
     /// before it, such as the header `generate --format text` writes above an item;
-    /// empty unless read as [`Records::generated_items`].
+    /// empty unless read as `Records::generated_items`.
     pub comments: String,
 }
 
@@ -356,7 +359,7 @@ impl<'a> Records<'a> {
     /// a JSON object (a line starting with `{`, over as many lines as it takes) is
     /// one record by itself, so text boards with their headers and JSON records read
     /// alike.
-    pub fn generated_items(mut self) -> Self {
+    pub(crate) fn generated_items(mut self) -> Self {
         self.items = true;
         self
     }

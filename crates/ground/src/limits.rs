@@ -48,26 +48,26 @@ pub const MAX_BOOK_PART_BYTES: u64 = 1 << 30;
 
 /// Worker threads per core (`-j`): at most 8 per core the machine has; more only
 /// adds memory and start-up time, never speed, since every item is CPU work.
-pub const MAX_THREADS_PER_CORE: usize = 8;
+pub(crate) const MAX_THREADS_PER_CORE: usize = 8;
 
 /// Address space the process needs before its worker threads: the program, the main
 /// thread and its memory arena (measured: a one-thread 16x16 Numbrix run needs about
 /// 200 MB of address space, each further thread about 50 to 64 MB).
-pub const BASE_ADDRESS_SPACE: u64 = 160 << 20;
+pub(crate) const BASE_ADDRESS_SPACE: u64 = 160 << 20;
 
 /// Address space each worker thread is given: the C library reserves 64 MB of it
 /// for the thread's memory arena, in which the thread's work lives.
-pub const THREAD_ADDRESS_SPACE: u64 = 64 << 20;
+pub(crate) const THREAD_ADDRESS_SPACE: u64 = 64 << 20;
 
 /// The least address space puzzlebook runs in with one worker thread. With the C
 /// library's arenas capped ([`fit_memory_arenas`]) the books of every template need
 /// far less (docs/limits.md has the figures); the floor keeps room for the commands
 /// and inputs not measured. Under a lower `ulimit -v` a command would abort at its
 /// first allocation that fails, so it is refused at the start instead.
-pub const MIN_ADDRESS_SPACE: u64 = 144 << 20;
+pub(crate) const MIN_ADDRESS_SPACE: u64 = 144 << 20;
 
 /// An error line when an address-space limit (`ulimit -v`) is below
-/// [`MIN_ADDRESS_SPACE`].
+/// `MIN_ADDRESS_SPACE`.
 pub fn check_address_space() -> Result<(), String> {
     match address_space_limit() {
         Some(limit) if limit < MIN_ADDRESS_SPACE => Err(format!(
@@ -81,9 +81,9 @@ pub fn check_address_space() -> Result<(), String> {
 }
 
 /// Under an address-space limit (`ulimit -v`), let the C library keep no more memory
-/// arenas than there are worker threads that fit ([`threads_that_fit`]); call it before
+/// arenas than there are worker threads that fit (`threads_that_fit`); call it before
 /// any thread starts. Each further arena reserves 64 MB, and making one first maps
-/// 128 MB: near [`MIN_ADDRESS_SPACE`] that map fails, and a thread left without an arena
+/// 128 MB: near `MIN_ADDRESS_SPACE` that map fails, and a thread left without an arena
 /// maps a page for every allocation it makes (slow, and then a failed allocation aborts
 /// the process). Threads beyond the cap share the arenas there are. Without a limit
 /// nothing changes. Returns the cap it set, if any.
@@ -107,19 +107,19 @@ fn set_arena_max(_arenas: usize) -> bool {
 }
 
 /// The process's address-space limit (`ulimit -v`, RLIMIT_AS), if it has one.
-pub fn address_space_limit() -> Option<u64> {
+pub(crate) fn address_space_limit() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/self/limits").ok()?;
     let line = text.lines().find(|l| l.starts_with("Max address space"))?;
     line.split_whitespace().nth(3)?.parse().ok()
 }
 
 /// How many worker threads fit an address-space limit of `limit` bytes (at least 1).
-pub fn threads_that_fit(limit: u64) -> usize {
+pub(crate) fn threads_that_fit(limit: u64) -> usize {
     (limit.saturating_sub(BASE_ADDRESS_SPACE) / THREAD_ADDRESS_SPACE).max(1) as usize
 }
 
 /// The number of worker threads `-j N` asks for (0: one per core), with a note when
-/// the request was lowered to [`MAX_THREADS_PER_CORE`] per core, or to what an
+/// the request was lowered to `MAX_THREADS_PER_CORE` per core, or to what an
 /// address-space limit (`ulimit -v`) leaves room for.
 pub fn threads(requested: usize) -> (usize, Option<String>) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

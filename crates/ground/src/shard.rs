@@ -88,12 +88,6 @@ impl Shard {
             _ => 0,
         }
     }
-
-    /// True for the one shard `0/1`, which covers every index.
-    #[inline]
-    pub fn is_whole(&self) -> bool {
-        self.count == 1
-    }
 }
 
 /// The indices of one shard, in increasing order (the last index of a u64 included).

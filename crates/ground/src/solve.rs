@@ -377,7 +377,7 @@ impl Sink<'_> {
 
 /// The JSON record in `text` when the item is one (a line `generate` wrote, which
 /// starts with `{`), checked to be a record of game `G`; None when the item is text.
-pub fn record_of<R: Registry, G: Solve>(text: &str) -> Option<Result<serde_json::Value>> {
+pub(crate) fn record_of<R: Registry, G: Solve>(text: &str) -> Option<Result<serde_json::Value>> {
     if !text.trim_start().starts_with('{') {
         return None;
     }

@@ -15,14 +15,14 @@ use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 /// The resolutions `--dpi` accepts, in dots per inch.
-pub const DPI_RANGE: std::ops::RangeInclusive<u32> = 72..=1200;
+pub(crate) const DPI_RANGE: std::ops::RangeInclusive<u32> = 72..=1200;
 /// The resolution of a PNG when none is asked for.
 pub const DEFAULT_DPI: u32 = 300;
 /// The most pixels one PNG may have (width x height): about 160 MB of memory while it
 /// is drawn.
-pub const MAX_PIXELS: u64 = 40_000_000;
+pub(crate) const MAX_PIXELS: u64 = 40_000_000;
 /// The white space around a drawing, in mm.
-pub const MARGIN_MM: f32 = 2.0;
+pub(crate) const MARGIN_MM: f32 = 2.0;
 /// The longer side a drawing starts at when it is sized, in mm.
 const START_MM: f32 = 100.0;
 /// The longer side a drawing grows to at most, in mm, looking for legible text.
@@ -34,7 +34,7 @@ pub struct Picture {
     /// The drawing.
     pub canvas: Canvas,
     /// What the picture shows, in the canvas's mm: the drawing's area and all its ink,
-    /// with [`MARGIN_MM`] around.
+    /// with `MARGIN_MM` around.
     pub view: Rect,
 }
 
@@ -95,8 +95,8 @@ impl Picture {
         to_svg(&self.canvas, self.view)
     }
 
-    /// The picture as a PNG at `dpi`, on white. Refused outside [`DPI_RANGE`] or over
-    /// [`MAX_PIXELS`].
+    /// The picture as a PNG at `dpi`, on white. Refused outside `DPI_RANGE` or over
+    /// `MAX_PIXELS`.
     pub fn png(&self, dpi: u32) -> Result<Vec<u8>> {
         check_dpi(dpi)?;
         let (w, h) = self.pixels(dpi);
@@ -109,7 +109,7 @@ impl Picture {
     }
 }
 
-/// Refuse a resolution outside [`DPI_RANGE`].
+/// Refuse a resolution outside `DPI_RANGE`.
 pub fn check_dpi(dpi: u32) -> Result<()> {
     if DPI_RANGE.contains(&dpi) {
         Ok(())
@@ -172,7 +172,7 @@ fn escape(text: &str) -> String {
 }
 
 /// The SVG document of `canvas`, showing the box `view` (mm) at its size in mm.
-pub fn to_svg(canvas: &Canvas, view: Rect) -> String {
+pub(crate) fn to_svg(canvas: &Canvas, view: Rect) -> String {
     let mut b = SvgBody::default();
     for shape in &canvas.shapes {
         match shape {
@@ -467,7 +467,7 @@ impl ttf_parser::OutlineBuilder for PathData {
 /// Pixel buffers larger than this are rasterised one at a time in the whole process
 /// (smaller ones in parallel): however many threads draw, at most one large image is
 /// in memory at once.
-pub const LARGE_IMAGE_BYTES: u64 = 16 << 20;
+pub(crate) const LARGE_IMAGE_BYTES: u64 = 16 << 20;
 
 /// Held while a large image is rasterised and encoded.
 static LARGE_IMAGE: std::sync::Mutex<()> = std::sync::Mutex::new(());

@@ -11,11 +11,11 @@ use crate::{Error, Result};
 pub struct RunDate(time::Date);
 
 /// The placeholders names may hold, for messages.
-pub const PLACEHOLDERS: &str = "{date}, {year}, {month}, {day} or {week}";
+pub(crate) const PLACEHOLDERS: &str = "{date}, {year}, {month}, {day} or {week}";
 
 /// The most a seed's own number may be in `seed = "date+N"` (so N * 10^8 + YYYYMMDD
 /// fits in 64 bits).
-pub const MAX_SEED_SALT: u64 = (u64::MAX - 99_991_231) / 100_000_000;
+pub(crate) const MAX_SEED_SALT: u64 = (u64::MAX - 99_991_231) / 100_000_000;
 
 impl RunDate {
     /// A date written `YYYY-MM-DD`.
@@ -68,7 +68,7 @@ impl RunDate {
 
     /// The ISO 8601 week, `YYYY-Www` (the week's year can differ from the date's
     /// around the new year: 2027-01-01 is in 2026-W53).
-    pub fn iso_week(&self) -> String {
+    pub(crate) fn iso_week(&self) -> String {
         let (year, week, _) = self.0.to_iso_week_date();
         format!("{year:04}-W{week:02}")
     }
@@ -120,7 +120,7 @@ impl RunDate {
 /// `"date+N"` (N * 10^8 + YYYYMMDD: the date's seed with a number of the job's own, so
 /// two jobs run for one date draw different puzzles).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SeedSpec {
+pub(crate) enum SeedSpec {
     /// This seed, whatever the date.
     Fixed(u64),
     /// From the run's date, with the job's own number (0 for plain `"date"`).
@@ -129,7 +129,7 @@ pub enum SeedSpec {
 
 impl SeedSpec {
     /// A seed from its TOML value; `what` names it in errors.
-    pub fn from_toml(value: &toml::Value, what: &str) -> Result<SeedSpec> {
+    pub(crate) fn from_toml(value: &toml::Value, what: &str) -> Result<SeedSpec> {
         let bad = || {
             Error::invalid(format!(
                 "{what} {value} is not a seed: write a whole number >= 0, \"date\" or \"date+N\" (N from 0 to {MAX_SEED_SALT})"
@@ -160,7 +160,7 @@ impl SeedSpec {
     }
 
     /// Whether the seed depends on the date.
-    pub fn is_dated(self) -> bool {
+    pub(crate) fn is_dated(self) -> bool {
         matches!(self, SeedSpec::Date(_))
     }
 }

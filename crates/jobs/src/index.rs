@@ -68,7 +68,7 @@ const MD_MARK: &str = "Made by puzzlebook ";
 /// The names in a run folder that puzzlebook writes besides the outputs and the
 /// manifest, and tells as its own by their content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OwnName {
+pub(crate) enum OwnName {
     /// `index.json`.
     IndexJson,
     /// `index.md`.
@@ -98,13 +98,13 @@ impl OwnName {
 /// The most bytes an index file may hold to be read.
 const MAX_INDEX_BYTES: u64 = crate::limits::MAX_MANIFEST_BYTES;
 /// The most bytes a `published.txt` puzzlebook wrote may hold (a line per puzzle).
-pub const MAX_PUBLISHED_BYTES: u64 = 1 << 34;
+pub(crate) const MAX_PUBLISHED_BYTES: u64 = 1 << 34;
 /// The most bytes a `published.txt` of an earlier version is read to be recognised.
 const MAX_LEGACY_PUBLISHED_BYTES: u64 = 64 << 20;
 
 /// Whether a manifest was written by an earlier version of puzzlebook: no seal and no
 /// job path (fields this version always writes).
-pub fn is_legacy(m: &Manifest) -> bool {
+pub(crate) fn is_legacy(m: &Manifest) -> bool {
     m.seal.is_none() && m.job_path.is_none()
 }
 
@@ -113,7 +113,7 @@ pub fn is_legacy(m: &Manifest) -> bool {
 /// earlier version's and the file is exactly what that version writes for it (which
 /// `sibling` opens the folder's other files to tell). A stop asked for is
 /// [`Error::Interrupted`].
-pub fn is_own<R: Registry>(
+pub(crate) fn is_own<R: Registry>(
     which: OwnName,
     f: std::fs::File,
     m: Option<&Manifest>,
@@ -253,7 +253,7 @@ fn legacy_published<R: Registry>(text: &str, m: &Manifest) -> bool {
 /// those names carries a seal over its bytes ([`seal`]); a phrase inside is not
 /// enough. An earlier version's files are recognised by being exactly what it wrote
 /// for the folder's manifest. Checked before any work.
-pub fn check_not_users<R: Registry>(job: &Job, dir: &Path) -> Result<()> {
+pub(crate) fn check_not_users<R: Registry>(job: &Job, dir: &Path) -> Result<()> {
     let mut names = Vec::new();
     if job.date.is_some() {
         names.extend([OwnName::IndexJson, OwnName::IndexMd]);

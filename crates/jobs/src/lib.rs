@@ -49,7 +49,7 @@ pub mod retain;
 pub use file::*;
 pub use lock::*;
 pub use log::*;
-pub use pool::*;
+pub(crate) use pool::*;
 
 use crate::game::Registry;
 use crate::shard::Shard;

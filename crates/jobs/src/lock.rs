@@ -65,7 +65,7 @@ pub struct Held {
 
 /// The locks of one run; dropped unreleased (the run failed), the lock files it
 /// created are removed while still held, when they are still the files it locked.
-pub struct RunLock {
+pub(crate) struct RunLock {
     pub(super) held: Vec<Held>,
     pub(super) keep: bool,
 }

@@ -20,7 +20,7 @@ pub(super) struct Log {
 /// Progress events of one output while it is being made (JSON log only): every
 /// few seconds `{"event":"progress","output":...,"done":N,"total":T}` from
 /// [`crate::progress`]. Stops when dropped.
-pub struct Ticker {
+pub(crate) struct Ticker {
     pub(super) stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     pub(super) thread: Option<std::thread::JoinHandle<()>>,
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// The contents of `manifest.json`: the job that ran and every file it made.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     /// Always `puzzlebook`: the tool that wrote the manifest.
     pub tool: String,
     /// The tool's version (outputs made by another version are made again).
@@ -72,12 +72,12 @@ pub use crate::output::open_regular;
 
 /// SHA-256 and size of a regular file (never a link, FIFO or device), read in blocks;
 /// a stop asked for meanwhile is [`Error::Interrupted`] (checked every 16 MiB).
-pub fn file_sha256(path: &Path) -> Result<(String, u64)> {
+pub(crate) fn file_sha256(path: &Path) -> Result<(String, u64)> {
     reader_sha256(open_regular(path)?, path)
 }
 
 /// [`file_sha256`] of a file already open (`path` names it in messages).
-pub fn reader_sha256(mut f: std::fs::File, path: &Path) -> Result<(String, u64)> {
+pub(crate) fn reader_sha256(mut f: std::fs::File, path: &Path) -> Result<(String, u64)> {
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
     let mut n = 0u64;
@@ -105,7 +105,7 @@ impl Manifest {
 
     /// [`Manifest::load`], and whether the manifest carries a valid seal (puzzlebook
     /// wrote it, and nobody changed it since).
-    pub fn load_checked(path: &Path) -> Result<(Manifest, bool)> {
+    pub(crate) fn load_checked(path: &Path) -> Result<(Manifest, bool)> {
         Manifest::from_file(open_regular(path)?, path)
     }
 
@@ -134,7 +134,7 @@ impl Manifest {
 
     /// Write the manifest as pretty JSON with its seal, atomically (the old one stays
     /// until the new is whole).
-    pub fn save(&self, path: &Path) -> Result<()> {
+    pub(crate) fn save(&self, path: &Path) -> Result<()> {
         let v = serde_json::to_value(self).expect("manifests serialise");
         let text = crate::output::seal::json(v, "seal");
         crate::output::write_atomic(path, text.as_bytes())
@@ -147,7 +147,7 @@ impl Manifest {
 }
 
 /// A file name with no folder part: not empty, no separator, not `.` or `..`.
-pub fn plain_name(name: &str) -> bool {
+pub(crate) fn plain_name(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
 }
 

@@ -29,14 +29,14 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The part format this version writes and reads (2: with the end line).
-pub const FORMAT: u32 = 2;
+pub(crate) const FORMAT: u32 = 2;
 
 /// The start of a part's end line.
 const END: &str = "{\"puzzlebook_part_end\":";
 
 /// The running hash of what a part holds before its end line.
 #[derive(Clone, Default)]
-pub struct Seal {
+pub(crate) struct Seal {
     hash: Sha256,
     lines: u64,
 }
@@ -74,7 +74,7 @@ impl Seal {
     }
 
     /// The end line for what was added so far.
-    pub fn end_line(&self) -> String {
+    pub(crate) fn end_line(&self) -> String {
         serde_json::to_string(&EndLine {
             puzzlebook_part_end: self.end(),
         })
@@ -87,7 +87,7 @@ impl Seal {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Header {
-    /// The part format version ([`FORMAT`]).
+    /// The part format version (`FORMAT`).
     pub puzzlebook_part: u32,
     /// The version of the tool that wrote the part (parts of other versions do not merge).
     pub version: String,
@@ -129,7 +129,7 @@ impl Header {
     }
 
     /// The same header recording which job output the part belongs to (None: none).
-    pub fn tagged(mut self, tag: Option<&str>) -> Header {
+    pub(crate) fn tagged(mut self, tag: Option<&str>) -> Header {
         self.job_output = tag.map(str::to_string);
         self
     }
@@ -257,7 +257,7 @@ impl PartFile {
 
     /// Copy the PDF of a book part to `to`, checking it against the header's hash
     /// (streamed: memory does not grow with the PDF).
-    pub fn copy_payload(&mut self, to: &mut dyn Write) -> Result<u64> {
+    pub(crate) fn copy_payload(&mut self, to: &mut dyn Write) -> Result<u64> {
         let want = self.header.payload_sha256.clone().ok_or_else(|| {
             Error::invalid(format!(
                 "{}: the part header has no payload hash",
@@ -293,7 +293,7 @@ impl PartFile {
     }
 
     /// Read the whole part and check it (its end line, or a book's PDF hash).
-    pub fn check_whole(&mut self) -> Result<()> {
+    pub(crate) fn check_whole(&mut self) -> Result<()> {
         if self.header.kind == "book" {
             self.copy_payload(&mut std::io::sink()).map(|_| ())
         } else {
@@ -319,7 +319,7 @@ impl PartFile {
 }
 
 /// Open parts and check that they make one whole run; sorted by shard.
-pub fn open_all(paths: &[PathBuf]) -> Result<Vec<PartFile>> {
+pub(crate) fn open_all(paths: &[PathBuf]) -> Result<Vec<PartFile>> {
     if paths.is_empty() {
         return Err(Error::invalid("no part files given to merge"));
     }
@@ -442,6 +442,6 @@ fn difference(a: &Value, b: &Value) -> String {
 }
 
 /// The part file of shard K/N of the output `name` in `dir`.
-pub fn part_name(dir: &Path, name: &str, shard: crate::shard::Shard) -> PathBuf {
+pub(crate) fn part_name(dir: &Path, name: &str, shard: crate::shard::Shard) -> PathBuf {
     dir.join(format!("{name}.part-{}-of-{}", shard.index, shard.count))
 }

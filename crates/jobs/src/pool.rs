@@ -155,7 +155,7 @@ impl Pool {
 }
 
 /// Whether `published.txt` at `path` is one this version wrote, unchanged (its seal).
-pub fn published_is_ours(path: &Path) -> Result<bool> {
+pub(crate) fn published_is_ours(path: &Path) -> Result<bool> {
     crate::output::seal::text_file_ok(
         path,
         crate::output::seal::HASH_COMMENT,
@@ -164,8 +164,8 @@ pub fn published_is_ours(path: &Path) -> Result<bool> {
 }
 
 /// The first line of `published.txt`.
-pub const PUBLISHED_HEADER: &str = "# The puzzles this run published, as the catalogue lists them (added to it once every output is made).\n";
+pub(crate) const PUBLISHED_HEADER: &str = "# The puzzles this run published, as the catalogue lists them (added to it once every output is made).\n";
 
 /// The file in an output folder that lists what a run drawing past a catalogue
 /// published.
-pub const PUBLISHED: &str = "published.txt";
+pub(crate) const PUBLISHED: &str = "published.txt";

@@ -20,7 +20,7 @@ const SKIP: f32 = 0.3;
 /// A name is letters and a cell's name adds the row's digits, so `za1b2` reads one
 /// way only. (Past 52 columns the single letters used to run on into `[`, `\`, ...
 /// and then `a`-`f` again, naming two columns alike.)
-pub fn column_name(c: usize) -> String {
+pub(crate) fn column_name(c: usize) -> String {
     match c {
         0..26 => ((b'a' + c as u8) as char).to_string(),
         26..52 => ((b'A' + (c - 26) as u8) as char).to_string(),
@@ -87,7 +87,7 @@ fn paper_size(len: usize, cols: usize, adds: u8, spare: bool) -> (f32, f32) {
 }
 
 /// Width / height of the puzzle drawing.
-pub fn paper_aspect(len: usize, cols: usize, adds: u8, spare: bool) -> f32 {
+pub(crate) fn paper_aspect(len: usize, cols: usize, adds: u8, spare: bool) -> f32 {
     let (w, h) = paper_size(len, cols, adds, spare);
     w / h
 }
@@ -215,7 +215,7 @@ pub fn answer_aspect(phases: &[Phase], cols: usize) -> f32 {
 }
 
 /// The heading of phase `k`.
-pub fn phase_title(k: usize) -> String {
+pub(crate) fn phase_title(k: usize) -> String {
     if k == 0 {
         "Start".into()
     } else {

@@ -30,19 +30,19 @@ use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
 /// Most adds a board may allow (a 27-digit board can reach 27 * 2^8 cells).
-pub const MAX_ADDS: u8 = 8;
+pub(crate) const MAX_ADDS: u8 = 8;
 /// Most cells on a start board: `length` of `generate` and `stats` (CLI, templates, job
 /// files) and the board given to `solve` (digits and `.` cells together): 256.
 ///
 /// Why: an add copies every remaining digit, so with pairs removed or not it at most
 /// doubles the cells (with after-last-cell too: the cells so far plus at most as many
-/// digits). After [`MAX_ADDS`] adds a board of 256 cells holds at most 256 * 2^8 =
+/// digits). After `MAX_ADDS` adds a board of 256 cells holds at most 256 * 2^8 =
 /// 65,536 cells ([`MAX_CELLS`]), the most that the u16 cell indices of a [`Move`] (and
 /// of the records' `[a, b]` pairs) can address. The solver's memory does not grow
-/// with it beyond fixed bounds (see [`solve::MAX_TABLE_ENTRIES`] and
-/// [`solve::MAX_PATH_BYTES`]).
+/// with it beyond fixed bounds (see `solve::MAX_TABLE_ENTRIES` and
+/// `solve::MAX_PATH_BYTES`).
 pub const MAX_LENGTH: usize = 256;
-/// Most cells a board can reach within the limits: [`MAX_LENGTH`] doubled [`MAX_ADDS`]
+/// Most cells a board can reach within the limits: [`MAX_LENGTH`] doubled `MAX_ADDS`
 /// times (65,536).
 pub const MAX_CELLS: usize = MAX_LENGTH << MAX_ADDS;
 const _: () = assert!(MAX_CELLS - 1 <= u16::MAX as usize);
@@ -157,7 +157,7 @@ pub enum MoveRecord {
 }
 
 /// The moves as records write them.
-pub fn move_records(moves: &[Move]) -> Vec<MoveRecord> {
+pub(crate) fn move_records(moves: &[Move]) -> Vec<MoveRecord> {
     moves
         .iter()
         .map(|m| match *m {
@@ -222,7 +222,7 @@ impl NumberMatch {
 
     /// [`NumberMatch::check`] where the add limit is the parameter `adds_name`
     /// (`max_adds` in `number-match stats`), so an error names it as the user wrote it.
-    pub fn check_named(columns: usize, adds: u8, adds_name: &'static str) -> Result<()> {
+    pub(crate) fn check_named(columns: usize, adds: u8, adds_name: &'static str) -> Result<()> {
         if columns == 0 {
             return Err(Error::param(
                 "columns",
@@ -246,7 +246,7 @@ impl NumberMatch {
 
     /// Check a start board's length (`length` in templates, job files and `stats`; the
     /// CLI names it `--length`): 1 to [`MAX_LENGTH`] cells.
-    pub fn check_length(length: usize) -> Result<()> {
+    pub(crate) fn check_length(length: usize) -> Result<()> {
         if length == 0 {
             return Err(Error::param(
                 "length",
@@ -274,7 +274,12 @@ impl NumberMatch {
     /// `length * 2^k + k * (columns - 1)` cells, which must stay within [`MAX_CELLS`]
     /// (the other rules stay within `length * 2^k`, which [`MAX_LENGTH`] and
     /// [`MAX_ADDS`] already bound).
-    pub fn check_growth(length: usize, columns: usize, adds: u8, append: Append) -> Result<()> {
+    pub(crate) fn check_growth(
+        length: usize,
+        columns: usize,
+        adds: u8,
+        append: Append,
+    ) -> Result<()> {
         if append != Append::NewRow {
             return Ok(());
         }
@@ -456,8 +461,8 @@ impl Present for NumberMatch {
         }
     }
     /// The digits and the ruled rows every play within the adds can need
-    /// ([`paper::ruled_rows`]), in blocks side by side when they are many
-    /// ([`draw::blocks`]).
+    /// (`paper::ruled_rows`), in blocks side by side when they are many
+    /// (`draw::blocks`).
     fn aspect(&self) -> f32 {
         let p = &self.params;
         draw::paper_aspect(p.length, p.columns, p.adds, self.spare())
@@ -567,7 +572,7 @@ impl NumberMatch {
     }
 
     /// The solution played on paper.
-    pub fn paper_play(&self, p: &NumberMatchPuzzle) -> paper::Play {
+    pub(crate) fn paper_play(&self, p: &NumberMatchPuzzle) -> paper::Play {
         let rules = Rules {
             cols: p.columns,
             diagonals: !p.no_diagonals,
@@ -638,7 +643,7 @@ pub const NEW_ROW_EXAMPLE_STEPS: [&str; 6] = [
 ];
 
 /// The worked example for an append rule: (board, moves, one line a move).
-pub fn example_for(append: Append) -> (&'static [u8], Vec<Move>, &'static [&'static str]) {
+pub(crate) fn example_for(append: Append) -> (&'static [u8], Vec<Move>, &'static [&'static str]) {
     match append {
         Append::NewRow => (
             &NEW_ROW_EXAMPLE_BOARD,

@@ -32,7 +32,7 @@ use super::solve::Move;
 /// fills exactly that many rows. Otherwise it is at most `adds` rows more than that
 /// play needs (an exhaustive test on tiny boards found no play needing more than that
 /// play, but only the bound here is proved).
-pub fn ruled_rows(len: usize, cols: usize, adds: u8) -> usize {
+pub(crate) fn ruled_rows(len: usize, cols: usize, adds: u8) -> usize {
     (1..=adds as u32)
         .map(|i| (len << (i - 1)).div_ceil(cols))
         .sum()

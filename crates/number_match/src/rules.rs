@@ -76,7 +76,7 @@ impl Rules {
     /// below in its column, and down the two diagonals), each with only empty cells
     /// between. Every visible pair (i, j), i < j, is found from i.
     #[inline]
-    pub fn partners(&self, b: &[u8], i: usize, out: &mut [usize; 4]) -> usize {
+    pub(crate) fn partners(&self, b: &[u8], i: usize, out: &mut [usize; 4]) -> usize {
         let n = b.len();
         let cols = self.cols;
         let mut k = 0;
@@ -143,7 +143,7 @@ impl Rules {
 
     /// [`Rules::moves`], appended to `out` (which keeps what it held). Cell indices are
     /// u16: a board holds at most [`super::MAX_CELLS`] cells.
-    pub fn push_moves(&self, b: &[u8], out: &mut Vec<(u16, u16)>) {
+    pub(crate) fn push_moves(&self, b: &[u8], out: &mut Vec<(u16, u16)>) {
         debug_assert!(b.len() <= super::MAX_CELLS);
         let mut p = [0usize; 4];
         for i in 0..b.len() {
@@ -160,7 +160,7 @@ impl Rules {
     }
 
     /// Whether cells i and j (both digits) see each other.
-    pub fn sees(&self, b: &[u8], i: usize, j: usize) -> bool {
+    pub(crate) fn sees(&self, b: &[u8], i: usize, j: usize) -> bool {
         let (i, j) = (i.min(j), i.max(j));
         let mut p = [0usize; 4];
         let k = self.partners(b, i, &mut p);

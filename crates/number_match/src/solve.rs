@@ -38,8 +38,8 @@
 //! - `min_adds` runs the search with 0, 1, 2, ... adds: the first limit that clears
 //!   the board is the fewest adds needed, and what earlier limits proved lost is kept.
 //! - Bounds: memory does not grow with the node budget (each table keeps at most
-//!   [`MAX_TABLE_ENTRIES`]; past that it stops remembering, which costs time, never
-//!   exactness), the path of the search holds at most [`MAX_PATH_BYTES`] and is at most
+//!   `MAX_TABLE_ENTRIES`; past that it stops remembering, which costs time, never
+//!   exactness), the path of the search holds at most `MAX_PATH_BYTES` and is at most
 //!   [`MAX_DEPTH`] moves deep, and a stop request (Ctrl-C, see [`ground::interrupt`]) is
 //!   seen at the next node or playout step. Reaching a path bound or a stop request
 //!   ends the call like running out of nodes: [`Verdict::Unknown`], never a proof.
@@ -54,14 +54,14 @@ use std::collections::HashMap;
 /// entries and a control byte per bucket) and the cut one within 18 MB, whatever
 /// `max_nodes` is (searches of the default 2,000,000 nodes stay below it). Past it, new
 /// positions are not remembered: the answer is the same, found more slowly.
-pub const MAX_TABLE_ENTRIES: usize = 917_504;
+pub(crate) const MAX_TABLE_ENTRIES: usize = 917_504;
 
 /// Most bytes the search path holds: 64 MiB, counting per level its board (a byte per
 /// cell) and its list of pairs (4 bytes each). A path that would hold more ends the
 /// call as [`Verdict::Unknown`]. Only paths of thousands of moves through boards of
 /// tens of thousands of cells come near it (a board reaches at most
 /// [`super::MAX_CELLS`] cells).
-pub const MAX_PATH_BYTES: usize = 64 << 20;
+pub(crate) const MAX_PATH_BYTES: usize = 64 << 20;
 
 /// Deepest search path, in moves: 2,048. A level of the recursive search takes about
 /// 400 bytes of stack in a release build, so the deepest path takes under 1 MiB, well
@@ -193,7 +193,7 @@ fn key(b: &[u8]) -> u128 {
 
 /// Random playouts before the search (32 measured best among 0, 4, 16, 24, 32, 48, 64
 /// with the add-point rounds below).
-pub const PLAYOUTS: u32 = 32;
+pub(crate) const PLAYOUTS: u32 = 32;
 
 /// The no-add search after each add point gets this many nodes in the first round,
 /// and this many times more in each next round (measured: 64 and 8 against 16-128
@@ -211,7 +211,7 @@ impl Solver {
         }
     }
 
-    /// A solver for `rules` that tries [`PLAYOUTS`] random playouts before searching.
+    /// A solver for `rules` that tries `PLAYOUTS` random playouts before searching.
     pub fn new(rules: Rules) -> Self {
         Solver {
             rules,

@@ -60,8 +60,8 @@ pub struct Limit {
     pub unknown: u64,
     /// Boards whose fewest adds is exactly this limit.
     pub min_adds: u64,
-    /// Search nodes to decide a board: one bucket per count below [`EXACT_NODES`],
-    /// then quarter-octave buckets ([`node_bucket`]).
+    /// Search nodes to decide a board: one bucket per count below `EXACT_NODES`,
+    /// then quarter-octave buckets (`node_bucket`).
     pub node_buckets: Vec<u64>,
     /// The most search nodes any board took at this limit.
     pub max_nodes: u64,
@@ -166,7 +166,7 @@ impl Counts {
 
     /// Decide one board at every limit, each with a fresh solver (so each time is
     /// the time to decide that limit alone).
-    pub fn add_board(
+    pub(crate) fn add_board(
         &mut self,
         board: &[u8],
         cfg: &Config,

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 /// A second, deliberately plain implementation of the rules, written from the spec
 /// without looking at the engine: grid coordinates, explicit line walks.
 mod plain {
-    pub fn sees(b: &[u8], cols: usize, diagonals: bool, i: usize, j: usize) -> bool {
+    pub(crate) fn sees(b: &[u8], cols: usize, diagonals: bool, i: usize, j: usize) -> bool {
         let (i, j) = (i.min(j), i.max(j));
         // Reading order: only empty cells between.
         if b[i + 1..j].iter().all(|&x| x == 0) {
@@ -63,7 +63,13 @@ mod plain {
 
     /// Exhaustive search, remembering boards already seen lost (exact keys, no
     /// pruning): can `b` be cleared?
-    pub fn clearable(b: &[u8], cols: usize, diagonals: bool, adds: u8, place: Place) -> bool {
+    pub(crate) fn clearable(
+        b: &[u8],
+        cols: usize,
+        diagonals: bool,
+        adds: u8,
+        place: Place,
+    ) -> bool {
         search(
             b,
             cols,

@@ -18,7 +18,7 @@ impl<const W: usize> Default for Bits<W> {
 
 impl<const W: usize> Bits<W> {
     /// The most cells a set can hold.
-    pub const CAP: usize = 64 * W;
+    pub(crate) const CAP: usize = 64 * W;
 
     /// The empty set.
     #[inline]
@@ -86,7 +86,7 @@ impl<const W: usize> Bits<W> {
 
     /// The cells of `self` that are not in `o`.
     #[inline]
-    pub fn and_not(self, o: Self) -> Self {
+    pub(crate) fn and_not(self, o: Self) -> Self {
         let mut r = self;
         for (a, b) in r.0.iter_mut().zip(o.0) {
             *a &= !b;
@@ -96,13 +96,13 @@ impl<const W: usize> Bits<W> {
 
     /// True when the sets share a cell.
     #[inline]
-    pub fn intersects(&self, o: &Self) -> bool {
+    pub(crate) fn intersects(&self, o: &Self) -> bool {
         self.0.iter().zip(o.0).any(|(a, b)| a & b != 0)
     }
 
     /// The lowest set bit, if any.
     #[inline]
-    pub fn lowest(&self) -> Option<usize> {
+    pub(crate) fn lowest(&self) -> Option<usize> {
         for (w, &word) in self.0.iter().enumerate() {
             if word != 0 {
                 return Some(w * 64 + word.trailing_zeros() as usize);
@@ -113,7 +113,7 @@ impl<const W: usize> Bits<W> {
 
     /// Shift towards higher cell numbers by `k` (< 64 * W).
     #[inline(always)]
-    pub fn shift_up(self, k: usize) -> Self {
+    pub(crate) fn shift_up(self, k: usize) -> Self {
         let (ws, bs) = (k / 64, k % 64);
         let mut r = [0u64; W];
         for i in (ws..W).rev() {
@@ -129,7 +129,7 @@ impl<const W: usize> Bits<W> {
 
     /// Shift towards lower cell numbers by `k` (< 64 * W).
     #[inline(always)]
-    pub fn shift_down(self, k: usize) -> Self {
+    pub(crate) fn shift_down(self, k: usize) -> Self {
         let (ws, bs) = (k / 64, k % 64);
         let mut r = [0u64; W];
         for (i, out) in r.iter_mut().enumerate().take(W - ws) {
@@ -267,7 +267,7 @@ pub struct Geometry<const W: usize> {
 }
 
 /// The distance reported between cells that cannot reach each other.
-pub const FAR: usize = usize::MAX / 4;
+pub(crate) const FAR: usize = usize::MAX / 4;
 
 impl<const W: usize> Geometry<W> {
     /// The masks of a full `rows` x `cols` grid with orthogonal moves; panics if it has
@@ -401,7 +401,7 @@ impl<const W: usize> Geometry<W> {
     }
 
     /// The fewest moves from open cell `a` to open cell `b` over open cells (Manhattan
-    /// distance on a plain board); [`FAR`] when there is no way.
+    /// distance on a plain board); `FAR` when there is no way.
     #[inline]
     pub fn dist(&self, a: usize, b: usize) -> usize {
         if self.plain {
@@ -424,7 +424,7 @@ impl<const W: usize> Geometry<W> {
 
     /// Open cells within distance `d` of `c` (all open cells when `d` is large).
     #[inline]
-    pub fn ball(&self, c: usize, d: usize) -> Bits<W> {
+    pub(crate) fn ball(&self, c: usize, d: usize) -> Bits<W> {
         if d >= self.stride {
             self.all
         } else {
@@ -438,7 +438,7 @@ impl<const W: usize> Geometry<W> {
     /// `(len - dist(a, b)) / 2`. Otherwise it is the union over k of the balls of radius
     /// k around a and `len - k` around b.
     #[inline]
-    pub fn ellipse(&self, a: usize, b: usize, len: usize) -> Bits<W> {
+    pub(crate) fn ellipse(&self, a: usize, b: usize, len: usize) -> Bits<W> {
         let d = self.dist(a, b);
         if len < d {
             return Bits::empty();
@@ -499,7 +499,7 @@ impl<const W: usize> Geometry<W> {
     /// orthogonal moves every step changes the chessboard colour; with king moves there
     /// is no such rule (every open cell).
     #[inline]
-    pub fn colour_at(&self, c: usize, k: usize) -> Bits<W> {
+    pub(crate) fn colour_at(&self, c: usize, k: usize) -> Bits<W> {
         if self.king {
             return self.all;
         }
@@ -513,7 +513,7 @@ impl<const W: usize> Geometry<W> {
 
     /// The four shifted copies of `s` (left, right, up, down neighbours of its cells).
     #[inline(always)]
-    pub fn shifts(&self, s: Bits<W>) -> [Bits<W>; 4] {
+    pub(crate) fn shifts(&self, s: Bits<W>) -> [Bits<W>; 4] {
         [
             s.shift_up(1) & self.not_first_col,
             s.shift_down(1) & self.not_last_col,
@@ -525,7 +525,7 @@ impl<const W: usize> Geometry<W> {
     /// The four diagonal copies of `s` (cells with an up-left, up-right, down-right,
     /// down-left neighbour in `s`).
     #[inline(always)]
-    pub fn diagonal_shifts(&self, s: Bits<W>) -> [Bits<W>; 4] {
+    pub(crate) fn diagonal_shifts(&self, s: Bits<W>) -> [Bits<W>; 4] {
         let c = self.cols;
         [
             s.shift_up(c + 1) & self.not_first_col & self.all,
@@ -537,13 +537,13 @@ impl<const W: usize> Geometry<W> {
 
     /// `s` and every cell next to it (diagonally too with king moves).
     #[inline(always)]
-    pub fn dilate(&self, s: Bits<W>) -> Bits<W> {
+    pub(crate) fn dilate(&self, s: Bits<W>) -> Bits<W> {
         s | self.one_neighbour(s)
     }
 
     /// Cells with at least two neighbours in `s`.
     #[inline(always)]
-    pub fn two_neighbours(&self, s: Bits<W>) -> Bits<W> {
+    pub(crate) fn two_neighbours(&self, s: Bits<W>) -> Bits<W> {
         if self.king {
             return self.two_neighbours_king(s);
         }
@@ -567,7 +567,7 @@ impl<const W: usize> Geometry<W> {
 
     /// Cells with at least one neighbour in `s`.
     #[inline(always)]
-    pub fn one_neighbour(&self, s: Bits<W>) -> Bits<W> {
+    pub(crate) fn one_neighbour(&self, s: Bits<W>) -> Bits<W> {
         if self.king {
             return self.one_neighbour_king(s);
         }
@@ -586,7 +586,7 @@ impl<const W: usize> Geometry<W> {
     /// false when `c`'s neighbours in `s` are joined to each other through the eight
     /// cells around `c` (then every path through `c` has a way round it).
     #[inline]
-    pub fn may_split(&self, c: usize, s: &Bits<W>) -> bool {
+    pub(crate) fn may_split(&self, c: usize, s: &Bits<W>) -> bool {
         let mut mask = 0usize;
         for (i, &d) in self.ring[c].iter().enumerate() {
             if d != u16::MAX && s.get(d as usize) {
@@ -602,7 +602,7 @@ impl<const W: usize> Geometry<W> {
 
     /// The connected part of `within` that contains `seed`.
     #[inline]
-    pub fn flood(&self, seed: Bits<W>, within: Bits<W>) -> Bits<W> {
+    pub(crate) fn flood(&self, seed: Bits<W>, within: Bits<W>) -> Bits<W> {
         let mut cur = seed & within;
         loop {
             let next = self.dilate(cur) & within;

@@ -19,7 +19,7 @@
 //!   ring does not pin the path down, the path is rejected and a new one drawn;
 //!   otherwise the ring is thinned in random order.
 //!
-//! On boards of [`GROWN_FROM`] open cells or more (11x11 and up) with orthogonal moves,
+//! On boards of `GROWN_FROM` open cells or more (11x11 and up) with orthogonal moves,
 //! `free` starts from fewer clues: every eighth number of the path, then clues added
 //! one at a time, each at a cell where some other solution differs from this one, until
 //! no other solution is left (see [`AnySolver::grow`]); the clues are then thinned as
@@ -35,10 +35,10 @@
 //!
 //! Every solver call has a node budget ([`Budget`]). Generation first tries a path
 //! with a short one and gives it up when any proof runs past it, then draws another
-//! path ([`super::SHORT_NODES_PER_CELL`]); only the last path tried keeps a clue whose
+//! path (`super::SHORT_NODES_PER_CELL`); only the last path tried keeps a clue whose
 //! proof runs out, and such a puzzle is unique but not called minimal.
 //!
-//! With a grade cap (`easy` or `medium`, see [`super::grade`]), a removal must also keep
+//! With a grade cap (`easy` or `medium`, see `super::grade`), a removal must also keep
 //! the puzzle solvable by that grade's techniques; the result is then minimal for its
 //! grade: no clue can go without losing uniqueness or needing harder techniques. It is
 //! called minimal only when, tried again without the cap, no clue can go at all (most
@@ -97,7 +97,7 @@ impl std::str::FromStr for Style {
 /// the path is faster than thinning the whole solution. On smaller grids growing saves
 /// little time and leaves more clues, so they are thinned from the whole solution
 /// (measured: docs/performance.md, "Numbrix: clue growth").
-pub const GROWN_FROM: usize = 121;
+pub(crate) const GROWN_FROM: usize = 121;
 
 /// The growth's seeds are every this-many-th number of the path (16x16: 32 clues).
 /// Seeds spread along the path leave no long run without a clue, so the growth adds

@@ -5,9 +5,9 @@
 //! (distance in moves at most the difference, with the right parity for orthogonal
 //! moves; next to k-1 or k+1 when those are placed). It then applies, until nothing changes:
 //! - easy techniques: a number with one possible cell; a cell with one possible number;
-//! - the medium technique, route tracing: for a gap of up to [`ROUTE_MAX`] missing
+//! - the medium technique, route tracing: for a gap of up to `ROUTE_MAX` missing
 //!   numbers, list every route through empty cells from one end to the other (at most
-//!   [`ROUTE_CAP`]); a number can only go where some route puts it, so its possible
+//!   `ROUTE_CAP`); a number can only go where some route puts it, so its possible
 //!   cells shrink to those, and a number every route puts in the same cell is placed.
 //!
 //! `easy`: the easy techniques finish the puzzle. `medium`: route tracing is needed.
@@ -19,9 +19,9 @@ use super::bits::{Bits, Geometry};
 use serde::{Deserialize, Serialize};
 
 /// Longest gap (missing numbers) that route tracing works on.
-pub const ROUTE_MAX: usize = 12;
+pub(crate) const ROUTE_MAX: usize = 12;
 /// Most routes route tracing lists for one gap; more and the gap is left alone.
-pub const ROUTE_CAP: usize = 4096;
+pub(crate) const ROUTE_CAP: usize = 4096;
 
 /// How hard a puzzle is for a person (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -270,7 +270,7 @@ pub fn fill<const W: usize>(g: &Geometry<W>, givens: &[u16], level: Grade) -> Ve
 }
 
 /// Grade a puzzle that has exactly one solution.
-pub fn grade<const W: usize>(g: &Geometry<W>, givens: &[u16]) -> Grade {
+pub(crate) fn grade<const W: usize>(g: &Geometry<W>, givens: &[u16]) -> Grade {
     let mut h = Human::new(g, givens);
     while h.singles() {}
     if h.empty.is_empty() {

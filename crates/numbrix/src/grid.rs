@@ -55,7 +55,7 @@ impl Board {
     }
 
     /// True for a full rectangle with orthogonal moves (the fast classic case).
-    pub fn is_plain(&self) -> bool {
+    pub(crate) fn is_plain(&self) -> bool {
         self.moves == Moves::Orthogonal && self.mask.is_full()
     }
 
@@ -199,7 +199,7 @@ impl Grid {
     }
 
     /// A grid from rows of numbers (0 = blank), as in the JSON records; the rows must be equally long.
-    pub fn from_rows(rows: &[Vec<u16>]) -> Result<Self> {
+    pub(crate) fn from_rows(rows: &[Vec<u16>]) -> Result<Self> {
         let cols = rows.first().map_or(0, |r| r.len());
         if let Some((i, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != cols) {
             return Err(Error::invalid(format!(
@@ -242,7 +242,7 @@ impl Grid {
 }
 
 /// Check a grid size: at least 2x2 and at most `MAX_CELLS` cells.
-pub fn check_size(rows: usize, cols: usize) -> Result<()> {
+pub(crate) fn check_size(rows: usize, cols: usize) -> Result<()> {
     if rows < 2 || cols < 2 {
         return Err(Error::invalid(format!(
             "a {rows}x{cols} grid is too small: Numbrix needs at least 2x2"
@@ -305,7 +305,7 @@ fn blocks(text: &str) -> Vec<(usize, Vec<&str>)> {
 
 /// Parse one grid (one item of `numbrix solve`, which names the item and its line):
 /// errors name the row.
-pub fn parse_grid(text: &str) -> Result<Grid> {
+pub(crate) fn parse_grid(text: &str) -> Result<Grid> {
     let mut b = blocks(text);
     match b.len() {
         0 => Err(Error::invalid(

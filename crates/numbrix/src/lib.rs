@@ -3,7 +3,7 @@
 //!
 //! Generation: a random path by the backbite chain ([`path`]), givens chosen by style
 //! while the exact solver ([`solve`]) proves the puzzle has one solution ([`clues`]),
-//! then a grade from a human-style solver ([`grade`]).
+//! then a grade from a human-style solver (`grade`).
 
 // Every public item says what it is (the public API is the crate's contract).
 #![deny(missing_docs)]
@@ -14,7 +14,7 @@ pub mod answer;
 pub mod bits;
 pub mod clues;
 mod draw;
-pub mod grade;
+pub(crate) mod grade;
 pub mod grid;
 pub mod mixing;
 pub mod path;
@@ -51,18 +51,18 @@ pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 /// on boards of up to [`SHORT_MAX_CELLS`] open cells: `symmetric` puzzles were slower
 /// with it (most of their paths are drawn again anyway), `border` ones the same either
 /// way (measured: docs/performance.md, "Numbrix: short budget").
-pub const SHORT_NODES_PER_CELL: u64 = 40;
+pub(crate) const SHORT_NODES_PER_CELL: u64 = 40;
 
 /// The largest boards (open cells) that try short budgets first. On a 30x30 grid
 /// nearly every path has a removal proof past the short budget, so the short tries
 /// only add to the time; on 20x20 grids they still pay (measured: docs/performance.md,
 /// "Numbrix: short budget on large boards").
-pub const SHORT_MAX_CELLS: usize = 400;
+pub(crate) const SHORT_MAX_CELLS: usize = 400;
 
 /// Paths tried with the short budget ([`SHORT_NODES_PER_CELL`]) before one is given the
 /// full budget. About half the 20x20 paths and a third of the 16x16 ones need a
 /// longer proof, so all eight do in about one case in 250 at 20x20.
-pub const SHORT_TRIES: usize = 8;
+pub(crate) const SHORT_TRIES: usize = 8;
 
 /// Numbrix's parameters: a template's `[numbrix]` keys and `numbrix generate`'s flags.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, clap::Args)]
@@ -126,7 +126,7 @@ impl Default for NumbrixParams {
 impl NumbrixParams {
     /// The board's description in messages: "the shape 'heart' at 9x9", "the mask" or
     /// "the 9x9 grid".
-    pub fn board_name(&self) -> String {
+    pub(crate) fn board_name(&self) -> String {
         let Size { rows, cols } = self.size;
         match (&self.shape, &self.mask) {
             (Some(name), _) => format!("the shape '{name}' at {rows}x{cols}"),
@@ -250,7 +250,7 @@ impl NumbrixPuzzle {
 /// puzzle's grade. Easy: the squares without a clue. Medium: the squares the easy
 /// techniques cannot fill (route tracing must). Hard: the squares easy and medium
 /// techniques together cannot fill (look-ahead must).
-pub fn work_share(solver: &AnySolver, givens: &[u16], grade: Grade) -> f64 {
+pub(crate) fn work_share(solver: &AnySolver, givens: &[u16], grade: Grade) -> f64 {
     let left = match grade {
         Grade::Easy => givens.to_vec(),
         Grade::Medium => solver.human_fill(givens, Grade::Easy),
@@ -265,14 +265,14 @@ pub fn work_share(solver: &AnySolver, givens: &[u16], grade: Grade) -> f64 {
 /// (else 2), a hard one with at least `HARD_5` gets 5 (else 4). On 9 × 9: easy with 14
 /// clues or fewer is 2 stars; hard with 10 clues or fewer and almost nothing fillable
 /// without look-ahead is 5 stars.
-pub const EASY_2: f64 = 0.825;
+pub(crate) const EASY_2: f64 = 0.825;
 /// See [`EASY_2`]: a medium puzzle with at least this work share gets 3 stars.
-pub const MEDIUM_3: f64 = 0.6;
+pub(crate) const MEDIUM_3: f64 = 0.6;
 /// See [`EASY_2`]: a hard puzzle with at least this work share gets 5 stars.
-pub const HARD_5: f64 = 0.87;
+pub(crate) const HARD_5: f64 = 0.87;
 
 /// Difficulty on a fixed scale: the score is the grade (easy 0, medium 1, hard 2) plus
-/// the [`work_share`] inside it, so sections sort by grade first; the stars are 1–2 for
+/// the `work_share` inside it, so sections sort by grade first; the stars are 1–2 for
 /// easy, 2–3 for medium and 4–5 for hard, split by the thresholds above.
 pub fn rating(grade: Grade, share: f64) -> Rating {
     let (base, upper, threshold) = match grade {
@@ -307,7 +307,7 @@ impl Numbrix {
     }
 
     /// A puzzle for one solution, or why not.
-    pub fn puzzle_for(
+    pub(crate) fn puzzle_for(
         &self,
         solver: &mut AnySolver,
         solution: &[u16],
@@ -816,7 +816,7 @@ fn given_cell(v: u16) -> draw::Cell {
 }
 
 /// Rows and columns of the worked example.
-pub const EXAMPLE_SIDE: usize = 4;
+pub(crate) const EXAMPLE_SIDE: usize = 4;
 
 /// The worked example of the "How to play" page: a 4 × 4 puzzle, its solution, and the
 /// steps that solve it (the numbers each step writes, and its line of text).

@@ -161,7 +161,7 @@ pub fn long_run(
 }
 
 /// The mean and the (biased, divide-by-n) variance of `x`.
-pub fn mean_var(x: &[f64]) -> (f64, f64) {
+pub(crate) fn mean_var(x: &[f64]) -> (f64, f64) {
     let n = x.len().max(1) as f64;
     let m = x.iter().sum::<f64>() / n;
     let v = x.iter().map(|a| (a - m) * (a - m)).sum::<f64>() / n;
@@ -209,7 +209,7 @@ pub fn sokal_tau(rho: &[f64], c: f64) -> Option<(f64, usize)> {
 /// The integrated autocorrelation time by batch means: `x` cut into `batches` equal
 /// batches (the remainder dropped), `tau = b var(batch means) / var(x)` for batches of
 /// length `b`. Unbiased only when `b` is many times tau.
-pub fn batch_means_tau(x: &[f64], batches: usize) -> f64 {
+pub(crate) fn batch_means_tau(x: &[f64], batches: usize) -> f64 {
     let b = x.len() / batches.max(1);
     if b == 0 {
         return f64::NAN;

@@ -151,7 +151,7 @@ impl PathSampler {
     /// is. [`PathSampler::sample`] makes its moves with this; the mixing diagnostics
     /// (`mixing`) run it for long chains.
     #[inline]
-    pub fn backbite(&self, path: &mut [u16], at: &mut [u16], mv: u8) {
+    pub(crate) fn backbite(&self, path: &mut [u16], at: &mut [u16], mv: u8) {
         let n = path.len();
         let dir = (mv & (self.dirs - 1)) as usize;
         if mv < self.dirs {

@@ -14,7 +14,7 @@ use std::path::Path;
 pub const MAX_CELLS: usize = 1024;
 
 /// The largest mask file read: a 1,024-cell mask with generous comments fits many times.
-pub const MAX_MASK_BYTES: u64 = 64 * 1024;
+pub(crate) const MAX_MASK_BYTES: u64 = 64 * 1024;
 
 /// How consecutive numbers may touch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, Serialize, Deserialize)]
@@ -90,12 +90,12 @@ pub struct Mask {
 pub const SHAPES: &[&str] = &["corners", "cross", "frame", "diamond", "heart"];
 
 /// The built-in shapes as help and errors list them ("corners, ... or heart").
-pub fn shape_list() -> String {
+pub(crate) fn shape_list() -> String {
     and_list(&SHAPES.iter().map(|s| s.to_string()).collect::<Vec<_>>()).replace(" and ", " or ")
 }
 
 /// The help of `--shape`, from [`SHAPES`] (the names the parser knows).
-pub fn shape_help() -> String {
+pub(crate) fn shape_help() -> String {
     format!(
         "A built-in shape at --size: {} (its blocked cells are -1 in records and drawn solid)",
         shape_list()
@@ -221,7 +221,7 @@ impl Mask {
         Ok(mask)
     }
 
-    /// Read and parse a mask file of at most [`MAX_MASK_BYTES`]; errors name the file.
+    /// Read and parse a mask file of at most `MAX_MASK_BYTES`; errors name the file.
     pub fn from_file(path: &Path) -> Result<Mask> {
         let bytes = ground::input::read_capped(path, MAX_MASK_BYTES, "mask file")?;
         let text = std::str::from_utf8(&bytes).map_err(|e| {

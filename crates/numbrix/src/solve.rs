@@ -29,8 +29,8 @@
 //!
 //! The search forgets why a branch died, so on large sparse grids it meets the same
 //! local dead end again under every combination of choices elsewhere. A search that
-//! runs past [`dfs_first`] nodes is handed to the SAT prover ([`super::sat`]), which
-//! learns a clause from every dead end; if that runs past [`SAT_MOST`] decisions, the
+//! runs past `dfs_first` nodes is handed to the SAT prover (`super::sat`), which
+//! learns a clause from every dead end; if that runs past `SAT_MOST` decisions, the
 //! search takes it back with what is left of the budget. All three give the same
 //! answers ([`Prover`] picks one for the tests that compare them).
 
@@ -672,12 +672,12 @@ pub enum AnySolver {
 
 impl AnySolver {
     /// A solver for a full grid with orthogonal moves. Rows and columns must pass
-    /// [`super::grid::check_size`].
+    /// `super::grid::check_size`.
     pub fn new(rows: usize, cols: usize) -> Self {
         Self::for_board(&Board::rect(rows, cols))
     }
 
-    /// A solver for a board; its grid must pass [`super::grid::check_size`].
+    /// A solver for a board; its grid must pass `super::grid::check_size`.
     pub fn for_board(board: &Board) -> Self {
         let n = board.cells();
         if n <= 128 {
@@ -728,8 +728,8 @@ impl AnySolver {
         }
     }
 
-    /// See [`super::sat::grow`]: each step within `budget` decisions and the SAT
-    /// prover's limit ([`SAT_MOST`]).
+    /// See `super::sat::grow`: each step within `budget` decisions and the SAT
+    /// prover's limit (`SAT_MOST`).
     pub fn grow(
         &self,
         solution: &[u16],
@@ -749,7 +749,7 @@ impl AnySolver {
         }
     }
 
-    /// See [`super::grade::fill`].
+    /// See `super::grade::fill`.
     pub fn human_fill(&self, givens: &[u16], level: super::grade::Grade) -> Vec<u16> {
         match self {
             AnySolver::W2(s) => super::grade::fill(s.geometry(), givens, level),
@@ -760,7 +760,7 @@ impl AnySolver {
     }
 
     /// The grade of a puzzle with one solution (see [`super::grade`]).
-    pub fn grade(&self, givens: &[u16]) -> super::grade::Grade {
+    pub(crate) fn grade(&self, givens: &[u16]) -> super::grade::Grade {
         match self {
             AnySolver::W2(s) => super::grade::grade(s.geometry(), givens),
             AnySolver::W4(s) => super::grade::grade(s.geometry(), givens),

@@ -23,15 +23,15 @@ pub use page::*;
 
 /// Decoded content bytes one page may have, its forms included (operations are read
 /// one at a time, so memory is these bytes and one operation).
-pub const MAX_CONTENT_BYTES: usize = 16 << 20;
+pub(crate) const MAX_CONTENT_BYTES: usize = 16 << 20;
 /// Operations one page may run, its forms included (a form drawn twice counts twice).
-pub const MAX_OPERATIONS: usize = 4_000_000;
+pub(crate) const MAX_OPERATIONS: usize = 4_000_000;
 /// How deep Form XObjects may nest.
-pub const MAX_FORM_DEPTH: usize = 12;
+pub(crate) const MAX_FORM_DEPTH: usize = 12;
 /// How deep q may nest.
-pub const MAX_STATE_DEPTH: usize = 256;
+pub(crate) const MAX_STATE_DEPTH: usize = 256;
 /// Marks kept per page (more are merged into the last one's neighbours: see `Page::add`).
-pub const MAX_MARKS: usize = 200_000;
+pub(crate) const MAX_MARKS: usize = 200_000;
 
 /// Colour-space family of a colour.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,10 +90,10 @@ struct Gs {
 
 /// A problem that stops a page from being read.
 #[derive(Debug)]
-pub struct Unreadable(pub String);
+pub(crate) struct Unreadable(pub String);
 
 /// The interpreter for one page.
-pub struct Interp<'a> {
+pub(crate) struct Interp<'a> {
     doc: &'a Document,
     gs: Gs,
     stack: Vec<Gs>,
@@ -144,7 +144,7 @@ impl<'a> Interp<'a> {
     }
 
     /// Run a page: its content streams with its resources.
-    pub fn run_page(
+    pub(crate) fn run_page(
         &mut self,
         page_id: ObjectId,
         resources: Option<&'a Dictionary>,

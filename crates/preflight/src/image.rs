@@ -15,9 +15,9 @@ use lopdf::{Dictionary, Document, Object, Stream};
 
 /// Decoded bytes of one image (or one soft mask): 64 MiB, an 8.5 x 11 in page at
 /// 600 ppi in grey, or at 400 ppi in CMYK.
-pub const MAX_IMAGE_BYTES: usize = 64 << 20;
+pub(crate) const MAX_IMAGE_BYTES: usize = 64 << 20;
 /// Decoded image bytes over a whole file (each image object once).
-pub const MAX_FILE_IMAGE_BYTES: u64 = 512 << 20;
+pub(crate) const MAX_FILE_IMAGE_BYTES: u64 = 512 << 20;
 
 /// What an image puts on paper, in its unit square (x right, y up).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -422,7 +422,7 @@ fn ink_box(p: &Pixels, white: White, alpha: Option<&SoftMask>, key: Option<&[i64
 }
 
 /// An inline image's dictionary with its abbreviated keys and names spelt out.
-pub fn expand_inline(d: &Dictionary) -> Dictionary {
+pub(crate) fn expand_inline(d: &Dictionary) -> Dictionary {
     let key = |k: &[u8]| -> Vec<u8> {
         match k {
             b"W" => b"Width".to_vec(),

@@ -12,9 +12,9 @@ use lopdf::content::Operation;
 use lopdf::{Dictionary, Object, Stream, StringFormat};
 
 /// The most values (nested ones included) one operation may carry.
-pub const MAX_OPERAND_VALUES: usize = 65_536;
+pub(crate) const MAX_OPERAND_VALUES: usize = 65_536;
 /// How deep arrays and dictionaries may nest in an operand.
-pub const MAX_NESTING: usize = 32;
+pub(crate) const MAX_NESTING: usize = 32;
 /// The longest number, name or operator token, in bytes.
 const MAX_TOKEN: usize = 256;
 
@@ -34,7 +34,7 @@ impl std::fmt::Display for Bad {
 }
 
 /// A content stream's bytes, read one operation at a time.
-pub struct Lexer<'a> {
+pub(crate) struct Lexer<'a> {
     data: &'a [u8],
     pos: usize,
     /// Values in the operation being read.

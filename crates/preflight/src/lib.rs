@@ -17,14 +17,14 @@
 mod boxes;
 pub mod content;
 pub mod image;
-pub mod lex;
+pub(crate) mod lex;
 mod paint;
 mod pdfx;
 mod report;
 mod rules;
 pub mod scan;
 use boxes::*;
-pub use paint::*;
+pub(crate) use paint::*;
 use pdfx::*;
 pub use report::*;
 pub use rules::*;
@@ -80,7 +80,7 @@ fn encrypted_only(service: Service, why: &str) -> Report {
 }
 
 /// The deepest page tree preflight walks.
-pub const MAX_TREE_DEPTH: usize = 256;
+pub(crate) const MAX_TREE_DEPTH: usize = 256;
 
 /// The pages in order, from the catalog's /Pages down: every Kids entry is one page or
 /// one subtree. A node reached twice (a cycle, or a page named twice) is refused, and

@@ -22,7 +22,7 @@ pub(super) const MAX_SHARED_MARKS: usize = 1_000_000;
 
 /// Operations the pages of one document may run in all (each content stream shared
 /// by several pages counted once): a bound on preflight's work, with its own line.
-pub const MAX_DOCUMENT_OPERATIONS: usize = 40_000_000;
+pub(crate) const MAX_DOCUMENT_OPERATIONS: usize = 40_000_000;
 
 /// The content streams a page draws (its /Contents, when they are indirect objects)
 /// and the resources they draw with: pages with the same put the same marks on paper.

@@ -51,7 +51,7 @@ impl fmt::Display for Problem {
 }
 
 /// Pages as runs: "3-7, 9" (long lists end with "... (N pages)").
-pub fn page_list(pages: &[u32]) -> String {
+pub(crate) fn page_list(pages: &[u32]) -> String {
     let mut runs: Vec<(u32, u32)> = Vec::new();
     for &p in pages {
         match runs.last_mut() {

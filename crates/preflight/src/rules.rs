@@ -8,12 +8,12 @@ pub const MAX_FILE_BYTES: u64 = 1 << 30;
 /// The most pages preflight checks (a book interior has at most about a thousand).
 pub const MAX_PAGES: usize = 5_000;
 /// KDP's largest manuscript file.
-pub const KDP_MAX_FILE_BYTES: usize = 650 * 1_000_000;
+pub(crate) const KDP_MAX_FILE_BYTES: usize = 650 * 1_000_000;
 
 /// Points per inch.
 pub(super) const PT: f64 = 72.0;
 /// Bleed on the outside, top and bottom edges: 0.125 in.
-pub const BLEED_IN: f64 = 0.125;
+pub(crate) const BLEED_IN: f64 = 0.125;
 /// How far a box edge may be off and still match (0.01 in).
 pub(super) const BOX_TOL_IN: f64 = 0.01;
 /// How far ink may reach into a margin before it counts (0.005 in, well under a dot).
@@ -21,14 +21,14 @@ pub(super) const INK_TOL_IN: f64 = 0.005;
 /// Text smaller than this fails (points).
 pub const MIN_TEXT_PT: f64 = 7.0;
 /// Strokes thinner than this fail (points).
-pub const MIN_LINE_PT: f64 = 0.5;
+pub(crate) const MIN_LINE_PT: f64 = 0.5;
 /// Strokes thinner than this are a warning (points).
-pub const WARN_LINE_PT: f64 = 0.75;
+pub(crate) const WARN_LINE_PT: f64 = 0.75;
 /// Images with fewer pixels per inch on paper than this are a warning.
-pub const MIN_PPI: f64 = 300.0;
+pub(crate) const MIN_PPI: f64 = 300.0;
 
 /// The trim sizes the services print, width x height in inches.
-pub const TRIM_SIZES: &[(f64, f64)] = &[
+pub(crate) const TRIM_SIZES: &[(f64, f64)] = &[
     (5.0, 8.0),
     (5.06, 7.81),
     (5.25, 8.0),
@@ -49,7 +49,7 @@ pub const TRIM_SIZES: &[(f64, f64)] = &[
     (5.83, 8.27),
 ];
 /// The custom trim range: width 4 to 8.5 in, height 6 to 11.69 in.
-pub const CUSTOM_TRIM: ((f64, f64), (f64, f64)) = ((4.0, 8.5), (6.0, 11.69));
+pub(crate) const CUSTOM_TRIM: ((f64, f64), (f64, f64)) = ((4.0, 8.5), (6.0, 11.69));
 
 /// A print-on-demand service and its interior rules.
 #[derive(
@@ -75,7 +75,7 @@ impl Service {
 
     /// The page count range, inclusive, for a trim size in inches (KDP's maxima for
     /// black ink on white paper; cream paper and colour allow fewer).
-    pub fn page_range(self, trim: Option<(f64, f64)>) -> (usize, Option<usize>) {
+    pub(crate) fn page_range(self, trim: Option<(f64, f64)>) -> (usize, Option<usize>) {
         let is = |w: f64, h: f64| {
             trim.is_some_and(|t| (t.0 - w).abs() <= 0.02 && (t.1 - h).abs() <= 0.02)
         };

@@ -19,24 +19,24 @@ use puzzlebook_ground::{Error, Result};
 use std::collections::{BTreeSet, HashMap};
 
 /// Cross-reference entries (objects) a file may have.
-pub const MAX_OBJECTS: usize = 500_000;
+pub(crate) const MAX_OBJECTS: usize = 500_000;
 /// Values lopdf would build over every object, object streams included.
-pub const MAX_VALUES: u64 = 1_500_000;
+pub(crate) const MAX_VALUES: u64 = 1_500_000;
 /// Values in one array or dictionary.
-pub const MAX_CONTAINER: u64 = 262_144;
+pub(crate) const MAX_CONTAINER: u64 = 262_144;
 /// Decoded bytes of every object stream together (each one counts each time lopdf
 /// decodes it).
-pub const MAX_OBJSTM_BYTES: u64 = 64 << 20;
+pub(crate) const MAX_OBJSTM_BYTES: u64 = 64 << 20;
 /// Decoded bytes of one object or cross-reference stream (lopdf's own limit is set to
 /// the same figure).
-pub const MAX_STREAM_BYTES: usize = 16 << 20;
+pub(crate) const MAX_STREAM_BYTES: usize = 16 << 20;
 /// Bytes of one predictor row (DecodeParms Columns x Colors x BitsPerComponent / 8).
-pub const MAX_ROW_BYTES: i128 = 16 << 20;
+pub(crate) const MAX_ROW_BYTES: i128 = 16 << 20;
 /// Cross-reference sections (a file and its updates).
-pub const MAX_SECTIONS: usize = 1024;
+pub(crate) const MAX_SECTIONS: usize = 1024;
 /// Bytes copied or parsed over every object, beyond twice the file's own size: objects
 /// overlap or are named more than once only in a hostile file.
-pub const PARSE_SLACK_BYTES: u64 = 16 << 20;
+pub(crate) const PARSE_SLACK_BYTES: u64 = 16 << 20;
 /// lopdf's nesting limit for arrays, dictionaries and literal strings.
 const MAX_DEPTH: usize = 100;
 /// Values in a trailer or a stream's dictionary that the scan builds to read it.
@@ -382,7 +382,7 @@ fn int_of(o: Option<&Object>) -> Option<i64> {
 }
 
 /// Refuse a stream whose predictor rows would be too large to allocate.
-pub fn check_decode_parms(dict: &Dictionary) -> Result<()> {
+pub(crate) fn check_decode_parms(dict: &Dictionary) -> Result<()> {
     let parms: Vec<&Dictionary> = match dict.get(b"DecodeParms").or_else(|_| dict.get(b"DP")) {
         Ok(Object::Dictionary(d)) => vec![d],
         Ok(Object::Array(a)) => a.iter().filter_map(|o| o.as_dict().ok()).collect(),

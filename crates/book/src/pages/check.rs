@@ -27,7 +27,7 @@ pub(super) const INSIDE_LINES: usize = 2;
 
 /// The most characters a title and subtitle may have together: KDP's limit for a
 /// book's title, and far more than a title page shows well.
-pub const MAX_TITLE_CHARS: usize = 200;
+pub(crate) const MAX_TITLE_CHARS: usize = 200;
 
 /// Refuse a title, subtitle, author or publisher the title page cannot hold, and a
 /// section heading wider than its one line: before any puzzle is made, with the

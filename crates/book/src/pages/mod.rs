@@ -17,7 +17,7 @@ mod plan;
 mod puzzles;
 use answers::*;
 use back::*;
-pub use check::*;
+pub(crate) use check::*;
 pub(crate) use draw::*;
 pub(crate) use front::*;
 pub(crate) use plan::*;

@@ -171,7 +171,7 @@ fn z(observed: u64, n: u64, p: f64, reference_n: Option<u64>) -> f64 {
 
 /// The pip totals resource `r` can have: from its hexes getting the lowest tokens to
 /// their getting the highest.
-pub fn resource_support(shape: &Shape, r: usize) -> std::ops::RangeInclusive<usize> {
+pub(crate) fn resource_support(shape: &Shape, r: usize) -> std::ops::RangeInclusive<usize> {
     let mut p: Vec<usize> = shape
         .tokens
         .iter()
@@ -314,7 +314,7 @@ pub struct Against<'a> {
 }
 
 /// Compare counts with expectations: the per-hex rows and the summary row.
-pub fn compare(
+pub(crate) fn compare(
     shape: &Shape,
     rules: &str,
     sampler: Sampler,
@@ -425,15 +425,15 @@ pub fn reference_sampler(ctx: &Ctx) -> Sampler {
 
 /// The reference run for rules that cannot be enumerated: boards of the
 /// [`reference_sampler`] from their own seed, counted by the caller.
-pub fn reference_study(ctx: &Ctx, seed: u64) -> SamplerStudy<'_> {
+pub(crate) fn reference_study(ctx: &Ctx, seed: u64) -> SamplerStudy<'_> {
     SamplerStudy::new(ctx, reference_sampler(ctx), None, seed)
 }
 
 /// Expectations estimated from the counts `c` of a reference run of `samples` boards
-/// of `sampler` from `seed` (see [`reference_study`]). The harbors' are exact (every
+/// of `sampler` from `seed` (see `reference_study`). The harbors' are exact (every
 /// arrangement equally likely) unless a rule looks at the harbors
 /// (`harbor-resource-apart`); then they too come from the run.
-pub fn reference(
+pub(crate) fn reference(
     shape: &Shape,
     rules: &crate::rules::Rules,
     sampler: Sampler,
@@ -506,7 +506,7 @@ pub struct StudyConfig {
 }
 
 /// The seed of the reference run of a study from `seed`.
-pub fn reference_seed(seed: u64) -> u64 {
+pub(crate) fn reference_seed(seed: u64) -> u64 {
     seed ^ 0x5eed_0f4e_fe2e_c0de
 }
 
@@ -522,17 +522,17 @@ pub fn cells(ctx: &Ctx) -> Option<Cells> {
 
 /// Exact expectations from the counted layers, when the context has them and their
 /// count is exact.
-pub fn layer_expectations(ctx: &Ctx) -> Option<Expectations> {
+pub(crate) fn layer_expectations(ctx: &Ctx) -> Option<Expectations> {
     ctx.layers.as_ref().and_then(|l| l.expectations())
 }
 
 /// Whether a study of `ctx` compares with a reference run (no exact expectations).
-pub fn needs_reference(ctx: &Ctx) -> bool {
+pub(crate) fn needs_reference(ctx: &Ctx) -> bool {
     ctx.table.is_none() && layer_expectations(ctx).is_none()
 }
 
 /// The expectations of a study (exact, or from the reference run, which `count`
-/// counts: see [`reference_study`]), the placement cells of its chi-square test, and
+/// counts: see `reference_study`), the placement cells of its chi-square test, and
 /// the reference run's size (None for exact expectations).
 pub fn expectations(
     ctx: &Ctx,
@@ -572,7 +572,7 @@ pub fn expectations(
 
 /// Per sampler, the rows and the summary of the counts of a study from `seed`,
 /// against expectations made by [`expectations`].
-pub fn compare_all(
+pub(crate) fn compare_all(
     ctx: &Ctx,
     seed: u64,
     counts: &[(Sampler, Counts)],
@@ -590,7 +590,7 @@ pub fn compare_all(
 }
 
 /// The comparing half: the expectations (exact, or from the reference run, which
-/// `count` counts: see [`reference_study`]) and, per sampler, the rows and the summary
+/// `count` counts: see `reference_study`) and, per sampler, the rows and the summary
 /// for the given (whole-run) counts.
 pub fn finish(
     ctx: &Ctx,
@@ -619,11 +619,11 @@ pub fn finish(
 }
 
 /// The most replicates a study may ask for (`--replicates`): each is a complete study.
-pub const MAX_REPLICATES: u32 = 1000;
+pub(crate) const MAX_REPLICATES: u32 = 1000;
 
 /// The seed of replicate `r` (1-based) of a study from `seed`: replicate 1 is the
 /// study itself; the others get seeds mixed from (`seed`, `r`), independent streams.
-pub fn replicate_seed(seed: u64, r: u32) -> u64 {
+pub(crate) fn replicate_seed(seed: u64, r: u32) -> u64 {
     if r <= 1 {
         seed
     } else {
@@ -636,7 +636,7 @@ pub fn replicate_seed(seed: u64, r: u32) -> u64 {
 pub struct ReplicateRow {
     /// Replicate number, 1 to R (1 is the study of the per-hex and summary CSVs).
     pub replicate: u32,
-    /// The replicate's seed (see [`replicate_seed`]).
+    /// The replicate's seed (see `replicate_seed`).
     pub seed: u64,
     /// Sampler name.
     pub sampler: &'static str,
@@ -667,7 +667,7 @@ impl ReplicateRow {
 
 /// The KS test of one sampler's replicate p-values against the uniform distribution.
 #[derive(Debug, Clone, PartialEq)]
-pub struct KsRow {
+pub(crate) struct KsRow {
     /// Sampler name.
     pub sampler: &'static str,
     /// Replicates run.
@@ -679,15 +679,15 @@ pub struct KsRow {
 }
 
 /// KS p-value under which the replicate p-values are called not uniform.
-pub const KS_REJECT: f64 = 0.001;
+pub(crate) const KS_REJECT: f64 = 0.001;
 /// KS p-value under which they are called doubtful.
-pub const KS_DOUBT: f64 = 0.05;
+pub(crate) const KS_DOUBT: f64 = 0.05;
 
 /// Per sampler (in order of first appearance), the KS test of its replicates'
 /// chi-square p-values. The chi-square is over the placement cells (where the deserts
 /// and reds go), so the verdict says so: a sampler can place them uniformly and still
 /// be biased elsewhere (`best-of-N`, in the resources' pips), which max |z| shows. A sampler with any replicate without a chi-square is not tested.
-pub fn ks_rows(rows: &[ReplicateRow]) -> Vec<KsRow> {
+pub(crate) fn ks_rows(rows: &[ReplicateRow]) -> Vec<KsRow> {
     let mut names: Vec<&'static str> = Vec::new();
     for r in rows {
         if !names.contains(&r.sampler) {

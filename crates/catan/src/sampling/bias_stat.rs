@@ -187,7 +187,7 @@ pub fn count<R: Runner>(
 /// counts of this shard's boards (with a progress bar per sampler when
 /// `show_progress`), `done(sampler, counts, seconds)` called as each finishes.
 /// Counts from shards of the same study add up to the counts of the whole run.
-pub fn count_samplers<R: Runner>(
+pub(crate) fn count_samplers<R: Runner>(
     run: &R,
     ctx: &Ctx,
     cfg: &bias::StudyConfig,
@@ -219,7 +219,7 @@ pub fn finish<R: Runner>(
     })
 }
 
-/// A whole study: [`count_samplers`], then [`finish`].
+/// A whole study: `count_samplers`, then [`finish`].
 pub fn study<R: Runner>(
     run: &R,
     ctx: &Ctx,

@@ -34,7 +34,7 @@ pub fn threshold<const BITS: u32>(n: u64) -> u64 {
 /// One piece `x` (below 2^BITS) tried against the bound `n` (1 <= n <= 2^BITS): the
 /// integer below n it gives, or None when Lemire's test rejects it.
 #[inline(always)]
-pub fn piece<const BITS: u32>(x: u64, n: u64) -> Option<u64> {
+pub(crate) fn piece<const BITS: u32>(x: u64, n: u64) -> Option<u64> {
     if BITS <= 32 {
         // x * n < 2^64: one 64-bit multiplication.
         let m = x * n;
@@ -56,7 +56,7 @@ pub fn piece<const BITS: u32>(x: u64, n: u64) -> Option<u64> {
 /// [`piece`] for a bound used many times, with its [`threshold`] worked out once: the
 /// same pieces kept, the same integers given, one comparison each.
 #[inline(always)]
-pub fn piece_with<const BITS: u32>(x: u64, n: u64, threshold: u64) -> Option<u64> {
+pub(crate) fn piece_with<const BITS: u32>(x: u64, n: u64, threshold: u64) -> Option<u64> {
     let m = u128::from(x) * u128::from(n);
     let low = (m as u64) & (u64::MAX >> (64 - BITS));
     (low >= threshold).then_some((m >> BITS) as u64)
@@ -96,7 +96,7 @@ impl<'a> Draws<'a> {
     /// A uniform number below `n` (n >= 1) of up to 128 bits: the low bits of fresh
     /// 64-bit outputs, redrawn while not below `n` (fewer than two draws on average).
     #[inline]
-    pub fn below_u128(&mut self, n: u128) -> u128 {
+    pub(crate) fn below_u128(&mut self, n: u128) -> u128 {
         let bits = 128 - (n - 1).leading_zeros();
         loop {
             let hi = if bits > 64 { self.rng.next_u64() } else { 0 };
@@ -142,7 +142,7 @@ impl<'a> Draws<'a> {
     /// The hot paths use [`Draws::shuffle32`]; see docs/performance.md for the
     /// variants that were measured and dropped.
     #[inline(always)]
-    pub fn shuffle_prefix<T>(&mut self, v: &mut [T], from: usize, k: usize) {
+    pub(crate) fn shuffle_prefix<T>(&mut self, v: &mut [T], from: usize, k: usize) {
         let n = v.len();
         for i in from..(from + k).min(n.saturating_sub(1)) {
             let j = i + self.below((n - i) as u32) as usize;
@@ -154,7 +154,7 @@ impl<'a> Draws<'a> {
     /// `from..end` get uniform picks among `place..n`. Indices are masked (no bounds
     /// checks) and four picks come from each 64-bit number.
     #[inline(always)]
-    pub fn shuffle32(&mut self, v: &mut [u8; 32], n: usize, from: usize, end: usize) {
+    pub(crate) fn shuffle32(&mut self, v: &mut [u8; 32], n: usize, from: usize, end: usize) {
         let end = end.min(n.saturating_sub(1));
         let mut i = from;
         while i < end {
@@ -176,7 +176,7 @@ impl<'a> Draws<'a> {
 
     /// The index of a uniformly chosen set bit of `mask` (mask != 0).
     #[inline(always)]
-    pub fn pick_bit(&mut self, mask: u32) -> usize {
+    pub(crate) fn pick_bit(&mut self, mask: u32) -> usize {
         let mut k = self.below(mask.count_ones());
         let mut m = mask;
         while k > 0 {

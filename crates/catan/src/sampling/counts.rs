@@ -28,11 +28,12 @@ pub struct Counts {
     pub harbor: Vec<u64>,
     /// Boards per placement cell (see [`Cells`]).
     pub cells: Vec<u64>,
-    /// resource * [`PIP_BINS`] + its pip total (the pips of the numbers on its hexes).
+    /// resource * `PIP_BINS` + its pip total (the pips of the numbers on its hexes).
     pub resource: Vec<u64>,
 }
 
-pub use crate::board::{PIP_BINS, RESOURCES};
+pub(crate) use crate::board::PIP_BINS;
+pub use crate::board::RESOURCES;
 
 /// Pips of a token value (0 for none), by value.
 const PIPS: [u8; 16] = [0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1, 0, 0, 0];
@@ -116,13 +117,13 @@ impl Counts {
     }
 
     /// Boards with hex h a desert.
-    pub fn desert(&self, h: usize) -> u64 {
+    pub(crate) fn desert(&self, h: usize) -> u64 {
         self.hex(h)[DESERT as usize * 11..(DESERT as usize + 1) * 11]
             .iter()
             .sum()
     }
 
-    /// Boards with TOKEN_VALUES[k] on hex h.
+    /// Boards with `TOKEN_VALUES[k]` on hex h.
     pub fn token(&self, h: usize, k: usize) -> u64 {
         (0..6).map(|t| self.hex(h)[t * 11 + 1 + k]).sum()
     }
@@ -207,7 +208,7 @@ impl Cells {
 
     /// One cell per hex, holding the desert, with the exact probability of each (a
     /// board with one desert).
-    pub fn deserts(probability: Vec<f64>) -> Cells {
+    pub(crate) fn deserts(probability: Vec<f64>) -> Cells {
         Cells {
             index: CellIndex::Desert,
             per_red_set: 1,
@@ -227,7 +228,7 @@ impl Cells {
 
     /// The cell of a valid placement: the red set's index in the table and the deserts.
     #[inline(always)]
-    pub fn of_placement(&self, red_set: u32, deserts: u32) -> usize {
+    pub(crate) fn of_placement(&self, red_set: u32, deserts: u32) -> usize {
         let base = red_set as usize * self.per_red_set;
         if self.per_red_set == 1 {
             base

@@ -21,7 +21,7 @@ pub enum NoTable {
         /// The rules asked for.
         rules: Rules,
     },
-    /// Enumerating would take more than [`MAX_ENUMERATION`] steps.
+    /// Enumerating would take more than `MAX_ENUMERATION` steps.
     #[error(
         "enumerating the placements for {rules} on the {board} board takes about {work} steps (limit {MAX_ENUMERATION})"
     )]
@@ -50,7 +50,7 @@ impl From<NoTable> for ground::Error {
 }
 
 /// Enumeration work above which we refuse and fall back to a reference sample.
-pub const MAX_ENUMERATION: u128 = 200_000_000;
+pub(crate) const MAX_ENUMERATION: u128 = 200_000_000;
 
 /// C(n, k), the number of k-subsets of n things (0 when k > n).
 pub(crate) fn binom(n: usize, k: usize) -> u128 {
@@ -146,7 +146,7 @@ pub struct PlacementTable {
     two_twelve: bool,
     /// The valid red sets, as bitmasks of hex indices.
     pub red_sets: Vec<u32>,
-    /// weight[i] = completions of red_sets[i].
+    /// `weight[i]` = completions of `red_sets[i]`.
     pub weights: Vec<u64>,
     /// Sum of `weights`: valid placements of reds, deserts, 2s and 12s.
     pub total: u64,
@@ -232,17 +232,17 @@ impl PlacementTable {
     }
 
     /// Whether every red set has the same weight.
-    pub fn is_uniform(&self) -> bool {
+    pub(crate) fn is_uniform(&self) -> bool {
         self.uniform
     }
 
     /// Whether the 2-12-apart rule shaped this table.
-    pub fn two_twelve(&self) -> bool {
+    pub(crate) fn two_twelve(&self) -> bool {
         self.two_twelve
     }
 
     /// The exact acceptance rate of whole-board rejection.
-    pub fn acceptance(&self, shape: &Shape) -> Fraction {
+    pub(crate) fn acceptance(&self, shape: &Shape) -> Fraction {
         let st = Stages::of(shape);
         let mut all = binom(st.n, st.reds) * binom(st.n - st.reds, st.deserts);
         if self.two_twelve {
@@ -268,14 +268,14 @@ pub struct Expectations {
     pub desert: Vec<f64>,
     /// P(hex h holds a 6 or an 8).
     pub red: Vec<f64>,
-    /// P(hex h holds TOKEN_VALUES[k]).
+    /// P(hex h holds `TOKEN_VALUES[k]`).
     pub token: Vec<[f64; 10]>,
     /// P(hex h has terrain t), t in TERRAIN_NAMES order.
     pub terrain: Vec<[f64; 6]>,
     /// P(harbor position p has kind k), k in HARBOR_NAMES order.
     pub harbor: Vec<[f64; 6]>,
     /// P(resource r's pips add up to k), r in TERRAIN_NAMES order (land only), k below
-    /// [`crate::board::PIP_BINS`].
+    /// `crate::board::PIP_BINS`.
     pub resource: Vec<Vec<f64>>,
     /// Exact acceptance of whole-board rejection, when enumerated.
     pub acceptance: Option<Fraction>,
@@ -360,7 +360,7 @@ impl Expectations {
 /// the tokens and the deserts only): a resource with k hexes gets the tokens of a
 /// uniformly random k of the land hexes, so its pips are the sum over a uniform
 /// k-subset of the tokens, counted here over every subset.
-pub fn resource_pips_expectations(shape: &Shape) -> Vec<Vec<f64>> {
+pub(crate) fn resource_pips_expectations(shape: &Shape) -> Vec<Vec<f64>> {
     use crate::board::pips;
     use crate::board::PIP_BINS;
     let tokens: Vec<u32> = shape.tokens.iter().map(|&t| pips(t)).collect();
@@ -383,7 +383,7 @@ pub fn resource_pips_expectations(shape: &Shape) -> Vec<Vec<f64>> {
 }
 
 /// Harbor kinds are shuffled independently of everything else.
-pub fn harbor_expectations(shape: &Shape) -> Vec<[f64; 6]> {
+pub(crate) fn harbor_expectations(shape: &Shape) -> Vec<[f64; 6]> {
     let m = shape.harbor_kinds.len() as f64;
     let mut row = [0.0; 6];
     for &k in &shape.harbor_kinds {

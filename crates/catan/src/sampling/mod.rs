@@ -1,11 +1,11 @@
 //! The Catan sampler library: how boards are drawn, whether any board meets a rule set,
 //! and how uniform each sampler really is.
 //!
-//! - [`samplers`]: the [`BoardSampler`] interface, one type per sampler, and the
+//! - [`samplers`]: the `BoardSampler` interface, one type per sampler, and the
 //!   context ([`Ctx`]) they share (the board, the rules, the placement tables).
-//! - [`direct`], [`exact`], [`counts`], [`bounded`]: the exact placement tables and the
+//! - [`direct`], [`exact`], [`counts`], `bounded`: the exact placement tables and the
 //!   table-driven draws.
-//! - [`feasibility`]: does any board meet the rules ([`feasibility::decide`]), and can a
+//! - `feasibility`: does any board meet the rules (`feasibility::decide`), and can a
 //!   sampler draw such boards at a usable rate.
 //! - [`bias`] and [`report`]: the sampler-bias study against exact expectations.
 //!
@@ -13,11 +13,11 @@
 
 pub mod bias;
 pub mod bias_stat;
-pub mod bounded;
+pub(crate) mod bounded;
 pub mod counts;
 pub mod direct;
 pub mod exact;
-pub mod feasibility;
+pub(crate) mod feasibility;
 pub mod layers;
 pub mod report;
 pub mod samplers;
@@ -29,18 +29,16 @@ pub use direct::BitDeposit;
 use exact::{NoTable, PlacementTable};
 use feasibility::pilot;
 use ground::{Error, Result};
-pub use samplers::{
-    set_default_deposit, BoardSampler, Ctx, Drawn, GaveUp, Sampler, ALL_SAMPLERS, MAX_ATTEMPTS,
-    MAX_SWAP_ROUNDS,
-};
+pub(crate) use samplers::GaveUp;
+pub use samplers::{set_default_deposit, Ctx, Drawn, Sampler, ALL_SAMPLERS};
 
 /// Build the sampling context, with the placement table when the sampler needs it.
 ///
 /// Every use of Catan rules starts here (generate, books, bias, job files), so this is
-/// where rules no board can meet are refused ([`feasibility::decide`]: an exhaustive
+/// where rules no board can meet are refused (`feasibility::decide`: an exhaustive
 /// search or a search for a board, whose board is checked by
 /// [`crate::verify_record`]) and where a sampler that could
-/// not draw such boards in reasonable time is refused ([`pilot::check`]).
+/// not draw such boards in reasonable time is refused (`pilot::check`).
 pub fn context(kind: BoardKind, rules: &Rules, sampler: Sampler) -> Result<Ctx> {
     context_with(kind, rules, &fix::Fixes::default(), sampler)
 }
@@ -74,7 +72,7 @@ pub fn context_with(
 }
 
 /// The counted layers of a rule set, or why the `counted` sampler cannot draw.
-pub fn counted_layers(
+pub(crate) fn counted_layers(
     kind: BoardKind,
     rules: &Rules,
     fixes: &fix::Fixes,

@@ -13,7 +13,7 @@ use ground::chart::{self, Plot};
 use ground::stats::max_abs_normal_quantile;
 
 /// A4 portrait, in mm.
-pub const PAGE: (f32, f32) = (210.0, 297.0);
+pub(crate) const PAGE: (f32, f32) = (210.0, 297.0);
 const MARGIN: f32 = 14.0;
 /// |z| at which the colour saturates.
 const Z_FULL: f64 = 5.0;
@@ -26,7 +26,7 @@ pub use ground::chart::thousands;
 /// A p-value for a table column: `0.747`, `2.6e-15`, `< 1e-300` (too small for a
 /// double), `0 (broke rules)` when boards fell outside every valid placement, `n/a`
 /// without a chi-square.
-pub fn p_cell(s: &SummaryRow) -> String {
+pub(crate) fn p_cell(s: &SummaryRow) -> String {
     match (s.p_value, s.chi_square) {
         (None, _) => "n/a".into(),
         (Some(_), Some(c)) if c.is_infinite() => "0 (broke rules)".into(),
@@ -36,7 +36,7 @@ pub fn p_cell(s: &SummaryRow) -> String {
 
 /// A p-value as a phrase: `p = 0.747`, `p < 1e-300`, `p = 0 (boards broke the
 /// rules)`, or `no chi-square`.
-pub fn p_phrase(s: &SummaryRow) -> String {
+pub(crate) fn p_phrase(s: &SummaryRow) -> String {
     match (s.p_value, s.chi_square) {
         (None, _) => "no chi-square".into(),
         (Some(_), Some(c)) if c.is_infinite() => "p = 0 (boards broke the rules)".into(),
@@ -45,7 +45,7 @@ pub fn p_phrase(s: &SummaryRow) -> String {
 }
 
 /// `p = 0.747`, `p = 2.6e-15` or `p < 1e-300`.
-pub fn p_equals(p: f64) -> String {
+pub(crate) fn p_equals(p: f64) -> String {
     let t = p_number(p);
     if t.starts_with('<') {
         format!("p {t}")
@@ -66,7 +66,7 @@ fn p_number(p: f64) -> String {
 
 /// Observed acceptance beside the exact one: `0.1366 (exact 0.1373)`, or `1 (none
 /// rejected)` for a sampler that keeps every attempt.
-pub fn acceptance_cell(s: &SummaryRow, exact: Option<f64>) -> String {
+pub(crate) fn acceptance_cell(s: &SummaryRow, exact: Option<f64>) -> String {
     if s.attempts == s.samples {
         return "1 (none rejected)".into();
     }
@@ -77,7 +77,7 @@ pub fn acceptance_cell(s: &SummaryRow, exact: Option<f64>) -> String {
 }
 
 /// Attempts per board kept.
-pub fn attempts_per_board(s: &SummaryRow) -> f64 {
+pub(crate) fn attempts_per_board(s: &SummaryRow) -> f64 {
     s.attempts as f64 / s.samples.max(1) as f64
 }
 
@@ -342,7 +342,7 @@ fn z_values<'a>(study: &'a Study, sampler: &str) -> Vec<&'a FeatureRow> {
 }
 
 /// The median and 95% quantile of max |z| over `k` independent standard normals.
-pub fn chance_max(k: usize) -> (f64, f64) {
+pub(crate) fn chance_max(k: usize) -> (f64, f64) {
     (
         max_abs_normal_quantile(k, 0.5),
         max_abs_normal_quantile(k, 0.95),

@@ -8,7 +8,7 @@ use ground::canvas::{pt, wrap, Align, Canvas, Color, Face, Rect, Stroke};
 use ground::chart::{self, Plot};
 
 /// A4 portrait, in mm.
-pub const PAGE: (f32, f32) = (210.0, 297.0);
+pub(crate) const PAGE: (f32, f32) = (210.0, 297.0);
 const MARGIN: f32 = 14.0;
 const BAR: Color = Color::rgb(70, 110, 170);
 const MEAN: Color = Color::rgb(200, 40, 40);

@@ -345,7 +345,7 @@ pub fn remove_stale(dir: &Path, name: &str) {
 }
 
 /// The target a temporary file's name is for, when the name is exactly one
-/// [`create_temp`] makes: `.NAME.tmp-PID-RANDOM`, PID a process id and RANDOM 16 hex
+/// `create_temp` makes: `.NAME.tmp-PID-RANDOM`, PID a process id and RANDOM 16 hex
 /// digits.
 pub fn temp_target(file_name: &str) -> Option<&str> {
     let rest = file_name.strip_prefix('.')?;
@@ -680,7 +680,7 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File> {
 /// Refuse a path with control characters (ESC, BEL, a newline...) in it, before
 /// anything is made under it: such a name would reach terminals and logs raw.
 /// `what` names the path in the message.
-pub fn check_plain_name(path: &Path, what: &str) -> Result<()> {
+pub(crate) fn check_plain_name(path: &Path, what: &str) -> Result<()> {
     let text = path.to_string_lossy();
     if text.chars().any(char::is_control) {
         return Err(Error::invalid(format!(

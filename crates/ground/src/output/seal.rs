@@ -109,21 +109,6 @@ pub fn json(mut value: serde_json::Value, key: &str) -> String {
     format!("{}{digest}{}", &blank[..at], &blank[at + 64..])
 }
 
-/// Whether the JSON file at `path` (at most `max` bytes) holds a valid seal at
-/// `"seal"`.
-pub fn json_file_ok(path: &Path, max: u64) -> bool {
-    super::open_regular(path).is_ok_and(|f| json_reader_ok(f, max))
-}
-
-/// [`json_file_ok`] of an open file.
-pub fn json_reader_ok(f: std::fs::File, max: u64) -> bool {
-    let mut bytes = Vec::new();
-    if f.take(max + 1).read_to_end(&mut bytes).is_err() || bytes.len() as u64 > max {
-        return false;
-    }
-    String::from_utf8(bytes).is_ok_and(|t| json_ok(&t))
-}
-
 /// Whether `text` holds exactly one seal member `"seal": "puzzlebook-seal:HEX"`,
 /// valid for the rest of it.
 pub fn json_ok(text: &str) -> bool {

@@ -10,7 +10,7 @@
 
 /// The KS statistic D_n = sup |F_n(x) - x| of `sample` against the uniform distribution
 /// on [0, 1] (values outside [0, 1] are clamped). 0 for an empty sample.
-pub fn ks_statistic_uniform(sample: &[f64]) -> f64 {
+pub(crate) fn ks_statistic_uniform(sample: &[f64]) -> f64 {
     let mut x: Vec<f64> = sample.iter().map(|v| v.clamp(0.0, 1.0)).collect();
     x.sort_by(f64::total_cmp);
     let n = x.len() as f64;
@@ -22,13 +22,14 @@ pub fn ks_statistic_uniform(sample: &[f64]) -> f64 {
 
 /// P(D_n < d): Kolmogorov's distribution for a sample of `n`, exact (Marsaglia, Tsang
 /// and Wang) but for the far upper tail. `n` is at least 1.
-pub fn kolmogorov_cdf(n: usize, d: f64) -> f64 {
+#[cfg(test)]
+pub(crate) fn kolmogorov_cdf(n: usize, d: f64) -> f64 {
     1.0 - kolmogorov_sf(n, d)
 }
 
 /// P(D_n >= d): the p-value of a KS statistic `d` from a sample of `n` (see
 /// [`kolmogorov_cdf`]).
-pub fn kolmogorov_sf(n: usize, d: f64) -> f64 {
+pub(crate) fn kolmogorov_sf(n: usize, d: f64) -> f64 {
     let n = n.max(1);
     let nf = n as f64;
     if d.is_nan() || d <= 0.0 {
@@ -135,7 +136,7 @@ pub fn ks_uniform(sample: &[f64]) -> Option<(f64, f64)> {
 
 /// P(Z >= x) for a standard normal Z: erfc(x / sqrt 2) / 2 from statrs, accurate far in
 /// the tail.
-pub fn normal_sf(x: f64) -> f64 {
+pub(crate) fn normal_sf(x: f64) -> f64 {
     0.5 * statrs::function::erf::erfc(x / std::f64::consts::SQRT_2)
 }
 

@@ -5,10 +5,7 @@ use std::collections::BTreeMap;
 
 mod ks;
 mod study;
-pub use ks::{
-    kolmogorov_cdf, kolmogorov_sf, ks_statistic_uniform, ks_uniform, max_abs_normal_quantile,
-    normal_sf,
-};
+pub use ks::{ks_uniform, max_abs_normal_quantile};
 pub use study::Study;
 
 /// Counts by label (for example, why generation attempts were rejected).

@@ -318,7 +318,7 @@ pub(crate) fn with_game<R: Registry, W: WithGame>(
 }
 
 /// Write a part (with the job output's tag, if any) rather than the final file.
-pub type Tag<'a> = Option<&'a str>;
+pub(crate) type Tag<'a> = Option<&'a str>;
 
 pub(super) struct MakeItems<'a> {
     pub(super) spec: &'a ItemsSpec,

@@ -68,7 +68,7 @@ pub struct ItemsSpec {
 
 /// The most puzzles one `images` output holds (each picture file is held open until
 /// all of them are whole, so they appear together).
-pub const MAX_IMAGES: u64 = 100;
+pub(crate) const MAX_IMAGES: u64 = 100;
 
 /// A picture format of an `images` output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
@@ -95,7 +95,7 @@ fn default_dpi() -> u32 {
 pub struct ImagesSpec {
     /// The game's name.
     pub game: String,
-    /// How many puzzles (1 to [`MAX_IMAGES`]).
+    /// How many puzzles (1 to `MAX_IMAGES`).
     pub count: u64,
     /// Index of the first item drawn (default 0).
     #[serde(default)]
@@ -131,7 +131,7 @@ impl ImagesSpec {
 
     /// The picture files of puzzle `k` (1-based), puzzle first, for a game that has
     /// solutions or not.
-    pub fn pictures(
+    pub(crate) fn pictures(
         &self,
         stem: &str,
         k: u64,
@@ -212,7 +212,7 @@ impl Sink {
     }
 
     /// A destination for a part file, ended by its end line.
-    pub fn open_part(dest: &Dest) -> Result<Sink> {
+    pub(crate) fn open_part(dest: &Dest) -> Result<Sink> {
         Ok(Sink {
             seal: Some(part::Seal::new()),
             ..Sink::open(dest)?
@@ -331,7 +331,7 @@ fn game_of<R: Registry>(name: &str) -> std::result::Result<String, String> {
 impl Spec {
     /// The output a job file's `[[output]]` table describes (without `name` and
     /// `seed`): `kind` picks items, book, images or a game's statistics.
-    pub fn from_table<R: Registry>(mut t: toml::Table) -> std::result::Result<Spec, String> {
+    pub(crate) fn from_table<R: Registry>(mut t: toml::Table) -> std::result::Result<Spec, String> {
         let kind = match t.get("kind") {
             Some(toml::Value::String(k)) => k.clone(),
             Some(_) => return Err("kind must be a string, such as \"items\"".into()),
@@ -401,13 +401,13 @@ impl Spec {
 
     /// Whether the output publishes puzzles (items, books), which a job's catalogue
     /// applies to; statistics do not.
-    pub fn publishes(&self) -> bool {
+    pub(crate) fn publishes(&self) -> bool {
         matches!(self, Spec::Items(_) | Spec::Book(_) | Spec::Images(_))
     }
 
     /// The most puzzles this output can add to a catalogue (its count; a book's
     /// sections' counts), checked against the catalogue's room before any work.
-    pub fn publishes_at_most<R: Registry>(&self) -> u64 {
+    pub(crate) fn publishes_at_most<R: Registry>(&self) -> u64 {
         match self {
             Spec::Items(i) => i.count,
             Spec::Images(i) => i.count,

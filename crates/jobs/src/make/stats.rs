@@ -125,7 +125,7 @@ pub trait Prepared: Sync {
     fn header(&self) -> Value;
     /// The files a whole run writes, with their defaults filled in.
     fn files(&self, files: &StatsFiles) -> StatsFiles;
-    /// Make the output (see [`make_statistic`]).
+    /// Make the output (see `make_statistic`).
     fn make(
         &self,
         shard: Shard,
@@ -133,7 +133,7 @@ pub trait Prepared: Sync {
         env: &Env,
         note: &mut (dyn FnMut(&str) + Send),
     ) -> Result<(Made, String)>;
-    /// Merge parts of this output (see [`merge_parts`]).
+    /// Merge parts of this output (see `merge_parts`).
     fn merge(&self, parts: &mut [PartFile], files: &StatsFiles) -> Result<(Made, String)>;
 }
 
@@ -159,7 +159,10 @@ impl<S: Statistic> Prepared for S {
 }
 
 /// The statistic a part of kind `kind` describes (None: not a statistics kind).
-pub fn from_part<R: Registry>(kind: &str, config: &Value) -> Result<Option<Box<dyn Prepared>>> {
+pub(crate) fn from_part<R: Registry>(
+    kind: &str,
+    config: &Value,
+) -> Result<Option<Box<dyn Prepared>>> {
     struct FromHeader<'a>(&'a Value);
     impl StatVisitor for FromHeader<'_> {
         type Out = Result<Box<dyn Prepared>>;
@@ -174,7 +177,7 @@ pub fn from_part<R: Registry>(kind: &str, config: &Value) -> Result<Option<Box<d
 
 /// Make a statistics output: the whole run into the files of `Target::Whole`, or
 /// the part of `shard`. Gives what was made and the table (empty for a part).
-pub fn make_statistic<S: Statistic>(
+pub(crate) fn make_statistic<S: Statistic>(
     stat: &S,
     shard: Shard,
     target: &Target,

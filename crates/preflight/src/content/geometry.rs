@@ -25,7 +25,7 @@ pub fn apply(m: &Matrix, x: f64, y: f64) -> (f64, f64) {
 }
 
 /// The smallest and largest factor by which `m` stretches a length (its singular values).
-pub fn scales(m: &Matrix) -> (f64, f64) {
+pub(crate) fn scales(m: &Matrix) -> (f64, f64) {
     let s = m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + m[3] * m[3];
     let det = m[0] * m[3] - m[1] * m[2];
     let root = (s * s - 4.0 * det * det).max(0.0).sqrt();

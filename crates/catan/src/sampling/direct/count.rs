@@ -92,7 +92,7 @@ impl Plan {
 
     /// Draw and count the boards `indices` of the run `streams` into `counts`, with
     /// the plan's bit deposit.
-    pub fn count_into(
+    pub(crate) fn count_into(
         &self,
         streams: &Streams,
         indices: impl Iterator<Item = u64>,
@@ -113,7 +113,7 @@ impl Plan {
 
     /// [`Plan::count_into`] with the given bit deposit.
     #[inline(always)]
-    pub fn count_with<P: Deposit>(
+    pub(crate) fn count_with<P: Deposit>(
         &self,
         p: P,
         streams: &Streams,

@@ -63,14 +63,14 @@ fn run_bmi2<W: WithDeposit>(b: Bmi2, work: W) -> W::Output {
 }
 
 /// Parallel bit deposit: the low bits of `src` go, in order, to the set bits of `mask`.
-pub trait Deposit: Copy {
+pub(crate) trait Deposit: Copy {
     /// `src`'s low bits spread onto the set bits of `mask`, lowest first.
     fn deposit(self, src: u32, mask: u32) -> u32;
 }
 
 /// Bit deposit in plain code, one bit of the mask at a time.
 #[derive(Debug, Clone, Copy)]
-pub struct Soft;
+pub(crate) struct Soft;
 
 impl Deposit for Soft {
     /// A byte of the mask at a time: a byte with c set bits takes the next c bits of
@@ -127,12 +127,12 @@ static DEPOSIT8: [[u8; 256]; 256] = {
 /// `pdep` is fast (AMD processors before Zen 3 run it in microcode, slower than [`Soft`]).
 #[cfg(target_arch = "x86_64")]
 #[derive(Debug, Clone, Copy)]
-pub struct Bmi2(());
+pub(crate) struct Bmi2(());
 
 #[cfg(target_arch = "x86_64")]
 impl Bmi2 {
     /// The instruction, when this CPU has it and runs it fast (looked at once).
-    pub fn detect() -> Option<Bmi2> {
+    pub(crate) fn detect() -> Option<Bmi2> {
         use std::sync::OnceLock;
         static FAST: OnceLock<bool> = OnceLock::new();
         let fast = *FAST.get_or_init(|| {

@@ -14,7 +14,7 @@
 //!   generation", 2024). This is exactly Lemire's multiply-and-reject for one number
 //!   below the product of the bounds, read in mixed radix, so it is exact: a 64-bit
 //!   number is redrawn when the final low word is below 2^64 mod product, which
-//!   happens with probability below 2^-12 here ([`GROUP_LIMIT`]);
+//!   happens with probability below 2^-12 here (`GROUP_LIMIT`);
 //! * index r of "k of m" is the r-th k-subset of m bits from a precomputed table,
 //!   spread onto the free places by a bit deposit (`pdep`), and taken from the free
 //!   set. Choices too large for a table start with single picks ("1 of m"): drawing
@@ -32,9 +32,9 @@
 //! The counters read the masks directly: per hex, the joint (terrain, token) counter
 //! index is built for eight hexes at a time in the bytes of a 64-bit word.
 //!
-//! The parts: [`stages`] (the choices, their subset tables and the multiply chain),
-//! [`rejection`] (full rejection's red set), [`deposit`] (the bit deposit, `pdep` or
-//! plain code, and the only `unsafe` code), [`count`] (the fast counting); this module
+//! The parts: `stages` (the choices, their subset tables and the multiply chain),
+//! `rejection` (full rejection's red set), `deposit` (the bit deposit, `pdep` or
+//! plain code, and the only `unsafe` code), `count` (the fast counting); this module
 //! holds the plan and draws a board.
 
 mod count;
@@ -44,9 +44,8 @@ mod stages;
 #[cfg(test)]
 mod tests;
 
-#[cfg(target_arch = "x86_64")]
-pub use deposit::Bmi2;
-pub use deposit::{BitDeposit, Deposit, Soft};
+pub use deposit::BitDeposit;
+pub(crate) use deposit::Deposit;
 
 use super::bounded;
 use super::exact::PlacementTable;
@@ -128,7 +127,7 @@ impl Plan {
     /// (with `2-12-apart`) the deserts and the 2/12 hexes, a board whose 2s or 12s
     /// touch being one more rejected attempt; these are the stages of a uniform board
     /// that the rules judge (see `Ctx::full_rejection`). The rest as `direct` does.
-    pub fn full_rejection(shape: &'static Shape, table: &PlacementTable) -> Plan {
+    pub(crate) fn full_rejection(shape: &'static Shape, table: &PlacementTable) -> Plan {
         Plan::build(shape, table, Some(Rejection::new(shape, table)))
     }
 
@@ -249,7 +248,8 @@ impl Plan {
     }
 
     /// The bit deposit the plan draws with.
-    pub fn deposit(&self) -> BitDeposit {
+    #[cfg(test)]
+    pub(crate) fn deposit(&self) -> BitDeposit {
         self.deposit
     }
 
@@ -265,7 +265,7 @@ impl Plan {
 
     /// Draw one board with the given bit deposit (both give the same board).
     #[inline(always)]
-    pub fn draw_with<P: Deposit>(&self, p: P, rng: &mut Rng) -> Masks {
+    pub(crate) fn draw_with<P: Deposit>(&self, p: P, rng: &mut Rng) -> Masks {
         // Full rejection's red set, when nothing after it can reject the board.
         let given = match &self.rejection {
             Some(r) if self.chained_placement => Some(r.draw(rng)),

@@ -3,6 +3,9 @@
 
 use super::super::counts::{Cells, Counts};
 use super::super::exact::binom;
+#[cfg(target_arch = "x86_64")]
+use super::deposit::Bmi2;
+use super::deposit::Soft;
 use super::stages::*;
 use super::*;
 use crate::rules::Setup;

@@ -434,7 +434,7 @@ impl<'a> Levels<'a> {
 
 /// The symmetries of a board: permutations of its hexes that keep which hexes touch
 /// and which form corners (found by search, so nothing is assumed about the shape).
-pub fn symmetries(shape: &Shape) -> Vec<Vec<u8>> {
+pub(crate) fn symmetries(shape: &Shape) -> Vec<Vec<u8>> {
     let n = shape.len();
     let mut corners: Vec<Vec<u8>> = shape
         .corners
@@ -694,7 +694,7 @@ fn search_with(shape: &Shape, rules: &Rules, deserts: Option<u32>, budget: u64) 
 /// a sampler that keeps the terrain it drew (`token-rejection`) can never finish a
 /// board with such deserts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Trap {
+pub(crate) enum Trap {
     /// Such a desert set (a mask of hexes).
     Found(u32),
     /// Every desert set with a terrain has tokens too.
@@ -706,7 +706,7 @@ pub enum Trap {
 /// Look for a [`Trap`], spending at most `budget` search nodes in all. Desert sets
 /// are tried one per class of mirror images, those touching fewest corners first (a
 /// desert on the coast relieves the fewest corners, so it is the likeliest trap).
-pub fn desert_trap(kind: BoardKind, rules: &Rules, budget: u64) -> Trap {
+pub(crate) fn desert_trap(kind: BoardKind, rules: &Rules, budget: u64) -> Trap {
     let shape = kind.shape();
     let gs = symmetries(shape);
     let apart = rules.has(Rule::SameTerrainApart);
@@ -755,7 +755,7 @@ pub fn desert_trap(kind: BoardKind, rules: &Rules, budget: u64) -> Trap {
 
 /// A board meeting `rules` on `kind`, or None when no board does: decided once per
 /// board and rule set, then remembered.
-pub fn witness(kind: BoardKind, rules: &Rules) -> Option<Setup> {
+pub(crate) fn witness(kind: BoardKind, rules: &Rules) -> Option<Setup> {
     type Cache = Mutex<HashMap<(BoardKind, Rules), Option<Setup>>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);

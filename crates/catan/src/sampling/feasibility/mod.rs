@@ -8,8 +8,8 @@
 //! - [`pilot`]: whether a given sampler draws such boards at a usable rate.
 
 pub mod feasible;
-pub mod pilot;
-pub mod witness;
+pub(crate) mod pilot;
+pub(crate) mod witness;
 
 use crate::board::BoardKind;
 use crate::fix::Fixes;
@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 
 /// Ok when some board of `kind` meets `rules` (decided exactly, once per rule set); the
 /// board the search found must pass the independent check [`verify_record`].
-pub fn decide_rules(kind: BoardKind, rules: &Rules) -> Result<()> {
+pub(crate) fn decide_rules(kind: BoardKind, rules: &Rules) -> Result<()> {
     decide(kind, rules, &Fixes::default())
 }
 
@@ -28,7 +28,7 @@ pub fn decide_rules(kind: BoardKind, rules: &Rules) -> Result<()> {
 /// covers; beyond them (later rules, fixes) necessary conditions and a search for a
 /// board decide (see [`witness`]). Either way the board found must pass
 /// [`verify_record`]. Answers are remembered per board, rules and fixes.
-pub fn decide(kind: BoardKind, rules: &Rules, fixes: &Fixes) -> Result<()> {
+pub(crate) fn decide(kind: BoardKind, rules: &Rules, fixes: &Fixes) -> Result<()> {
     // Remembered: yes, or no with the message (an `Error::Invalid`).
     type Key = (BoardKind, Rules, Fixes);
     type Known = std::collections::HashMap<Key, Option<String>>;

@@ -42,7 +42,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// Independent random streams of the pilot; they share one board's cap.
-pub const PILOT_STREAMS: u64 = 16;
+pub(crate) const PILOT_STREAMS: u64 = 16;
 /// The master seed of the pilot's streams.
 const PILOT_SEED: u64 = 0x9106_7e57_ca7a_4e11;
 /// Search nodes allowed for looking for a desert set that traps `token-rejection`

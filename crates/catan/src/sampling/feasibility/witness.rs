@@ -25,14 +25,14 @@ use ground::seed::Rng;
 use rand::{Rng as _, SeedableRng};
 
 /// Moves the local search makes from one random start before starting again.
-pub const MOVES_PER_START: u32 = 20_000;
+pub(crate) const MOVES_PER_START: u32 = 20_000;
 /// Random starts the local search makes before it gives up: at most
 /// `STARTS * MOVES_PER_START` moves, about a second of work.
-pub const STARTS: u32 = 25;
+pub(crate) const STARTS: u32 = 25;
 const SEED: u64 = 0x05ee_d0fb_0a2d;
 
 /// Why no board can meet the rules with the fixes, when a necessary condition fails.
-pub fn impossible(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Option<String> {
+pub(crate) fn impossible(shape: &Shape, rules: &Rules, fixes: &Fixes) -> Option<String> {
     let board = shape.kind.name();
     let resources: Vec<(u8, usize)> = (0..DESERT)
         .map(|t| (t, shape.terrain_count(t)))

@@ -11,7 +11,7 @@ use ground::Result;
 
 /// Draws of the layers' product that estimate the tying rules' share when the count
 /// is not exact.
-pub const SHARE_DRAWS: u64 = 1_000_000;
+pub(crate) const SHARE_DRAWS: u64 = 1_000_000;
 
 /// A number with a comma every three digits, for reading.
 fn grouped(n: u128) -> String {
@@ -113,7 +113,7 @@ pub fn report(
 impl Layers {
     /// Of `n` boards drawn from the layers' product, how many meet the tying rules.
     /// Stops (an error) when a stop is asked for.
-    pub fn tie_share(&self, draws: &mut Draws, n: u64) -> Result<u64> {
+    pub(crate) fn tie_share(&self, draws: &mut Draws, n: u64) -> Result<u64> {
         let mut kept = 0;
         for i in 0..n {
             if i % 4096 == 0 {
@@ -125,7 +125,7 @@ impl Layers {
     }
 
     /// How the count was made, in a line.
-    pub fn method(&self) -> String {
+    pub(crate) fn method(&self) -> String {
         let layer = |dag: bool| {
             if dag {
                 "counted by its layered graph"

@@ -7,7 +7,7 @@
 //! harbors, the token rules (`red-apart`, `2-12-apart`, `same-number-apart`, the corner
 //! rules) at the tokens. So for each place of the desert, the valid boards are the
 //! valid terrain layers times the valid token layers, and each layer is counted by a
-//! layered graph ([`dag`]): hexes placed row by row, states that remember only what a
+//! layered graph (`dag`): hexes placed row by row, states that remember only what a
 //! later hex can still see (the live hexes' pieces, what is left to place, under
 //! `max-cluster` the groups), merged when equal.
 //!
@@ -45,14 +45,14 @@ use crate::rules::{Rule, Rules, Setup};
 /// graph of hundreds of megabytes misses the cache at every step and costs far more a
 /// board than a shuffle and check (measured: docs/performance.md, "Catan: shuffling
 /// instead of a large graph's walk").
-pub const REJECT_ABOVE: f64 = 0.04;
+pub(crate) const REJECT_ABOVE: f64 = 0.04;
 /// A free layer tied to the other by rules that keep at least this share of its
 /// shuffles is redrawn while they fail rather than drawn from the sharing's walk:
 /// the walk reads tables of megabytes and costs several times a shuffle and check a
 /// board (measured: docs/performance.md, "Catan: redrawing a tied layer").
-pub const SHARE_REDRAW_ABOVE: f64 = 0.25;
+pub(crate) const SHARE_REDRAW_ABOVE: f64 = 0.25;
 /// Graph size below which walks stay in the caches.
-pub const CACHED_BYTES: usize = 4 << 20;
+pub(crate) const CACHED_BYTES: usize = 4 << 20;
 
 /// The two layers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,10 +62,10 @@ enum Layer {
 }
 
 /// States a level of a layer may hold: about 40 bytes each while it is built.
-pub const MAX_STATES: usize = 8_000_000;
+pub(crate) const MAX_STATES: usize = 8_000_000;
 /// States all layers of a rule set may hold together (about 1.2 GB and 30 s of
 /// counting on the machine of docs/performance.md).
-pub const MAX_TOTAL_STATES: usize = 20_000_000;
+pub(crate) const MAX_TOTAL_STATES: usize = 20_000_000;
 
 /// Why a rule set has no exact count.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -202,7 +202,7 @@ pub enum Tie {
     /// No tying rule.
     None,
     /// The terrain is unconstrained: it is drawn by sharing the tokens among the
-    /// resources (see [`cross::ShareWalk`]), so the tying rules hold at once.
+    /// resources (see `cross::ShareWalk`), so the tying rules hold at once.
     ShareTerrain,
     /// The tokens are unconstrained: they are drawn by sharing them among the
     /// resources.
@@ -225,7 +225,7 @@ impl Tie {
 
 /// Whether the layers of `rules` on `kind` (no fixes) give an exact count, short of a
 /// layer growing past its limit: decided by the kinds of rules alone, without counting.
-pub fn counts_exactly(kind: BoardKind, rules: &Rules) -> bool {
+pub(crate) fn counts_exactly(kind: BoardKind, rules: &Rules) -> bool {
     let shape = kind.shape();
     kind == BoardKind::Base
         && Tie::of(
@@ -321,7 +321,7 @@ impl Layers {
 
     /// [`Layers::build`], calling `tick(done, total)` as each desert place's layers
     /// are counted (for a progress bar).
-    pub fn build_reporting(
+    pub(crate) fn build_reporting(
         kind: BoardKind,
         rules: &Rules,
         fixes: &Fixes,
@@ -571,13 +571,8 @@ impl Layers {
         }
     }
 
-    /// How the tying rules are met (and so whether the count is exact).
-    pub fn tie(&self) -> Tie {
-        self.tie
-    }
-
     /// Whether [`Layers::count`] is exact.
-    pub fn is_exact(&self) -> bool {
+    pub(crate) fn is_exact(&self) -> bool {
         self.tie != Tie::RedrawBoard
     }
 
@@ -644,7 +639,7 @@ impl Layers {
     }
 
     /// The exact acceptance of whole-board rejection: valid boards over all boards.
-    pub fn acceptance(&self) -> Fraction {
+    pub(crate) fn acceptance(&self) -> Fraction {
         Fraction::new(self.count(), self.boards())
     }
 }

@@ -13,10 +13,6 @@ impl BoardSampler for Counted {
         "counted"
     }
 
-    fn is_exact(&self) -> bool {
-        true
-    }
-
     /// One board from the layers `context` counted (it refuses `counted` where the
     /// layers cannot be counted). Attempts are the redraws the tying rules made.
     #[inline]

@@ -11,10 +11,6 @@ impl BoardSampler for Direct {
         "direct"
     }
 
-    fn is_exact(&self) -> bool {
-        true
-    }
-
     /// With the whole rules' table, the plan it draws with.
     fn mask_plan<'a>(&self, ctx: &'a Ctx) -> Option<&'a Plan> {
         ctx.table.as_ref()?;

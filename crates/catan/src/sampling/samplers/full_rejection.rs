@@ -15,10 +15,6 @@ impl BoardSampler for FullRejection {
         "full-rejection"
     }
 
-    fn is_exact(&self) -> bool {
-        true
-    }
-
     /// Under placement rules only, the mask form of `direct`'s stages (see `direct`).
     fn mask_plan<'a>(&self, ctx: &'a Ctx) -> Option<&'a Plan> {
         ctx.rejection_plan

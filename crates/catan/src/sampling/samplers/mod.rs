@@ -28,13 +28,9 @@ pub use token_rejection::TokenRejection;
 /// the context's rules within the attempts its budget allows; the context ([`Ctx`])
 /// holds what samplers share (the board, the rules, the placement tables and plans).
 /// The name users give a sampler by is a [`Sampler`].
-pub trait BoardSampler: Sync {
+pub(crate) trait BoardSampler: Sync {
     /// The sampler's name in parameters and outputs.
     fn name(&self) -> &'static str;
-    /// Whether it is uniform over valid boards.
-    fn is_exact(&self) -> bool {
-        false
-    }
     /// What one attempt is called in messages.
     fn attempt_unit(&self) -> &'static str {
         "attempts"
@@ -55,7 +51,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// A sampler by name: what parameters, records and studies name; its behaviour is
-/// its [`BoardSampler`] ([`Sampler::board_sampler`]).
+/// its `BoardSampler` (`Sampler::board_sampler`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Sampler {
     /// Draw the whole board; throw it away if invalid. Uniform over valid boards.
@@ -69,7 +65,7 @@ pub enum Sampler {
     /// Pick a valid placement uniformly from the enumerated table, fill the rest.
     Direct,
     /// What popular web generators do: hex by hex, a random piece from those left,
-    /// up to [`RETRIES`] picks per hex; when all break a rule with the pieces placed
+    /// up to `RETRIES` picks per hex; when all break a rule with the pieces placed
     /// so far, start the board again.
     RetryRestart,
     /// Draw N valid boards uniformly (with `direct` where it applies, else
@@ -91,12 +87,12 @@ pub const ALL_SAMPLERS: [Sampler; 7] = [
 ];
 
 /// Samplers a study runs only when named.
-pub const NAMED_SAMPLERS: [Sampler; 1] = [Sampler::Counted];
+pub(crate) const NAMED_SAMPLERS: [Sampler; 1] = [Sampler::Counted];
 
 /// Picks per hex `retry-restart` makes before it starts the board again.
-pub const RETRIES: u32 = 3;
+pub(crate) const RETRIES: u32 = 3;
 /// The largest N of `best-of-N`.
-pub const MAX_BEST_OF: u16 = 1000;
+pub(crate) const MAX_BEST_OF: u16 = 1000;
 
 impl Sampler {
     /// The sampler's name in parameters and outputs (`best-of-N` with its N).
@@ -104,14 +100,9 @@ impl Sampler {
         self.board_sampler().name()
     }
 
-    /// Whether the sampler is uniform over valid boards.
-    pub fn is_exact(self) -> bool {
-        self.board_sampler().is_exact()
-    }
-
     /// The sampler itself. `best-of-N` is made once per N (N is at most
     /// [`MAX_BEST_OF`], so at most that many are ever kept).
-    pub fn board_sampler(self) -> &'static dyn BoardSampler {
+    pub(crate) fn board_sampler(self) -> &'static dyn BoardSampler {
         match self {
             Sampler::FullRejection => &FullRejection,
             Sampler::TokenRejection => &TokenRejection,
@@ -148,7 +139,7 @@ fn best_of_name(n: u16) -> &'static str {
 
 /// Every sampler's name, "full-rejection, ..., retry-restart or best-of-N", from
 /// [`ALL_SAMPLERS`] (the names the parser knows).
-pub fn sampler_list() -> String {
+pub(crate) fn sampler_list() -> String {
     let fixed: Vec<&str> = ALL_SAMPLERS
         .iter()
         .chain(&NAMED_SAMPLERS)
@@ -167,7 +158,7 @@ pub fn sampler_help() -> String {
 }
 
 /// The help of `--samplers` (and `samplers`): the list, and what runs by default.
-pub fn samplers_help() -> String {
+pub(crate) fn samplers_help() -> String {
     let default: Vec<&str> = ALL_SAMPLERS.iter().map(|s| s.name()).collect();
     format!(
         "Comma-separated samplers from {} (default: all {} of {}; direct only where it applies)",
@@ -286,7 +277,7 @@ pub fn set_default_deposit(deposit: BitDeposit) {
 }
 
 /// The bit deposit a new [`Ctx`] starts with.
-pub fn default_deposit() -> BitDeposit {
+pub(crate) fn default_deposit() -> BitDeposit {
     if PLAIN_DEPOSIT.load(Ordering::Relaxed) {
         BitDeposit::Plain
     } else {
@@ -307,16 +298,16 @@ pub fn default_deposit() -> BitDeposit {
 /// need so many fewer attempts a board on average that the chance that a board
 /// reaches the cap is below e^-12 even for them (measured: docs/performance.md,
 /// "Catan: attempt cap").
-pub const MAX_ATTEMPTS: u64 = 50_000_000;
+pub(crate) const MAX_ATTEMPTS: u64 = 50_000_000;
 /// The most rounds the `swap` sampler starts for one board (each a fresh board and up
 /// to 10,000 swaps, as its `attempts` count them): 100,000, about 10^9 swaps or a few
 /// minutes of work. Swap is the one sampler that finds boards under the tightest corner
 /// limit of the base board (`max-pips-per-corner=9`), at about 6,000 rounds a board
 /// (some seconds each), so its cap is counted in rounds and set well above that.
-pub const MAX_SWAP_ROUNDS: u64 = 100_000;
+pub(crate) const MAX_SWAP_ROUNDS: u64 = 100_000;
 /// How often (in attempts) a sampler's loop looks whether a stop was requested: a few
 /// milliseconds of work at most. `swap` looks after every round of swaps.
-pub const POLL_EVERY: u32 = 4096;
+pub(crate) const POLL_EVERY: u32 = 4096;
 const MAX_SWAPS: u32 = 10_000;
 
 /// Why a sampler returned without a board.
@@ -426,7 +417,7 @@ impl Ctx {
     /// `direct` under rules that also judge more than the placement (`table` is then
     /// None): it draws a valid placement from this table, fills the rest, and redraws
     /// while a later rule fails.
-    pub fn with_partial_table(mut self, partial: PlacementTable) -> Ctx {
+    pub(crate) fn with_partial_table(mut self, partial: PlacementTable) -> Ctx {
         self.partial = Some(partial);
         self.plan = OnceLock::new();
         self
@@ -434,7 +425,7 @@ impl Ctx {
 
     /// The same context with hexes fixed (already checked against the shape): only
     /// `full-rejection` draws with fixes (see [`Ctx::fixed_rejection`]).
-    pub fn with_fixes(mut self, fixes: Fixes) -> Ctx {
+    pub(crate) fn with_fixes(mut self, fixes: Fixes) -> Ctx {
         self.fixed = (!fixes.is_empty()).then(|| {
             let free = Free::new(self.shape, &fixes);
             (fixes, free)
@@ -461,7 +452,8 @@ impl Ctx {
     }
 
     /// The bit deposit this context's mask plans draw with.
-    pub fn deposit(&self) -> BitDeposit {
+    #[cfg(test)]
+    pub(crate) fn deposit(&self) -> BitDeposit {
         self.deposit
     }
 
@@ -484,7 +476,7 @@ impl Ctx {
 
     /// How `sampler` draws in mask form, when it does (`direct` and `full-rejection`
     /// under placement rules, the ones the table is built for).
-    pub fn mask_plan(&self, sampler: Sampler) -> Option<&Plan> {
+    pub(crate) fn mask_plan(&self, sampler: Sampler) -> Option<&Plan> {
         sampler.board_sampler().mask_plan(self)
     }
 
@@ -557,7 +549,7 @@ impl Ctx {
     /// Draw one board with `sampler` in at most `cap` attempts (rounds for `swap`),
     /// giving up early when a stop is requested or `cancel` is set.
     #[inline(always)]
-    pub fn sample_within(
+    pub(crate) fn sample_within(
         &self,
         sampler: Sampler,
         rng: &mut Rng,
@@ -583,13 +575,14 @@ impl Ctx {
 
     /// The same context with another cap on attempts per board, for every sampler
     /// (tests use a small one to reach it quickly).
-    pub fn with_max_attempts(mut self, cap: u64) -> Ctx {
+    #[cfg(test)]
+    pub(crate) fn with_max_attempts(mut self, cap: u64) -> Ctx {
         self.max_attempts = Some(cap);
         self
     }
 
     /// The attempts (rounds for `swap`) `sampler` may make for one board:
-    /// [`MAX_ATTEMPTS`] or [`MAX_SWAP_ROUNDS`].
+    /// `MAX_ATTEMPTS` or `MAX_SWAP_ROUNDS`.
     pub fn cap(&self, sampler: Sampler) -> u64 {
         self.max_attempts
             .unwrap_or_else(|| sampler.board_sampler().default_cap())
@@ -613,7 +606,7 @@ impl Ctx {
     }
 
     /// What to try instead of `sampler` under these rules.
-    pub fn advice(&self, sampler: Sampler) -> String {
+    pub(crate) fn advice(&self, sampler: Sampler) -> String {
         if self.table.is_some() && sampler != Sampler::Direct {
             return "use the direct sampler, which draws valid boards without rejection".into();
         }

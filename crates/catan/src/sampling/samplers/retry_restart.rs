@@ -6,7 +6,7 @@ use crate::board::DESERT;
 use crate::rules::{Rule, Setup};
 
 /// What popular web generators do: hex by hex, a random piece from those left,
-/// up to [`RETRIES`] picks per hex; when all break a rule with the pieces placed
+/// up to `RETRIES` picks per hex; when all break a rule with the pieces placed
 /// so far, start the board again.
 pub struct RetryRestart;
 
