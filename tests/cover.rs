@@ -393,7 +393,11 @@ fn ingram_margins_are_half_an_inch() {
         "IngramSpark's minimum of 12.7 mm",
     );
     // IngramSpark asks for CMYK or grey: an RGB book for it is refused up front.
-    std::fs::write(&t, format!("title = \"T\"\nservice = \"ingram\"\n{body}")).unwrap();
+    std::fs::write(
+        &t,
+        format!("title = \"T\"\nservice = \"ingram\"\ncolor = \"rgb\"\n{body}"),
+    )
+    .unwrap();
     fails_with(
         &[
             "book",

@@ -60,7 +60,7 @@ fn default_book_structure_text_and_fonts() {
     assert!(n >= 24 && n.is_multiple_of(2), "{n} pages");
     // Front matter in order: title, copyright, contents, then one "how to play" page
     // per game and rule set (Flip, Flip Plus, Numbrix, Number Match, Catan).
-    assert!(texts[0].contains("Puzzlebook Sampler"));
+    assert!(texts[0].contains("A Puzzle Sampler"));
     // The copyright page is for readers; the facts to remake the book are beside it.
     assert!(texts[1].contains("All rights reserved"));
     assert!(!texts[1].contains("How this book was made"));

@@ -86,6 +86,12 @@ fn the_copyright_page_has_a_year_and_the_facts_only_when_asked() {
     );
     assert!(!text.contains("puzzlebook book --template"), "{text}");
     assert!(!text.contains("items"), "{text}");
+    // The book is its publisher's: the tool is named only in the colophon.
+    assert!(
+        text.contains("checked by a second, independent method"),
+        "{text}"
+    );
+    assert!(!text.to_lowercase().contains("puzzlebook"), "{text}");
     let with = small_template(dir.path(), "date = \"2025-03-04\"\ncolophon = true");
     let (_, pdf) = book(dir.path(), &with, "colophon.pdf");
     let text = copyright_text(&pdf);
@@ -424,7 +430,7 @@ fn a_colour_book_on_black_ink_paper_is_a_warning_and_line_weights_are_bounded() 
     let t = dir.path().join("c.toml");
     std::fs::write(
         &t,
-        "title = \"Boards\"\n[[section]]\ngame = \"catan\"\ncount = 2\n",
+        "title = \"Boards\"\nauthor = \"A\"\ncolor = \"rgb\"\n[[section]]\ngame = \"catan\"\ncount = 2\n",
     )
     .unwrap();
     let (log, _) = book(dir.path(), &t, "c.pdf");
@@ -434,7 +440,7 @@ fn a_colour_book_on_black_ink_paper_is_a_warning_and_line_weights_are_bounded() 
     );
     std::fs::write(
         &t,
-        "title = \"Boards\"\ncolor = \"gray\"\n[[section]]\ngame = \"catan\"\ncount = 2\n",
+        "title = \"Boards\"\nauthor = \"A\"\ncolor = \"gray\"\n[[section]]\ngame = \"catan\"\ncount = 2\n",
     )
     .unwrap();
     let (log, _) = book(dir.path(), &t, "g.pdf");
@@ -451,6 +457,82 @@ fn a_colour_book_on_black_ink_paper_is_a_warning_and_line_weights_are_bounded() 
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("min_line_pt is 0.3"));
+}
+
+#[test]
+fn a_template_that_sets_no_ink_or_line_width_is_print_safe() {
+    // Colour art (Catan's terrains) and thin grid lines (Flip's) in a template that
+    // names neither colour nor line width: grey ink, lines of at least 0.75 pt, and
+    // neither the book nor its preflight warns.
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("p.toml");
+    std::fs::write(
+        &t,
+        "title = \"Boards\"\nauthor = \"A\"\n[[section]]\ngame = \"catan\"\ncount = 2\n[[section]]\ngame = \"flip\"\ncount = 4\nparams = { size = 8 }\n",
+    )
+    .unwrap();
+    let (log, pdf) = book(dir.path(), &t, "p.pdf");
+    // (The book is short, so notes pages are added: that warning is not about ink.)
+    assert!(!log.contains("colour") && !log.contains(" pt"), "{log}");
+    for (i, ops) in paint_ops(&pdf).iter().enumerate() {
+        for (op, n) in ops {
+            match op.as_str() {
+                "w" => assert!(n[0] >= 0.75 - 1e-6, "page {}: w {n:?}", i + 1),
+                _ => assert!(op == "g" || op == "G", "page {}: {op} {n:?}", i + 1),
+            }
+        }
+    }
+    let o = bin()
+        .current_dir(dir.path())
+        .args(["preflight", "p.pdf"])
+        .output()
+        .unwrap();
+    let report = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(o.status.success(), "{report}");
+    assert!(
+        report.contains("passes: 0 failures, 0 warnings"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_book_without_a_holder_or_with_a_trademark_in_its_title_is_warned() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("h.toml");
+    let body = "[[section]]\ngame = \"flip\"\ncount = 2\n";
+    std::fs::write(&t, format!("title = \"Boards\"\n{body}")).unwrap();
+    let (log, pdf) = book(dir.path(), &t, "none.pdf");
+    assert!(
+        log.contains("names no copyright holder") && log.contains("set author = "),
+        "{log}"
+    );
+    assert!(copyright_text(&pdf).contains(". All rights reserved."));
+    std::fs::write(
+        &t,
+        format!("title = \"Boards\"\npublisher = \"Small Press\"\n{body}"),
+    )
+    .unwrap();
+    let (log, pdf) = book(dir.path(), &t, "press.pdf");
+    assert!(!log.contains("holder"), "{log}");
+    assert!(copyright_text(&pdf).contains("Small Press. All rights reserved."));
+    // A trademark in the title or the subtitle, in any case, is named in a warning.
+    std::fs::write(
+        &t,
+        format!(
+            "title = \"CATAN Boards\"\nsubtitle = \"Hidato for the road\"\nauthor = \"A\"\n{body}"
+        ),
+    )
+    .unwrap();
+    let (log, _) = book(dir.path(), &t, "mark.pdf");
+    assert!(log.contains("the title names Catan, a trademark"), "{log}");
+    assert!(
+        log.contains("the subtitle names Hidato, a trademark"),
+        "{log}"
+    );
 }
 
 #[test]

@@ -329,7 +329,7 @@ pub fn compose<R: Registry>(template: &Template, opts: &BookOptions) -> Result<C
         && chapters.iter().any(|p| p.items.has_answers());
     let (geometry, plan) = plan_pages(&ty, template, &chapters, &howtos, with_answers)?;
     let held: Vec<&str> = chapters.iter().map(|c| c.items.title()).collect();
-    let mut warnings = template.warnings(&game_titles::<R>(), &held);
+    let mut warnings = template.warnings(&game_titles::<R>(), &held, &game_trademarks::<R>());
     warnings.extend(plan.fill_notes.iter().cloned());
     if plan.content_pages < MIN_PAGES {
         warnings.push(format!(

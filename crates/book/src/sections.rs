@@ -21,6 +21,23 @@ pub(super) fn game_titles<R: Registry>() -> Vec<&'static str> {
         .collect()
 }
 
+/// Every game's names that are trademarks of others (see [`Present::TRADEMARKS`]).
+pub(super) fn game_trademarks<R: Registry>() -> Vec<&'static str> {
+    struct Marks;
+    impl GameVisitor for Marks {
+        type Output = &'static [&'static str];
+        fn visit<G: Present>(self) -> Self::Output {
+            G::TRADEMARKS
+        }
+    }
+    R::GAMES
+        .iter()
+        .filter_map(|name| R::visit(name, Marks).ok())
+        .flatten()
+        .copied()
+        .collect()
+}
+
 /// A generated section, with the game's type erased for layout: the game's [`Present`]
 /// methods for its items (`len` and `index` besides: how many, and which of the run
 /// each is).

@@ -205,12 +205,12 @@ impl Default for Margins {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ColorMode {
-    /// RGB colour, as drawn (the default; fine for screens and most print services).
-    #[default]
+    /// RGB colour, as drawn (fine for screens and most print services).
     Rgb,
-    /// Shades of grey only, for black-and-white interiors: every colour becomes its
-    /// grey (Rec. 709 luminance) and games draw their greyscale styles; the file
-    /// holds no RGB colour at all.
+    /// Shades of grey only, for black-and-white interiors (the default): every colour
+    /// becomes its grey (Rec. 709 luminance) and games draw their greyscale styles;
+    /// the file holds no RGB colour at all.
+    #[default]
     #[serde(alias = "grey")]
     Gray,
     /// CMYK process colour, greys on the black plate only, with an output intent
@@ -406,10 +406,9 @@ pub struct Template {
     /// go beside the PDF, in `FILE.pdf.json`.
     #[serde(default)]
     pub colophon: bool,
-    /// The thinnest line the book draws, in points: 0.5 (the print minimum, the
-    /// default) to 2. KDP's guidance is 0.75 pt; grid lines drawn thinner are
-    /// thickened to this.
-    #[serde(default = "half_point")]
+    /// The thinnest line the book draws, in points: 0.5 (the print minimum) to 2;
+    /// default 0.75, KDP's guidance. Grid lines drawn thinner are thickened to this.
+    #[serde(default = "three_quarter_point")]
     pub min_line_pt: f32,
     /// The book's date, YYYY-MM-DD: the copyright page's and the PDF's (SOURCE_DATE_EPOCH wins there).
     #[serde(default)]
@@ -432,7 +431,8 @@ pub struct Template {
     /// The folder relative paths are read from (the template's own); not a key.
     #[serde(skip)]
     pub base_dir: Option<PathBuf>,
-    /// The colour model (default RGB; "gray" for black-and-white interiors).
+    /// The colour model (default grey, for black-and-white interiors, the cheapest
+    /// and most common print; "cmyk" or "rgb" for colour).
     #[serde(default)]
     pub color: ColorMode,
     /// The print-on-demand service the book is made for (default KDP): its margin
@@ -681,11 +681,29 @@ impl Template {
 
     /// What a user should know about a template that loads (one line each). `titles`
     /// are the names books give the games (each game's [`Present::TITLES`], in
-    /// registry order), `held` the titles of this book's sections.
+    /// registry order), `held` the titles of this book's sections, `trademarks` the
+    /// games' names that belong to others ([`Present::TRADEMARKS`]).
     ///
     /// [`Present::TITLES`]: crate::game::Present::TITLES
-    pub fn warnings(&self, titles: &[&str], held: &[&str]) -> Vec<String> {
+    /// [`Present::TRADEMARKS`]: crate::game::Present::TRADEMARKS
+    pub fn warnings(&self, titles: &[&str], held: &[&str], trademarks: &[&str]) -> Vec<String> {
         let mut w = Vec::new();
+        if self.author.trim().is_empty()
+            && self.publisher.trim().is_empty()
+            && self.copyright.trim().is_empty()
+        {
+            w.push(
+                "the book names no copyright holder (its copyright page says only \"© YEAR. All rights reserved.\"): set author = \"...\" or publisher = \"...\" in the template"
+                    .to_string(),
+            );
+        }
+        for (key, text) in [("title", &self.title), ("subtitle", &self.subtitle)] {
+            if let Some(mark) = trademarks.iter().find(|m| names_word(text, m)) {
+                w.push(format!(
+                    "the {key} names {mark}, a trademark of others: print services (KDP among them) may refuse a book whose title or subtitle holds one; name the kind of puzzle instead (see docs/books.md)"
+                ));
+            }
+        }
         if self.answers.per_page.is_some() {
             w.push(
                 "answers.per_page is no longer used: answers run on in rows (set answers.columns to choose how many side by side)"
@@ -723,8 +741,21 @@ impl Template {
     }
 }
 
-fn half_point() -> f32 {
-    0.5
+/// KDP's thinnest line, the default.
+fn three_quarter_point() -> f32 {
+    0.75
+}
+
+/// Whether `text` holds `word` as a word of its own, in any case ("CATAN's" holds
+/// "Catan"; "Catanzaro" does not).
+fn names_word(text: &str, word: &str) -> bool {
+    let text = text.to_lowercase();
+    let word = word.to_lowercase();
+    text.match_indices(&word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
 }
 
 /// A date written YYYY-MM-DD (see [`crate::date::parse_ymd`]), from 1970 on (a PDF's
@@ -849,8 +880,55 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("isbn"), "{e}");
-        let t = Template::parse::<Names>(&format!("{MINIMAL}[answers]\nper_page = 6\n"));
-        assert_eq!(t.unwrap().warnings(&[], &[]).len(), 1);
+        let t = Template::parse::<Names>(&format!(
+            "author = \"A\"\n{MINIMAL}[answers]\nper_page = 6\n"
+        ));
+        assert_eq!(t.unwrap().warnings(&[], &[], &[]).len(), 1);
+    }
+
+    #[test]
+    fn a_book_without_a_holder_or_with_a_trademark_in_its_title_is_warned() {
+        let warn = |head: &str| {
+            Template::parse::<Names>(&format!("{head}\n{MINIMAL}"))
+                .unwrap()
+                .warnings(&[], &[], &["Catan", "Hidato"])
+        };
+        let w = warn("");
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].contains("author = ") && w[0].contains("publisher = "),
+            "{w:?}"
+        );
+        // Any one of the three names the holder.
+        for head in [
+            "author = \"A. Writer\"",
+            "publisher = \"P Press\"",
+            "copyright = \"© 2026 X\"",
+        ] {
+            assert!(warn(head).is_empty(), "{head}: {:?}", warn(head));
+        }
+        let marked = |title: &str, subtitle: &str| {
+            let mut t = Template::parse::<Names>(&format!("author = \"A\"\n{MINIMAL}")).unwrap();
+            t.title = title.to_string();
+            t.subtitle = subtitle.to_string();
+            t.warnings(&[], &[], &["Catan", "Hidato"])
+        };
+        assert!(marked("Number Paths", "Hidoku for travellers").is_empty());
+        assert!(marked("Catanzaro Walks", "").is_empty());
+        let w = marked("The CATAN'S Almanac", "");
+        assert!(w.len() == 1 && w[0].contains("title names Catan"), "{w:?}");
+        let w = marked("Paths", "Hidato, large print");
+        assert!(
+            w.len() == 1 && w[0].contains("subtitle names Hidato"),
+            "{w:?}"
+        );
+    }
+
+    #[test]
+    fn a_template_that_sets_no_ink_or_line_width_is_print_safe() {
+        let t = Template::parse::<Names>(MINIMAL).unwrap();
+        assert_eq!(t.color, ColorMode::Gray);
+        assert_eq!(t.min_line_pt, 0.75);
     }
 
     #[test]

@@ -174,6 +174,8 @@ impl Game for Carcassonne {
 }
 
 impl Present for Carcassonne {
+    /// Carcassonne is a trademark of Hans im Glück.
+    const TRADEMARKS: &'static [&'static str] = &["Carcassonne"];
     fn draw(&self, p: &CarcassonnePuzzle, canvas: &mut Canvas, area: Rect, with_solution: bool) {
         // A solution picture (`generate --format svg|png`) shows the scoring: complete
         // features marked and every feature's points.

@@ -265,6 +265,8 @@ impl Game for Catan {
 }
 
 impl Present for Catan {
+    /// Catan (and The Settlers of Catan) is a trademark of Catan GmbH.
+    const TRADEMARKS: &'static [&'static str] = &["Catan"];
     /// Terrain colours carry the board's meaning: a grey book draws every terrain
     /// named, with no sea colour and no red numbers.
     fn for_greyscale(params: &mut CatanParams) {

@@ -211,6 +211,10 @@ pub trait Present: Game {
     /// Every name [`Present::title`] gives for some configuration (Numbrix: "Numbrix"
     /// and "Hidato"): what a book's cover text may name this game by.
     const TITLES: &'static [&'static str] = &[Self::TITLE];
+    /// The names of this game that are registered trademarks of others ("Catan"): a
+    /// print service may refuse a book whose title or subtitle holds one, so `book`
+    /// warns. Empty for a game whose names anyone may use.
+    const TRADEMARKS: &'static [&'static str] = &[];
     /// The name printed in books for this configuration (Numbrix with king moves is
     /// "Hidato"); [`Game::TITLE`] unless a game says otherwise.
     fn title(&self) -> &'static str {

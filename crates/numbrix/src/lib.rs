@@ -674,6 +674,9 @@ impl Present for Numbrix {
     }
     /// With king moves the puzzle is Hidato, and books call it so.
     const TITLES: &'static [&'static str] = &[Self::TITLE, HIDATO];
+    /// Both names are trademarks of their owners; "number path" and "Hidoku" are the
+    /// names anyone may use.
+    const TRADEMARKS: &'static [&'static str] = &[Self::TITLE, HIDATO];
     fn title(&self) -> &'static str {
         match self.board.moves {
             Moves::Orthogonal => Self::TITLE,

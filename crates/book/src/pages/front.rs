@@ -118,12 +118,11 @@ pub(super) fn copyright_page(
     let mut push = |s: String, face: Face, size: f32| lines.push((s, face, size));
     push(String::new(), ty.regular, ty.small);
     if !t.colophon {
-        // The facts to make the book again are the publisher's: beside the PDF.
+        // The facts to make the book again are the publisher's: beside the PDF. The
+        // book is the publisher's too, so the tool is named only in the colophon (the
+        // PDF's Producer names it for the print shop).
         push(
-            format!(
-                "Every puzzle and board was made, and checked by a second, independent method, with puzzlebook {}.",
-                env!("CARGO_PKG_VERSION")
-            ),
+            "Every puzzle and board was checked by a second, independent method.".into(),
             ty.regular,
             ty.small,
         );
