@@ -173,3 +173,69 @@ fn a_thin_per_page_is_named_with_one_that_fills() {
         .iter()
         .any(|w| w.contains("of the page's height")));
 }
+
+/// An answer's label: "Puzzle 12 · page 7" (or "Board", "Landscape").
+fn is_answer_label(t: &str) -> bool {
+    let Some((name, page)) = t.split_once(" · page ") else {
+        return false;
+    };
+    let mut w = name.split(' ');
+    w.next().is_some()
+        && w.next().is_some_and(|n| n.parse::<u32>().is_ok())
+        && w.next().is_none()
+        && page.parse::<u32>().is_ok()
+}
+
+/// (page index, answers on it, share of the live height its ink spans) for every page
+/// of the answer key, in order.
+fn answer_pages(b: &Composed) -> Vec<(usize, usize, f32)> {
+    let mut out = Vec::new();
+    for (i, p) in b.pages.iter().enumerate() {
+        let n = texts(p).iter().filter(|t| is_answer_label(t)).count();
+        if n == 0 {
+            continue;
+        }
+        let live = b.geometry.live(i + 1);
+        let footer = live.bottom() - 8.0;
+        let (mut top, mut bottom) = (f32::MAX, f32::MIN);
+        for s in &p.shapes {
+            let mut one = Canvas::new();
+            one.shapes.push(s.clone());
+            if let Some(r) = one.ink_bounds().filter(|r| r.y < footer) {
+                top = top.min(r.y);
+                bottom = bottom.max(r.bottom());
+            }
+        }
+        out.push((i + 1, n, (bottom - top) / live.h));
+    }
+    out
+}
+
+#[test]
+fn answer_keys_are_packed_and_their_last_page_is_not_a_lonely_answer() {
+    for name in SHIPPED {
+        let t = Template::load::<Games>(&common::template(name)).unwrap();
+        let b = compose::<Games>(&t, &BookOptions::default()).unwrap();
+        let pages = answer_pages(&b);
+        let Some(&(last, n, fill)) = pages.last() else {
+            continue;
+        };
+        let fullest = pages.iter().map(|p| p.1).max().unwrap();
+        assert!(
+            pages.len() == 1 || n as f32 >= 0.4 * fullest as f32 || fill >= 0.4,
+            "{name}: the last answer page ({last}) holds {n} of a full page's {fullest}, {:.0}% of its height",
+            100.0 * fill
+        );
+        // A 9 x 9 Numbrix answer on a 6 x 9 page: at least six a page (two columns of
+        // three), but for the first page (the key's title), the last two (balanced) and
+        // a page where a section's heading takes a row.
+        if name == "numbrix-6x9.toml" {
+            let thin: Vec<_> = pages[1..pages.len() - 2]
+                .iter()
+                .filter(|p| p.1 < 6)
+                .collect();
+            assert!(thin.len() <= 2, "{name}: {thin:?}");
+            assert!(pages.len() <= 18, "{name}: {} answer pages", pages.len());
+        }
+    }
+}

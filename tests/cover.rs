@@ -571,7 +571,13 @@ fn back_cover_says_whats_inside() {
             "{name}: {inside}"
         );
         assert!(text.contains("from inside"), "{name}: no sample caption");
-        assert!(!text.contains("LARGE PRINT") && !text.contains("VOLUME"));
+        // The front's marks, only for the books that have them.
+        let large = raw.get("large_print").and_then(|v| v.as_bool()) == Some(true);
+        assert_eq!(text.contains("LARGE PRINT"), large, "{name}");
+        assert!(
+            !text.contains("VOLUME"),
+            "{name}: a volume only by --volume"
+        );
     }
 }
 

@@ -333,3 +333,74 @@ fn each_command_has_its_own_summary() {
     );
     assert!(summary("man").contains("manual page"), "{help}");
 }
+
+/// The README's "wrote ..." lines are what the tool prints today: for each, the book
+/// it names (the default one, or the `--template` of the `puzzlebook book` line above
+/// it) is made again and its pages, items, seed and size compared. Only the time is
+/// the reader's machine's own.
+#[test]
+fn the_readmes_wrote_lines_are_what_the_books_make() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines: Vec<&str> = readme.lines().collect();
+    let dir = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(at) = line.find("wrote output/") else {
+            continue;
+        };
+        let claim = line[at..].trim_end_matches('`');
+        let Some((file, rest)) = claim["wrote ".len()..].split_once(": ") else {
+            continue;
+        };
+        if !file.ends_with(".pdf") {
+            continue;
+        }
+        // The template: the `--template` of the nearest `book` command above, else
+        // the default.
+        let template = lines[..i]
+            .iter()
+            .rev()
+            .take(3)
+            .find_map(|l| {
+                let l = l.strip_prefix("$ puzzlebook book ")?;
+                let mut w = l.split_whitespace();
+                w.position(|x| x == "--template")?;
+                w.next()
+            })
+            .unwrap_or("templates/default.toml");
+        let out = dir.path().join("b.pdf");
+        let _ = std::fs::remove_file(&out);
+        let o = bin()
+            .args(["book", "--template"])
+            .arg(root().join(template))
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        let wrote = err
+            .lines()
+            .find(|l| l.starts_with("wrote ") && l.contains(".pdf: "))
+            .unwrap_or_else(|| panic!("{template}: {err}"));
+        let made = wrote.split_once(".pdf: ").unwrap().1;
+        // "P pages, I items, seed S, K KB in T s": all but the time, and the size to a
+        // kilobyte (the copyright year and the PDF's date are the day's).
+        let facts = |s: &str| -> (String, i64) {
+            let s = s.split(" in ").next().unwrap();
+            let (head, kb) = s.rsplit_once(", ").unwrap();
+            (
+                head.to_string(),
+                kb.trim_end_matches(" KB").parse().unwrap(),
+            )
+        };
+        let (said, said_kb) = facts(rest);
+        let (now, now_kb) = facts(made);
+        assert!(
+            said == now && (said_kb - now_kb).abs() <= 1,
+            "README line {} ({template}) says: {rest}; the tool now prints: {made}",
+            i + 1
+        );
+        checked += 1;
+    }
+    assert!(checked >= 3, "the README's wrote lines were not found");
+}

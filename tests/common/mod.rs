@@ -17,14 +17,17 @@ pub fn root() -> PathBuf {
 }
 
 /// The templates the project ships (`templates/*.toml`).
-pub const SHIPPED: [&str; 7] = [
+pub const SHIPPED: [&str; 10] = [
     "carcassonne.toml",
     "catan-almanac.toml",
     "default.toml",
     "flip-6x9.toml",
+    "hidato-large-print.toml",
     "hidato-shapes-6x9.toml",
     "number-match.toml",
+    "number-paths-travel.toml",
     "numbrix-6x9.toml",
+    "numbrix-large-print.toml",
 ];
 
 pub fn template(name: &str) -> PathBuf {

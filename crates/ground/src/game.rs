@@ -191,7 +191,10 @@ pub trait Game: Sized + Sync + Send + 'static {
 /// answers, ratings, the "how to play" page and what the cover takes from it. The book
 /// sees a game through this trait and [`Game`]; the pipeline through [`Game`] alone.
 pub trait Present: Game {
-    /// Draw the puzzle (or its solution) into `area` of a page.
+    /// Draw the puzzle (or its solution) into `area` of a page, keeping its ink inside
+    /// `area`: the answer key may hand a shorter box than [`Present::aspect`] gives when
+    /// that fits one more row a page, and a book whose ink leaves its page's margins is
+    /// refused.
     fn draw(&self, puzzle: &Self::Puzzle, canvas: &mut Canvas, area: Rect, with_solution: bool);
     /// Width / height of a drawing, so page layouts can size their boxes.
     fn aspect(&self) -> f32 {

@@ -95,8 +95,14 @@ impl Present for MissingDigit {
         } else {
             self.text(p)
         };
+        // Inside `area`, whatever its size: 14 pt where it has room, smaller in a narrow
+        // column or a short row of the answer key (the book refuses text under 7 pt).
         let c = area.center();
-        canvas.text(c.x, c.y, 14.0, Face::Regular, Align::Center, &line);
+        let across = area.w / puzzlebook::canvas::text_width(&line, 1.0, Face::Regular);
+        let size = (area.h / puzzlebook::canvas::MM_PER_PT * 0.7)
+            .min(across)
+            .clamp(7.0, 14.0);
+        canvas.text(c.x, c.y, size, Face::Regular, Align::Center, &line);
     }
     fn caption(&self, _: &ToyPuzzle) -> String {
         "Find the missing digit".into()

@@ -240,7 +240,11 @@ pub(crate) fn check_pages(
             let too_small = |what: String, fix: &str| {
                 Error::invalid(format!(
                     "{what} (page {page}) runs {:.1} mm past the safe area of this page size: {fix}{large}",
-                    (b.bottom() - live.bottom()).max(b.right() - live.right()).max(0.1)
+                    (b.bottom() - live.bottom())
+                        .max(b.right() - live.right())
+                        .max(live.x - b.x)
+                        .max(live.y - b.y)
+                        .max(0.1)
                 ))
             };
             match kind {

@@ -361,22 +361,18 @@ pub(super) fn plan_answers(
             key.scale[p] = Some(s);
             scaled_rows(ty, chapter, s, live.w)
         } else {
-            let cols = template.answers.columns.unwrap_or_else(|| {
-                (1..=crate::template::MAX_ANSWER_COLUMNS)
-                    .rev()
-                    .find(|&c| {
-                        answers_legible(ty, chapter, live.w / c as f32 - 2.0 * PAD_MM, max_draw_h)
-                    })
-                    .unwrap_or(1)
-            });
+            let (cols, max_h) = match template.answers.columns {
+                Some(c) => (c, max_draw_h),
+                None => densest_columns(ty, chapter, live.w, avail - section_h, max_draw_h),
+            };
             key.cols[p] = cols;
-            key.max_h[p] = max_draw_h;
+            key.max_h[p] = max_h;
             column_rows(
                 ty,
                 chapter,
                 cols,
                 live.w / cols as f32 - 2.0 * PAD_MM,
-                max_draw_h,
+                max_h,
             )
         };
         let mut first_row = true;
@@ -406,7 +402,161 @@ pub(super) fn plan_answers(
     if !blocks.is_empty() {
         flush(&mut blocks, kinds);
     }
+    balance_last_page(ty, chapters, live.w, avail, kinds, &mut key);
     Ok(key)
+}
+
+/// The columns, and the tallest drawing, that put the most of a section's answers on a
+/// page (`room` mm tall under its heading) while every one stays legible: drawings as
+/// wide as their column, or shorter when one more row a page then fits. Of layouts
+/// that hold as many, the one with the largest drawings.
+pub(super) fn densest_columns(
+    ty: &Type,
+    chapter: &Chapter,
+    width: f32,
+    room: f32,
+    max_draw_h: f32,
+) -> (usize, f32) {
+    // The best so far: (answers a page, drawing height, columns).
+    let mut best: Option<(usize, f32, usize)> = None;
+    // The tallest drawing for its width sets a row's height.
+    let tallest = (0..chapter.items.len())
+        .map(|i| chapter.items.answer_aspect(i).max(1e-3))
+        .fold(f32::MAX, f32::min)
+        .max(1e-3);
+    for cols in 1..=crate::template::MAX_ANSWER_COLUMNS {
+        let w = width / cols as f32 - 2.0 * PAD_MM;
+        let lines = (0..chapter.items.len())
+            .map(|i| answer_lines(ty, chapter, i, w).len())
+            .max()
+            .unwrap_or(0);
+        let overhead = answer_row_h(ty, 0.0, lines);
+        // The drawing at the column's full width (the tallest answer sets the row).
+        let natural = (w / tallest).min(max_draw_h);
+        let first_rows = ((room / (overhead + natural)).floor() as usize).max(1);
+        for rows in first_rows..first_rows + 4 {
+            let h = if rows == first_rows {
+                natural
+            } else {
+                // Rows that fill the page exactly, less a little for the boxes'
+                // strokes (half a line width outside each box) and rounding.
+                ((room - FILL_SLACK_MM) / rows as f32 - overhead).min(natural)
+            };
+            let per_page = cols * rows;
+            let better = best.is_none_or(|(n, bh, _)| per_page > n || (per_page == n && h > bh));
+            if h <= 0.0 || !better {
+                continue;
+            }
+            if answers_legible(ty, chapter, w, h) {
+                best = Some((per_page, h, cols));
+            } else {
+                break;
+            }
+        }
+    }
+    best.map_or((1, max_draw_h), |(_, h, cols)| (cols, h))
+}
+
+/// What a page of answers packed to fill its height keeps free, in mm.
+const FILL_SLACK_MM: f32 = 1.0;
+
+/// How tall a block of the answer key is.
+fn block_h(ty: &Type, chapters: &[Chapter], w: f32, block: &Block) -> f32 {
+    match block {
+        Block::Title => line_h(ty.heading) + 5.0,
+        Block::Section { chapter } => answer_section_h(ty, &chapters[*chapter], w),
+        Block::Row { height, .. } => *height,
+    }
+}
+
+/// Share of the fullest answer page below which the key's last page looks forgotten.
+const LAST_PAGE_MIN_FILL: f32 = 0.4;
+
+/// How many answers `blocks` hold.
+fn answers_on(blocks: &[Block]) -> usize {
+    blocks
+        .iter()
+        .map(|b| match b {
+            Block::Row { n, .. } => *n,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// When the key's last page holds fewer than [`LAST_PAGE_MIN_FILL`] of the answers its
+/// fullest page does, and fills less than that share of its height, move rows from the
+/// page before (with a heading that would be left alone at its foot), until the two are
+/// as even as whole rows allow.
+fn balance_last_page(
+    ty: &Type,
+    chapters: &[Chapter],
+    w: f32,
+    avail: f32,
+    kinds: &mut [Kind],
+    key: &mut AnswerKey,
+) {
+    let fullest = kinds
+        .iter()
+        .filter_map(|k| match k {
+            Kind::Answers(blocks) => Some(answers_on(blocks)),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let n = kinds.len();
+    if n < 2 {
+        return;
+    }
+    let (head, tail) = kinds.split_at_mut(n - 1);
+    let (Kind::Answers(before), Kind::Answers(last)) = (&mut head[n - 2], &mut tail[0]) else {
+        return;
+    };
+    let height =
+        |blocks: &[Block]| -> f32 { blocks.iter().map(|b| block_h(ty, chapters, w, b)).sum() };
+    // Full enough by count, or by height (one large drawing a page).
+    if answers_on(last) as f32 >= LAST_PAGE_MIN_FILL * fullest as f32
+        || height(last) >= LAST_PAGE_MIN_FILL * avail
+    {
+        return;
+    }
+    loop {
+        // The rows that go together: the last row, and the heading above it when it
+        // would otherwise be left alone at the foot.
+        let Some(Block::Row { .. }) = before.last() else {
+            return;
+        };
+        let take = match before.len() {
+            l if l >= 2 && matches!(before[l - 2], Block::Section { .. }) => 2,
+            _ => 1,
+        };
+        // The page before keeps at least one row of its own.
+        let kept = &before[..before.len() - take];
+        if !kept.iter().any(|b| matches!(b, Block::Row { .. })) {
+            return;
+        }
+        let moving = &before[before.len() - take..];
+        let moved = answers_on(moving);
+        if answers_on(last) + moved > answers_on(before) - moved
+            || height(last) + height(moving) > avail
+        {
+            return;
+        }
+        let blocks: Vec<Block> = before.drain(before.len() - take..).collect();
+        for b in &blocks {
+            if let Block::Row {
+                chapter,
+                first,
+                n: k,
+                ..
+            } = *b
+            {
+                for slot in &mut key.page[chapter][first..first + k] {
+                    *slot = n;
+                }
+            }
+        }
+        last.splice(0..0, blocks);
+    }
 }
 
 /// Height of a section's heading (and its game's note) in the answer key.
