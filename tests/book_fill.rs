@@ -39,6 +39,23 @@ fn opens(c: &Canvas) -> bool {
     texts(c).iter().any(|t| t.starts_with("How to play: page"))
 }
 
+/// The share of page `i`'s live height that its ink spans, above the footer's page
+/// number.
+fn height_fill(b: &Composed, i: usize, p: &Canvas) -> f32 {
+    let live = b.geometry.live(i + 1);
+    let footer = live.bottom() - 8.0;
+    let (mut top, mut bottom) = (f32::MAX, f32::MIN);
+    for s in &p.shapes {
+        let mut one = Canvas::new();
+        one.shapes.push(s.clone());
+        if let Some(r) = one.ink_bounds().filter(|r| r.y < footer) {
+            top = top.min(r.y);
+            bottom = bottom.max(r.bottom());
+        }
+    }
+    (bottom - top) / live.h
+}
+
 /// (page index, share of the live height its ink spans, above the footer's page
 /// number) for every puzzle page that is not its section's last.
 fn full_pages(b: &Composed) -> Vec<(usize, f32)> {
@@ -51,20 +68,7 @@ fn full_pages(b: &Composed) -> Vec<(usize, f32)> {
         if !is_puzzle_page(p) || last {
             continue;
         }
-        let live = b.geometry.live(i + 1);
-        let footer = live.bottom() - 8.0;
-        let (mut top, mut bottom) = (f32::MAX, f32::MIN);
-        for s in &p.shapes {
-            let mut one = Canvas::new();
-            one.shapes.push(s.clone());
-            if let Some(r) = one.ink_bounds() {
-                if r.y < footer {
-                    top = top.min(r.y);
-                    bottom = bottom.max(r.bottom());
-                }
-            }
-        }
-        out.push((i + 1, (bottom - top) / live.h));
+        out.push((i + 1, height_fill(b, i, p)));
     }
     out
 }
@@ -195,18 +199,7 @@ fn answer_pages(b: &Composed) -> Vec<(usize, usize, f32)> {
         if n == 0 {
             continue;
         }
-        let live = b.geometry.live(i + 1);
-        let footer = live.bottom() - 8.0;
-        let (mut top, mut bottom) = (f32::MAX, f32::MIN);
-        for s in &p.shapes {
-            let mut one = Canvas::new();
-            one.shapes.push(s.clone());
-            if let Some(r) = one.ink_bounds().filter(|r| r.y < footer) {
-                top = top.min(r.y);
-                bottom = bottom.max(r.bottom());
-            }
-        }
-        out.push((i + 1, n, (bottom - top) / live.h));
+        out.push((i + 1, n, height_fill(b, i, p)));
     }
     out
 }
