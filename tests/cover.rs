@@ -546,8 +546,10 @@ fn back_cover_says_whats_inside() {
             .split("What’s inside")
             .nth(1)
             .unwrap_or_else(|| panic!("{name}: no \"What’s inside\" in {text}"));
-        // Up to the pages line (the spine and the sample follow).
-        let end = inside.find(" pages.").expect("a pages line") + " pages.".len();
+        // Up to the pages line, "172 pages." or "172 pages in large print." (the
+        // spine and the sample follow).
+        let pages = inside.find(" pages").expect("a pages line");
+        let end = pages + inside[pages..].find('.').expect("a pages sentence") + 1;
         let (inside, after) = inside.split_at(end);
         assert_eq!(counted(inside, &games), total, "{name}: {inside}");
         // "★★ 4": the number after each run of stars.
@@ -558,8 +560,10 @@ fn back_cover_says_whats_inside() {
             .map(|w| w[1].parse::<usize>().unwrap())
             .sum();
         assert_eq!(starred, rated, "{name}: {inside}");
+        let large = raw.get("large_print").and_then(|v| v.as_bool()) == Some(true);
+        let print = if large { " in large print" } else { "" };
         assert!(
-            inside.contains(&format!("{} pages.", made.interior_pages)),
+            inside.contains(&format!("{} pages{print}.", made.interior_pages)),
             "{name}: {inside}"
         );
         let catan_only = rated == 0;
@@ -571,8 +575,12 @@ fn back_cover_says_whats_inside() {
             "{name}: {inside}"
         );
         assert!(text.contains("from inside"), "{name}: no sample caption");
+        // A cover shows the puzzle, never a play aid (Number Match's spare copy).
+        assert!(
+            !text.contains("Spare copy"),
+            "{name}: a spare copy on the cover"
+        );
         // The front's marks, only for the books that have them.
-        let large = raw.get("large_print").and_then(|v| v.as_bool()) == Some(true);
         assert_eq!(text.contains("LARGE PRINT"), large, "{name}");
         assert!(
             !text.contains("VOLUME"),
@@ -595,25 +603,159 @@ fn large_print_and_volume_are_marked_on_the_front() {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    assert!(text.contains("LARGE PRINT · VOLUME 3"), "{text}");
+    // Each on its own line, in that order, before the title.
+    let title = t.title.split_whitespace().collect::<Vec<_>>().join(" ");
+    let marks = text.find("LARGE PRINT VOLUME 3").expect(&text);
+    assert!(text[marks..].contains(&title), "{text}");
+    assert!(!text.contains("LARGE PRINT ·"), "{text}");
     // The subtitle is the template's own: the volume is the mark's, not repeated.
     assert!(!text.contains(", Volume 3"), "{text}");
 }
 
-/// Each cover rendered by poppler at 150 px across its front: the title's lines stand
-/// at least 7 px tall in light ink with a contrast of 4.5:1 or more against the
-/// background, and the themes give the shipped books different colours.
-/// poppler-utils comes from Debian (`.ci/run` installs it); without pdftoppm the test
-/// says so and passes, unless CI is set.
+/// Each volume's spine names its volume (and the book's own spine names none), so a
+/// row of a series on a shelf tells its volumes apart.
 #[test]
-fn every_cover_title_reads_as_a_150_px_thumbnail() {
-    let Some(tools) = common::tools::require(&[&common::tools::PDFTOPPM]) else {
+fn the_spine_names_the_volume() {
+    let t = Template::load::<Games>(&common::template("numbrix-large-print.toml")).unwrap();
+    let spine_of = |volume: Option<u32>| {
+        let opts = BookOptions {
+            volume,
+            ..BookOptions::default()
+        };
+        let made = cover::build::<Games>(&t, &opts, None).unwrap();
+        assert!(made.spine_text, "{:?}", made.warnings);
+        let doc = Document::load_mem(&made.pdf).unwrap();
+        common::turned_texts(&doc)
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let (one, two, three) = (spine_of(None), spine_of(Some(2)), spine_of(Some(3)));
+    assert_eq!(
+        one,
+        format!("{} · {}", t.title, t.author),
+        "the spine of a book that is no volume"
+    );
+    assert_eq!(two, format!("{} · Volume 2 · {}", t.title, t.author));
+    assert_eq!(three, format!("{} · Volume 3 · {}", t.title, t.author));
+}
+
+/// The words of a one-page PDF and their boxes in points from the sheet's top-left
+/// corner, as poppler's pdftotext reads them (`-bbox`).
+fn words_with_boxes(pdftotext: &std::path::Path, pdf: &std::path::Path) -> Vec<(String, [f32; 4])> {
+    let out = std::process::Command::new(pdftotext)
+        .arg("-bbox")
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = String::from_utf8(out.stdout).unwrap();
+    let attr = |line: &str, key: &str| -> f32 {
+        let at = line.find(&format!("{key}=\"")).unwrap() + key.len() + 2;
+        line[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    html.lines()
+        .filter(|l| l.trim_start().starts_with("<word "))
+        .map(|l| {
+            let text = l.split('>').nth(1).unwrap().split('<').next().unwrap();
+            let text = text.replace("&amp;", "&").replace("&#39;", "'");
+            let b = [
+                attr(l, "xMin"),
+                attr(l, "yMin"),
+                attr(l, "xMax"),
+                attr(l, "yMax"),
+            ];
+            (text, b)
+        })
+        .collect()
+}
+
+/// WCAG relative luminance of an sRGB pixel.
+fn luminance((r, g, b): (u8, u8, u8)) -> f64 {
+    let lin = |v: u8| {
+        let c = f64::from(v) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+}
+
+fn contrast(a: (u8, u8, u8), b: (u8, u8, u8)) -> f64 {
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+/// A rendered page: width, height and RGB bytes.
+struct Picture {
+    w: usize,
+    h: usize,
+    rgb: Vec<u8>,
+}
+
+impl Picture {
+    fn at(&self, x: usize, y: usize) -> (u8, u8, u8) {
+        let k = (y * self.w + x) * 3;
+        (self.rgb[k], self.rgb[k + 1], self.rgb[k + 2])
+    }
+    /// In the pixel box `b` (x0, y0, x1, y1): the commonest colour (the ground the
+    /// text stands on), the tallest run of rows holding ink (pixels at 3:1 or more
+    /// against the ground), and the best contrast of any pixel with the ground.
+    fn legibility(&self, b: [usize; 4]) -> ((u8, u8, u8), usize, f64) {
+        let [x0, y0, x1, y1] = [b[0], b[1], b[2].min(self.w), b[3].min(self.h)];
+        let mut freq = std::collections::HashMap::new();
+        for y in y0..y1 {
+            for x in x0..x1 {
+                *freq.entry(self.at(x, y)).or_insert(0usize) += 1;
+            }
+        }
+        let ground = *freq.iter().max_by_key(|(_, n)| **n).unwrap().0;
+        let (mut run, mut tallest, mut best) = (0, 0, 1.0f64);
+        for y in y0..y1 {
+            let inked: Vec<f64> = (x0..x1)
+                .map(|x| contrast(self.at(x, y), ground))
+                .filter(|&c| c >= 3.0)
+                .collect();
+            if inked.len() >= 2 {
+                run += 1;
+                tallest = tallest.max(run);
+                best = inked.iter().copied().fold(best, f64::max);
+            } else {
+                run = 0;
+            }
+        }
+        (ground, tallest, best)
+    }
+}
+
+/// Each shipped cover rendered by poppler at 150 px across its front, with its words
+/// found by pdftotext: on the front, the title's lines, the count plate ("150
+/// PUZZLES", the count read from the template's sections here) and, on a large-print
+/// book, LARGE PRINT each stand at least 7 px tall with a contrast of 4.5:1 or more
+/// against what they stand on; the themes give the shipped books different colours.
+/// poppler-utils comes from Debian (`.ci/run` installs it); without it the test says
+/// so and passes, unless CI is set.
+#[test]
+fn every_front_reads_as_a_150_px_thumbnail() {
+    let Some(tools) =
+        common::tools::require(&[&common::tools::PDFTOPPM, &common::tools::PDFTOTEXT])
+    else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let mut backgrounds = std::collections::BTreeSet::new();
+    let mut grounds = std::collections::BTreeSet::new();
     for name in SHIPPED {
-        let t = Template::load::<Games>(&common::template(name)).unwrap();
+        let path = common::template(name);
+        let raw: toml::Table = std::fs::read_to_string(&path).unwrap().parse().unwrap();
+        let t = Template::load::<Games>(&path).unwrap();
         let made = cover::build::<Games>(&t, &BookOptions::default(), None).unwrap();
         let g = made.geometry;
         let pdf = dir.path().join("c.pdf");
@@ -634,65 +776,89 @@ fn every_cover_title_reads_as_a_150_px_thumbnail() {
         let mut reader = png::Decoder::new(std::io::BufReader::new(png))
             .read_info()
             .unwrap();
-        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-        let info = reader.next_frame(&mut buf).unwrap();
+        let mut rgb = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut rgb).unwrap();
         assert_eq!(info.color_type, png::ColorType::Rgb, "{name}");
-        let px_per_mm = dpi / 25.4;
-        let at = |x: usize, y: usize| {
-            let k = (y * info.width as usize + x) * 3;
-            (buf[k], buf[k + 1], buf[k + 2])
+        let picture = Picture {
+            w: info.width as usize,
+            h: info.height as usize,
+            rgb,
         };
-        // The front panel's title band: the top 31% of the trim, inside the margins.
-        let x0 = ((3.175 + g.trim_w + g.spine + 9.5) * px_per_mm) as usize;
-        let x1 = ((3.175 + 2.0 * g.trim_w + g.spine - 9.5) * px_per_mm) as usize;
-        let y0 = (3.175 * px_per_mm) as usize;
-        let y1 = ((3.175 + 0.31 * g.trim_h) * px_per_mm) as usize;
-        // The background: the commonest colour of the band.
-        let mut freq = std::collections::HashMap::new();
-        for y in y0..y1 {
-            for x in x0..x1 {
-                *freq.entry(at(x, y)).or_insert(0usize) += 1;
-            }
-        }
-        let bg = *freq.iter().max_by_key(|(_, n)| **n).unwrap().0;
-        backgrounds.insert(bg);
-        let lum = |(r, g, b): (u8, u8, u8)| {
-            let lin = |v: u8| {
-                let c = f64::from(v) / 255.0;
-                if c <= 0.04045 {
-                    c / 12.92
-                } else {
-                    ((c + 0.055) / 1.055).powf(2.4)
+        // The front panel, in points from the sheet's left edge.
+        let bleed_pt = 0.125 * 72.0;
+        let front_x = bleed_pt + (g.trim_w + g.spine) / 25.4 * 72.0;
+        let words: Vec<(String, [f32; 4])> = words_with_boxes(&tools[1], &pdf)
+            .into_iter()
+            .filter(|(_, b)| b[0] >= front_x)
+            .collect();
+        let px = |v: f32| (v / 72.0 * dpi).round().max(0.0) as usize;
+        // The union box, in pixels, of the front's words in `wanted` (a run of them).
+        let mut check = |what: &str, wanted: &[&str]| {
+            let mut rows: Vec<[f32; 4]> = Vec::new();
+            let mut at = 0;
+            for (w, b) in &words {
+                if at < wanted.len() && w == wanted[at] {
+                    at += 1;
+                    // Words on one line share their top; a new top starts a line.
+                    match rows.last_mut() {
+                        Some(r) if (r[1] - b[1]).abs() < 1.0 => {
+                            r[0] = r[0].min(b[0]);
+                            r[2] = r[2].max(b[2]);
+                            r[3] = r[3].max(b[3]);
+                        }
+                        _ => rows.push(*b),
+                    }
+                } else if at < wanted.len() {
+                    at = 0;
+                    rows.clear();
                 }
-            };
-            0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
-        };
-        let title_ink = |p: (u8, u8, u8)| lum(p) > 0.6;
-        // Runs of rows with title ink; the tallest is the title's line.
-        let (mut run, mut tallest, mut brightest) = (0, 0, 0.0f64);
-        for y in y0..y1 {
-            let inked: Vec<(u8, u8, u8)> = (x0..x1)
-                .map(|x| at(x, y))
-                .filter(|&p| title_ink(p))
-                .collect();
-            if inked.len() >= 2 {
-                run += 1;
-                tallest = tallest.max(run);
-                brightest = inked.iter().map(|&p| lum(p)).fold(brightest, f64::max);
-            } else {
-                run = 0;
             }
+            assert_eq!(
+                at,
+                wanted.len(),
+                "{name}: no {wanted:?} on the front: {words:?}"
+            );
+            for r in rows {
+                let b = [px(r[0]), px(r[1]), px(r[2]) + 1, px(r[3]) + 1];
+                let (ground, tallest, best) = picture.legibility(b);
+                assert!(
+                    tallest >= 7,
+                    "{name}: the {what}'s line is {tallest} px tall at 150 px across"
+                );
+                assert!(
+                    best >= 4.5,
+                    "{name}: the {what} has contrast {best:.2} on {ground:?}"
+                );
+                if what == "title" {
+                    grounds.insert(ground);
+                }
+            }
+        };
+        let title = t.title.replace('\'', "’");
+        check("title", &title.split_whitespace().collect::<Vec<_>>());
+        // The count of the commonest kind of item: boards (Catan) or puzzles.
+        let sections = raw["section"].as_array().unwrap();
+        let count = |boards: bool| -> usize {
+            sections
+                .iter()
+                .filter(|s| (s["game"].as_str().unwrap() == "catan") == boards)
+                .map(|s| s["count"].as_integer().unwrap() as usize)
+                .sum()
+        };
+        let (puzzles, boards) = (count(false), count(true));
+        let plate = if puzzles >= boards {
+            format!("{puzzles} PUZZLES")
+        } else {
+            format!("{boards} BOARDS")
+        };
+        check("count plate", &plate.split(' ').collect::<Vec<_>>());
+        if raw.get("large_print").and_then(|v| v.as_bool()) == Some(true) {
+            check("large-print band", &["LARGE", "PRINT"]);
         }
-        assert!(
-            tallest >= 7,
-            "{name}: the title's tallest line is {tallest} px at 150 px wide"
-        );
-        let contrast = (brightest + 0.05) / (lum(bg) + 0.05);
-        assert!(contrast >= 4.5, "{name}: contrast {contrast:.2} on {bg:?}");
     }
     assert!(
-        backgrounds.len() >= 5,
-        "the shipped covers share their colours: {backgrounds:?}"
+        grounds.len() >= 5,
+        "the shipped covers share their colours: {grounds:?}"
     );
 }
 

@@ -140,6 +140,18 @@ pub fn to_unicode(
 /// Decode the text of every page through each font's /ToUnicode CMap (a small
 /// decoder of our own, independent of the writer).
 pub fn page_texts(doc: &lopdf::Document) -> Vec<String> {
+    texts_where(doc, |_| true)
+}
+
+/// The text of every page set turned a quarter, reading down (a cover's spine: its
+/// text matrix is [0 -1 1 0 x y]).
+pub fn turned_texts(doc: &lopdf::Document) -> Vec<String> {
+    texts_where(doc, |m| m == [0.0, -1.0, 1.0, 0.0])
+}
+
+/// The text of every page shown under a text matrix whose first four numbers
+/// `keep` takes.
+fn texts_where(doc: &lopdf::Document, keep: impl Fn([f32; 4]) -> bool) -> Vec<String> {
     use std::collections::HashMap;
     let mut texts = Vec::new();
     for (_, page_id) in doc.get_pages() {
@@ -151,9 +163,21 @@ pub fn page_texts(doc: &lopdf::Document) -> Vec<String> {
         let content = doc.get_and_decode_page_content(page_id).unwrap();
         let mut text = String::new();
         let mut current: Vec<u8> = Vec::new();
+        let mut kept = keep([1.0, 0.0, 0.0, 1.0]);
         for op in content.operations {
             match op.operator.as_str() {
                 "Tf" => current = op.operands[0].as_name().unwrap().to_vec(),
+                "BT" => kept = keep([1.0, 0.0, 0.0, 1.0]),
+                "Tm" => {
+                    let m: Vec<f32> = op
+                        .operands
+                        .iter()
+                        .take(4)
+                        .map(|o| o.as_float().unwrap())
+                        .collect();
+                    kept = keep([m[0], m[1], m[2], m[3]]);
+                }
+                "Tj" | "TJ" if !kept => {}
                 "Tj" | "TJ" => {
                     let items = match &op.operands[0] {
                         lopdf::Object::Array(a) => a.clone(),

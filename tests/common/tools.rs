@@ -42,7 +42,7 @@ pub const PDFTOPPM: Tool = Tool {
     label: "pdftoppm",
     check: &[],
     install: "apt-get install poppler-utils",
-    tests: &[("cover", "every_cover_title_reads_as_a_150_px_thumbnail")],
+    tests: &[("cover", "every_front_reads_as_a_150_px_thumbnail")],
 };
 
 pub const PDFTOTEXT: Tool = Tool {
@@ -59,6 +59,7 @@ pub const PDFTOTEXT: Tool = Tool {
             "cli",
             "front_matter::a_sections_first_page_holds_a_full_page_of_puzzles",
         ),
+        ("cover", "every_front_reads_as_a_150_px_thumbnail"),
     ],
 };
 

@@ -24,10 +24,28 @@ pub(super) fn cover_facts(
         .filter(|(_, ch)| ch.items.motif() == main)
         .flat_map(|(c, ch)| (0..ch.order.len()).map(move |k| (c, k)))
         .collect();
-    let art_at = cover_art_at(template, chapters, &pool);
-    let art = art_at
-        .filter(|_| template.cover.art)
-        .map(|i| draw_for_cover(template, chapters, pool[i], cover::art_box));
+    let badge = cover_badge(chapters, with_answers);
+    let (w, h) = template.page_size.mm();
+    let front = cover::FrontPlan::new(
+        w,
+        h,
+        cover::FrontParts {
+            large_print: template.large_print,
+            volume: volume.is_some(),
+            badge: badge.is_some(),
+            level: badge.as_ref().is_some_and(|b| b.level.is_some()),
+            author: !template.author.trim().is_empty(),
+        },
+    );
+    let art_at = cover_art_at(chapters, &pool, &front);
+    let art = art_at.filter(|_| template.cover.art).map(|i| {
+        let (c, k) = pool[i];
+        draw_for_cover(
+            chapters,
+            (c, k),
+            front.art_box(chapters[c].items.cover_aspect()),
+        )
+    });
     let (sample, sample_note) = cover_sample(template, chapters, &pool, art_at.map(|i| pool[i]));
     let answered = chapters.iter().filter(|ch| ch.items.has_answers()).count();
     let answers = match (with_answers, answered == chapters.len()) {
@@ -37,7 +55,9 @@ pub(super) fn cover_facts(
     };
     cover::CoverFacts {
         theme,
+        front,
         art,
+        badge,
         sample,
         sample_note,
         inside: cover_inside(chapters),
@@ -45,6 +65,40 @@ pub(super) fn cover_facts(
         large_print: template.large_print,
         volume,
     }
+}
+
+/// The front's count plate: how many of the book's commonest item (by label, the
+/// first on a tie), the range of their stars, and "with solutions" when the book's
+/// answer key solves every one of them. None for a book without items.
+pub(super) fn cover_badge(chapters: &[Chapter], with_answers: bool) -> Option<cover::Badge> {
+    let mut by_label: Vec<(&str, usize)> = Vec::new();
+    for ch in chapters {
+        let label = ch.items.label();
+        match by_label.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, n)) => *n += ch.items.len(),
+            None => by_label.push((label, ch.items.len())),
+        }
+    }
+    let (label, count) = by_label
+        .iter()
+        .fold(None, |best: Option<(&str, usize)>, &(l, n)| match best {
+            Some((_, b)) if b >= n => best,
+            _ => Some((l, n)),
+        })
+        .filter(|&(_, n)| n > 0)?;
+    let counted: Vec<&Chapter> = chapters
+        .iter()
+        .filter(|ch| ch.items.label() == label)
+        .collect();
+    let stars = counted
+        .iter()
+        .flat_map(|ch| (0..ch.items.len()).filter_map(|i| ch.items.rating(i)))
+        .map(|r| r.stars.clamp(1, 5))
+        .fold(None, |range: Option<(u8, u8)>, s| {
+            Some(range.map_or((s, s), |(lo, hi)| (lo.min(s), hi.max(s))))
+        });
+    let solved = with_answers && counted.iter().all(|ch| ch.items.has_answers());
+    Some(cover::Badge::new(count, label, stars, solved))
 }
 
 /// The motif of the game with the most puzzles (the first such on a tie; the grid
@@ -72,9 +126,9 @@ pub(super) fn main_motif(chapters: &[Chapter]) -> Motif {
 /// (the later on a tie), else the last puzzle of the most colourful section (the
 /// later on a tie).
 pub(super) fn cover_art_at(
-    template: &Template,
     chapters: &[Chapter],
     pool: &[(usize, usize)],
+    front: &cover::FrontPlan,
 ) -> Option<usize> {
     let score = |&(c, k): &(usize, usize)| {
         let ch = &chapters[c];
@@ -92,14 +146,13 @@ pub(super) fn cover_art_at(
             .map(|(i, _)| i);
     }
     // Unrated: the last puzzle of the most colourful section (the later on a tie).
-    let (w, h) = template.page_size.mm();
     let colours = |c: usize| {
         let ch = &chapters[c];
         let mut canvas = Canvas::new();
-        ch.items.draw(
+        ch.items.draw_cover(
             ch.order[0],
             &mut canvas,
-            cover::art_box(w, h, ch.items.aspect()),
+            front.art_box(ch.items.cover_aspect()),
         );
         canvas.fill_colours()
     };
@@ -115,19 +168,11 @@ pub(super) fn cover_art_at(
     best.map(|(i, _)| i)
 }
 
-/// Puzzle `k` (in book order) of chapter `c`, drawn in the box `area` gives for the
-/// book's trim and the puzzle's aspect.
-pub(super) fn draw_for_cover(
-    template: &Template,
-    chapters: &[Chapter],
-    (c, k): (usize, usize),
-    area: fn(f32, f32, f32) -> Rect,
-) -> Canvas {
-    let (w, h) = template.page_size.mm();
+/// Puzzle `k` (in book order) of chapter `c`, drawn as a cover shows it in `area`.
+pub(super) fn draw_for_cover(chapters: &[Chapter], (c, k): (usize, usize), area: Rect) -> Canvas {
     let ch = &chapters[c];
     let mut canvas = Canvas::new();
-    ch.items
-        .draw(ch.order[k], &mut canvas, area(w, h, ch.items.aspect()));
+    ch.items.draw_cover(ch.order[k], &mut canvas, area);
     canvas
 }
 
@@ -139,7 +184,7 @@ pub(super) fn cover_sample(
     chapters: &[Chapter],
     pool: &[(usize, usize)],
     art_cell: Option<(usize, usize)>,
-) -> (Option<(Canvas, String)>, Option<String>) {
+) -> (Option<cover::Sample>, Option<String>) {
     let others: Vec<(usize, usize)> = if pool.len() > 1 {
         pool.iter()
             .copied()
@@ -154,26 +199,42 @@ pub(super) fn cover_sample(
             .collect()
     };
     let mut sample_note = None;
+    let (w, h) = template.page_size.mm();
     let sample = others
         .get(others.len() / 2)
         .filter(|_| template.cover.inside)
         .and_then(|&(c, k)| {
             let ch = &chapters[c];
-            let drawn = draw_for_cover(template, chapters, (c, k), cover::sample_box);
-            if drawn
-                .min_text_pt()
-                .is_some_and(|t| t < crate::canvas::MIN_TEXT_PT - 1e-3)
-            {
+            let aspect = ch.items.cover_aspect();
+            // One drawing a height, largest first; those whose text would be too
+            // small to read are left out, and a height the drawing cannot use (a
+            // wide board stops growing at the back's width) is drawn once.
+            let mut boxes: Vec<Rect> = Vec::new();
+            for share in cover::SAMPLE_SHARES {
+                let b = cover::sample_box(w, h, aspect, share);
+                if boxes.last().is_none_or(|l| (l.h - b.h).abs() > 0.5) {
+                    boxes.push(b);
+                }
+            }
+            let drawings: Vec<Canvas> = boxes
+                .into_iter()
+                .map(|b| draw_for_cover(chapters, (c, k), b))
+                .filter(|d| {
+                    d.min_text_pt()
+                        .is_none_or(|t| t >= crate::canvas::MIN_TEXT_PT - 1e-3)
+                })
+                .collect();
+            if drawings.is_empty() {
                 sample_note = Some(format!(
                     "the back cover has no sample puzzle: at the size the back leaves for it, its text would be under {} pt",
                     crate::canvas::MIN_TEXT_PT
                 ));
                 return None;
             }
-            Some((
-                drawn,
-                format!("{} {}, from inside", ch.items.label(), ch.number_of(k)),
-            ))
+            Some(cover::Sample {
+                caption: format!("{} {}, from inside", ch.items.label(), ch.number_of(k)),
+                drawings,
+            })
         });
     if template.cover.inside && others.is_empty() {
         sample_note = Some(

@@ -45,6 +45,8 @@ pub(super) trait SectionItems: Send + Sync {
     fn len(&self) -> usize;
     fn aspect(&self) -> f32;
     fn draw(&self, i: usize, canvas: &mut Canvas, area: Rect);
+    fn draw_cover(&self, i: usize, canvas: &mut Canvas, area: Rect);
+    fn cover_aspect(&self) -> f32;
     fn caption(&self, i: usize) -> String;
     fn answer(&self, i: usize) -> String;
     fn rating(&self, i: usize) -> Option<Rating>;
@@ -78,6 +80,12 @@ impl<G: Present> SectionItems for Generated<G> {
     }
     fn draw(&self, i: usize, canvas: &mut Canvas, area: Rect) {
         self.game.draw(&self.items[i].puzzle, canvas, area, false);
+    }
+    fn draw_cover(&self, i: usize, canvas: &mut Canvas, area: Rect) {
+        self.game.draw_cover(&self.items[i].puzzle, canvas, area);
+    }
+    fn cover_aspect(&self) -> f32 {
+        self.game.cover_aspect()
     }
     fn caption(&self, i: usize) -> String {
         self.game.caption(&self.items[i].puzzle)

@@ -200,6 +200,16 @@ pub trait Present: Game {
     fn aspect(&self) -> f32 {
         1.0
     }
+    /// Draw the puzzle as a cover shows it (the front's art, the back's sample): the
+    /// puzzle alone, without the play aids a page gives it (Number Match's spare
+    /// copy), inside `area`. The default is [`Present::draw`] without the solution.
+    fn draw_cover(&self, puzzle: &Self::Puzzle, canvas: &mut Canvas, area: Rect) {
+        self.draw(puzzle, canvas, area, false);
+    }
+    /// Width / height of [`Present::draw_cover`]'s drawing.
+    fn cover_aspect(&self) -> f32 {
+        self.aspect()
+    }
     /// One short line printed with the puzzle in a book ("Solve in 11 moves").
     fn caption(&self, puzzle: &Self::Puzzle) -> String;
     /// One short line printed with the solution in the answer key.

@@ -467,6 +467,14 @@ impl Present for NumberMatch {
         let p = &self.params;
         draw::paper_aspect(p.length, p.columns, p.adds, self.spare())
     }
+    /// The board and its ruled rows, never the spare copy: a cover shows the puzzle.
+    fn draw_cover(&self, p: &NumberMatchPuzzle, canvas: &mut Canvas, area: Rect) {
+        draw::paper(canvas, area, &p.digits(), p.columns, p.adds, false);
+    }
+    fn cover_aspect(&self) -> f32 {
+        let p = &self.params;
+        draw::paper_aspect(p.length, p.columns, p.adds, false)
+    }
     fn caption(&self, p: &NumberMatchPuzzle) -> String {
         match p.adds {
             0 => "Clear the board without adding".into(),
