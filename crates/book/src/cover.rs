@@ -268,7 +268,7 @@ pub struct Badge {
 }
 
 /// The words for 1 to 5 stars, on the front.
-pub const LEVEL_WORDS: [&str; 5] = ["EASY", "MEDIUM", "HARD", "VERY HARD", "EXPERT"];
+pub(crate) const LEVEL_WORDS: [&str; 5] = ["EASY", "MEDIUM", "HARD", "VERY HARD", "EXPERT"];
 
 impl Badge {
     /// The plate for `count` items called `label` ("Puzzle"), rated from `lowest` to
