@@ -264,9 +264,9 @@ pub trait Present: Game {
         None
     }
     /// With [`Present::answer_units`]: the size of a unit, in mm, at which an answer reads
-    /// comfortably; a section is drawn this large where the page allows, smaller (down
-    /// to 70% of it) where that saves pages, and the drawing itself must stay legible
-    /// at any size it is given. 0: the book finds the smallest legible size by drawing.
+    /// comfortably; a section is drawn at least this large where the page allows, and
+    /// the drawing itself must stay legible when the page allows less. 0: the book
+    /// finds the smallest legible size by drawing.
     fn answer_unit_mm(&self) -> f32 {
         0.0
     }

@@ -116,9 +116,8 @@ pub(super) fn scaled_rows(
 }
 
 /// The scale (mm a unit) of a section whose game gives its answers in units: the
-/// game's comfortable unit size (`Game::answer_unit_mm`), or less where that saves
-/// pages (down to `MIN_UNIT_SHARE` of it, text still legible), or else the smallest at
-/// which every answer's text stays legible, then as much larger as keeps
+/// game's comfortable unit size (`Game::answer_unit_mm`) or else the smallest at which
+/// every answer's text stays legible, then as much larger as keeps
 /// the section on as many pages of `avail` mm (so pages fill rather than grow in
 /// number), and never so large that an answer outgrows the page.
 pub(super) fn answer_scale(ty: &Type, chapter: &Chapter, width: f32, avail: f32) -> Result<f32> {
@@ -175,24 +174,6 @@ pub(super) fn answer_scale(ty: &Type, chapter: &Chapter, width: f32, avail: f32)
     let pages = |s: f32| {
         let h: f32 = scaled_rows(ty, chapter, s, width).iter().map(|r| r.2).sum();
         (h / avail).ceil()
-    };
-    // A game's comfortable size gives way, down to `MIN_UNIT_SHARE` of it, where a
-    // smaller drawing saves pages (two answers to a row, or two rows to a page): the
-    // fewest pages, at the largest scale that gives them.
-    let hi = if comfortable > 0.0 {
-        let floor = (MIN_UNIT_SHARE * comfortable).min(hi);
-        let mut best = (pages(hi), hi);
-        let mut s = hi;
-        while s / 1.05 >= floor {
-            s /= 1.05;
-            let p = pages(s);
-            if p < best.0 && legible(s) {
-                best = (p, s);
-            }
-        }
-        best.1
-    } else {
-        hi
     };
     let at_least = pages(hi);
     let mut s = hi;
